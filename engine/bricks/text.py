@@ -1,0 +1,180 @@
+"""Small text helpers shared by the bricks: tokens, stop words, references and cardinality cues.
+
+Pure functions, no I/O. Everything here is general English/document convention, never tuned to a
+particular document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+STOPWORDS = frozenset(
+    """
+    a an and are as at be been being but by can could did do does doing done for from had has have
+    having he her here hers him his how i if in into is it its itself me more most my no nor not of
+    off on once only or other our ours out over own same she should so some such than that the their
+    theirs them then there these they this those through to too under until up very was we were what
+    when where which while who whom why will with would you your yours also any each few both just
+    shall may might must upon via per about above after again against all am because before below
+    between during further s t don now whose whether within without among amongst across along
+    tell give show list describe explain according mentioned mention provided provide based using
+    use used document paper report please answer question following kind kinds type types
+    much many one ones way ways get got make made value values amount
+    """.split()
+)
+"""Words that carry no retrieval signal. Domain words (table, section) are kept on purpose."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/%$]*[A-Za-z0-9%]|[A-Za-z0-9]")
+
+NUMBER_WORDS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "single": 1, "pair": 2, "couple": 2,
+    "both": 2, "several": 0,
+}  # fmt: skip
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens; keeps numbers like ``3.5``, ``10-k`` and ``$1,200`` whole (commas dropped)."""
+    return [t.lower() for t in _TOKEN.findall(text.replace(",", ""))]
+
+
+def content_words(text: str) -> list[str]:
+    """Tokens that are not stop words and not one-letter noise, in order, without duplicates."""
+    seen: dict[str, None] = {}
+    for token in tokenize(text):
+        if token in STOPWORDS or (len(token) < 2 and not token.isdigit()):
+            continue
+        seen.setdefault(token, None)
+    return list(seen)
+
+
+def normalize_query(query: str) -> str:
+    """Case- and whitespace-insensitive form of a query, used for cache keys and repeat detection."""
+    return " ".join(query.lower().split())
+
+
+def normalize_space(text: str) -> str:
+    """Collapse all whitespace runs to one space."""
+    return " ".join(text.split())
+
+
+def estimate_tokens(text: str) -> int:
+    """A cheap token estimate (about four characters a token), never below one for non-empty text."""
+    return 0 if not text else max(1, (len(text) + 3) // 4)
+
+
+# --------------------------------------------------------------------------------------------
+# References ("see Table 3", "Section 4.2", "Appendix B", "Item 7", "Note 12")
+# --------------------------------------------------------------------------------------------
+
+REFERENCE_KINDS = ("Table", "Figure", "Section", "Appendix", "Item", "Note", "Exhibit", "Chapter", "Schedule")
+_KIND_ALIASES = {
+    "tab": "Table", "tbl": "Table", "fig": "Figure", "figs": "Figure", "sec": "Section", "§": "Section",
+    "app": "Appendix", "annex": "Appendix", "chap": "Chapter", "ch": "Chapter", "ex": "Exhibit",
+}  # fmt: skip
+_REFERENCE = re.compile(
+    r"(?<![A-Za-z])(?P<kind>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|§|Appendix|Appendices|Annex|"
+    r"Items?|Notes?|Exhibits?|Ex\.|Chapters?|Chap\.|Schedules?)\s*"
+    r"(?P<label>(?:[0-9]+[A-Z]?(?:\.[0-9]+)*)|(?:[A-Z](?:\.[0-9]+)*)(?![a-z]))",
+)
+
+
+def canonical_kind(raw: str) -> str:
+    """``"Figs."`` -> ``"Figure"``, ``"tables"`` -> ``"Table"``."""
+    word = raw.strip().rstrip(".").lower()
+    if word in _KIND_ALIASES:
+        return _KIND_ALIASES[word]
+    for kind in REFERENCE_KINDS:
+        if word == kind.lower() or word == kind.lower() + "s" or (kind == "Appendix" and word == "appendices"):
+            return kind
+    return raw.strip().title()
+
+
+def find_references(text: str) -> tuple[str, ...]:
+    """Structural references named in ``text``, canonical ("Table 3", "Section 4.2"), in order, unique.
+
+    A reference must be followed by a label: a number ("3", "4.2", "7A") or a capital letter ("B").
+    Single capitals are only accepted for appendices, exhibits and schedules, where letters are the
+    convention, so "Table A" style prose does not flood the results.
+    """
+    found: dict[str, None] = {}
+    for match in _REFERENCE.finditer(text):
+        kind = canonical_kind(match.group("kind"))
+        label = match.group("label").rstrip(".")
+        if label[0].isalpha() and kind not in ("Appendix", "Exhibit", "Schedule", "Section"):
+            continue
+        if kind == "Section" and label[0].isalpha():
+            continue
+        found.setdefault(f"{kind} {label}", None)
+    return tuple(found)
+
+
+def split_reference(reference: str) -> tuple[str, str]:
+    """``"Table 3"`` -> ``("Table", "3")``."""
+    kind, _, label = reference.partition(" ")
+    return kind, label
+
+
+# --------------------------------------------------------------------------------------------
+# Cardinality cues ("we employ three types of regularization", "the following 4 steps")
+# --------------------------------------------------------------------------------------------
+
+_COUNT_WORD = r"(?P<count>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_CUE_NOUNS = (
+    r"types?|kinds?|forms?|ways?|methods?|techniques?|approaches?|steps?|stages?|phases?|parts?|"
+    r"components?|categories|category|classes|class|factors?|reasons?|elements?|aspects?|"
+    r"strateg(?:y|ies)|mechanisms?|principles?|levels?|modes?|options?|groups?|segments?|"
+    r"sources?|tasks?|criteria|dimensions?|layers?|variants?|versions?|items?|regions?|areas?|"
+    r"main|major|key|primary|distinct|different|basic|important|following"
+)
+_CARDINALITY = re.compile(
+    rf"\b{_COUNT_WORD}\s+(?:(?:main|major|key|primary|distinct|different|basic|important|principal|"
+    rf"separate|broad|general|additional|such)\s+)*(?P<noun>{_CUE_NOUNS})\b",
+    re.IGNORECASE,
+)
+
+
+def count_value(word: str) -> int | None:
+    """``"three"`` -> 3, ``"4"`` -> 4; None for words that state no exact number."""
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    value = NUMBER_WORDS.get(word)
+    return value or None
+
+
+def find_cardinality_cue(text: str) -> tuple[int, str] | None:
+    """The first stated count of a kind of thing, with the sentence that states it.
+
+    Returns ``(3, "We employ three types of regularization during training.")`` or None.
+    Counts above 20 are ignored (they are quantities, not enumerations).
+    """
+    for match in _CARDINALITY.finditer(text):
+        value = count_value(match.group("count"))
+        if value is None or not 2 <= value <= 20:
+            continue
+        return value, _sentence_around(text, match.start(), match.end())
+    return None
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
+    right_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i != -1]
+    right = min(right_candidates) + 1 if right_candidates else len(text)
+    return normalize_space(text[left + 1 : right])
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a paragraph (rule-based: ends at . ! ? followed by a capital or digit)."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])", normalize_space(text))
+    return [p for p in parts if p]
+
+
+def overlap_ratio(terms: Iterable[str], text: str) -> float:
+    """Share of ``terms`` (lower-case words or phrases) that occur in ``text``."""
+    terms = [t.lower() for t in terms if t]
+    if not terms:
+        return 1.0
+    low = text.lower()
+    return sum(1 for t in terms if t in low) / len(terms)

@@ -1,0 +1,177 @@
+"""One configuration tree for the engine: ``EngineConfig``, its presets and its fingerprint.
+
+Every field has a description. Secrets (the API key) are ``SecretStr`` fields excluded from dumps,
+so they never reach the fingerprint, an exported run or the disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from engine.contracts import Budget, Complexity, StrategyName
+
+HARD_ITERATION_CAP = 4
+"""No strategy may run more feedback passes than this, whatever the caller asks."""
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LibraryConfig(_Section):
+    """Where documents are stored and which documents are accepted."""
+
+    path: str | None = Field(
+        None, description="Library folder; None means $LOUPE_LIBRARY, else the repository's uploads/."
+    )
+    max_file_mb: float = Field(100.0, gt=0, description="Largest PDF accepted, in megabytes.")
+    max_pages: int = Field(1500, gt=0, description="Most pages a PDF may have; checked before parsing.")
+    max_parse_seconds: float = Field(240.0, gt=0, description="A parse taking longer than this is abandoned.")
+
+    def resolved_path(self) -> Path:
+        """The library folder this configuration points at."""
+        if self.path:
+            return Path(self.path)
+        env = os.environ.get("LOUPE_LIBRARY")
+        if env:
+            return Path(env)
+        return REPO_ROOT / "uploads"
+
+
+class ParsingConfig(_Section):
+    """Layer-1 parsing knobs."""
+
+    repeated_line_min_fraction: float = Field(
+        0.4, ge=0, le=1, description="A line on at least this share of pages (top/bottom) is a running header/footer."
+    )
+    heading_size_ratio: float = Field(
+        1.12, ge=1, description="A line this much larger than the body font (or bold and short) is a heading."
+    )
+    scanned_chars_per_page: int = Field(
+        20, ge=0, description="Pages with fewer text characters than this count as having no text layer."
+    )
+    max_chunk_chars: int = Field(1200, ge=200, description="Blocks longer than this are split at sentence ends.")
+    min_chunk_chars: int = Field(40, ge=1, description="Shorter consecutive blocks are merged with their neighbour.")
+
+
+class RetrievalConfig(_Section):
+    """Retriever sizes and fusion."""
+
+    top_k: int = Field(8, ge=1, description="Chunks kept after fusion for one query.")
+    per_retriever_k: int = Field(20, ge=1, description="Candidates each retriever contributes to fusion.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal-rank fusion constant.")
+    heading_boost: float = Field(2.0, ge=1, description="BM25F boost of the section-title field.")
+    dense_dimensions: int = Field(96, ge=8, description="LSA dimensions of the offline dense retriever.")
+    cache_entries: int = Field(512, ge=0, description="Entries of the per-process retrieval cache.")
+
+
+class GenerationConfig(_Section):
+    """Context assembly and answer shape."""
+
+    max_prompt_tokens: int = Field(3000, ge=100, description="Evidence tokens sent in one answer call.")
+    max_answer_sentences: int = Field(5, ge=1, description="Sentences the offline backend extracts.")
+    max_citations: int = Field(6, ge=1, description="Citations kept in one answer.")
+
+
+class BackendConfig(_Section):
+    """Which backend answers, and how a network backend is reached."""
+
+    kind: Literal["offline", "openai"] = Field("offline", description="offline rules or an OpenAI-compatible API.")
+    model: str = Field("gpt-4o-mini", description="Model name for the OpenAI-compatible endpoint.")
+    base_url: str | None = Field(None, description="Endpoint; None means $OPENAI_BASE_URL or the OpenAI default.")
+    api_key: SecretStr | None = Field(
+        None, exclude=True, repr=False, description="Key; None means $OPENAI_API_KEY. Never dumped."
+    )
+    timeout_seconds: float = Field(20.0, gt=0, description="Per-request timeout.")
+    max_retries: int = Field(2, ge=0, le=6, description="Retries of 408/429/5xx and connection errors.")
+
+
+class LoopConfig(_Section):
+    """Stop rules of the feedback loop."""
+
+    confidence_drop: float = Field(
+        0.15, ge=0, le=1, description="Stop when confidence falls this far below the best seen."
+    )
+    max_keywords: int = Field(15, ge=1, le=15, description="Keywords after expansion (originals always kept).")
+    drift_min_overlap: float = Field(
+        0.1, ge=0, le=1, description="New candidates sharing less than this with the anchors count as drift."
+    )
+
+
+def _budget(iterations: int, llm: int, retrieval: int, queries: int, tokens: int, seconds: float) -> Budget:
+    return Budget(
+        max_iterations=iterations,
+        max_llm_calls=llm,
+        max_retrieval_calls=retrieval,
+        max_unique_queries=queries,
+        max_context_tokens=tokens,
+        max_seconds=seconds,
+    )
+
+
+class BudgetDefaults(_Section):
+    """Default budgets by question complexity; callers override any field."""
+
+    simple: Budget = Field(default_factory=lambda: _budget(2, 6, 16, 10, 8000, 20.0))
+    moderate: Budget = Field(default_factory=lambda: _budget(3, 8, 28, 16, 14000, 30.0))
+    complex: Budget = Field(default_factory=lambda: _budget(4, 12, 40, 24, 24000, 45.0))
+
+    def for_complexity(self, complexity: Complexity) -> Budget:
+        return getattr(self, complexity)
+
+
+class EngineConfig(_Section):
+    """The whole engine configuration."""
+
+    library: LibraryConfig = Field(default_factory=LibraryConfig)
+    parsing: ParsingConfig = Field(default_factory=ParsingConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
+    backend: BackendConfig = Field(default_factory=BackendConfig)
+    loop: LoopConfig = Field(default_factory=LoopConfig)
+    budgets: BudgetDefaults = Field(default_factory=BudgetDefaults)
+    strategy: StrategyName = Field("auto", description="Default strategy.")
+
+    def fingerprint(self) -> str:
+        """A short stable hash of every setting that changes results (secrets and paths excluded)."""
+        data = self.model_dump(mode="json", exclude={"library": {"path"}})
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+PRESETS: dict[str, EngineConfig] = {
+    "balanced": EngineConfig(),
+    "fast": EngineConfig(
+        retrieval=RetrievalConfig(top_k=6, per_retriever_k=12),
+        budgets=BudgetDefaults(
+            simple=_budget(1, 4, 8, 6, 5000, 10.0),
+            moderate=_budget(2, 6, 16, 10, 8000, 15.0),
+            complex=_budget(3, 8, 24, 14, 12000, 20.0),
+        ),
+    ),
+    "thorough": EngineConfig(
+        retrieval=RetrievalConfig(top_k=10, per_retriever_k=30),
+        budgets=BudgetDefaults(
+            simple=_budget(3, 8, 24, 14, 12000, 30.0),
+            moderate=_budget(4, 12, 40, 24, 24000, 45.0),
+            complex=_budget(4, 16, 60, 32, 40000, 90.0),
+        ),
+    ),
+}
+"""Named configurations a person can pick; ``balanced`` is the default."""
+
+
+def preset(name: str) -> EngineConfig:
+    """Return a named preset; raises ``KeyError`` with the valid names otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
