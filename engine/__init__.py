@@ -1,0 +1,103 @@
+"""Loupe's engine: dispatched RAG over PDF documents.
+
+The public API is what ``__all__`` lists; the app and scripts import only these names. Heavy modules
+(PyMuPDF, Whoosh, the openai client) load on first use, so ``import engine`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from engine.config import PRESETS, EngineConfig, preset
+from engine.contracts import (
+    PATTERN_NAMES,
+    Activations,
+    AnswerWithEvidence,
+    BackendFallback,
+    Budget,
+    BudgetOverride,
+    Chunk,
+    Citation,
+    DocumentProfile,
+    IterationRecord,
+    LibraryEntry,
+    PageRef,
+    PageScore,
+    ParsedDocument,
+    ParsedQuestion,
+    PatternDecision,
+    ProgressEvent,
+    RunResult,
+    StopReason,
+    StrategyName,
+    TocEntry,
+    Usage,
+)
+from engine.errors import (
+    BackendError,
+    DocumentError,
+    DocumentNotFoundError,
+    DocumentTooLargeError,
+    EncryptedPdfError,
+    LoupeError,
+    NoTextLayerError,
+    NotAPdfError,
+)
+
+_LAZY = {
+    "answer": "engine.api",
+    "ingest": "engine.api",
+    "Library": "engine.library",
+    "render_page": "engine.render",
+    "build_sample_pdf": "engine.sample",
+    "ensure_sample": "engine.sample",
+    "SAMPLE_QUESTIONS": "engine.sample",
+    "STOP_TEXT": "engine.compose.steps",
+}
+
+__all__ = [
+    "PATTERN_NAMES",
+    "PRESETS",
+    "Activations",
+    "AnswerWithEvidence",
+    "BackendError",
+    "BackendFallback",
+    "Budget",
+    "BudgetOverride",
+    "Chunk",
+    "Citation",
+    "DocumentError",
+    "DocumentNotFoundError",
+    "DocumentProfile",
+    "DocumentTooLargeError",
+    "EncryptedPdfError",
+    "EngineConfig",
+    "IterationRecord",
+    "LibraryEntry",
+    "LoupeError",
+    "NoTextLayerError",
+    "NotAPdfError",
+    "PageRef",
+    "PageScore",
+    "ParsedDocument",
+    "ParsedQuestion",
+    "PatternDecision",
+    "ProgressEvent",
+    "RunResult",
+    "StopReason",
+    "StrategyName",
+    "TocEntry",
+    "Usage",
+    "preset",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -397,6 +397,21 @@ class Budget(Contract):
     max_seconds: float = Field(30.0, ge=0.0, description="Wall-clock seconds for the whole question.")
 
 
+class BudgetOverride(Contract):
+    """Some budget fields set by a caller; the rest come from the per-complexity default."""
+
+    max_iterations: int | None = Field(None, ge=0, le=4)
+    max_llm_calls: int | None = Field(None, ge=0)
+    max_retrieval_calls: int | None = Field(None, ge=0)
+    max_unique_queries: int | None = Field(None, ge=0)
+    max_context_tokens: int | None = Field(None, ge=0)
+    max_seconds: float | None = Field(None, ge=0.0)
+
+    def apply(self, budget: Budget) -> Budget:
+        """``budget`` with every field this override sets replaced."""
+        return budget.model_copy(update=self.model_dump(exclude_none=True))
+
+
 class Usage(Contract):
     """What a run spent."""
 

@@ -1,0 +1,177 @@
+"""The command line: ``python -m engine ingest|search|ask|eval ...`` (see README.md).
+
+With ``--json`` the last line of stdout is one JSON object. Bad input exits 2 with one line
+``error: ...`` on stderr and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.config import EngineConfig
+from engine.contracts import BudgetOverride
+from engine.errors import LoupeError
+
+logger = logging.getLogger("engine.cli")
+
+STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
+
+
+class CliError(Exception):
+    """Bad input on the command line."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Loupe engine: dispatched RAG over PDFs.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="add a PDF to the library and print its profile")
+    ingest.add_argument("file")
+    ingest.add_argument("--json", action="store_true")
+
+    search = sub.add_parser("search", help="ranked hits for a query (ingests on first use)")
+    search.add_argument("file")
+    search.add_argument("query")
+    search.add_argument("--k", type=int, default=8)
+    search.add_argument("--retriever", choices=("keyword", "toc", "dense", "fused"), default="fused")
+    search.add_argument("--json", action="store_true")
+
+    ask = sub.add_parser("ask", help="answer a question over one or more PDFs")
+    ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
+    ask.add_argument("--strategy", choices=STRATEGIES, default="auto")
+    ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
+    ask.add_argument("--model", default=None, help="model name for --backend openai")
+    ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
+    for flag, kind in (
+        ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
+        ("--max-unique-queries", int), ("--max-context-tokens", int), ("--max-seconds", float),
+    ):  # fmt: skip
+        ask.add_argument(flag, type=kind, default=None)
+    ask.add_argument("--json", action="store_true")
+
+    evaluate = sub.add_parser("eval", help="evaluate strategies on a JSONL question set")
+    evaluate.add_argument("set")
+    evaluate.add_argument("--corpus", default=None)
+    evaluate.add_argument("--strategies", default="single_pass,auto")
+    evaluate.add_argument("--backend", choices=("offline", "openai"), default="offline")
+    evaluate.add_argument("--limit", type=int, default=None)
+    evaluate.add_argument("--report", default=None, help="write the report JSON here")
+    evaluate.add_argument("--json", action="store_true")
+    return parser
+
+
+def _read_pdf(path_text: str) -> tuple[bytes, str]:
+    path = Path(path_text)
+    if not path.is_file():
+        raise CliError(f"{path_text}: no such file; check the path")
+    return path.read_bytes(), path.name
+
+
+def _emit(payload: str, as_json: bool, human: str) -> None:
+    sys.stdout.write((payload if as_json else human) + "\n")
+
+
+def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
+    from engine.library import Library
+
+    data, name = _read_pdf(args.file)
+    entry = Library(config).ingest(data, name)
+    p = entry.profile
+    human = (
+        f"{p.file_name}: {p.total_pages} pages, outline {p.toc_entries} entries (usable: {p.has_usable_toc}), "
+        f"scanned: {p.is_likely_scanned}, tables: {p.has_tables}, suggested: {p.suggested_strategy}\n"
+        f"doc_id {p.doc_id}"
+    )
+    _emit(p.model_dump_json(), args.json, human)
+
+
+def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
+    from engine.library import Library
+
+    if args.k < 1:
+        raise CliError("--k must be at least 1")
+    data, name = _read_pdf(args.file)
+    library = Library(config)
+    entry = library.ingest(data, name)
+    ranked = library.load(entry.doc_id).search(args.query, args.retriever, k=args.k)
+    rows = [
+        {"rank": h.rank, "page": h.chunk.page, "score": round(h.score, 4), "retriever": h.retriever,
+         "chunk_id": h.chunk.chunk_id, "text": h.chunk.text}
+        for h in ranked.hits
+    ]  # fmt: skip
+    lines = [f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows]
+    human = "\n".join(lines) or "no hits"
+    _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
+
+
+def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
+    from engine.api import answer
+    from engine.library import Library
+
+    if len(args.args) < 2:
+        raise CliError("ask needs at least one PDF and a question: ask FILE.pdf \"QUESTION\"")
+    *files, question = args.args
+    if args.backend == "openai":
+        backend = config.backend.model_copy(
+            update={"kind": "openai", **({"model": args.model} if args.model else {}),
+                    **({"base_url": args.base_url} if args.base_url else {})}
+        )  # fmt: skip
+        config = config.model_copy(update={"backend": backend})
+    library = Library(config)
+    doc_ids = [library.ingest(*_read_pdf(f)).doc_id for f in files]
+    override = BudgetOverride(
+        max_iterations=args.max_iterations, max_llm_calls=args.max_llm_calls,
+        max_retrieval_calls=args.max_retrieval_calls, max_unique_queries=args.max_unique_queries,
+        max_context_tokens=args.max_context_tokens, max_seconds=args.max_seconds,
+    )  # fmt: skip
+    result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library)
+    human = [result.answer.text, ""]
+    human += [f"  [{c.page}] {c.quote[:120]}" for c in result.answer.citations]
+    human += [f"strategy: {result.strategy_effective} ({result.strategy_reason})"]
+    human += [f"  {name:<20} {'ON ' if d.on else 'off'}  {d.reason}" for name, d in result.activations.items()]
+    human += [f"  {r.narration}" for r in result.history]
+    pages = ", ".join(f"{p.file_name} p.{p.page}" for p in result.evidence_pages) or "none"
+    human += [f"evidence pages: {pages}", f"stop: {result.stop_reason} (exhausted: {result.exhausted})"]
+    human += [f"caveat: {c}" for c in result.answer.caveats]
+    _emit(result.model_dump_json(), args.json, "\n".join(human))
+
+
+def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:
+    from engine.eval.cli import run_eval_command
+
+    run_eval_command(args, config)
+
+
+COMMANDS = {"ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        COMMANDS[args.command](args, EngineConfig())
+    except (LoupeError, CliError, ValueError) as error:
+        sys.stderr.write(f"error: {_one_line(error)}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        return 130
+    except Exception as error:  # noqa: BLE001 - the CLI never shows a traceback
+        logger.debug("unexpected failure", exc_info=True)
+        sys.stderr.write(f"error: unexpected failure ({type(error).__name__}: {_one_line(error)}); rerun with -v\n")
+        return 1
+    return 0
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""The evidence ledger of one run and the retrieval actions that fill it.
+
+Every retrieval goes through ``RunState`` so the ``LoopGuard`` is asked before and charged after,
+and every chunk remembers the pass that first found it. Context for an answer call is built from the
+ledger: chunks ordered by the reciprocal-rank sum over every list they appeared in.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine.bricks.generation import ContextBundle, assemble_context
+from engine.bricks.retrieval.index import DocumentIndex
+from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
+from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
+from engine.compose.budget import LoopGuard
+from engine.config import EngineConfig
+from engine.contracts import (
+    Activations,
+    BackendFallback,
+    Chunk,
+    Hit,
+    ListingResult,
+    PageRef,
+    PageScore,
+    ParsedQuestion,
+    ProgressEvent,
+    RankedList,
+    RetrieverName,
+)
+from engine.llm.base import Backend
+
+logger = logging.getLogger(__name__)
+
+RRF_K = 60
+
+
+@dataclass
+class LedgerEntry:
+    """One chunk of evidence and how it was found."""
+
+    hit: Hit
+    fused: float
+    first_pass: int
+
+
+@dataclass
+class RunState:
+    """Mutable state of one run, private to the composition layer."""
+
+    question: str
+    parsed: ParsedQuestion
+    indexes: list[DocumentIndex]
+    config: EngineConfig
+    backend: Backend
+    guard: LoopGuard
+    activations: Activations
+    pdf_bytes: Callable[[str], bytes]
+    progress: Callable[[ProgressEvent], None] | None = None
+    ledger: dict[str, LedgerEntry] = field(default_factory=dict)
+    page_scores: dict[tuple[str, int, RetrieverName], float] = field(default_factory=dict)
+    fallbacks: list[BackendFallback] = field(default_factory=list)
+    queries_run: list[str] = field(default_factory=list)
+    listing: ListingResult | None = None
+    resolved_references: set[str] = field(default_factory=set)
+    reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
+    iteration: int = 0
+
+    # ---- bookkeeping ------------------------------------------------------------------------
+
+    def notify(self, stage: str, message: str) -> None:
+        if self.progress is not None:
+            self.progress(ProgressEvent(stage=stage, message=message, iteration=self.iteration))  # type: ignore[arg-type]
+
+    def file_names(self) -> dict[str, str]:
+        return {ix.doc.doc_id: ix.doc.file_name for ix in self.indexes}
+
+    def index_of(self, doc_id: str) -> DocumentIndex | None:
+        return next((ix for ix in self.indexes if ix.doc.doc_id == doc_id), None)
+
+    def add(self, ranked: RankedList) -> list[str]:
+        """Merge a ranked list into the ledger; returns the chunk ids it added."""
+        added: list[str] = []
+        for hit in ranked.hits:
+            key = (hit.chunk.doc_id, hit.chunk.page, hit.retriever)
+            self.page_scores[key] = max(self.page_scores.get(key, float("-inf")), hit.score)
+            weight = 1.0 / (RRF_K + hit.rank)
+            entry = self.ledger.get(hit.chunk.chunk_id)
+            if entry is None:
+                self.ledger[hit.chunk.chunk_id] = LedgerEntry(hit=hit, fused=weight, first_pass=self.iteration)
+                added.append(hit.chunk.chunk_id)
+            else:
+                entry.fused += weight
+        return added
+
+    def replace_chunks(self, chunks: Sequence[Chunk]) -> None:
+        """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""
+        pages = {(c.doc_id, c.page) for c in chunks}
+        dropped = [cid for cid, e in self.ledger.items() if (e.hit.chunk.doc_id, e.hit.chunk.page) in pages]
+        best = max((self.ledger[cid].fused for cid in dropped), default=1.0 / RRF_K)
+        first = min((self.ledger[cid].first_pass for cid in dropped), default=self.iteration)
+        for cid in dropped:
+            del self.ledger[cid]
+        for rank, chunk in enumerate(chunks, start=1):
+            hit = Hit(chunk=chunk, score=best, retriever="adaptive", rank=rank)
+            self.ledger[chunk.chunk_id] = LedgerEntry(hit=hit, fused=best, first_pass=first)
+
+    def context(self, max_tokens: int) -> ContextBundle:
+        """The strongest evidence under ``max_tokens``."""
+        ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
+        hits = [e.hit.model_copy(update={"score": round(e.fused * RRF_K, 4)}) for e in ordered]
+        return assemble_context(hits, self.file_names(), max_tokens)
+
+    def pages_of(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
+        names = self.file_names()
+        seen: dict[tuple[str, int], None] = {}
+        for cid in chunk_ids:
+            chunk = self.ledger[cid].hit.chunk
+            seen.setdefault((chunk.doc_id, chunk.page), None)
+        return tuple(PageRef(doc_id=d, file_name=names.get(d, d), page=p) for d, p in seen)
+
+    def page_score_list(self) -> tuple[PageScore, ...]:
+        return tuple(
+            PageScore(doc_id=d, page=p, retriever=r, score=round(s, 4))
+            for (d, p, r), s in sorted(self.page_scores.items())
+        )
+
+    # ---- retrieval actions ------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        docs: Sequence[DocumentIndex] | None = None,
+        use_dense: bool | None = None,
+        section_hint: str | None = None,
+        pages: frozenset[int] | None = None,
+    ) -> list[str]:
+        """Run one fused query on each document the budget allows; returns the new chunk ids."""
+        query = query.strip()
+        if not query:
+            return []
+        dense = self.activations.is_on("dense_retrieval") if use_dense is None else use_dense
+        added: list[str] = []
+        for index in docs or self.indexes:
+            if not self.guard.allows_retrieval(query):
+                break
+            ranked = index.search(query, "fused", k=k, pages=pages, section_hint=section_hint, use_dense=dense)
+            self.guard.charge_retrieval(query, from_cache=ranked.from_cache)
+            added += self.add(ranked)
+        self.queries_run.append(query)
+        return added
+
+    def follow_reference(self, reference: str) -> list[str]:
+        """Two-hop: add the page holding ``reference`` ("Table 3") in each document that has it."""
+        added: list[str] = []
+        self.resolved_references.add(reference)
+        for index in self.indexes:
+            if resolve_reference(index.doc, reference) is None:
+                continue
+            if not self.guard.allows_retrieval(f"two-hop {reference} {index.doc.doc_id}"):
+                break
+            ranked = reference_hits(index, reference)
+            self.guard.charge_retrieval(f"two-hop {reference} {index.doc.doc_id}")
+            added += self.add(ranked)
+        return added
+
+    def aggregate_listing(self, widen: int = 0) -> list[str]:
+        """Listing: collect the enumeration of the question's section; ``widen`` adds pages around it."""
+        terms = tuple(self.parsed.retrieval.anchor_keywords or self.parsed.keywords)
+        added: list[str] = []
+        for index in self.indexes:
+            label = f"listing {' '.join(terms)} {index.doc.doc_id} +{widen}"
+            if not self.guard.allows_retrieval(label):
+                break
+            pages = section_pages_for(index.doc, terms, self.parsed.retrieval.section_hint)
+            if not pages:
+                pages = self._top_pages(index.doc.doc_id, 2)
+            if widen and pages:
+                lo, hi = max(1, min(pages) - widen), min(index.doc.total_pages, max(pages) + widen)
+                pages = tuple(range(lo, hi + 1))
+            result = aggregate_listing(index.doc, pages, terms)
+            self.guard.charge_retrieval(label)
+            self.listing = _merge_listing(self.listing, result)
+            added += self.add(_listing_ranked(index, result, terms))
+        return added
+
+    def _top_pages(self, doc_id: str, n: int) -> tuple[int, ...]:
+        ordered = sorted(
+            (e for e in self.ledger.values() if e.hit.chunk.doc_id == doc_id), key=lambda e: -e.fused
+        )
+        pages: dict[int, None] = {}
+        for entry in ordered:
+            pages.setdefault(entry.hit.chunk.page, None)
+            if len(pages) >= n:
+                break
+        return tuple(pages)
+
+    def adaptive_parse(self, pages: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Re-parse the given (doc_id, page) pairs with the table finder; returns the pages re-parsed."""
+        from engine.bricks.parsing import reparse_pages  # parsing imports PyMuPDF; only loaded when used
+
+        todo: dict[str, list[int]] = {}
+        for doc_id, page in pages:
+            if (doc_id, page) not in self.reparsed_pages:
+                todo.setdefault(doc_id, []).append(page)
+        done: list[tuple[str, int]] = []
+        for doc_id, page_list in todo.items():
+            index = self.index_of(doc_id)
+            if index is None:
+                continue
+            new_doc = reparse_pages(self.pdf_bytes(doc_id), index.doc, page_list, self.config)
+            new_index = index.with_document(new_doc)
+            self.indexes[self.indexes.index(index)] = new_index
+            self.replace_chunks(new_index.chunks_on_pages(page_list))
+            done += [(doc_id, p) for p in page_list]
+            self.reparsed_pages.update((doc_id, p) for p in page_list)
+        return done
+
+
+def _merge_listing(old: ListingResult | None, new: ListingResult) -> ListingResult:
+    if old is None:
+        return new
+    labels = {i.label.lower() for i in old.items}
+    items = old.items + tuple(i for i in new.items if i.label.lower() not in labels)
+    expected = old.expected_count if old.expected_count is not None else new.expected_count
+    return ListingResult(
+        items=items,
+        expected_count=expected,
+        cue=old.cue or new.cue,
+        pages=tuple(sorted(set(old.pages) | set(new.pages))),
+    )
+
+
+def _listing_ranked(index: DocumentIndex, result: ListingResult, terms: Sequence[str]) -> RankedList:
+    """The chunks that hold the listing's items and its cue, as a ranked list."""
+    wanted: dict[str, None] = {item.chunk_id: None for item in result.items}
+    if result.cue:
+        cue = result.cue[:60]
+        for chunk in index.chunks_on_pages(result.pages):
+            if cue in " ".join(chunk.text.split()):
+                wanted = {chunk.chunk_id: None, **wanted}
+                break
+    hits = []
+    for chunk_id in wanted:
+        chunk = index.chunk(chunk_id)
+        if chunk is not None:
+            hits.append(Hit(chunk=chunk, score=1.0, retriever="listing", rank=len(hits) + 1))
+    return RankedList(query="listing " + " ".join(terms), retriever="listing", hits=tuple(hits))

@@ -1,0 +1,45 @@
+"""The auto router: classify the question and pick the cheapest strategy that fits. No LLM call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.contracts import DocumentProfile, ParsedQuestion, RouteDecision
+
+
+def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteDecision:
+    """Choose a strategy for ``parsed`` from its intent and shape.
+
+    simple fact -> single_pass (one retrieval, one answer) unless the question or the document needs a
+    pattern single-pass lacks; procedural (sections, listings, references) -> dispatched; multi-hop
+    bridges -> plan_execute; investigative (open, vague, corpus-wide) -> dynamic.
+    """
+    intent = parsed.intent
+    if intent in ("open_scoped", "open_corpus_wide", "vague"):
+        return RouteDecision(
+            question_class="investigative", strategy="dynamic",
+            reason=f"{intent.replace('_', ' ')} question: plan sub-queries and judge sufficiency",
+        )  # fmt: skip
+    if intent == "multi_hop":
+        return RouteDecision(
+            question_class="multi_hop", strategy="plan_execute",
+            reason="a bridge question: a later step needs an earlier step's result",
+        )  # fmt: skip
+    if intent == "comparison" or len(profiles) > 1:
+        return RouteDecision(
+            question_class="multi_hop", strategy="dispatched",
+            reason="evidence from several sides or documents: per-side quotas and the feedback loop",
+        )  # fmt: skip
+    if intent in ("listing", "section_retrieval") or parsed.references or parsed.retrieval.section_hint:
+        return RouteDecision(
+            question_class="procedural", strategy="dispatched",
+            reason=f"{intent.replace('_', ' ')} question: patterns beyond one keyword search are needed",
+        )  # fmt: skip
+    if parsed.complexity != "simple" or parsed.retrieval.layout_hint:
+        return RouteDecision(
+            question_class="procedural", strategy="dispatched",
+            reason="a fact that may sit in a table or behind a reference: the loop checks the answer",
+        )  # fmt: skip
+    return RouteDecision(
+        question_class="simple_fact", strategy="single_pass", reason="a simple fact: one retrieval and one answer",
+    )  # fmt: skip
