@@ -1,0 +1,20 @@
+"""The design's worked example on the real Transformer paper (skips without ../shared)."""
+
+from __future__ import annotations
+
+from engine.api import answer
+from engine.library import Library
+
+QUESTION = "What regularization techniques does the Transformer paper use, and where do they show the impact on BLEU?"
+
+
+def test_worked_example(shared_dir, config):
+    library = Library(config)
+    pdf = shared_dir / "corpus" / "papers" / "attention_is_all_you_need.pdf"
+    entry = library.ingest(pdf.read_bytes(), pdf.name)
+    result = answer(QUESTION, [entry.doc_id], strategy="dispatched", library=library)
+    on = {name for name, d in result.activations.items() if d.on}
+    assert on == {"toc_retrieval", "keyword_retrieval", "two_hop_references", "listing_aggregation", "iterative_feedback"}
+    assert any(r.trigger == "pending_references" and "Table 3" in r.narration for r in result.history)
+    assert {8, 9} <= {p.page for p in result.evidence_pages}
+    assert not result.exhausted

@@ -1,0 +1,146 @@
+"""Metrics: page recall/precision, answer normalisation, unanswerable questions, aggregation."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.eval.dataset import EvalQuestion, GoldPage
+from engine.eval.metrics import (
+    aggregate,
+    answer_match,
+    failure_score,
+    is_scorable,
+    normalize_answer,
+    page_recall_precision,
+    percentile,
+    score_run,
+    single_match,
+)
+from tests.eval.factories import DOC, run_result
+
+
+def _q(pages=(3, 5), answer=("18.29%",), type_="cross_page", qid="q1") -> EvalQuestion:
+    return EvalQuestion(
+        id=qid, docs=("a.pdf",), question="q?", answers=answer,
+        gold_pages=tuple(GoldPage(doc="a.pdf", page=p) for p in pages), type=type_,
+    )  # fmt: skip
+
+
+IDS = {"a.pdf": DOC}
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        ("$1,577.00", "Capital expenditure was 1577 in FY2018.", True),
+        ("$1577.00", "purchases of PP&E: $1,577 million", True),
+        ("1577", "$1,577.00", True),
+        ("18.29%", "about 18.29 percent of the population", True),
+        ("18.29 percent", "18.29%", True),
+        ("8.7", "8.70", True),
+        ("$8.70", "$8.7 billion", True),
+        ("1577", "1,600", False),  # 1.5 % off: outside the 1 % tolerance
+        ("100", "101", True),  # 1 % off: inside
+        ("3", "FY2013 revenue", False),  # digits inside a word are not a number
+        ("Louis XIV", "The band LOUIS  XIV formed first.", True),
+        ("no", "I do not know", False),  # whole words only
+        ("2.5-3cm", "between 2.5-3 cm", True),
+        ("['green', 'yellow']", "Yellow and green.", True),
+        ("['green', 'yellow']", "Only green.", False),
+    ],
+)
+def test_single_match(gold: str, answer: str, expected: bool) -> None:
+    assert single_match(gold, answer) is expected
+
+
+def test_long_and_empty_golds_are_not_scored() -> None:
+    long = "No, the company is managing its CAPEX and fixed assets efficiently as the ratios below show clearly"
+    assert not is_scorable(long)
+    assert single_match(long, long) is None
+    assert single_match("[]", "anything") is None
+    assert answer_match([long], "x") is None
+
+
+def test_alternatives_any_match() -> None:
+    assert answer_match(["Marsilea", "Marsilea genus"], "It is the Marsilea.") is True
+    assert answer_match(["yes", "Marsilea"], "none of them") is False
+
+
+def test_normalize_answer() -> None:
+    assert normalize_answer("  $1,577.00 USD ") == "1577"
+    assert normalize_answer("18.29 Percent") == "18.29%"
+    assert normalize_answer("2.50") == "2.5"
+
+
+def test_recall_precision_hand_computed() -> None:
+    gold = [GoldPage(doc="a.pdf", page=p) for p in (3, 5, 9)]
+    recall, precision = page_recall_precision(gold, [(DOC, 3), (DOC, 9), (DOC, 4), (DOC, 7)], IDS)
+    assert recall == pytest.approx(2 / 3)
+    assert precision == pytest.approx(2 / 4)
+
+
+def test_recall_respects_the_document() -> None:
+    gold = [GoldPage(doc="a.pdf", page=3)]
+    assert page_recall_precision(gold, [("other", 3)], IDS) == (0.0, 0.0)
+    assert page_recall_precision([GoldPage(doc=None, page=3)], [("other", 3)], IDS) == (1.0, 1.0)
+
+
+def test_recall_without_gold_or_citations() -> None:
+    assert page_recall_precision([], [(DOC, 1)], IDS) == (None, None)
+    assert page_recall_precision([GoldPage(doc="a.pdf", page=1)], [], IDS) == (0.0, 0.0)
+
+
+def test_score_run_answerable() -> None:
+    score = score_run(_q(), "dispatched", run_result(pages=(3, 4), text="It is 18.29 percent."), IDS)
+    assert score.recall == 0.5 and score.precision == 0.5
+    assert score.answer_match is True and score.correct is True
+    assert score.multi_page and not score.unanswerable
+    assert score.tokens == 1000 and score.llm_calls == 2
+
+
+def test_unanswerable_correct_when_run_declines() -> None:
+    q = _q(pages=(), answer=("Not answerable",), type_="unanswerable")
+    declined = score_run(q, "auto", run_result(answer_found=False, text="The documents do not say."), IDS)
+    claimed = score_run(q, "auto", run_result(pages=(2,), text="It is 5%."), IDS)
+    assert declined.unanswerable and declined.unanswerable_correct is True and declined.correct is True
+    assert claimed.unanswerable_correct is False and claimed.recall is None and claimed.answer_match is None
+    # "Not answerable" alone marks a question unanswerable even without the type
+    assert _q(pages=(), answer=("Not answerable",), type_="single_page").unanswerable
+
+
+def test_percentile() -> None:
+    assert percentile([], 50) is None
+    assert percentile([10.0, 20.0, 30.0, 40.0], 50) == 25.0
+    assert percentile(list(range(1, 101)), 95) == pytest.approx(95.05)
+
+
+def test_aggregate_hand_computed() -> None:
+    q1 = _q(pages=(3, 5), qid="q1")  # multi-page
+    q2 = _q(pages=(7,), answer=("42",), type_="single_page", qid="q2")
+    q3 = _q(pages=(), answer=("Not answerable",), type_="unanswerable", qid="q3")
+    rows = [
+        score_run(q1, "sp", run_result(pages=(3,), text="18.29%", latency_ms=100, tokens=(500, 500)), IDS),
+        score_run(q2, "sp", run_result(pages=(7, 8), text="41", latency_ms=300, tokens=(1500, 500), exhausted=True), IDS),
+        score_run(q3, "sp", run_result(answer_found=False, latency_ms=200, tokens=(1000, 0)), IDS),
+        failure_score(q2, "dp", "boom"),
+    ]
+    summaries = {(s.strategy, s.slice): s for s in aggregate(rows, price_per_1k=2.0)}
+    everything = summaries[("sp", "all")]
+    assert everything.n == 3 and everything.errors == 0
+    assert everything.recall == pytest.approx((0.5 + 1.0) / 2)
+    assert everything.precision == pytest.approx((1.0 + 0.5) / 2)
+    assert everything.full_recall_rate == pytest.approx(0.5)
+    assert everything.answer_match == pytest.approx(0.5)  # q1 matches, q2 does not
+    assert everything.unanswerable_accuracy == 1.0
+    assert everything.mean_cited_pages == pytest.approx(1.0)  # (1 + 2 + 0) / 3
+    assert everything.exhaustion_rate == pytest.approx(1 / 3)
+    assert everything.latency_p50_ms == 200.0
+    assert everything.correct == 2
+    # 1000 + 2000 + 1000 tokens at 2.0 per 1k = 8.0, over 2 correct answers
+    assert everything.cost_per_correct == pytest.approx(4.0)
+    assert everything.llm_calls_per_correct == pytest.approx(3.0)
+    assert summaries[("sp", "multi_page")].n == 1
+    assert summaries[("sp", "single_page")].recall == 1.0
+    assert summaries[("sp", "type:unanswerable")].n == 1
+    failed = summaries[("dp", "all")]
+    assert failed.errors == 1 and failed.recall == 0.0 and failed.answer_match == 0.0 and failed.latency_p50_ms is None

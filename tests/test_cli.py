@@ -1,0 +1,93 @@
+"""The CLI contract: JSON on the last line, exit 2 with one `error:` line on bad input, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from engine.config import REPO_ROOT
+from tests.compose.conftest import build_report_pdf
+
+
+def run(args: list[str], library: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1"}
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True,
+                          cwd=REPO_ROOT, env=env, timeout=120)  # fmt: skip
+
+
+@pytest.fixture
+def report_pdf(tmp_path: Path) -> Path:
+    path = tmp_path / "heron.pdf"
+    path.write_bytes(build_report_pdf())
+    return path
+
+
+def library_entries(library: Path) -> list[str]:
+    return sorted(p.name for p in library.iterdir() if not p.name.startswith("."))
+
+
+def test_ingest_json(report_pdf, library_dir):
+    proc = run(["ingest", str(report_pdf), "--json"], library_dir)
+    assert proc.returncode == 0, proc.stderr
+    profile = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert profile["total_pages"] == 3 and profile["has_usable_toc"] is True
+    assert len(library_entries(library_dir)) == 1
+
+
+def test_search_json_hits_have_pages(report_pdf, library_dir):
+    proc = run(["search", str(report_pdf), "median smoothing", "--k", "3", "--json"], library_dir)
+    assert proc.returncode == 0, proc.stderr
+    hits = json.loads(proc.stdout.strip().splitlines()[-1])["hits"]
+    assert 1 <= len(hits) <= 3 and hits[0]["page"] == 2
+
+
+def test_ask_json_is_a_run_result(report_pdf, library_dir):
+    proc = run(["ask", str(report_pdf), "What mean turbidity does Table 3 report for Station B?",
+                "--strategy", "dispatched", "--max-iterations", "2", "--json"], library_dir)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["budget"]["max_iterations"] == 2
+    assert result["activations"]["two_hop_references"]["on"] is True
+    assert result["evidence_pages"]
+
+
+def _encrypted(tmp_path: Path) -> Path:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret")
+    path = tmp_path / "locked.pdf"
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "fragment"),
+    [
+        (lambda tmp: tmp / "missing.pdf", "no such file"),
+        (lambda tmp: (tmp / "empty.pdf").write_bytes(b"") and tmp / "empty.pdf", "empty"),
+        (lambda tmp: (tmp / "notes.pdf").write_text("just some text") and tmp / "notes.pdf", "not a PDF"),
+        (lambda tmp: (tmp / "cut.pdf").write_bytes(build_report_pdf()[:300]) and tmp / "cut.pdf", "PDF"),
+        (_encrypted, "password"),
+    ],
+    ids=["missing", "empty", "not-pdf", "truncated", "encrypted"],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, library_dir, make, fragment):
+    path = make(tmp_path)
+    for args in (["ingest", str(path)], ["ask", str(path), "What is this?"]):
+        proc = run(args, library_dir)
+        assert proc.returncode == 2
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+        assert fragment.lower() in lines[0].lower()
+        assert "Traceback" not in proc.stderr + proc.stdout
+    assert library_entries(library_dir) == []
+
+
+def test_ask_needs_a_question(report_pdf, library_dir):
+    proc = run(["ask", str(report_pdf)], library_dir)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ")
