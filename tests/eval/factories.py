@@ -34,7 +34,7 @@ def run_result(
         question="q?",
         docs=(PageRef(doc_id=doc_id, file_name="doc.pdf", page=1),),
         strategy_requested=strategy,
-        strategy_effective=strategy,
+        strategy_effective="dispatched" if strategy == "auto" else strategy,
         strategy_reason="test",
         backend="offline",
         parsed_question=question(),
