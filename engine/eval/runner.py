@@ -105,6 +105,30 @@ def _sample_doc_id(library) -> str:  # noqa: ANN001
     return library.ingest(data, "loupe-sample.pdf").doc_id
 
 
+def _ingest_ref(ref: str, library, corpus: Path | None) -> str:  # noqa: ANN001
+    """The doc_id of a set's document: a file under the corpus, else a library entry of that name or id."""
+    try:
+        path = resolve_doc(ref, corpus)
+    except LoupeError:
+        known = _library_doc_id(library, ref)
+        if known is None:
+            raise
+        return known
+    assert path is not None
+    return library.ingest(path.read_bytes(), path.name).doc_id
+
+
+def _library_doc_id(library, ref: str) -> str | None:  # noqa: ANN001
+    entries = getattr(library, "entries", None)
+    if entries is None:
+        return None
+    name = Path(ref).name
+    for entry in entries():
+        if entry.file_name == name or (len(ref) >= 8 and entry.doc_id.startswith(ref)):
+            return entry.doc_id
+    return None
+
+
 def ingest_documents(
     questions: Sequence[EvalQuestion], library, corpus: Path | None, progress: ProgressFn | None = None  # noqa: ANN001
 ) -> _Docs:
@@ -117,9 +141,7 @@ def ingest_documents(
             if ref == SAMPLE_DOC:
                 docs.ids[ref] = _sample_doc_id(library)
             else:
-                path = resolve_doc(ref, corpus)
-                assert path is not None
-                docs.ids[ref] = library.ingest(path.read_bytes(), path.name).doc_id
+                docs.ids[ref] = _ingest_ref(ref, library, corpus)
         except LoupeError as error:
             logger.warning("cannot ingest %s: %s", ref, error)
             docs.failures[ref] = str(error)
