@@ -86,7 +86,9 @@ def test_missing_and_empty_sets(tmp_path: Path) -> None:
 def test_bundled_set_by_name() -> None:
     s = load_eval_set("sample")
     assert len(s.questions) >= 8
-    assert all(q.docs == ("sample",) and q.gold_pages for q in s.questions)
+    assert all(q.docs == ("sample",) for q in s.questions)
+    assert all(q.gold_pages for q in s.questions if not q.unanswerable)
+    assert {q.type for q in s.questions} >= {"single_fact", "comparison", "listing", "table", "section", "unanswerable"}
 
 
 def test_resolve_doc(tmp_path: Path) -> None:
