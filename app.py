@@ -1,7 +1,9 @@
-"""Loupe: Streamlit entry point (landing page)."""
+"""Loupe: Streamlit entry point and the Ask page (upload or pick PDFs, ask, see why)."""
 
 import streamlit as st
 
-st.set_page_config(page_title="Loupe", page_icon="🔎", layout="wide")
-st.title("Loupe")
-st.write("Ask hard questions of PDF documents. The app is being assembled.")
+from ui.ask import page
+from ui.sidebar import render_sidebar
+
+st.set_page_config(page_title="Loupe · Ask", page_icon="🔎", layout="wide")
+page(render_sidebar())

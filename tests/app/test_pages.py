@@ -1,0 +1,158 @@
+"""AppTest of every page: renders, asks on the sample, budget override, strategy switch, upload errors."""
+
+from __future__ import annotations
+
+import json
+
+import pymupdf
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine import SAMPLE_QUESTIONS
+from tests.app.conftest import APP
+
+PAGES = ["pages/1_Inspect.py", "pages/2_Compare.py", "pages/3_Library.py", "pages/4_Settings.py"]
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(APP, default_timeout=30)
+
+
+def _texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [s.value for s in at.subheader] + [e.value for e in at.success] + [w.value for w in at.warning]
+    return "\n".join(str(p) for p in parts)
+
+
+def _suggest(at: AppTest, n: int = 0) -> AppTest:
+    return at.button(key=f"loupe_suggest_{n}").click().run()
+
+
+def _ask(at: AppTest, question: str) -> AppTest:
+    at.text_input(key="loupe_w_question").input(question)
+    return at.button[[b.label for b in at.button].index("Ask")].click().run()
+
+
+def _pdf(text: str = "The Kestrel pump station moves 40 litres per second.") -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), text, fontsize=11)
+    page.insert_text((72, 100), "It was commissioned in 2019 after a long planning phase.", fontsize=11)
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("page", [None, *PAGES])
+def test_every_page_renders(app_engine: str, page: str | None) -> None:
+    at = _app().run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.sidebar.selectbox(key="loupe_w_strategy").value == "auto"
+    assert len(at.sidebar.number_input) == 6
+
+
+def test_first_visit_preselects_sample_and_asks(app_engine: str) -> None:
+    at = _app().run()
+    docs = at.multiselect(key="loupe_w_docs")
+    assert len(docs.value) == 1 and "sample" in docs.format_func(docs.value[0])
+    at = _suggest(at, 0)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    activations = at.dataframe[0].value
+    assert len(activations) == 7 and set(activations["on"]) <= {"✅", "⬜"}
+    assert "Pass 0" in _texts(at)
+    assert at.get("image"), "no evidence image"
+    assert at.get("plotly_chart"), "no plotly chart"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert "Budget spent" in json.dumps(spec["layout"]["title"])
+    assert at.text_input(key="loupe_w_question").value == SAMPLE_QUESTIONS[0]
+
+
+def test_budget_override_changes_shown_budget(app_engine: str) -> None:
+    at = _app().run()
+    at = _suggest(at, 1)
+    assert "iterations 0 ·" not in _texts(at)
+    at.sidebar.toggle(key="loupe_w_use_override").set_value(True).run()
+    at.sidebar.number_input(key="loupe_w_max_iterations").set_value(0).run()
+    at = _suggest(at, 1)
+    assert not at.exception
+    assert "Budget limits: iterations 0 ·" in _texts(at)
+    # reset restores the defaults and switches the override off
+    at.sidebar.button(key="loupe_reset_budget").click().run()
+    assert at.sidebar.number_input(key="loupe_w_max_iterations").value == 3
+    assert at.sidebar.toggle(key="loupe_w_use_override").value is False
+
+
+def test_strategy_switch_changes_effective_strategy(app_engine: str) -> None:
+    at = _app().run()
+    at.sidebar.selectbox(key="loupe_w_strategy").select("single_pass").run()
+    at = _suggest(at, 0)
+    assert "Strategy: **single_pass**" in _texts(at)
+    at.sidebar.selectbox(key="loupe_w_strategy").select("dynamic").run()
+    at = _suggest(at, 0)
+    assert "Strategy: **dynamic**" in _texts(at)
+
+
+@pytest.mark.parametrize(("name", "data"), [("notes.pdf", b"this is plain text, not a PDF"),
+                                             ("broken.pdf", b"%PDF-1.7\n1 0 obj <<")])
+def test_bad_upload_shows_error_and_keeps_library(app_engine: str, name: str, data: bytes) -> None:
+    at = _app().run()
+    before = list(at.multiselect(key="loupe_w_docs").options)
+    at.file_uploader[0].upload(name, data, "application/pdf").run()
+    assert not at.exception
+    assert at.error and name in at.error[0].value
+    assert list(at.multiselect(key="loupe_w_docs").options) == before
+
+
+def test_upload_then_ask(app_engine: str) -> None:
+    at = _app().run()
+    at.file_uploader[0].upload("kestrel.pdf", _pdf(), "application/pdf").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    docs = at.multiselect(key="loupe_w_docs")
+    assert len(docs.value) == 2 and any(docs.format_func(d) == "kestrel.pdf" for d in docs.value)
+    at.multiselect(key="loupe_w_docs").set_value([d for d in docs.value if docs.format_func(d) == "kestrel.pdf"]).run()
+    at = _ask(at, "How many litres per second does the Kestrel pump station move?")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert "kestrel.pdf" in _texts(at)
+
+
+def test_empty_question_is_a_message(app_engine: str) -> None:
+    at = _ask(_app().run(), "   ")
+    assert not at.exception
+    assert any("question is empty" in e.value for e in at.error)
+
+
+def test_inspect_shows_the_runs(app_engine: str) -> None:
+    at = _suggest(_app().run(), 0)
+    at = _suggest(at, 2)
+    at.switch_page("pages/1_Inspect.py").run()
+    assert not at.exception and not at.error
+    run = at.selectbox(key="loupe_inspect_run")
+    assert len(run.options) == 2 and SAMPLE_QUESTIONS[2][:30] in run.format_func(0)
+    assert len(at.get("plotly_chart")) >= 2
+    assert at.get("download_button")
+    assert "Config fingerprint" in _texts(at)
+
+
+def test_compare_runs_every_strategy(app_engine: str) -> None:
+    at = _app().run()
+    at.switch_page("pages/2_Compare.py").run()
+    at.text_input(key="loupe_compare_question").input(SAMPLE_QUESTIONS[1])
+    at.button[[b.label for b in at.button].index("Run comparison")].click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    table = at.dataframe[0].value
+    assert len(table) == 5 and {"LLM calls", "evidence pages", "stop reason"} <= set(table.columns)
+    assert at.get("plotly_chart")
+
+
+def test_library_outline_and_delete(app_engine: str) -> None:
+    at = _app().run()
+    at.switch_page("pages/3_Library.py").run()
+    assert not at.exception
+    assert at.dataframe[0].value["pages"].iloc[0] == 10
+    assert "Sensor suite" in _texts(at)
+    at.button(key="loupe_delete").click().run()
+    assert at.warning and "cannot be undone" in at.warning[0].value
+    at.button(key="loupe_delete_yes").click().run()
+    assert not at.exception
+    assert any("library is empty" in i.value for i in at.info) or at.dataframe[0].value["pages"].iloc[0] == 10

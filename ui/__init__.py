@@ -1,0 +1,1 @@
+"""The Streamlit-aware helpers of the Loupe app: session state, sidebar, engine access, views."""

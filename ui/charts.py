@@ -1,0 +1,86 @@
+"""Plotly figures of runs (pure: no Streamlit)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+
+from engine import RunResult
+
+BAR_COLOR = "#0B6E4F"
+OVER_COLOR = "#C0392B"
+
+
+def budget_rows(result: RunResult) -> list[tuple[str, float, float]]:
+    """(label, spent, limit) for every budget of a run."""
+    b, u = result.budget, result.usage
+    return [
+        ("iterations", u.iterations, b.max_iterations),
+        ("LLM calls", u.llm_calls, b.max_llm_calls),
+        ("retrieval calls", u.retrieval_calls, b.max_retrieval_calls),
+        ("unique queries", u.unique_queries, b.max_unique_queries),
+        ("context tokens", u.context_tokens, b.max_context_tokens),
+        ("seconds", round(u.latency_ms / 1000, 2), b.max_seconds),
+    ]
+
+
+def usage_chart(result: RunResult) -> go.Figure:
+    """Share of each budget limit spent (100% = the limit), labelled 'spent / limit'."""
+    rows = budget_rows(result)
+    shares = [(spent / limit * 100) if limit else (100.0 if spent else 0.0) for _, spent, limit in rows]
+    figure = go.Figure(
+        go.Bar(
+            x=shares, y=[label for label, _, _ in rows], orientation="h",
+            text=[f"{spent:g} / {limit:g}" for _, spent, limit in rows], textposition="outside",
+            marker_color=[OVER_COLOR if s >= 100 else BAR_COLOR for s in shares],
+        )
+    )  # fmt: skip
+    figure.add_vline(x=100, line_dash="dash", line_color="#888")
+    figure.update_layout(
+        title="Budget spent (% of each limit)", height=300, margin={"l": 10, "r": 30, "t": 40, "b": 10},
+        xaxis={"range": [0, max(120.0, max(shares, default=0) + 20)], "ticksuffix": "%"},
+        yaxis={"autorange": "reversed"},
+    )  # fmt: skip
+    return figure
+
+
+def confidence_chart(result: RunResult) -> go.Figure:
+    """Confidence before and after each pass."""
+    history = result.history
+    figure = go.Figure()
+    figure.add_scatter(x=[r.iteration for r in history], y=[r.confidence_after for r in history],
+                       mode="lines+markers", name="after the pass", line_color=BAR_COLOR)  # fmt: skip
+    figure.add_scatter(x=[r.iteration for r in history], y=[r.confidence_before for r in history],
+                       mode="lines+markers", name="before the pass", line={"dash": "dot", "color": "#999"})  # fmt: skip
+    figure.update_layout(title="Confidence per iteration", xaxis_title="pass", yaxis_title="confidence",
+                         yaxis_range=[0, 1.05], height=320, xaxis={"dtick": 1})  # fmt: skip
+    return figure
+
+
+def page_scores_chart(result: RunResult) -> go.Figure:
+    """Best score each retriever gave each page (grouped bars)."""
+    names = {d.doc_id: d.file_name for d in result.docs}
+    several = len(result.docs) > 1
+    figure = go.Figure()
+    for retriever in sorted({s.retriever for s in result.page_scores}):
+        mine = sorted((s for s in result.page_scores if s.retriever == retriever), key=lambda s: (s.doc_id, s.page))
+        labels = [f"{names.get(s.doc_id, s.doc_id[:8])[:18]} p{s.page}" if several else f"p{s.page}" for s in mine]
+        figure.add_bar(name=retriever, x=labels, y=[s.score for s in mine])
+    figure.update_layout(title="Page scores per retriever", barmode="group", height=340, yaxis_title="best score")
+    return figure
+
+
+def cost_chart(results: Sequence[RunResult], cost: str = "llm_calls") -> go.Figure:
+    """Cost (LLM calls or context tokens) against evidence pages found, one point per strategy."""
+    figure = go.Figure()
+    for result in results:
+        x = getattr(result.usage, cost)
+        label = result.strategy_requested
+        if result.strategy_requested == "auto":
+            label = f"auto -> {result.strategy_effective}"
+        figure.add_scatter(x=[x], y=[len(result.evidence_pages)], mode="markers+text", name=label, text=[label],
+                           textposition="top center", marker={"size": 14})  # fmt: skip
+    figure.update_layout(title="Cost against evidence found", xaxis_title=cost.replace("_", " "),
+                         yaxis_title="evidence pages", height=380, showlegend=False)  # fmt: skip
+    return figure

@@ -1,0 +1,97 @@
+"""The Library page: documents, their profiles and outlines; delete with confirmation."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import streamlit as st
+
+from engine import LibraryEntry, LoupeError, TocEntry
+from ui import services, state
+
+
+def entry_rows(entries: list[LibraryEntry]) -> list[dict[str, object]]:
+    return [
+        {
+            "document": e.file_name,
+            "pages": e.total_pages,
+            "outline entries": e.profile.toc_entries,
+            "scanned?": "yes" if e.profile.is_likely_scanned else "no",
+            "tables?": "yes" if e.profile.has_tables else "no",
+            "suggested strategy": e.profile.suggested_strategy,
+            "size (KB)": round(e.size_bytes / 1024, 1),
+            "added": e.added_at[:19].replace("T", " "),
+            "id": e.doc_id[:12],
+        }
+        for e in entries
+    ]
+
+
+def outline_markdown(toc: tuple[TocEntry, ...]) -> str:
+    """The outline as an indented markdown list with page ranges."""
+    lines = []
+    for t in toc:
+        pages = f"p{t.start_page}" if t.start_page == t.end_page else f"pp{t.start_page}-{t.end_page}"
+        lines.append("    " * (max(t.level, 1) - 1) + f"- {t.title} ({pages})")
+    return "\n".join(lines)
+
+
+def _ask_delete(doc_id: str) -> None:
+    state.ns()["confirm_delete"] = doc_id
+
+
+def _cancel_delete() -> None:
+    state.ns().pop("confirm_delete", None)
+
+
+def _delete(entry: LibraryEntry) -> None:
+    try:
+        services.library().delete(entry.doc_id)
+    except LoupeError as error:
+        st.error(str(error))
+        return
+    _cancel_delete()
+    docs = [d for d in (state.value("docs") or []) if d != entry.doc_id]
+    state.ns()["values"]["docs"] = docs
+    st.session_state.pop(state.wkey("docs"), None)
+    st.success(f"Deleted {entry.file_name}.")
+
+
+def _details(entry: LibraryEntry) -> None:
+    p = entry.profile
+    cols = st.columns(4)
+    cols[0].metric("Pages", p.total_pages)
+    cols[1].metric("Outline entries", p.toc_entries)
+    cols[2].metric("Scanned?", "yes" if p.is_likely_scanned else "no")
+    cols[3].metric("Tables?", "yes" if p.has_tables else "no")
+    st.subheader("Outline")
+    try:
+        toc = services.library().parsed(entry.doc_id).toc
+    except LoupeError as error:
+        st.error(str(error))
+        toc = ()
+    st.markdown(outline_markdown(toc) if toc else "_This document has no outline._")
+    if state.ns().get("confirm_delete") == entry.doc_id:
+        st.warning(f"Delete **{entry.file_name}** from the library? This cannot be undone.")
+        yes, no = st.columns(2)
+        if yes.button("Yes, delete it", type="primary", key="loupe_delete_yes"):
+            _delete(entry)
+            st.rerun()
+        no.button("Cancel", key="loupe_delete_no", on_click=_cancel_delete)
+    else:
+        st.button("Delete this document", key="loupe_delete", on_click=_ask_delete, args=(entry.doc_id,))
+
+
+def page() -> None:
+    st.title("Library")
+    st.write("The documents Loupe has read, with the profile the dispatcher uses and the outline tree.")
+    services.sample_entry()
+    entries = services.entries()
+    if not entries:
+        st.info("The library is empty. Upload a PDF on the Ask page.")
+        return
+    st.dataframe(entry_rows(entries), hide_index=True)
+    names = {e.doc_id: e for e in entries}
+    chosen = st.selectbox("Document", list(names), format_func=partial(state.label_of, {d: e.file_name for d, e in names.items()}), key="loupe_library_doc")
+    if chosen in names:
+        _details(names[chosen])

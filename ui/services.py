@@ -1,0 +1,88 @@
+"""Engine access for the app: the cached Library, the sample, runs with progress and error messages."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+import engine
+from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine.contracts import BBox
+from ui.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+def library_path() -> str:
+    """The library folder of this process (``$LOUPE_LIBRARY`` or ``uploads/``)."""
+    return str(EngineConfig().library.resolved_path())
+
+
+@st.cache_resource(show_spinner=False)
+def _library(path: str):  # noqa: ANN202 - engine.Library
+    from engine.config import LibraryConfig
+
+    return engine.Library(EngineConfig(library=LibraryConfig(path=path)))
+
+
+def library():  # noqa: ANN201 - engine.Library
+    """The shared Library instance for this library folder (it caches parsed indexes by doc_id)."""
+    return _library(library_path())
+
+
+@st.cache_resource(show_spinner="Preparing the sample document...")
+def _sample(path: str) -> LibraryEntry:
+    return engine.ensure_sample(_library(path))
+
+
+def sample_entry() -> LibraryEntry | None:
+    """The bundled sample's entry (ingested on first start); None when the engine cannot ingest it."""
+    try:
+        entry = _sample(library_path())
+        library().get(entry.doc_id)  # still there? (it may have been deleted on the Library page)
+        return entry
+    except LoupeError:
+        _sample.clear()
+        try:
+            return _sample(library_path())
+        except LoupeError as error:
+            st.error(f"The sample document could not be prepared: {error}")
+            return None
+
+
+def entries() -> list[LibraryEntry]:
+    try:
+        return library().entries()
+    except LoupeError as error:
+        st.error(str(error))
+        return []
+
+
+def ingest_upload(data: bytes, file_name: str) -> LibraryEntry:
+    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure)."""
+    return library().ingest(data, file_name)
+
+
+def run_question(
+    question: str, doc_ids: Sequence[str], settings: Settings, progress: Callable[[ProgressEvent], None] | None = None,
+    strategy: str | None = None,
+) -> RunResult:  # fmt: skip
+    """Answer with the sidebar's settings; raises LoupeError with a user-facing message."""
+    return engine.answer(
+        question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,  # type: ignore[arg-type]
+        budget=settings.budget, library=library(), progress=progress,
+    )  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def page_image(path: str, doc_id: str, page: int, boxes: tuple[BBox, ...], dpi: int = 110) -> bytes:
+    """PNG of one page with ``boxes`` highlighted (cached by document, page and boxes)."""
+    return engine.render_page(_library(path).pdf_bytes(doc_id), page, boxes, dpi=dpi)
+
+
+def report_unexpected(error: Exception, what: str) -> None:
+    """Show an unexpected failure as a message (logged with its traceback, never shown)."""
+    logger.exception("%s failed", what)
+    st.error(f"{what} failed unexpectedly ({type(error).__name__}: {error}).")

@@ -1,0 +1,72 @@
+"""The sidebar drawn on every page: backend, strategy and budgets."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import streamlit as st
+
+from engine import PRESETS, BudgetOverride
+from ui import state
+from ui.settings import BUDGET_FIELDS, STRATEGIES, Settings, build_config, default_budget
+
+
+def _reset_budget() -> None:
+    defaults = default_budget(state.value("preset", "balanced"))
+    for name, _, _ in BUDGET_FIELDS:
+        state.set_value(name, getattr(defaults, name))
+    state.set_value("use_override", False)
+
+
+def _backend() -> tuple[str, str, str, str]:
+    kind = st.radio("Backend", ["offline", "openai"], key=state.prime("backend", "offline"), horizontal=True,
+                    format_func=partial(state.label_of, {"offline": "Offline rules", "openai": "OpenAI-compatible"}),
+                    help="Offline needs no network. OpenAI-compatible works with OpenAI, Azure, vLLM, Ollama...")  # fmt: skip
+    state.bind("backend")
+    if kind != "openai":
+        return kind, "", "", ""
+    base_url = st.text_input("Base URL", key=state.prime("base_url", ""), placeholder="https://api.openai.com/v1")
+    model = st.text_input("Model", key=state.prime("model", "gpt-4o-mini"))
+    # The key lives only in this session's widget state; it is never written to disk or exported.
+    api_key = st.text_input("API key", type="password", key=state.prime("api_key", ""),
+                            help="Kept in this browser session only; never written anywhere.")  # fmt: skip
+    state.bind("api_key")
+    state.bind("base_url")
+    state.bind("model")
+    return kind, base_url, model, api_key
+
+
+def _budget(preset: str) -> BudgetOverride | None:
+    defaults = default_budget(preset)
+    with st.expander("Budget", expanded=False):
+        use = st.toggle("Use budget override", key=state.prime("use_override", False),
+                        help="Off: each question gets the default budget for its complexity.")  # fmt: skip
+        state.bind("use_override")
+        values = {}
+        for name, label, step in BUDGET_FIELDS:
+            default = getattr(defaults, name)
+            kwargs = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
+            if isinstance(default, float):
+                kwargs = {"min_value": 0.0}
+            values[name] = st.number_input(f"{label} (default {default:g})", step=step, disabled=not use,
+                                           key=state.prime(name, default), **kwargs)  # fmt: skip
+            state.bind(name)
+        st.button("Reset budget to defaults", on_click=_reset_budget, key="loupe_reset_budget")
+    return BudgetOverride(**values) if use else None
+
+
+def render_sidebar() -> Settings:
+    """Draw the shared sidebar and return the settings it describes."""
+    with st.sidebar:
+        st.markdown("### 🔎 Loupe settings")
+        preset = state.value("preset", "balanced")
+        if preset not in PRESETS:
+            preset = "balanced"
+        kind, base_url, model, api_key = _backend()
+        strategy = st.selectbox("Strategy", STRATEGIES, key=state.prime("strategy", "auto"),
+                                help="auto lets a router pick the cheapest strategy that fits the question.")  # fmt: skip
+        state.bind("strategy")
+        budget = _budget(preset)
+        st.caption(f"Preset: {preset} (change it on the Settings page)")
+    config = build_config(preset, kind, base_url, model, api_key, strategy)
+    return Settings(config=config, strategy=strategy, budget=budget, preset=preset)

@@ -1,0 +1,86 @@
+"""Per-user state under one namespace: ``st.session_state["loupe"]``, a dict of plain values.
+
+Runs are stored as JSON strings (``RunResult.model_dump_json()``) so the state stays serializable.
+Widgets keep their own keys (``loupe_w_*``); ``bind`` copies their values into the namespace so they
+survive page switches (Streamlit drops the state of widgets a page does not draw).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from engine import RunResult
+
+NAMESPACE = "loupe"
+MAX_RUNS = 25
+WIDGET_PREFIX = "loupe_w_"
+
+
+def ns() -> dict[str, Any]:
+    """The app's namespace dict (created on first use)."""
+    if NAMESPACE not in st.session_state:
+        st.session_state[NAMESPACE] = {"runs": [], "values": {}, "ingested": {}, "selected": None}
+    return st.session_state[NAMESPACE]
+
+
+def wkey(name: str) -> str:
+    """The widget key of a namespaced setting."""
+    return WIDGET_PREFIX + name
+
+
+def value(name: str, default: Any = None) -> Any:
+    """A namespaced setting's current value."""
+    return ns()["values"].get(name, default)
+
+
+def current(name: str, default: Any = None) -> Any:
+    """A setting's live value: its widget's state when the widget exists, else the namespace's."""
+    key = wkey(name)
+    if key in st.session_state:
+        return st.session_state[key]
+    return ns()["values"].get(name, default)
+
+
+def prime(name: str, default: Any) -> str:
+    """Seed a widget's state from the namespace (or ``default``) before the widget is drawn; returns its key."""
+    key = wkey(name)
+    if key not in st.session_state:
+        st.session_state[key] = ns()["values"].get(name, default)
+    return key
+
+
+def bind(name: str) -> Any:
+    """Copy a drawn widget's value into the namespace and return it."""
+    current = st.session_state.get(wkey(name))
+    ns()["values"][name] = current
+    return current
+
+
+def set_value(name: str, new: Any) -> None:
+    """Set a setting and its widget (only call from callbacks or before the widget is drawn)."""
+    ns()["values"][name] = new
+    st.session_state[wkey(name)] = new
+
+
+def add_run(result: RunResult) -> None:
+    """Remember a run (newest first)."""
+    runs = ns()["runs"]
+    runs.insert(0, result.model_dump_json())
+    del runs[MAX_RUNS:]
+
+
+def runs() -> list[RunResult]:
+    """This session's runs, newest first."""
+    return [RunResult.model_validate_json(text) for text in ns()["runs"]]
+
+
+def latest_run() -> RunResult | None:
+    stored = ns()["runs"]
+    return RunResult.model_validate_json(stored[0]) if stored else None
+
+
+def label_of(labels: dict, key: object) -> str:
+    """``format_func`` helper: use as ``functools.partial(label_of, labels)`` (picklable, unlike a lambda)."""
+    return str(labels.get(key, key))

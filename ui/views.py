@@ -1,0 +1,158 @@
+"""Streamlit views of a run: answer, activation column, narration, stop reason, evidence pages, budget."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import streamlit as st
+
+from engine import LoupeError, RunResult
+from engine.contracts import BBox, PageRef
+from ui import charts, services
+
+PATTERN_LABELS = {
+    "toc_retrieval": "TOC retrieval",
+    "keyword_retrieval": "Keyword retrieval",
+    "dense_retrieval": "Dense retrieval",
+    "two_hop_references": "Two-hop references",
+    "listing_aggregation": "Listing aggregation",
+    "adaptive_parsing": "Adaptive parsing",
+    "iterative_feedback": "Iterative feedback",
+}
+
+
+def activation_rows(result: RunResult) -> list[dict[str, str]]:
+    """The activation column as table rows: all seven patterns, on/off, and the reason."""
+    return [
+        {"pattern": PATTERN_LABELS[name], "on": "✅" if d.on else "⬜", "reason": d.reason}
+        for name, d in result.activations.items()
+    ]
+
+
+def narration_lines(result: RunResult) -> list[str]:
+    """One line per IterationRecord: pass, trigger -> action, narration."""
+    lines = []
+    for r in result.history:
+        added = f" (+{len(r.pages_added)} page(s))" if r.pages_added else ""
+        trigger = r.trigger.replace("_", " ")
+        action = r.action_taken.replace("_", " ")
+        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {r.narration}")
+    return lines
+
+
+def budget_caption(result: RunResult) -> str:
+    b = result.budget
+    return (f"Budget limits: iterations {b.max_iterations} · LLM calls {b.max_llm_calls} · retrieval calls "
+            f"{b.max_retrieval_calls} · unique queries {b.max_unique_queries} · context tokens "
+            f"{b.max_context_tokens} · seconds {b.max_seconds:g}")  # fmt: skip
+
+
+def citation_lines(result: RunResult) -> list[str]:
+    names = {d.doc_id: d.file_name for d in result.docs}
+    lines = []
+    for n, c in enumerate(result.answer.citations, start=1):
+        name = names.get(c.doc_id, c.doc_id[:12] or "document")
+        quote = c.quote if len(c.quote) <= 180 else c.quote[:177] + "..."
+        lines.append(f"[{n}] **{name}**, page {c.page}: “{quote}”")
+    return lines
+
+
+def show_answer(result: RunResult) -> None:
+    st.subheader("Answer")
+    if result.answer.answer_found:
+        st.markdown(result.answer.text or "_(empty answer)_")
+    else:
+        st.warning(result.answer.text or "The selected documents do not seem to contain an answer.")
+    lines = citation_lines(result)
+    if lines:
+        st.markdown("**Citations**  \n" + "  \n".join(lines))
+    meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; {result.strategy_reason})"
+            f" · backend {result.backend} · confidence {result.answer.confidence:.2f}")  # fmt: skip
+    st.caption(meta)
+
+
+def show_activations(result: RunResult) -> None:
+    st.subheader("Activation column")
+    st.dataframe(activation_rows(result), hide_index=True,
+                 column_config={"on": st.column_config.TextColumn("on", width="small")})  # fmt: skip
+
+
+def show_narration(result: RunResult) -> None:
+    st.subheader("Narration")
+    lines = narration_lines(result)
+    st.markdown("\n".join(f"- {line}" for line in lines) if lines else "_No pass was recorded._")
+
+
+def show_stop(result: RunResult) -> None:
+    text = _stop_text().get(result.stop_reason, result.stop_reason.replace("_", " "))
+    message = f"Stopped: **{result.stop_reason}** — {text}."
+    if result.exhausted:
+        st.warning(message + " A budget was exhausted; the best answer so far is shown.")
+    else:
+        st.success(message)
+    for caveat in result.answer.caveats:
+        st.caption(f"⚠️ {caveat}")
+    for fallback in result.fallbacks:
+        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {fallback.reason}")
+
+
+def _stop_text() -> dict[str, str]:
+    try:
+        import engine
+
+        return dict(engine.STOP_TEXT)
+    except ImportError:  # the composition layer is not importable (partial install)
+        return {}
+
+
+def _boxes_by_page(result: RunResult) -> dict[tuple[str, int], tuple[BBox, ...]]:
+    boxes: dict[tuple[str, int], list[BBox]] = defaultdict(list)
+    for chunk in result.evidence_chunks:
+        boxes[(chunk.doc_id, chunk.page)].extend(chunk.bboxes)
+    return {key: tuple(value) for key, value in boxes.items()}
+
+
+def page_caption(ref: PageRef, added_in: int | None) -> str:
+    caption = f"{ref.file_name} · page {ref.page}"
+    if added_in:
+        caption += f" · added in pass {added_in}"
+    return caption
+
+
+def show_evidence(result: RunResult, columns: int = 2) -> None:
+    st.subheader("Evidence pages")
+    if not result.evidence_pages:
+        st.info("No page was cited.")
+        return
+    st.caption("Cited lines are boxed in amber. Pages found by a later feedback pass are marked.")
+    boxes = _boxes_by_page(result)
+    cells = st.columns(columns)
+    path = services.library_path()
+    for n, ref in enumerate(result.evidence_pages):
+        added = result.page_added_in[n] if n < len(result.page_added_in) else None
+        with cells[n % columns]:
+            try:
+                png = services.page_image(path, ref.doc_id, ref.page, boxes.get((ref.doc_id, ref.page), ()))
+            except LoupeError as error:
+                st.error(f"{ref.file_name} page {ref.page}: {error}")
+                continue
+            st.image(png, caption=page_caption(ref, added), width="stretch")
+
+
+def show_usage(result: RunResult, key: str = "usage") -> None:
+    st.subheader("Budget")
+    st.caption(budget_caption(result))
+    st.plotly_chart(charts.usage_chart(result), key=key)
+
+
+def show_run(result: RunResult, key: str = "run") -> None:
+    """The whole result of a run, as the Ask page shows it."""
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        show_activations(result)
+        show_stop(result)
+        show_usage(result, key=f"{key}_usage")
+    with right:
+        show_answer(result)
+        show_narration(result)
+    show_evidence(result)
