@@ -1,0 +1,88 @@
+"""Generation brick: context assembly under a token budget, answering, and the citation check."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from engine.bricks.text import estimate_tokens, normalize_space
+from engine.contracts import AnswerWithEvidence, Contract, EvidenceItem, Hit, ParsedQuestion
+from engine.llm.base import Backend, BackendReply, TaskRequest
+
+logger = logging.getLogger(__name__)
+
+
+class ContextBundle(Contract):
+    """The evidence that goes into one answer call, and what the budget left out."""
+
+    evidence: tuple[EvidenceItem, ...]
+    tokens: int
+    dropped: tuple[str, ...] = ()
+
+
+def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int) -> ContextBundle:
+    """Deduplicate hits by chunk id, take the strongest first, stop at ``max_tokens``.
+
+    Hits with equal scores keep their input order. Chunks that do not fit are listed in ``dropped``
+    (a smaller later chunk may still fit). The evidence keeps strongest-first order.
+    """
+    best: dict[str, tuple[int, Hit]] = {}
+    for position, hit in enumerate(hits):
+        cid = hit.chunk.chunk_id
+        if cid not in best or hit.score > best[cid][1].score:
+            best[cid] = (best[cid][0] if cid in best else position, hit)
+    ordered = sorted(best.values(), key=lambda pair: (-pair[1].score, pair[0]))
+    evidence: list[EvidenceItem] = []
+    dropped: list[str] = []
+    tokens = 0
+    for _, hit in ordered:
+        cost = estimate_tokens(hit.chunk.text)
+        if tokens + cost > max_tokens:
+            dropped.append(hit.chunk.chunk_id)
+            continue
+        tokens += cost
+        evidence.append(_item(hit, file_names))
+    return ContextBundle(evidence=tuple(evidence), tokens=tokens, dropped=tuple(dropped))
+
+
+def _item(hit: Hit, file_names: Mapping[str, str]) -> EvidenceItem:
+    c = hit.chunk
+    return EvidenceItem(
+        chunk_id=c.chunk_id, doc_id=c.doc_id, file_name=file_names.get(c.doc_id, c.doc_id), page=c.page,
+        text=c.text, score=hit.score, retriever=hit.retriever, section_path=c.section_path, kind=c.kind,
+        bold_terms=c.bold_terms,
+    )  # fmt: skip
+
+
+def generate_answer(
+    question: str, parsed: ParsedQuestion, context: ContextBundle, backend: Backend
+) -> BackendReply[AnswerWithEvidence]:
+    """Run the backend's answer task over ``context``, then check every citation."""
+    request = TaskRequest(question=question, parsed=parsed, evidence=context.evidence)
+    reply = backend.run("answer", request, AnswerWithEvidence)
+    checked = validate_citations(reply.value, context.evidence)
+    return BackendReply(value=checked, usage=reply.usage, fallback=reply.fallback)
+
+
+def validate_citations(answer: AnswerWithEvidence, evidence: Sequence[EvidenceItem]) -> AnswerWithEvidence:
+    """Drop citations whose chunk was not retrieved or whose quote is not in that chunk.
+
+    Both sides are whitespace-normalised; the comparison is case-sensitive. Each dropped citation is
+    recorded in ``validation_failures``; nothing else is changed.
+    """
+    texts = {e.chunk_id: normalize_space(e.text) for e in evidence}
+    kept = []
+    failures = list(answer.validation_failures)
+    for citation in answer.citations:
+        text = texts.get(citation.chunk_id)
+        quote = normalize_space(citation.quote)
+        if text is None:
+            failures.append(f"{citation.chunk_id}: cited chunk was not in the evidence")
+        elif not quote or quote not in text:
+            failures.append(f"{citation.chunk_id}: quote not found in the chunk ({quote[:60]!r})")
+        else:
+            kept.append(citation)
+    if len(kept) == len(answer.citations):
+        return answer
+    logger.info("dropped %d citation(s) that failed the check", len(answer.citations) - len(kept))
+    return answer.model_copy(update={"citations": tuple(kept), "validation_failures": tuple(failures)})

@@ -1,0 +1,65 @@
+"""The offline backend: deterministic rules, no network, no model files.
+
+It is what every demo and test runs on, and what the network backend falls back to for a step it
+could not do. One ``run`` is one "call" in the usage count; tokens are estimated from the request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from pydantic import BaseModel
+
+from engine.bricks.text import estimate_tokens
+from engine.contracts import BackendName, LlmUsage, ParsedQuestion, TaskName
+from engine.llm.base import BackendReply, T, TaskRequest, check_output_type
+from engine.llm.offline_answer import extract_answer
+from engine.llm.offline_plan import judge_sufficiency, make_plan, plan_subqueries
+from engine.llm.offline_question import parse_question
+
+logger = logging.getLogger(__name__)
+
+
+def run_rule(task: TaskName, request: TaskRequest) -> BaseModel:
+    """The offline rule for ``task`` applied to ``request``."""
+    if task == "parse_question":
+        return parse_question(request.question)
+    parsed = request.parsed or parse_question(request.question)
+    if task == "answer":
+        return extract_answer(request.question, parsed, request.evidence, request.max_sentences, request.max_citations)
+    if task == "plan_subqueries":
+        return plan_subqueries(parsed, request.gaps, request.previous_queries)
+    if task == "judge_sufficiency":
+        return judge_sufficiency(parsed, [e.text for e in request.evidence])
+    if task == "make_plan":
+        return make_plan(parsed)
+    raise ValueError(f"unknown backend task {task!r}")
+
+
+def request_tokens(request: TaskRequest) -> int:
+    """Estimated tokens a request would cost as a prompt."""
+    parsed = request.parsed.model_dump_json() if isinstance(request.parsed, ParsedQuestion) else ""
+    texts = [request.question, parsed, *(e.text for e in request.evidence), *request.gaps, *request.previous_queries]
+    return sum(estimate_tokens(t) for t in texts)
+
+
+class OfflineBackend:
+    """Rule-based backend implementing the ``Backend`` protocol."""
+
+    name: BackendName = "offline"
+
+    def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
+        """Apply the rule for ``task``; raises ``ValueError`` for a task/type mismatch."""
+        check_output_type(task, output_type)
+        started = time.perf_counter()
+        value = run_rule(task, request)
+        seconds = time.perf_counter() - started
+        usage = LlmUsage(
+            calls=1,
+            prompt_tokens=request_tokens(request),
+            completion_tokens=estimate_tokens(value.model_dump_json()),
+            seconds=round(seconds, 6),
+        )
+        logger.debug("offline %s in %.1f ms", task, seconds * 1000)
+        return BackendReply(value=value, usage=usage)  # type: ignore[arg-type]

@@ -1,0 +1,330 @@
+"""Offline extractive answering: the best evidence sentences, cited, plus honest feedback signals.
+
+Sentences (or table rows) are scored by overlap with the question's keywords and anchors, the
+retrieval score, and the question's shape (numbers for value questions, one sentence per side for
+comparisons, one line per item for listings). Feedback fields are computed from the evidence itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bricks.text import find_cardinality_cue, find_references, normalize_space, split_sentences
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
+from engine.llm.offline_signals import (
+    discovered_keywords,
+    enumerated_items,
+    garbled_pages,
+    pending_references,
+    reference_present,
+    stems,
+)
+
+NOT_FOUND = "I could not find the answer in the retrieved evidence."
+MIN_OVERLAP = 0.34
+_NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
+
+
+@dataclass
+class Unit:
+    """One candidate sentence or table row, with its chunk and score."""
+
+    text: str
+    item: EvidenceItem
+    order: int
+    coverage: float = 0.0
+    anchor_coverage: float = 0.0
+    score: float = 0.0
+    is_row: bool = False
+    caption: str = ""
+
+
+def _is_tabular(item: EvidenceItem) -> bool:
+    if item.kind == "table":
+        return True
+    lines = [line for line in item.text.splitlines() if line.strip()]
+    numeric = sum(1 for line in lines if len(_NUMBER.findall(line)) >= 2)
+    return len(lines) >= 3 and numeric / len(lines) >= 0.5
+
+
+def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
+    """Sentences of prose chunks, lines of tabular chunks; every text occurs in its chunk (normalised)."""
+    units: list[Unit] = []
+    for order, item in enumerate(evidence):
+        if _is_tabular(item):
+            parts = [normalize_space(line) for line in item.text.splitlines()]
+            rows = True
+        else:
+            parts = split_sentences(item.text)
+            rows = False
+        if not rows:
+            parts = _merge_run_ins(parts)
+        caption = parts[0] if rows and parts else ""
+        for part in parts:
+            if len(part) >= 2:
+                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption))
+    return units
+
+
+def _merge_run_ins(parts: list[str]) -> list[str]:
+    """Join a run-in header ("Median smoothing.") to the sentence that follows it."""
+    merged: list[str] = []
+    pending = ""
+    for part in parts:
+        if pending:
+            part = f"{pending} {part}"
+            pending = ""
+        if len(part.split()) < 4 and part is not parts[-1]:
+            pending = part
+            continue
+        merged.append(part)
+    if pending:
+        merged.append(pending)
+    return merged
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------
+
+
+def _term_stems(terms: Sequence[str]) -> list[set[str]]:
+    return [s for s in (stems(t) for t in terms) if s]
+
+
+def _coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
+    if not term_sets:
+        return 0.0
+    return sum(len(t & unit_stems) / len(t) for t in term_sets) / len(term_sets)
+
+
+def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
+    """Fill coverage and score of every unit in place."""
+    keywords = _term_stems(parsed.keywords) or _term_stems([parsed.original_question])
+    anchors = _term_stems(parsed.retrieval.anchor_keywords) or keywords
+    phrases = [k.lower() for k in parsed.keywords if " " in k]
+    question_numbers = set(_NUMBER.findall(parsed.original_question))
+    top = max((u.item.score for u in units), default=0.0) or 1.0
+    for unit in units:
+        unit_stems = stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
+        unit.coverage = _coverage(keywords, unit_stems)
+        unit.anchor_coverage = _coverage(anchors, unit_stems)
+        low = unit.text.lower()
+        score = unit.coverage + 0.8 * unit.anchor_coverage
+        score += 0.3 * sum(1 for p in phrases if p in low) / max(1, len(phrases))
+        score += 0.25 * max(0.0, unit.item.score) / top - 0.01 * unit.order
+        words = len(unit.text.split())
+        if parsed.asks_for_value:
+            numbers = [n for n in _NUMBER.findall(unit.text) if n not in question_numbers]
+            score += 0.45 if numbers else -0.3
+            if numbers and (unit.is_row or unit.item.kind == "table"):
+                score += 0.2
+        if words < 4 and not unit.is_row:
+            score -= 0.3
+        if words > 80:
+            score -= 0.2
+        if unit.item.kind == "heading":
+            score -= 0.4
+        unit.score = score
+
+
+# --------------------------------------------------------------------------------------------
+# Selection
+# --------------------------------------------------------------------------------------------
+
+
+def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[str, Unit]], list[str]]:
+    chosen: list[tuple[str, Unit]] = []
+    uncovered: list[str] = []
+    for side in parsed.sides:
+        label = stems(side.label)
+        scored = [(len(label & stems(u.text)) / max(1, len(label)), u) for u in units]
+        scored = [(cov, u) for cov, u in scored if cov >= 0.5]
+        if not scored:
+            uncovered.append(side.label)
+            continue
+        best = max(scored, key=lambda pair: (pair[0], pair[1].score))[1]
+        chosen.append((side.label, best))
+    return chosen, uncovered
+
+
+def _listing_units(units: list[Unit], limit: int) -> list[Unit]:
+    """Units that introduce an enumerated item (bold run-in term, bullet, ordinal), relevant first."""
+    picked: list[Unit] = []
+    for unit in units:
+        bold = any(unit.text.startswith(t.strip()) or t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
+        marker = re.match(r"^(?:[•▪◦●\-–*]|\(?\d{1,2}[.)]|First|Second|Third|Fourth|Fifth|Finally|Lastly)\b", unit.text)
+        if (bold or marker) and unit.score > 0.15 and not any(p.item.chunk_id == unit.item.chunk_id for p in picked):
+            picked.append(unit)
+    return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
+
+
+def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The units an answer is made of (each with an optional label) and the uncovered sides."""
+    ranked = sorted(units, key=lambda u: -u.score)
+    if not ranked:
+        return [], [s.label for s in parsed.sides]
+    uncovered: list[str] = []
+    chosen: list[tuple[str, Unit]] = []
+    if parsed.intent == "comparison" and parsed.sides:
+        chosen, uncovered = _side_units(units, parsed)
+    elif parsed.intent == "listing":
+        items = _listing_units(units, limit)
+        if items:
+            cue = next((u for u in ranked if find_cardinality_cue(u.text) and u.coverage > 0 and u not in items), None)
+            return [("", u) for u in ([cue] if cue else []) + items][: limit + 1], uncovered
+    best = ranked[0].score
+    want = 2 if parsed.intent in ("single_fact", "section_retrieval") else limit
+    if parsed.intent == "single_fact" and parsed.asks_for_value:
+        want = 1
+    for unit in ranked:
+        if len(chosen) >= want or unit.score < 0.6 * best:
+            break
+        if all(unit is not u for _, u in chosen):
+            chosen.append(("", unit))
+    return chosen[:limit], uncovered
+
+
+# --------------------------------------------------------------------------------------------
+# The answer
+# --------------------------------------------------------------------------------------------
+
+
+def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    if parsed.intent == "listing" and len(chosen) > 1:
+        intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
+        items = [u for _, u in chosen if u.text not in intro]
+        lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
+        return "\n".join([*intro, *lines])
+    if parsed.intent == "comparison" and any(label for label, _ in chosen):
+        return "\n".join(f"{label}: {u.text}" if label else u.text for label, u in chosen)
+    return " ".join(_with_caption(u) for _, u in chosen)
+
+
+def _with_caption(unit: Unit) -> str:
+    if unit.is_row and unit.caption and unit.caption != unit.text:
+        return f"{unit.text} ({unit.caption})"
+    return unit.text
+
+
+def _counts(parsed: ParsedQuestion, units: list[Unit], evidence: Sequence[EvidenceItem]) -> tuple[int | None, int | None, str | None]:
+    expected, cue_text = parsed.expected_count, None
+    if expected is None and parsed.intent == "listing":
+        for unit in sorted(units, key=lambda u: -u.coverage):
+            if unit.coverage <= 0:
+                break
+            cue = find_cardinality_cue(unit.text)
+            if cue:
+                expected, cue_text = cue
+                break
+    if parsed.intent != "listing" and parsed.expected_count is None:
+        return None, None, None
+    cue_chunks = [u.item for u in units if cue_text and u.text == cue_text]
+    sections = {c.section_path for c in cue_chunks}
+    related = [
+        e for e in evidence
+        if (sections and e.section_path in sections) or any(u.item is e and u.coverage > 0 for u in units)
+    ]  # fmt: skip
+    return expected, len(enumerated_items(related or list(evidence))), cue_text
+
+
+def _confidence(best: Unit | None, second: float, anchor_cov: float, side_share: float, problems: int) -> float:
+    if best is None:
+        return 0.0
+    margin = max(0.0, min(1.0, (best.score - second) / max(best.score, 1e-6)))
+    value = 0.45 * anchor_cov + 0.3 * best.coverage + 0.1 * margin + 0.15 * side_share
+    return round(max(0.0, min(1.0, value * (0.85**problems))), 3)
+
+
+def extract_answer(
+    question: str,
+    parsed: ParsedQuestion,
+    evidence: Sequence[EvidenceItem],
+    max_sentences: int = 5,
+    max_citations: int = 6,
+) -> AnswerWithEvidence:
+    """An extractive answer to ``question`` from ``evidence`` with its feedback signals."""
+    units = split_units(evidence)
+    score_units(units, parsed)
+    ranked = sorted(units, key=lambda u: -u.score)
+    best = ranked[0] if ranked else None
+    found = best is not None and (best.coverage >= MIN_OVERLAP or best.anchor_coverage >= 0.5)
+    chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
+    relevant = [u.text for u in units if u.coverage > 0]
+    relevant_ids = {u.item.chunk_id for u in units if u.coverage > 0}
+    mentioned = [*parsed.references, *(r for r in _refs(relevant) if r not in parsed.references)]
+    pending = pending_references(mentioned, evidence)
+    question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
+    bad_pages = garbled_pages(evidence)
+    expected, found_count, _ = _counts(parsed, units, evidence)
+    if parsed.intent == "listing" and not found_count:
+        found_count = len(_listing_units(units, max_sentences)) if chosen else 0
+    chosen_text = " ".join(u.text for _, u in chosen)
+    anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
+    anchor_cov = _coverage(_term_stems(anchors), stems(chosen_text)) if chosen else 0.0
+    caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
+    count_short = expected is not None and found_count is not None and found_count < expected
+    complete = found and not uncovered and not count_short and not pending and not bad_pages and anchor_cov >= 0.5
+    side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
+    second = ranked[1].score if len(ranked) > 1 else 0.0
+    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages))
+    confidence = _confidence(best, second, anchor_cov, side_share, problems) if found else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
+    citations = tuple(
+        Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
+    )[:max_citations]
+    return AnswerWithEvidence(
+        text=_render(parsed, chosen) if chosen else NOT_FOUND,
+        citations=citations,
+        answer_found=bool(chosen),
+        complete_answer_found=complete and bool(chosen),
+        confidence=confidence,
+        caveats=caveats,
+        discovered_keywords=discovered_keywords([e for e in evidence if e.chunk_id in relevant_ids], question_stems),
+        pending_references=pending,
+        context_structured=not bad_pages,
+        garbled_pages=bad_pages,
+        expected_count=expected,
+        found_count=found_count,
+        uncovered_sides=tuple(uncovered),
+    )
+
+
+def _refs(texts: Sequence[str]) -> list[str]:
+    found: dict[str, None] = {}
+    for text in texts:
+        for reference in find_references(text):
+            found.setdefault(reference, None)
+    return list(found)
+
+
+def _caveats(
+    found: bool,
+    uncovered: list[str],
+    expected: int | None,
+    found_count: int | None,
+    pending: tuple[str, ...],
+    bad_pages: tuple[int, ...],
+    anchor_cov: float,
+    evidence: Sequence[EvidenceItem],
+) -> tuple[str, ...]:
+    notes: list[str] = []
+    if not evidence:
+        notes.append("no evidence was retrieved")
+    elif not found:
+        notes.append("no retrieved passage matches enough of the question's terms")
+    elif anchor_cov < 0.5:
+        notes.append("the cited passages match only some of the question's key terms")
+    notes += [f"no passage in the evidence mentions {side}" for side in uncovered]
+    if expected is not None and found_count is not None and found_count < expected:
+        notes.append(f"the evidence announces {expected} items but only {found_count} were found")
+    if pending:
+        notes.append(f"the evidence refers to {', '.join(pending)}, which was not retrieved")
+    if bad_pages:
+        pages = ", ".join(str(p) for p in bad_pages)
+        notes.append(f"the text of page {pages} looks garbled (possibly a broken table extraction)")
+    return tuple(notes)
+
+
+__all__ = ["NOT_FOUND", "extract_answer", "reference_present", "split_units"]

@@ -1,0 +1,218 @@
+"""A backend for any OpenAI-compatible endpoint, with per-step fallback to the offline rules.
+
+Structured outputs go through ``client.chat.completions.parse`` into the task's pydantic model. A
+reply that fails validation gets one corrective retry; a reply still invalid, or an endpoint that
+keeps failing after the client's own retries, makes that step fall back to the offline rule and the
+reply says so. The client is built lazily on the first call. The API key is only ever handed to the
+``openai`` client (which sends it as the Authorization header); it is scrubbed from every message
+this module produces, and never logged or stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.config import BackendConfig
+from engine.contracts import AnswerWithEvidence, BackendFallback, BackendName, LlmUsage, TaskName
+from engine.errors import BackendError
+from engine.llm import prompts
+from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
+from engine.llm.offline import OfflineBackend
+
+logger = logging.getLogger(__name__)
+
+_KEY_LIKE = re.compile(r"\b(?:sk|key|api)[-_][A-Za-z0-9_\-]{8,}\b")
+
+
+class _InvalidReply(Exception):
+    """The endpoint answered, but not with a valid instance of the schema."""
+
+
+@dataclass
+class _Tally:
+    """Calls and tokens spent on one step, kept across retries and failures."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def usage(self, seconds: float) -> LlmUsage:
+        return LlmUsage(calls=max(1, self.calls), prompt_tokens=self.prompt_tokens,
+                        completion_tokens=self.completion_tokens, seconds=round(seconds, 4))  # fmt: skip
+
+
+class OpenAIBackend:
+    """``Backend`` over an OpenAI-compatible chat-completions endpoint."""
+
+    name: BackendName = "openai"
+
+    def __init__(self, config: BackendConfig, offline: OfflineBackend | None = None) -> None:
+        """Check the network switch now; the client itself is built on the first ``run``.
+
+        Raises:
+            BackendUnavailableError: network backends are switched off here.
+        """
+        self.config = config
+        self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        ensure_network(self.base_url or "https://api.openai.com/v1")
+        self._offline = offline or OfflineBackend()
+        self._client: Any = None
+        self._json_mode = False
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"OpenAIBackend(model={self.config.model!r}, base_url={self.base_url!r})"
+
+    # ---- secrets ------------------------------------------------------------------------------
+
+    def _key(self) -> str | None:
+        if self.config.api_key is not None:
+            return self.config.api_key.get_secret_value() or None
+        return os.environ.get("OPENAI_API_KEY") or None
+
+    def scrub(self, text: str) -> str:
+        """``text`` with the API key (and anything shaped like a key) masked."""
+        key = self._key()
+        if key:
+            text = text.replace(key, "***")
+        return _KEY_LIKE.sub("***", text)
+
+    def _get_client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                ensure_network(self.base_url or "https://api.openai.com/v1")
+                key = self._key()
+                if not key:
+                    raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+                import openai
+
+                self._client = openai.OpenAI(
+                    api_key=key,
+                    base_url=self.base_url,
+                    timeout=self.config.timeout_seconds,
+                    max_retries=self.config.max_retries,
+                )
+            return self._client
+
+    # ---- the protocol -------------------------------------------------------------------------
+
+    def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
+        """Run ``task`` on the endpoint; fall back to the offline rule when it cannot be done."""
+        check_output_type(task, output_type)
+        started = time.perf_counter()
+        tally = _Tally()
+        try:
+            value = self._attempt(task, request, output_type, tally)
+        except Exception as exc:  # noqa: BLE001 - any failure of the endpoint becomes a recorded fallback
+            reason = self.scrub(_describe(exc))
+            logger.warning("openai %s step fell back to offline rules: %s", task, reason)
+            offline = self._offline.run(task, request, output_type)
+            usage = tally.usage(time.perf_counter() - started)
+            return BackendReply(value=offline.value, usage=usage, fallback=BackendFallback(task=task, reason=reason))
+        if isinstance(value, AnswerWithEvidence):
+            value = self._with_checked_signals(value, request)  # type: ignore[assignment]
+        return BackendReply(value=value, usage=tally.usage(time.perf_counter() - started))
+
+    def _attempt(self, task: TaskName, request: TaskRequest, output_type: type[T], tally: _Tally) -> T:
+        messages = prompts.build_messages(task, request, output_type, self._json_mode)
+        error = ""
+        for attempt in range(2):
+            try:
+                value = self._call(messages, output_type, tally)
+                if attempt:
+                    logger.info("openai %s reply valid after a corrective retry", task)
+                return value
+            except _InvalidReply as exc:
+                error = str(exc)
+                logger.info("openai %s reply invalid (attempt %d): %s", task, attempt + 1, self.scrub(error[:200]))
+                messages = [*messages, prompts.correction_message(error)]
+        raise _InvalidReply(f"reply still invalid after a corrective retry: {error[:300]}")
+
+    def _call(self, messages: list[dict[str, str]], output_type: type[T], tally: _Tally) -> T:
+        import openai
+
+        client = self._get_client()
+        try:
+            if self._json_mode:
+                completion = client.chat.completions.create(
+                    model=self.config.model, messages=messages, response_format={"type": "json_object"}
+                )
+            else:
+                completion = client.chat.completions.parse(
+                    model=self.config.model, messages=messages, response_format=output_type
+                )
+        except (ValidationError, ValueError) as exc:
+            tally.calls += 1
+            raise _InvalidReply(_short_validation(exc)) from None
+        except openai.BadRequestError as exc:
+            if self._json_mode or "response_format" not in str(exc) and "schema" not in str(exc):
+                raise
+            logger.info("endpoint rejected the structured-output schema; switching to JSON mode")
+            self._json_mode = True
+            messages = [prompts.build_messages_system_json(messages, output_type), *messages[1:]]
+            return self._call(messages, output_type, tally)
+        _add_usage(tally, completion)
+        message = completion.choices[0].message
+        if self._json_mode:
+            try:
+                return output_type.model_validate_json(message.content or "")
+            except ValidationError as exc:
+                raise _InvalidReply(_short_validation(exc)) from None
+        parsed = getattr(message, "parsed", None)
+        if parsed is None:
+            raise _InvalidReply(getattr(message, "refusal", None) or "the reply held no JSON object")
+        return parsed
+
+    def _with_checked_signals(self, answer: AnswerWithEvidence, request: TaskRequest) -> AnswerWithEvidence:
+        """Merge the signals code computes from the evidence (references, garbled pages, sides)."""
+        checked = self._offline.run("answer", request, AnswerWithEvidence).value
+        pending = tuple(dict.fromkeys([*answer.pending_references, *checked.pending_references]))
+        garbled = tuple(sorted(set(answer.garbled_pages) | set(checked.garbled_pages)))
+        sides = tuple(dict.fromkeys([*answer.uncovered_sides, *checked.uncovered_sides]))
+        complete = answer.complete_answer_found and not checked.pending_references and not checked.garbled_pages
+        return answer.model_copy(update={
+            "pending_references": pending, "garbled_pages": garbled, "uncovered_sides": sides,
+            "context_structured": answer.context_structured and not garbled, "complete_answer_found": complete,
+        })  # fmt: skip
+
+
+def _add_usage(tally: _Tally, completion: Any) -> None:
+    usage = getattr(completion, "usage", None)
+    tally.calls += 1
+    tally.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+    tally.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+
+
+def _short_validation(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False, include_input=False)
+        return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in errors[:6])
+    return str(exc)[:300]
+
+
+def _describe(exc: BaseException) -> str:
+    """A short, key-free description of why a step could not be done on the endpoint."""
+    import openai
+
+    if isinstance(exc, _InvalidReply | BackendError):
+        return str(exc)
+    if isinstance(exc, openai.APITimeoutError):
+        return "the endpoint did not answer within the timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "could not connect to the endpoint"
+    if isinstance(exc, openai.RateLimitError):
+        return "the endpoint kept rate-limiting the requests (HTTP 429)"
+    if isinstance(exc, openai.APIStatusError):
+        return f"the endpoint answered HTTP {exc.status_code}"
+    return f"{type(exc).__name__}: {str(exc)[:200]}"
+
+
+__all__ = ["OpenAIBackend"]
