@@ -1,0 +1,135 @@
+"""A small scriptable OpenAI-compatible chat-completions server on 127.0.0.1 for backend tests.
+
+Script it with a list of actions, consumed one per request (the last one repeats):
+``reply(obj)`` a valid completion whose content is ``json.dumps(obj)``; ``raw(text)`` a completion with
+arbitrary content; ``status(code, headers)`` an error response; ``hang(seconds)`` a response that comes
+too late. Every request's path, headers and JSON body are recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str  # "reply" | "raw" | "status" | "hang"
+    content: str = ""
+    code: int = 200
+    headers: tuple[tuple[str, str], ...] = ()
+    seconds: float = 0.0
+
+
+def reply(obj: Any) -> Action:
+    return Action("raw", content=json.dumps(obj))
+
+
+def raw(text: str) -> Action:
+    return Action("raw", content=text)
+
+
+def status(code: int, headers: dict[str, str] | None = None) -> Action:
+    return Action("status", code=code, headers=tuple((headers or {}).items()))
+
+
+def hang(seconds: float) -> Action:
+    return Action("hang", seconds=seconds)
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+@dataclass
+class StubServer:
+    """The running stub; use as a context manager."""
+
+    actions: list[Action] = field(default_factory=list)
+    requests: list[Recorded] = field(default_factory=list)
+    _server: ThreadingHTTPServer | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def script(self, *actions: Action) -> None:
+        with self._lock:
+            self.actions = list(actions)
+            self.requests.clear()
+
+    def next_action(self) -> Action:
+        with self._lock:
+            if not self.actions:
+                return status(500)
+            return self.actions.pop(0) if len(self.actions) > 1 else self.actions[0]
+
+    def __enter__(self) -> StubServer:
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                data = self.rfile.read(length)
+                try:
+                    body = json.loads(data or b"{}")
+                except json.JSONDecodeError:
+                    body = {"_raw": data.decode("utf-8", "replace")}
+                with stub._lock:
+                    stub.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                action = stub.next_action()
+                if action.kind == "hang":
+                    time.sleep(action.seconds)
+                    action = reply({})
+                if action.kind == "status":
+                    self._send(action.code, {"error": {"message": f"stub error {action.code}", "type": "stub"}},
+                               dict(action.headers))  # fmt: skip
+                    return
+                self._send(200, _completion(body.get("model", "stub"), action.content), {})
+
+            def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+                blob = json.dumps(payload).encode()
+                try:
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(blob)))
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(blob)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+
+def _completion(model: str, content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content, "refusal": None}}],  # fmt: skip
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
