@@ -12,7 +12,7 @@ from engine.llm.offline_signals import stems
 MAX_SUBQUERIES = 4
 
 _CLAUSE_SPLIT = re.compile(r"\s*;\s*|\?\s+|,?\s+and\s+(?=(?:where|how|when|why|which|who|what|is|are|does|did)\b)", re.I)
-_RELATIVE = re.compile(r"\b(?P<np>(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+(?P<rel>(?:that|which|who|whose)\s+[^,?]+)", re.I)
+_RELATIVE = re.compile(r"\b(?P<np>(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+(?P<rel>(?:that|which|who|whose|where)\s+[^,?]+)", re.I)
 
 
 def _query_of(text: str) -> str:

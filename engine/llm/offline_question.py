@@ -353,7 +353,7 @@ _PLURAL_USE = re.compile(
 )
 _MULTI_HOP = re.compile(
     r"\bthe\s+[\w\-]+\s+(?:of|for|in|by)\s+the\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose)\b|"
-    r"^(?:who|what|which|where|when)\b.*\b(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose)\s+\w+|"
+    r"^(?:who|what|which|where|when)\b.*\b(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose|where)\s+\w+|"
     r",?\s+and\s+(?:where|how|when|why|which|who|what)\b|\b\w+'s\s+\w+'s\b",
     re.I,
 )

@@ -82,8 +82,8 @@ def references_in(texts: Iterable[str]) -> list[str]:
 # Vocabulary
 # --------------------------------------------------------------------------------------------
 
+_ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9\-]{1,9})\)")
 _DEFINED = (
-    re.compile(r"\b([A-Z][\w\-]+(?:\s+[A-Za-z][\w\-]+){0,3})\s+\(([A-Z][A-Za-z0-9\-]{1,9})\)"),
     re.compile(r"\b(?:called|known as|termed|referred to as|dubbed|denoted)\s+(?:the\s+|an?\s+)?[\"“']?"
                r"([A-Za-z][\w\-]+(?:\s+[A-Za-z][\w\-]+){0,2}?)(?=[\"”']|[,.;:)]|\s+(?:and|or|which|that|in|of)\b)"),
 )  # fmt: skip
@@ -95,6 +95,19 @@ def _clean_term(term: str) -> str:
     return normalize_space(term.strip(" .:;,-–—"))
 
 
+def _acronyms(text: str) -> list[str]:
+    """ "label smoothing regularization (LSR)" -> ["label smoothing regularization", "LSR"]."""
+    found: list[str] = []
+    for match in _ACRONYM.finditer(text):
+        abbreviation = match.group(1)
+        letters = sum(1 for c in abbreviation if c.isupper())
+        words = re.findall(r"[A-Za-z][\w\-]*", text[: match.start()])[-max(1, letters) :]
+        if words and len(abbreviation) >= 2 and words[0][0].lower() == abbreviation[0].lower():
+            found.append(" ".join(words))
+        found.append(abbreviation)
+    return found
+
+
 def discovered_keywords(
     evidence: Sequence[EvidenceItem], question_terms: set[str], limit: int = 8
 ) -> tuple[str, ...]:
@@ -103,6 +116,7 @@ def discovered_keywords(
     for item in evidence:
         candidates += [_clean_term(t) for t in item.bold_terms]
     for item in evidence:
+        candidates += _acronyms(item.text)
         for pattern in _DEFINED:
             for match in pattern.finditer(item.text):
                 candidates += [_clean_term(g) for g in match.groups() if g]

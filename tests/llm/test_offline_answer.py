@@ -1,0 +1,144 @@
+"""Offline extractive answers and their feedback signals on hand-made evidence."""
+
+from __future__ import annotations
+
+from engine.bricks.generation import validate_citations
+from engine.bricks.text import normalize_space
+from engine.contracts import AnswerWithEvidence, EvidenceItem
+from engine.llm.base import TaskRequest
+from engine.llm.offline import OfflineBackend
+from engine.llm.offline_answer import NOT_FOUND
+from engine.llm.offline_question import parse_question
+from engine.llm.offline_signals import looks_garbled, stem
+
+BACKEND = OfflineBackend()
+
+
+def ev(page: int, text: str, index: int = 0, **kw) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"doc:p{page}:b{index}", doc_id="doc", file_name="report.pdf", page=page,
+                        text=text, **kw)  # fmt: skip
+
+
+def ask(question: str, *evidence: EvidenceItem) -> AnswerWithEvidence:
+    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
+    return BACKEND.run("answer", request, AnswerWithEvidence).value
+
+
+INTRO = ev(1, "The survey measured river turbidity at twelve stations. The measured results are in Table 3.", score=0.9)
+TABLE = ev(3, "Table 3: Mean turbidity per station (NTU)\nStation A 4.2 3.1\nStation B 6.8 5.0\nStation C 2.9 3.3",
+           kind="table", score=0.4)  # fmt: skip
+CUE = ev(1, "We apply three kinds of filtering to the turbidity readings before analysis.", 1,
+         section_path=("2 Filtering",), score=0.8)  # fmt: skip
+MEDIAN = ev(2, "Median smoothing. Each reading is replaced by the median of its five neighbours.", 0,
+            section_path=("2 Filtering",), bold_terms=("Median smoothing.",), score=0.5)  # fmt: skip
+DRIFT = ev(2, "Drift correction. A linear drift from the calibration runs is subtracted from each series.", 1,
+           section_path=("2 Filtering",), bold_terms=("Drift correction.",), score=0.4)  # fmt: skip
+OUTLIER = ev(3, "Outlier rejection. Readings beyond four standard deviations are dropped.", 1,
+             section_path=("2 Filtering",), bold_terms=("Outlier rejection.",), score=0.3)  # fmt: skip
+
+
+def test_every_citation_quotes_its_chunk_exactly():
+    answer = ask("What kinds of filtering are applied to the turbidity readings?", INTRO, CUE, MEDIAN, DRIFT, TABLE)
+    assert answer.citations
+    texts = {e.chunk_id: normalize_space(e.text) for e in (INTRO, CUE, MEDIAN, DRIFT, TABLE)}
+    for citation in answer.citations:
+        assert citation.quote in texts[citation.chunk_id]
+    assert validate_citations(answer, (INTRO, CUE, MEDIAN, DRIFT, TABLE)) == answer
+
+
+def test_value_question_prefers_the_table_row_with_the_number():
+    answer = ask("What mean turbidity does Table 3 report for Station B?", INTRO, TABLE)
+    assert "6.8" in answer.text
+    assert answer.citations[0].chunk_id == TABLE.chunk_id and answer.citations[0].quote == "Station B 6.8 5.0"
+    assert answer.pending_references == ()  # the caption chunk is present
+    assert answer.complete_answer_found and answer.confidence > 0.6
+
+
+def test_value_question_prefers_the_sentence_with_a_number_over_prose():
+    prose = ev(4, "Capital expenditure is discussed with the board every year and capital spending remains a priority.")
+    number = ev(5, "Capital expenditure was $1,577 million in 2018, compared with $1,373 million in 2017.", score=0.1)
+    answer = ask("What was the capital expenditure amount in 2018?", prose, number)
+    assert answer.citations[0].chunk_id == number.chunk_id and "$1,577" in answer.text
+
+
+def test_pending_reference_detected_when_the_target_is_missing():
+    answer = ask("What are the measured turbidity results?", INTRO)
+    assert answer.pending_references == ("Table 3",)
+    assert not answer.complete_answer_found
+    assert any("Table 3" in c for c in answer.caveats)
+
+
+def test_reference_not_pending_when_the_caption_chunk_is_present():
+    answer = ask("What are the measured turbidity results?", INTRO, TABLE)
+    assert answer.pending_references == ()
+
+
+def test_section_reference_present_through_heading_or_section_path():
+    mention = ev(1, "Training details are given in Section 5.4 of this paper about dropout.")
+    heading = ev(6, "5.4 Regularization We apply dropout to every sub-layer.", section_path=("5 Training",))
+    assert ask("What dropout is used in training?", mention).pending_references == ("Section 5.4",)
+    assert ask("What dropout is used in training?", mention, heading).pending_references == ()
+    nested = ev(6, "We apply dropout to every sub-layer.", section_path=("5 Training", "5.4 Regularization"))
+    assert ask("What dropout is used in training?", mention, nested).pending_references == ()
+
+
+def test_cardinality_mismatch_is_flagged_and_resolved_when_all_items_are_there():
+    partial = ask("What kinds of filtering are applied to the turbidity readings?", CUE, MEDIAN, DRIFT)
+    assert (partial.expected_count, partial.found_count) == (3, 2)
+    assert not partial.complete_answer_found
+    assert any("announces 3" in c for c in partial.caveats)
+    full = ask("What kinds of filtering are applied to the turbidity readings?", CUE, MEDIAN, DRIFT, OUTLIER)
+    assert (full.expected_count, full.found_count) == (3, 3)
+    assert full.text.splitlines()[0].startswith("We apply three kinds")
+    assert "1. Median smoothing." in full.text and "3. Outlier rejection." in full.text
+    assert full.complete_answer_found and full.confidence > partial.confidence
+
+
+def test_uncovered_comparison_side_is_reported():
+    heron = ev(1, "The Heron survey measured a mean turbidity of 4.1 NTU across the river.")
+    egret = ev(2, "The Egret survey measured a mean turbidity of 7.3 NTU near the estuary.")
+    one_side = ask("Compare the Heron survey and the Egret survey turbidity results", heron)
+    assert one_side.uncovered_sides == ("Egret",) and not one_side.complete_answer_found
+    both = ask("Compare the Heron survey and the Egret survey turbidity results", heron, egret)
+    assert both.uncovered_sides == ()
+    assert {c.chunk_id for c in both.citations} == {heron.chunk_id, egret.chunk_id}
+    assert "Heron:" in both.text and "Egret:" in both.text
+    assert both.confidence > one_side.confidence
+
+
+def test_garbled_context_is_detected_per_page():
+    shredded = ev(7, "\n".join(["Net", "1", "2", "5", "4.", "Ca", "sh", "7", "$", "9", "0", "1"]), kind="text")
+    cid = ev(8, "Revenue (cid:3)(cid:4) grew (cid:5) in the period")
+    clean = ev(9, "Revenue grew by 4 percent in the period, driven by the industrial segment.")
+    answer = ask("How much did revenue grow?", shredded, cid, clean)
+    assert not answer.context_structured
+    assert answer.garbled_pages == (7, 8)
+    assert ask("How much did revenue grow?", clean).context_structured
+
+
+def test_garbled_detection_spares_real_tables_and_prose():
+    assert not looks_garbled(TABLE.text)
+    assert not looks_garbled(INTRO.text)
+    assert looks_garbled("T o t a l  r e v e n u e  f o r  t h e  y e a r")
+
+
+def test_no_answer_when_nothing_matches():
+    answer = ask("Who won the chess championship in 1972?", INTRO, TABLE)
+    assert answer.text == NOT_FOUND and not answer.answer_found and not answer.citations
+    assert answer.confidence <= 0.2 and not answer.complete_answer_found
+    assert ask("Who won the chess championship in 1972?").caveats == ("no evidence was retrieved",)
+
+
+def test_discovered_keywords_come_from_relevant_evidence_not_the_question():
+    defined = ev(4, "We use label smoothing regularization (LSR) during training of the turbidity model.")
+    answer = ask("How is the turbidity model trained?", defined, MEDIAN)
+    assert "LSR" in answer.discovered_keywords
+    assert all("turbidity" not in k.lower() for k in answer.discovered_keywords)
+    unrelated = ask("Who won the chess championship in 1972?", MEDIAN)
+    assert unrelated.discovered_keywords == ()
+
+
+def test_stemming_is_light_and_consistent():
+    assert stem("readings") == stem("reading") == "read"
+    assert stem("applied") == stem("apply")
+    assert stem("process") == "process"

@@ -1,0 +1,142 @@
+"""Table-driven tests of the offline question parser on realistic questions of every intent."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import ParsedQuestion
+from engine.llm.base import TaskRequest
+from engine.llm.offline import OfflineBackend
+from engine.llm.offline_question import extract_keywords, find_sides, parse_question
+
+# (question, intent, expected features)
+# features: kw = keywords that must be present (case-insensitive), sides = side labels, section, layout,
+# count, value, refs, complexity
+CASES: list[tuple[str, str, dict]] = [
+    # single facts
+    ("What was the label smoothing value used during training?", "single_fact", {"kw": ["label smoothing"]}),
+    ("How many layers does the encoder have?", "single_fact", {"value": True, "kw": ["encoder", "layers"]}),
+    ("What accuracy does the proposed system achieve?", "single_fact", {"value": True}),
+    ("When was the company incorporated?", "single_fact", {"value": True, "kw": ["company", "incorporated"]}),
+    ("What mean turbidity does Table 3 report for Station B?", "single_fact",
+     {"refs": ["Table 3"], "layout": "table", "value": True, "kw": ["Station B"], "complexity": "moderate"}),
+    ("What is the FY2018 capital expenditure amount (in USD millions) for 3M? Use the cash flow statement.",
+     "single_fact", {"layout": "table", "value": True, "kw": ["FY2018", "capital expenditure", "3M"]}),
+    ("What is shown in Figure 2?", "single_fact", {"refs": ["Figure 2"], "layout": "figure"}),
+    ("Who is the chief executive officer of Northwind Traders?", "single_fact", {"kw": ["Northwind Traders"]}),
+    ("What dropout rate did the base model use?", "single_fact", {"value": True, "kw": ["dropout rate"]}),
+    # comparisons
+    ("Were Goo Goo Dolls and Echosmith formed in the same city?", "comparison",
+     {"sides": ["Goo Goo Dolls", "Echosmith"]}),
+    ("Which band formed earlier, Edward Sharpe and the Magnetic Zeros or Louis XIV?", "comparison",
+     {"sides": ["Edward Sharpe and the Magnetic Zeros", "Louis XIV"]}),
+    ("Is the Marsilea or the Brabejum the genus of more individual species of plants?", "comparison",
+     {"sides": ["Marsilea", "Brabejum"]}),
+    ("Are both George Duran and Ara Babajian famous chefs?", "comparison", {"sides": ["George Duran", "Ara Babajian"]}),
+    ("BERT vs GPT-2 on the GLUE benchmark", "comparison", {"sides": ["BERT", "GPT-2"]}),
+    ("What is the difference between precision and recall?", "comparison", {"sides": ["precision", "recall"]}),
+    ("Compare the Heron survey and the Egret survey turbidity results", "comparison", {"sides": ["Heron", "Egret"]}),
+    ("How does the encoder differ from the decoder?", "comparison", {"sides": ["encoder", "decoder"]}),
+    # listings
+    ("What regularization techniques does the Transformer paper use?", "listing", {"kw": ["regularization techniques"]}),
+    ("What kinds of filtering are applied to the turbidity readings?", "listing", {"kw": ["filtering", "turbidity readings"]}),
+    ("What are the three types of regularization used?", "listing", {"count": 3, "kw": ["regularization"]}),
+    ("List all the datasets used for evaluation.", "listing", {"kw": ["datasets", "evaluation"]}),
+    ("What baselines did they consider?", "listing", {"kw": ["baselines"]}),
+    ("Which risk factors are described for the supply chain?", "listing", {"kw": ["supply chain"]}),
+    # section retrieval
+    ("What does Section 5.4 say about dropout?", "section_retrieval", {"section": "5.4", "refs": ["Section 5.4"]}),
+    ("Summarize Item 7 of the 10-K.", "section_retrieval", {"section": "Item 7"}),
+    ("What is in Appendix B?", "section_retrieval", {"section": "Appendix B"}),
+    ("What risks are described in the Risk Factors section?", "section_retrieval", {"section": "Risk Factors"}),
+    # multi-hop
+    ("Who directed the film that won the Palme d'Or in 1994?", "multi_hop", {"complexity": "complex"}),
+    ("What is the population of the city where the band was formed?", "multi_hop", {}),
+    # open scoped
+    ("How does the attention mechanism work?", "open_scoped", {"kw": ["attention mechanism"]}),
+    ("Why did revenue decline in 2019?", "open_scoped", {"kw": ["2019"]}),
+    ("Explain the training schedule of the model", "open_scoped", {"kw": ["training schedule"]}),
+    ("What drove operating margin change as of FY2022 for 3M?", "open_scoped", {"kw": ["operating margin", "FY2022"]}),
+    # corpus-wide
+    ("What are the main themes of the report overall?", "open_corpus_wide", {"complexity": "complex"}),
+    ("Summarize the document", "open_corpus_wide", {}),
+    ("What are the key findings across the paper?", "open_corpus_wide", {}),
+    # vague
+    ("Tell me about this", "vague", {}),
+    ("What is this document about?", "vague", {}),
+    ("anything interesting?", "vague", {}),
+]
+
+
+def _has(terms, wanted: str) -> bool:
+    low = [t.lower() for t in terms]
+    return any(wanted.lower() == t or wanted.lower() in t for t in low)
+
+
+@pytest.mark.parametrize(("question", "intent", "features"), CASES, ids=[c[0][:40] for c in CASES])
+def test_offline_parser(question: str, intent: str, features: dict) -> None:
+    parsed = parse_question(question)
+    assert parsed.intent == intent
+    assert parsed.original_question == question
+    for term in features.get("kw", []):
+        assert _has(parsed.keywords, term), (term, parsed.keywords)
+    if "sides" in features:
+        assert [s.label for s in parsed.sides] == features["sides"]
+        for side in parsed.sides:
+            assert side.label in side.query and side.keywords[0] == side.label
+    if "section" in features:
+        assert parsed.retrieval.section_hint == features["section"]
+    assert parsed.retrieval.layout_hint == features.get("layout", parsed.retrieval.layout_hint)
+    if "layout" not in features and intent in ("comparison", "vague"):
+        assert parsed.retrieval.layout_hint is None
+    if "count" in features:
+        assert parsed.expected_count == features["count"]
+    if "value" in features:
+        assert parsed.asks_for_value is features["value"]
+    if "refs" in features:
+        assert list(parsed.references) == features["refs"]
+        assert set(features["refs"]) <= set(parsed.retrieval.anchor_keywords)
+    if "complexity" in features:
+        assert parsed.complexity == features["complexity"]
+    assert len(parsed.keywords) <= 10
+    assert parsed.retrieval.main_query
+
+
+def test_every_intent_is_covered_by_the_table() -> None:
+    assert {c[1] for c in CASES} == {
+        "single_fact", "comparison", "multi_hop", "listing", "section_retrieval", "open_scoped",
+        "open_corpus_wide", "vague",
+    }  # fmt: skip
+    assert len(CASES) >= 30
+
+
+def test_keywords_drop_stop_words_and_keep_multiword_terms() -> None:
+    keywords = extract_keywords('How is "multi-head attention" related to Label Smoothing in the base model?')
+    assert keywords[0] == "multi-head attention"
+    assert "Label Smoothing" in keywords
+    assert not {"how", "is", "the", "in", "to"} & {k.lower() for k in keywords}
+
+
+def test_non_comparison_or_yields_no_sides() -> None:
+    assert find_sides("Is the company a capital-intensive business or not?") == []
+    assert parse_question("Is 3M a capital-intensive business based on FY2022 data?").intent == "single_fact"
+
+
+def test_worked_example_question_is_a_complex_listing_with_a_table_hint() -> None:
+    parsed = parse_question(
+        "What regularization techniques does the Transformer paper use, and where do they show the impact on BLEU?"
+    )
+    assert parsed.intent == "listing" and parsed.complexity == "complex"
+    assert parsed.retrieval.layout_hint == "table" and not parsed.asks_for_value
+    assert "Transformer" in parsed.retrieval.anchor_keywords
+
+
+def test_parse_through_the_backend_counts_one_call() -> None:
+    reply = OfflineBackend().run("parse_question", TaskRequest(question="What is in Appendix B?"), ParsedQuestion)
+    assert reply.value.intent == "section_retrieval"
+    assert reply.usage.calls == 1 and reply.usage.prompt_tokens > 0 and reply.fallback is None
+
+
+def test_backend_rejects_a_mismatched_output_type() -> None:
+    with pytest.raises(ValueError, match="produces ParsedQuestion"):
+        OfflineBackend().run("parse_question", TaskRequest(question="x"), TaskRequest)  # type: ignore[arg-type]
