@@ -38,6 +38,9 @@ def _uploads() -> None:
             continue
         done[digest] = entry.doc_id
         selected = list(state.current(DOCS) or [])
+        sample = services.sample_entry()
+        if sample and selected == [sample.doc_id]:  # the untouched first-visit choice gives way to the upload
+            selected = []
         if entry.doc_id not in selected:
             state.set_value(DOCS, selected + [entry.doc_id])
         st.toast(f"Added {file.name} ({entry.total_pages} pages)")
@@ -114,7 +117,7 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
 
 
 def page(settings: Settings) -> None:
-    st.title("🔎 Loupe")
+    st.title("Loupe")
     st.write("Ask hard questions of PDFs and see **why** the answer is what it is: which patterns fired, "
              "what each pass did, and the cited lines on the page.")  # fmt: skip
     _uploads()

@@ -58,7 +58,7 @@ def _budget(preset: str) -> BudgetOverride | None:
 def render_sidebar() -> Settings:
     """Draw the shared sidebar and return the settings it describes."""
     with st.sidebar:
-        st.markdown("### 🔎 Loupe settings")
+        st.markdown("### Loupe settings")
         preset = state.value("preset", "balanced")
         if preset not in PRESETS:
             preset = "balanced"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import pandas as pd
 import streamlit as st
 
 from engine import LoupeError, RunResult
@@ -24,7 +25,7 @@ PATTERN_LABELS = {
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
     """The activation column as table rows: all seven patterns, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "✅" if d.on else "⬜", "reason": d.reason}
+        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": d.reason}
         for name, d in result.activations.items()
     ]
 
@@ -73,8 +74,16 @@ def show_answer(result: RunResult) -> None:
 
 def show_activations(result: RunResult) -> None:
     st.subheader("Activation column")
-    st.dataframe(activation_rows(result), hide_index=True,
-                 column_config={"on": st.column_config.TextColumn("on", width="small")})  # fmt: skip
+    frame = pd.DataFrame(activation_rows(result))
+    styled = frame.style.apply(_row_style, axis=1)
+    st.table(styled, border="horizontal", hide_index=True)
+
+
+def _row_style(row: pd.Series) -> list[str]:
+    """Green for a pattern that fired, grey for one that did not."""
+    if row["on"] == "ON":
+        return ["background-color: #E3F2EC; color: #0B6E4F; font-weight: 600"] * len(row)
+    return ["color: #777"] * len(row)
 
 
 def show_narration(result: RunResult) -> None:
@@ -130,7 +139,7 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
     path = services.library_path()
     for n, ref in enumerate(result.evidence_pages):
         added = result.page_added_in[n] if n < len(result.page_added_in) else None
-        with cells[n % columns]:
+        with cells[n % columns], st.container(border=True):
             try:
                 png = services.page_image(path, ref.doc_id, ref.page, boxes.get((ref.doc_id, ref.page), ()))
             except LoupeError as error:

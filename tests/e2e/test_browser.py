@@ -1,0 +1,137 @@
+"""A real browser (Debian's chromium via Playwright) drives the running app: upload, ask, see why.
+
+Skips when chromium is absent, unless $CI is set (then it fails). Never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from tests.app.conftest import REAL_ENGINE
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = [Path("/usr/bin/chromium"), Path("/usr/lib/chromium/chromium")]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+QUESTION = "What mean turbidity does Table 3 report for the Osprey flights?"
+
+
+def _chromium() -> str:
+    for path in CHROMIUM:
+        if path.exists():
+            return str(path)
+    if os.environ.get("CI"):
+        pytest.fail("chromium is missing in CI (apt-get install -y chromium)")
+    pytest.skip("chromium is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _report_pdf() -> bytes:
+    """A small 3-page report: prose that points at Table 3 and the table on a later page."""
+    doc = pymupdf.open()
+    texts = [
+        ["1 Overview", "The Osprey survey flew 20 flights over the reservoir in 2025.",
+         "The measured results are in Table 3, on the last page."],
+        ["2 Method", "Each flight lowered a turbidity probe at five stations.",
+         "Readings were averaged per flight and checked against bottle samples."],
+        ["3 Results", "Table 3: Mean turbidity of the Osprey flights", "Station A | 3.9 NTU",
+         "Station B | 4.4 NTU", "All stations | 4.1 NTU"],
+    ]
+    for lines in texts:
+        page = doc.new_page()
+        for n, line in enumerate(lines):
+            page.insert_text((72, 80 + 22 * n), line, fontsize=14 if n == 0 else 11,
+                             fontname="hebo" if n == 0 else "helv")  # fmt: skip
+    doc.set_toc([[1, t[0], n + 1] for n, t in enumerate(texts)])
+    return doc.tobytes()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    library = tmp_path / "library"
+    library.mkdir()
+    script = "app.py" if REAL_ENGINE else "tests/e2e/fake_engine_app.py"
+    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0"}
+    log = (tmp_path / "streamlit.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.headless", "true",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.mark.timeout(240)
+def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    executable = _chromium()
+    pdf = tmp_path / "osprey-report.pdf"
+    pdf.write_bytes(_report_pdf())
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        page.set_default_timeout(60_000)
+        page.goto(server)
+        page.get_by_text("Ask hard questions of PDFs").wait_for()
+        page.screenshot(path=str(tmp_path / "01-landing.png"), full_page=True)
+
+        page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(pdf))
+        multiselect = page.locator("[data-testid='stMultiSelect']")
+        expect(multiselect).to_contain_text("osprey-report.pdf", timeout=60_000)
+
+        box = page.get_by_label("Question")
+        box.fill(QUESTION)
+        box.press("Enter")
+        page.get_by_text("Activation column").wait_for()
+        expect(page.get_by_text("Narration", exact=True)).to_be_visible()
+        expect(page.get_by_text("Pass 0").first).to_be_visible()
+        expect(page.get_by_text("Two-hop references")).to_be_visible()
+        evidence = page.locator("[data-testid='stImage'] img").first
+        evidence.wait_for()
+        page.locator(".js-plotly-plot").first.wait_for()
+        expect(page.get_by_text("osprey-report.pdf · page").first).to_be_visible()
+        assert not page.locator("[data-testid='stException']").count()
+        page.set_viewport_size({"width": 1500, "height": 2900})  # Streamlit scrolls inside: a tall window shows all
+        time.sleep(2.0)  # let plotly finish drawing before the picture
+        page.screenshot(path=str(tmp_path / "02-answer.png"), full_page=True)
+        evidence.scroll_into_view_if_needed()
+        evidence.screenshot(path=str(tmp_path / "03-evidence.png"))
+        browser.close()
+    for name in ("01-landing.png", "02-answer.png", "03-evidence.png"):
+        assert (tmp_path / name).stat().st_size > 5_000
