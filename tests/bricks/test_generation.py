@@ -1,0 +1,94 @@
+"""Context assembly under a token budget, the answer step, and the programmatic citation check."""
+
+from __future__ import annotations
+
+from engine.bricks.generation import ContextBundle, assemble_context, generate_answer, validate_citations
+from engine.bricks.text import estimate_tokens
+from engine.contracts import AnswerWithEvidence, Chunk, Citation, EvidenceItem, Hit
+from engine.llm.base import BackendReply
+from engine.llm.offline import OfflineBackend
+from engine.llm.offline_question import parse_question
+
+
+def chunk(page: int, index: int, text: str, doc: str = "a" * 64) -> Chunk:
+    return Chunk(chunk_id=f"{doc[:16]}:p{page}:b{index}", doc_id=doc, page=page, index=index, text=text,
+                 bboxes=((0, 0, 1, 1),), section_path=("2 Methods",), kind="text", bold_terms=("Bold",))  # fmt: skip
+
+
+def hit(c: Chunk, score: float, rank: int = 1) -> Hit:
+    return Hit(chunk=c, score=score, retriever="keyword", rank=rank)
+
+
+A, B, C = chunk(1, 0, "alpha " * 40), chunk(2, 0, "beta " * 40), chunk(3, 0, "gamma " * 40)
+
+
+def test_dedupes_by_chunk_keeping_the_best_score_strongest_first():
+    bundle = assemble_context([hit(B, 0.2), hit(A, 0.5), hit(B, 0.9), hit(C, 0.5)], {A.doc_id: "r.pdf"}, 10_000)
+    assert [e.chunk_id for e in bundle.evidence] == [B.chunk_id, A.chunk_id, C.chunk_id]
+    assert bundle.evidence[0].score == 0.9 and bundle.evidence[0].file_name == "r.pdf"
+    first = bundle.evidence[0]
+    assert (first.section_path, first.bold_terms, first.kind, first.retriever) == (("2 Methods",), ("Bold",), "text", "keyword")
+    assert bundle.tokens == sum(estimate_tokens(c.text) for c in (A, B, C)) and bundle.dropped == ()
+
+
+def test_equal_scores_keep_input_order():
+    bundle = assemble_context([hit(C, 0.5), hit(A, 0.5), hit(B, 0.5)], {}, 10_000)
+    assert [e.chunk_id for e in bundle.evidence] == [C.chunk_id, A.chunk_id, B.chunk_id]
+    assert bundle.evidence[0].file_name == C.doc_id  # unknown file name falls back to the id
+
+
+def test_stops_at_the_token_budget_and_records_what_was_dropped():
+    small = chunk(4, 1, "tiny text")
+    per = estimate_tokens(A.text)
+    bundle = assemble_context([hit(A, 0.9), hit(B, 0.8), hit(small, 0.1)], {}, per + estimate_tokens(small.text))
+    assert [e.chunk_id for e in bundle.evidence] == [A.chunk_id, small.chunk_id]
+    assert bundle.dropped == (B.chunk_id,)
+    assert bundle.tokens <= per + estimate_tokens(small.text)
+    empty = assemble_context([hit(A, 0.9)], {}, 0)
+    assert empty.evidence == () and empty.dropped == (A.chunk_id,) and empty.tokens == 0
+
+
+EVIDENCE = (
+    EvidenceItem(chunk_id="d:p1:b0", doc_id="d", file_name="f.pdf", page=1,
+                 text="The model uses   dropout of 0.1.\nIt trains for 12 hours."),
+)  # fmt: skip
+
+
+def answer_with(*citations: Citation) -> AnswerWithEvidence:
+    return AnswerWithEvidence(text="x", citations=citations, confidence=0.5)
+
+
+def test_valid_citations_survive_whitespace_differences():
+    good = Citation(chunk_id="d:p1:b0", doc_id="d", page=1, quote="uses dropout of 0.1. It trains")
+    checked = validate_citations(answer_with(good), EVIDENCE)
+    assert checked.citations == (good,) and checked.validation_failures == ()
+
+
+def test_citations_outside_the_evidence_or_misquoted_are_dropped_and_recorded():
+    good = Citation(chunk_id="d:p1:b0", page=1, quote="It trains for 12 hours.")
+    foreign = Citation(chunk_id="d:p9:b0", page=9, quote="It trains for 12 hours.")
+    wrong = Citation(chunk_id="d:p1:b0", page=1, quote="It trains for 24 hours.")
+    case = Citation(chunk_id="d:p1:b0", page=1, quote="it trains for 12 hours.")
+    checked = validate_citations(answer_with(good, foreign, wrong, case), EVIDENCE)
+    assert checked.citations == (good,)
+    assert len(checked.validation_failures) == 3
+    assert "not in the evidence" in checked.validation_failures[0]
+    assert (checked.text, checked.confidence) == ("x", 0.5)  # nothing else is re-derived
+
+
+class _Liar:
+    name = "offline"
+
+    def run(self, task, request, output_type):
+        fake = answer_with(Citation(chunk_id="zz:p1:b0", page=1, quote="made up"))
+        return BackendReply(value=fake, usage=OfflineBackend().run("answer", request, output_type).usage)
+
+
+def test_generate_answer_checks_the_backend_citations():
+    parsed = parse_question("What dropout does the model use?")
+    context = ContextBundle(evidence=EVIDENCE, tokens=20)
+    reply = generate_answer("What dropout does the model use?", parsed, context, OfflineBackend())
+    assert reply.value.citations and reply.value.validation_failures == () and reply.usage.calls == 1
+    assert "0.1" in reply.value.text
+    lied = generate_answer("What dropout does the model use?", parsed, context, _Liar())
+    assert lied.value.citations == () and len(lied.value.validation_failures) == 1
