@@ -1,0 +1,85 @@
+"""The app's pure helpers: table rows, narration lines, captions and plotly figures of a run."""
+
+from __future__ import annotations
+
+from engine import BudgetOverride, RunResult
+from tests.app.factories import run_result
+from ui import charts
+from ui.compare import compare_rows
+from ui.inspect import iteration_rows
+from ui.library import outline_markdown
+from ui.settings import build_config, default_budget
+from ui.views import activation_rows, budget_caption, narration_lines, page_caption
+
+
+def test_activation_rows_cover_all_seven_patterns() -> None:
+    rows = activation_rows(run_result())
+    assert len(rows) == 7
+    on = [r["pattern"] for r in rows if r["on"] == "ON"]
+    assert on == ["Keyword retrieval", "Two-hop references"]
+    assert all(r["reason"].startswith("rule ") for r in rows)
+
+
+def test_narration_one_line_per_pass() -> None:
+    lines = narration_lines(run_result())
+    assert len(lines) == 2
+    assert lines[1].startswith("**Pass 1** · pending references → two hop (+1 page(s))")
+    assert "followed Table 3" in lines[1]
+
+
+def test_budget_caption_and_usage_chart() -> None:
+    result = run_result(iterations=0)
+    assert "iterations 0 ·" in budget_caption(result)
+    figure = charts.usage_chart(result)
+    bar = figure.data[0]
+    assert list(bar.y) == ["iterations", "LLM calls", "retrieval calls", "unique queries", "context tokens", "seconds"]
+    assert bar.x[0] == 100.0  # 1 iteration spent of a zero budget reads as full
+    assert bar.x[1] == 100.0 and bar.text[1] == "8 / 8"
+    assert bar.marker.color[1] == charts.OVER_COLOR and bar.marker.color[2] == charts.BAR_COLOR
+
+
+def test_page_caption_marks_later_passes() -> None:
+    result = run_result()
+    assert page_caption(result.evidence_pages[0], 0) == "report.pdf · page 2"
+    assert page_caption(result.evidence_pages[1], 1) == "report.pdf · page 5 · added in pass 1"
+
+
+def test_confidence_and_page_score_charts() -> None:
+    result = run_result()
+    confidence = charts.confidence_chart(result)
+    assert list(confidence.data[0].y) == [0.4, 0.8]
+    scores = charts.page_scores_chart(result)
+    assert sorted(t.name for t in scores.data) == ["keyword", "toc", "two_hop"]
+
+
+def test_inspect_and_compare_rows() -> None:
+    rows = iteration_rows(run_result())
+    assert [r["action"] for r in rows] == ["retrieve", "two_hop"] and rows[1]["candidates added"] == 1
+    results = [run_result("single_pass"), run_result("auto")]
+    table = compare_rows(results)
+    assert table[1]["strategy"] == "auto → dispatched" and table[0]["evidence pages"] == "p2, p5"
+    scatter = charts.cost_chart(results, "context_tokens")
+    assert [t.x[0] for t in scatter.data] == [900, 900] and [t.y[0] for t in scatter.data] == [2, 2]
+
+
+def test_run_json_roundtrip_is_lossless() -> None:
+    result = run_result()
+    assert RunResult.model_validate_json(result.model_dump_json()) == result
+
+
+def test_outline_markdown_indents_levels() -> None:
+    from engine import TocEntry
+
+    toc = (TocEntry(level=1, title="1 Intro", start_page=1, end_page=2),
+           TocEntry(level=2, title="1.1 Aim", start_page=2, end_page=2))  # fmt: skip
+    assert outline_markdown(toc) == "- 1 Intro (pp1-2)\n    - 1.1 Aim (p2)"
+
+
+def test_config_from_sidebar_never_dumps_the_key() -> None:
+    config = build_config("fast", "openai", " http://127.0.0.1:9/v1 ", "m", "sk-secret", "dynamic")
+    assert config.backend.kind == "openai" and config.backend.base_url == "http://127.0.0.1:9/v1"
+    assert config.backend.api_key is not None and config.backend.api_key.get_secret_value() == "sk-secret"
+    assert "sk-secret" not in config.model_dump_json() and config.strategy == "dynamic"
+    assert default_budget("fast").max_iterations == 2
+    override = BudgetOverride(max_iterations=0)
+    assert override.apply(default_budget()).max_iterations == 0
