@@ -22,10 +22,12 @@ from engine import (
     Citation,
     DocumentNotFoundError,
     DocumentProfile,
+    EncryptedPdfError,
     EngineConfig,
     IterationRecord,
     LibraryEntry,
     LoupeError,
+    NoTextLayerError,
     NotAPdfError,
     PageRef,
     PageScore,
@@ -50,6 +52,10 @@ class FakeLibrary:
             doc = pymupdf.open(stream=data, filetype="pdf")
         except Exception as error:  # noqa: BLE001
             raise NotAPdfError(f"{file_name} is not a readable PDF ({error})") from error
+        if doc.needs_pass:
+            raise EncryptedPdfError(f"{file_name} is encrypted; remove the password first")
+        if not any(page.get_text().strip() for page in doc):
+            raise NoTextLayerError(f"{file_name} has no text layer; OCR it first")
         doc_id = hashlib.sha256(data).hexdigest()
         toc = doc.get_toc()
         profile = DocumentProfile(doc_id=doc_id, file_name=file_name, total_pages=doc.page_count,

@@ -93,8 +93,21 @@ def test_strategy_switch_changes_effective_strategy(app_engine: str) -> None:
     assert "Strategy: **dynamic**" in _texts(at)
 
 
+def _encrypted() -> bytes:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret text", fontsize=11)
+    return doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+
+
+def _blank() -> bytes:
+    doc = pymupdf.open()
+    doc.new_page().draw_rect((50, 50, 200, 200), fill=(0.5, 0.5, 0.5))
+    return doc.tobytes()
+
+
 @pytest.mark.parametrize(("name", "data"), [("notes.pdf", b"this is plain text, not a PDF"),
-                                             ("broken.pdf", b"%PDF-1.7\n1 0 obj <<")])
+                                             ("broken.pdf", b"%PDF-1.7\n1 0 obj <<"),
+                                             ("locked.pdf", _encrypted()), ("scan.pdf", _blank())])
 def test_bad_upload_shows_error_and_keeps_library(app_engine: str, name: str, data: bytes) -> None:
     at = _app().run()
     before = list(at.multiselect(key="loupe_w_docs").options)
@@ -156,3 +169,16 @@ def test_library_outline_and_delete(app_engine: str) -> None:
     at.button(key="loupe_delete_yes").click().run()
     assert not at.exception
     assert any("library is empty" in i.value for i in at.info) or at.dataframe[0].value["pages"].iloc[0] == 10
+
+
+def test_api_key_stays_out_of_runs_and_exports(app_engine: str) -> None:
+    at = _app().run()
+    at.sidebar.radio(key="loupe_w_backend").set_value("openai").run()
+    key_input = at.sidebar.text_input(key="loupe_w_api_key")
+    assert key_input.proto.type == key_input.proto.PASSWORD
+    key_input.input("sk-test-not-a-real-key").run()
+    at = _suggest(at, 0)
+    assert not at.exception  # no network in tests: the run falls back or reports an error as a message
+    stored = at.session_state["loupe"]["runs"]
+    assert all("sk-test-not-a-real-key" not in run for run in stored)
+    assert stored or at.error  # either a run (the download is that JSON) or a message
