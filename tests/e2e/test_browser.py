@@ -132,6 +132,20 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "02-answer.png"), full_page=True)
         evidence.scroll_into_view_if_needed()
         evidence.screenshot(path=str(tmp_path / "03-evidence.png"))
+
+        if not REAL_ENGINE:  # the stand-in launcher has no pages/ folder next to it
+            browser.close()
+            return
+        page.locator("[data-testid='stSidebarNav'] a", has_text="Inspect").click()
+        page.get_by_text("Iterations", exact=True).wait_for()
+        page.locator(".js-plotly-plot").nth(1).wait_for()
+        time.sleep(2.0)
+        assert not page.locator("[data-testid='stException']").count()
+        page.screenshot(path=str(tmp_path / "04-inspect.png"), full_page=True)
+
+        page.locator("[data-testid='stSidebarNav'] a", has_text="Library").click()
+        page.get_by_text("Outline", exact=True).wait_for()
+        page.screenshot(path=str(tmp_path / "05-library.png"), full_page=True)
         browser.close()
-    for name in ("01-landing.png", "02-answer.png", "03-evidence.png"):
+    for name in ("01-landing.png", "02-answer.png", "03-evidence.png", "04-inspect.png", "05-library.png"):
         assert (tmp_path / name).stat().st_size > 5_000
