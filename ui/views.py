@@ -48,13 +48,18 @@ def budget_caption(result: RunResult) -> str:
             f"{b.max_context_tokens} · seconds {b.max_seconds:g}")  # fmt: skip
 
 
+def anchor(doc_id: str, page: int) -> str:
+    """The HTML id of an evidence page image (citations link to it)."""
+    return f"evidence-{doc_id[:10]}-p{page}"
+
+
 def citation_lines(result: RunResult) -> list[str]:
     names = {d.doc_id: d.file_name for d in result.docs}
     lines = []
     for n, c in enumerate(result.answer.citations, start=1):
         name = names.get(c.doc_id, c.doc_id[:12] or "document")
         quote = c.quote if len(c.quote) <= 180 else c.quote[:177] + "..."
-        lines.append(f"[{n}] **{name}**, page {c.page}: “{quote}”")
+        lines.append(f"[{n}] **{name}**, [page {c.page}](#{anchor(c.doc_id, c.page)}): “{quote}”")
     return lines
 
 
@@ -140,6 +145,7 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
     for n, ref in enumerate(result.evidence_pages):
         added = result.page_added_in[n] if n < len(result.page_added_in) else None
         with cells[n % columns], st.container(border=True):
+            st.markdown(f'<div id="{anchor(ref.doc_id, ref.page)}"></div>', unsafe_allow_html=True)
             try:
                 png = services.page_image(path, ref.doc_id, ref.page, boxes.get((ref.doc_id, ref.page), ()))
             except LoupeError as error:
