@@ -1,0 +1,131 @@
+"""DocumentIndex: every retriever of one document behind one ``search`` call, with a cache."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Iterable
+from typing import Literal
+
+from engine.bricks.retrieval.cache import RetrievalCache, make_key, shared_cache
+from engine.bricks.retrieval.dense import LsaRetriever
+from engine.bricks.retrieval.fusion import reciprocal_rank_fusion
+from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.bricks.retrieval.toc import title_words, toc_search
+from engine.config import RetrievalConfig
+from engine.contracts import Chunk, DocumentProfile, ParsedDocument, RankedList
+
+log = logging.getLogger(__name__)
+
+RetrieverChoice = Literal["keyword", "toc", "dense", "fused"]
+
+
+class DocumentIndex:
+    """One document's chunks and retrievers (keyword always; toc; dense built lazily on first use)."""
+
+    def __init__(
+        self,
+        doc: ParsedDocument,
+        profile: DocumentProfile,
+        keyword: KeywordIndex,
+        config: RetrievalConfig,
+        cache: RetrievalCache | None = None,
+    ) -> None:
+        self.doc = doc
+        self.profile = profile
+        self.keyword = keyword
+        self.config = config
+        self.retrieval_cache = cache if cache is not None else shared_cache(config.cache_entries)
+        self._chunks = {c.chunk_id: c for c in doc.chunks}
+        self._by_page: dict[int, list[Chunk]] = {}
+        for chunk in doc.chunks:
+            self._by_page.setdefault(chunk.page, []).append(chunk)
+        self._title_words: set[str] = set().union(*(title_words(e.title) for e in doc.toc)) if doc.toc else set()
+        self._dense: LsaRetriever | None = None
+        self._dense_lock = threading.Lock()
+        self.cache_id = doc.doc_id if doc.parse_method == "layer1" else f"{doc.doc_id}#{_digest(doc)}"
+
+    # ---- lookups ----------------------------------------------------------------------------
+
+    def chunk(self, chunk_id: str) -> Chunk | None:
+        return self._chunks.get(chunk_id)
+
+    def chunks_on_pages(self, pages: Iterable[int]) -> tuple[Chunk, ...]:
+        """The chunks of those pages, in page order then position."""
+        return tuple(c for p in sorted(set(pages)) for c in self._by_page.get(p, ()))
+
+    @property
+    def dense(self) -> LsaRetriever:
+        """The LSA retriever, built on first use (thread-safe)."""
+        with self._dense_lock:
+            if self._dense is None:
+                self._dense = LsaRetriever.build(self.doc, self.config)
+            return self._dense
+
+    def with_document(self, doc: ParsedDocument) -> DocumentIndex:
+        """A new index over ``doc``'s replaced chunks, reusing the keyword index (same doc_id)."""
+        return DocumentIndex(doc, self.profile, self.keyword.with_document(doc), self.config, self.retrieval_cache)
+
+    # ---- search -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        retriever: RetrieverChoice = "fused",
+        k: int | None = None,
+        pages: frozenset[int] | None = None,
+        section_hint: str | None = None,
+        use_dense: bool = False,
+    ) -> RankedList:
+        """Run one retriever (or the fusion of several) for ``query``; a cache hit has ``from_cache=True``."""
+        k = self.config.top_k if k is None else k
+        pages = frozenset(pages) if pages is not None else None
+        extra = (section_hint or None, bool(use_dense)) if retriever in ("fused", "toc") else None
+        key = make_key(self.cache_id, retriever, query, pages, k, extra)
+        cached = self.retrieval_cache.get(key)
+        if cached is not None:
+            return cached.model_copy(update={"from_cache": True})
+        result = self._run(query, retriever, k, pages, section_hint, use_dense)
+        self.retrieval_cache.put(key, result)
+        return result
+
+    def _run(self, query: str, retriever: RetrieverChoice, k: int, pages: frozenset[int] | None,
+             section_hint: str | None, use_dense: bool) -> RankedList:
+        if retriever == "keyword":
+            return self.keyword.search(query, k, pages)
+        if retriever == "toc":
+            return self._toc(query, k, pages, section_hint)
+        if retriever == "dense":
+            return self.dense.search(query, k, pages)
+        if retriever != "fused":
+            raise ValueError(f"unknown retriever {retriever!r}; choose keyword, toc, dense or fused")
+        per = max(self.config.per_retriever_k, k)
+        lists = [self.keyword.search(query, per, pages)]
+        if self.uses_toc(query, section_hint):
+            lists.append(self._toc(query, per, pages, section_hint))
+        if use_dense:
+            lists.append(self.dense.search(query, per, pages))
+        return reciprocal_rank_fusion(lists, k=self.config.rrf_k, top=k, query=query)
+
+    def uses_toc(self, query: str, section_hint: str | None) -> bool:
+        """TOC retrieval joins fusion when the doc has a toc and a hint is given or the query names a title word."""
+        if not self.doc.toc:
+            return False
+        return bool(section_hint) or bool(self._title_words & title_words(query))
+
+    def _toc(self, query: str, k: int, pages: frozenset[int] | None, section_hint: str | None) -> RankedList:
+        if pages is None:
+            return toc_search(self.doc, query, k, section_hint)
+        found = toc_search(self.doc, query, max(k * 4, 40), section_hint)
+        kept = [h for h in found.hits if h.chunk.page in pages][:k]
+        hits = tuple(h.model_copy(update={"rank": i}) for i, h in enumerate(kept, start=1))
+        return RankedList(query=query, retriever="toc", hits=hits)
+
+
+def _digest(doc: ParsedDocument) -> str:
+    sha = hashlib.sha1()
+    for chunk in doc.chunks:
+        sha.update(chunk.chunk_id.encode())
+        sha.update(chunk.text.encode("utf-8", "replace"))
+    return sha.hexdigest()[:12]

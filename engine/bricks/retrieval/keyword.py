@@ -1,0 +1,186 @@
+"""Keyword retrieval: a Whoosh BM25F index over a document's chunks.
+
+Fields: ``chunk_id`` (stored), ``page`` (stored), ``pagekey`` (page as an ID term, for filters),
+``body`` (stemmed text) and ``section`` (section titles + bold run-in terms, boosted by
+``RetrievalConfig.heading_boost``). The whoosh searcher is opened once and reused under a lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import StemmingAnalyzer
+from whoosh.fields import ID, NUMERIC, TEXT, Schema
+from whoosh.filedb.filestore import RamStorage
+from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.query import Or, Term
+
+from engine.bricks.text import content_words, tokenize
+from engine.config import RetrievalConfig
+from engine.contracts import Chunk, Hit, ParsedDocument, RankedList
+from engine.errors import LibraryCorruptError
+
+log = logging.getLogger(__name__)
+
+_SYNTAX = re.compile(r"[^\w.]+")
+_SNIPPET_CHARS = 160
+
+
+def _schema(config: RetrievalConfig) -> Schema:
+    return Schema(
+        chunk_id=ID(stored=True),
+        page=NUMERIC(stored=True),
+        pagekey=ID(),
+        body=TEXT(analyzer=StemmingAnalyzer(), phrase=False),
+        section=TEXT(analyzer=StemmingAnalyzer(), phrase=False, field_boost=config.heading_boost),
+    )
+
+
+def _section_text(chunk: Chunk) -> str:
+    return " ".join((*chunk.section_path, *chunk.bold_terms))
+
+
+def clean_query(query: str) -> str:
+    """User text reduced to plain lower-case words, so no query syntax can reach the parser."""
+    words = content_words(query) or tokenize(query)
+    cleaned = (_SYNTAX.sub(" ", w).strip(" .") for w in words)
+    return " ".join(w for w in cleaned if w)
+
+
+def snippet(text: str, terms: list[str], width: int = _SNIPPET_CHARS) -> str:
+    """A cheap highlight: the window of ``text`` around the first query term it contains."""
+    flat = " ".join(text.split())
+    low = flat.lower()
+    positions = [p for p in (low.find(t[: max(4, len(t) - 2)]) for t in terms if t) if p >= 0]
+    if not positions:
+        return flat[:width]
+    start = max(0, min(positions) - width // 4)
+    return ("…" if start else "") + flat[start : start + width]
+
+
+class KeywordIndex:
+    """BM25F search over one document's chunks (on disk, one directory per document)."""
+
+    def __init__(self, ix: whoosh_index.Index, doc: ParsedDocument, config: RetrievalConfig) -> None:
+        self._ix = ix
+        self._config = config
+        self._lock = threading.Lock()
+        self._searcher = ix.searcher()
+        self._parser = MultifieldParser(["body", "section"], ix.schema, group=OrGroup.factory(0.9))
+        self.doc = doc
+        self._chunks: Mapping[str, Chunk] = {c.chunk_id: c for c in doc.chunks}
+        self._by_page: dict[int, list[Chunk]] = {}
+        for chunk in doc.chunks:
+            self._by_page.setdefault(chunk.page, []).append(chunk)
+
+    # ---- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, doc: ParsedDocument, directory: Path, config: RetrievalConfig) -> KeywordIndex:
+        """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
+
+        The index is built in memory (whoosh's file storage stats a file per field per document)
+        and its files are then written to ``directory`` in one go.
+        """
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        storage = RamStorage()
+        ram_ix = storage.create_index(_schema(config))
+        writer = ram_ix.writer(limitmb=256)
+        try:
+            for chunk in doc.chunks:
+                writer.add_document(
+                    chunk_id=chunk.chunk_id,
+                    page=chunk.page,
+                    pagekey=str(chunk.page),
+                    body=chunk.text,
+                    section=_section_text(chunk),
+                )
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            raise
+        for old in directory.iterdir():
+            if old.is_file() and (old.suffix in (".toc", ".seg", ".pst", ".trm", ".fln", ".lck")):
+                old.unlink()
+        for name, data in storage.files.items():
+            (directory / name).write_bytes(bytes(data))
+        ix = whoosh_index.open_dir(str(directory))
+        log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
+        return cls(ix, doc, config)
+
+    @classmethod
+    def open(cls, directory: Path, doc: ParsedDocument, config: RetrievalConfig) -> KeywordIndex:
+        """Open an index built by :meth:`build`; ``LibraryCorruptError`` when unreadable or stale."""
+        try:
+            ix = whoosh_index.open_dir(str(directory))
+            count = ix.doc_count()
+        except Exception as exc:  # whoosh raises many unrelated types on damaged files
+            raise LibraryCorruptError(f"the keyword index in {directory} is unreadable ({exc}); rebuild it") from exc
+        if count != len(doc.chunks):
+            raise LibraryCorruptError(
+                f"the keyword index in {directory} holds {count} chunks but the document has {len(doc.chunks)}"
+            )
+        try:
+            return cls(ix, doc, config)
+        except Exception as exc:
+            raise LibraryCorruptError(f"the keyword index in {directory} cannot be searched ({exc})") from exc
+
+    def with_document(self, doc: ParsedDocument) -> KeywordIndex:
+        """The same whoosh index over replaced chunks (adaptive re-parse of some pages)."""
+        clone = object.__new__(KeywordIndex)
+        clone.__dict__.update(self.__dict__)
+        clone.doc = doc
+        clone._chunks = {c.chunk_id: c for c in doc.chunks}
+        clone._by_page = {}
+        for chunk in doc.chunks:
+            clone._by_page.setdefault(chunk.page, []).append(chunk)
+        return clone
+
+    def close(self) -> None:
+        with self._lock:
+            self._searcher.close()
+
+    # ---- search -----------------------------------------------------------------------------
+
+    def search(self, query: str, k: int, pages: frozenset[int] | None = None) -> RankedList:
+        """The ``k`` best chunks for ``query`` (optionally only on ``pages``); retriever="keyword"."""
+        text = clean_query(query)
+        if not text or k <= 0 or (pages is not None and not pages):
+            return RankedList(query=query, retriever="keyword")
+        parsed = self._parser.parse(text)
+        flt = Or([Term("pagekey", str(p)) for p in sorted(pages)]) if pages else None
+        with self._lock:
+            results = self._searcher.search(parsed, limit=k * 2 if self._remapped() else k, filter=flt)
+            found = [(r["chunk_id"], int(r["page"]), float(r.score)) for r in results]
+        return RankedList(query=query, retriever="keyword", hits=self._hits(found, text.split(), k))
+
+    def _remapped(self) -> bool:
+        return self.doc.parse_method != "layer1"
+
+    def _hits(self, found: list[tuple[str, int, float]], terms: list[str], k: int) -> tuple[Hit, ...]:
+        hits: list[Hit] = []
+        used: set[str] = set()
+        for chunk_id, page, score in found:
+            chunk = self._chunks.get(chunk_id) or self._substitute(page, used)
+            if chunk is None or chunk.chunk_id in used:
+                continue
+            used.add(chunk.chunk_id)
+            highlight = snippet(chunk.text, terms) if len(hits) < 5 else None
+            hits.append(Hit(chunk=chunk, score=round(score, 6), retriever="keyword", rank=len(hits) + 1,
+                            highlight=highlight))
+            if len(hits) >= k:
+                break
+        return tuple(hits)
+
+    def _substitute(self, page: int, used: set[str]) -> Chunk | None:
+        """A hit whose chunk id vanished (re-parsed page) maps to that page's next unused new chunk."""
+        for chunk in self._by_page.get(page, ()):
+            if chunk.chunk_id not in used:
+                return chunk
+        return None
