@@ -1,0 +1,369 @@
+"""Page layout for the parser: lines from PyMuPDF dicts, running headers/footers, block units.
+
+Internal to :mod:`engine.bricks.parsing`. Works on one ``page.get_text("dict")`` per page; every
+rule is general typography (font size, weight, position), never tied to a particular document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.contracts import BBox, ChunkKind
+
+LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+                           "\ufb05": "st", "\ufb06": "st", "\u00ad": ""})  # fmt: skip
+"""Ligature characters (and soft hyphens) a text layer may still carry."""
+
+BAND = 0.10
+"""Share of the page height at the top and at the bottom where running headers/footers live."""
+
+_BULLETS = frozenset("•◦▪▫●○■□►▶‣⁃∙·–—-*")
+_LIST_START = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivx]{1,4})\s*\)|\d{1,2}[.)]\s|[a-z][.)]\s)")
+_CAPTION = re.compile(r"^(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Exhibit)\s*[0-9]+[A-Za-z]?(?:\.[0-9]+)?"
+                      r"(?:\s*[:.|\-–—]|\s*$|\s+[A-Z(])")
+_SECTION_NUMBER = re.compile(
+    r"^(?P<kw>(?:Item|ITEM|Section|SECTION|Chapter|CHAPTER|Part|PART|Appendix|APPENDIX|Annex|ANNEX)\s+)?"
+    r"(?P<num>\d+[A-Z]?(?:\.\d+)*|[A-Z](?:\.\d+)+|[IVX]+|[A-Z])(?P<end>[.:)]?)(?=\s|$)"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+_DIGITS = re.compile(r"\d+")
+_BOLD_FONT = ("Bold", "bold", "BOLD", "Black", "Heavy", "Semibold", "SemiBold")
+
+
+@dataclass(slots=True)
+class Line:
+    """One visual line: its text, box, char-weighted font size and boldness."""
+
+    text: str
+    bbox: BBox
+    size: float
+    bold: bool
+    chars: int
+    bold_runs: list[tuple[int, str]] = field(default_factory=list)  # (span position, text)
+    starts_bold: bool = False
+    columnar: bool = False  # joined from pieces with wide gaps (a table row), never a heading
+
+
+@dataclass(slots=True)
+class Unit:
+    """A chunk in the making: text, line boxes, kind and typographic cues."""
+
+    page: int
+    text: str
+    bboxes: list[BBox]
+    kind: ChunkKind = "text"
+    bold_terms: list[str] = field(default_factory=list)
+    size: float = 0.0
+    page_height: float = 0.0
+
+    @property
+    def y0(self) -> float:
+        return self.bboxes[0][1] if self.bboxes else 0.0
+
+
+def _is_bold(span: dict) -> bool:
+    if span["flags"] & 16:
+        return True
+    font = span["font"]
+    return any(mark in font for mark in _BOLD_FONT)
+
+
+def extract_lines(page_dict: dict) -> list[list[Line]]:
+    """Blocks of lines from one ``get_text("dict")`` result (text blocks only, reading order kept)."""
+    blocks: list[list[Line]] = []
+    for block in page_dict["blocks"]:
+        if block.get("type", 0) != 0:
+            continue
+        lines: list[Line] = []
+        for raw in block["lines"]:
+            line = _make_line(raw)
+            if line is None:
+                continue
+            prev = lines[-1] if lines else None
+            if prev is not None and abs(line.bbox[3] - prev.bbox[3]) < 0.5 * max(line.size, 1) and (
+                line.bbox[0] >= prev.bbox[2] - 1
+            ):
+                _join_same_baseline(prev, line)
+            else:
+                lines.append(line)
+        if lines:
+            blocks.append(lines)
+    return blocks
+
+
+def _make_line(raw: dict) -> Line | None:
+    parts: list[str] = []
+    chars = 0
+    weighted = 0.0
+    bold_chars = 0
+    runs: list[tuple[int, str]] = []
+    run: list[str] = []
+    first_bold: bool | None = None
+    for span in raw["spans"]:
+        text = span["text"]
+        n = len(text.strip())
+        parts.append(text)
+        if not n:
+            if run:
+                run.append(text)
+            continue
+        bold = _is_bold(span)
+        if first_bold is None:
+            first_bold = bold
+        chars += n
+        weighted += span["size"] * n
+        if bold:
+            bold_chars += n
+            run.append(text)
+        elif run:
+            runs.append((len(runs), "".join(run)))
+            run = []
+    if not chars:
+        return None
+    if run:
+        runs.append((len(runs), "".join(run)))
+    text = "".join(parts).translate(LIGATURES).strip()
+    x0, y0, x1, y1 = raw["bbox"]
+    return Line(text, (x0, y0, x1, y1), weighted / chars, bold_chars == chars, chars, runs, bool(first_bold))
+
+
+def _join_same_baseline(prev: Line, line: Line) -> None:
+    size = (prev.size * prev.chars + line.size * line.chars) / (prev.chars + line.chars)
+    if line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size):
+        prev.columnar = True
+    prev.text = f"{prev.text} {line.text}"
+    prev.bbox = (min(prev.bbox[0], line.bbox[0]), min(prev.bbox[1], line.bbox[1]),
+                 max(prev.bbox[2], line.bbox[2]), max(prev.bbox[3], line.bbox[3]))  # fmt: skip
+    if prev.bold and line.bold and prev.bold_runs and line.bold_runs:
+        prev.bold_runs[-1] = (prev.bold_runs[-1][0], f"{prev.bold_runs[-1][1]} {line.bold_runs[0][1]}")
+        prev.bold_runs.extend(line.bold_runs[1:])
+    else:
+        prev.bold_runs.extend(line.bold_runs)
+    prev.bold = prev.bold and line.bold
+    prev.columnar = prev.columnar or line.columnar
+    prev.size = size
+    prev.chars += line.chars
+
+
+# --------------------------------------------------------------------------------------------
+# Running headers and footers
+# --------------------------------------------------------------------------------------------
+
+
+def band_key(line: Line, height: float) -> str | None:
+    """The normalised form of a line in the top/bottom band (digits masked), else None."""
+    if line.bbox[3] > height * BAND and line.bbox[1] < height * (1 - BAND):
+        return None
+    return _DIGITS.sub("#", " ".join(line.text.lower().split()))
+
+
+def find_repeated(pages: list[tuple[list[list[Line]], float]], min_fraction: float) -> dict[str, str]:
+    """Band lines repeated on at least ``min_fraction`` of the pages (needs >= 3 pages).
+
+    Returns ``{normalised key: first original text}``.
+    """
+    if len(pages) < 3:
+        return {}
+    counts: Counter[str] = Counter()
+    originals: dict[str, str] = {}
+    for blocks, height in pages:
+        keys: set[str] = set()
+        for lines in blocks:
+            for line in lines:
+                key = band_key(line, height)
+                if key:
+                    keys.add(key)
+                    originals.setdefault(key, line.text)
+        counts.update(keys)
+    need = max(2.0, min_fraction * len(pages))
+    return {key: originals[key] for key, n in counts.items() if n >= need}
+
+
+# --------------------------------------------------------------------------------------------
+# Blocks -> units
+# --------------------------------------------------------------------------------------------
+
+
+def body_font_size(pages: list[tuple[list[list[Line]], float]]) -> float:
+    """The char-weighted median font size over the document (the body text size)."""
+    sizes: Counter[float] = Counter()
+    for blocks, _ in pages:
+        for lines in blocks:
+            for line in lines:
+                sizes[round(line.size, 1)] += line.chars
+    if not sizes:
+        return 10.0
+    half = sum(sizes.values()) / 2
+    running = 0
+    for size in sorted(sizes):
+        running += sizes[size]
+        if running >= half:
+            return size
+    return 10.0
+
+
+def section_number(text: str) -> str | None:
+    """The section number a heading starts with: "5.4", "7A" ("Item 7A."), "B" ("Appendix B")."""
+    match = _SECTION_NUMBER.match(text.strip())
+    if not match:
+        return None
+    number = match.group("num")
+    if not match.group("kw"):
+        if number.isalpha():
+            return None  # bare letters and roman numerals only count after a keyword ("Appendix B")
+        if number[-1].isalpha() and not match.group("end"):
+            return None  # "3D printing"
+    return number
+
+
+def _heading_like(line: Line, big: float) -> bool:
+    return (line.size >= big or line.bold) and len(line.text) <= 150 and not line.columnar
+
+
+def _is_heading_text(text: str, size: float, big: float) -> bool:
+    if len(text) > 200 or _CAPTION.match(text) or not any(c.isalpha() for c in text):
+        return False
+    if size >= big:
+        return True
+    return not text.endswith((".", ",", ";")) or bool(_SECTION_NUMBER.match(text) and len(text.split()) <= 12)
+
+
+def block_units(lines: list[Line], page: int, height: float, body: float, ratio: float) -> list[Unit]:
+    """Turn one block into units: a leading heading, then body paragraphs / list items."""
+    big = body * ratio
+    flags = [_heading_like(line, big) for line in lines]
+    k = 0
+    while k < len(flags) and flags[k]:
+        k += 1
+    units: list[Unit] = []
+    if k:
+        head = lines[:k]
+        text = join_lines([line.text for line in head])
+        size = max(line.size for line in head)
+        if _is_heading_text(text, size, big) and (k == len(lines) or len(text) <= 150):
+            units.append(Unit(page, text, [line.bbox for line in head], "heading", [], size, height))
+            lines = lines[k:]
+    start = 0
+    for i in range(1, len(lines) + 1):
+        if i == len(lines) or _starts_item(lines[i].text):
+            if i > start:
+                units.append(_body_unit(lines[start:i], page, height))
+            start = i
+    return units
+
+
+def _starts_item(text: str) -> bool:
+    return text[:1] in _BULLETS or bool(_LIST_START.match(text))
+
+
+def join_lines(texts: list[str]) -> str:
+    """Join line texts with spaces, re-joining words hyphenated across a line break."""
+    out = ""
+    for text in texts:
+        if not out:
+            out = text
+        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out
+
+
+def _body_unit(lines: list[Line], page: int, height: float) -> Unit:
+    text = join_lines([line.text for line in lines])
+    terms: list[str] = []
+    for n, line in enumerate(lines):
+        for pos, run in line.bold_runs:
+            term = " ".join(run.split()).strip(" .:;,—–-")
+            if 2 <= len(term) <= 80 and any(c.isalpha() for c in term) and term not in terms:
+                if n == 0 and pos == 0 and line.starts_bold:
+                    terms.insert(0, term)
+                else:
+                    terms.append(term)
+    kind: ChunkKind = "text"
+    if _CAPTION.match(text):
+        kind = "caption"
+    elif _starts_item(text):
+        kind = "list_item"
+    size = max(line.size for line in lines)
+    return Unit(page, text, [line.bbox for line in lines], kind, terms, size, height)
+
+
+# --------------------------------------------------------------------------------------------
+# Merging and splitting
+# --------------------------------------------------------------------------------------------
+
+
+def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
+    """Merge text units shorter than ``min_chars`` into the next text unit of the same page."""
+    out: list[Unit] = []
+    for unit in units:
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind == "text" and unit.kind == "text" and len(prev.text) < min_chars:
+            if _starts_run_in(unit):  # keep a run-in header first: attach the scrap to the text before
+                before = out[-2] if len(out) > 1 else None
+                if before is not None and before.kind == "text":
+                    _absorb(before, out.pop())
+                out.append(unit)
+            else:
+                _absorb(prev, unit)
+        else:
+            out.append(unit)
+    return out
+
+
+def _starts_run_in(unit: Unit) -> bool:
+    return bool(unit.bold_terms) and unit.text.startswith(unit.bold_terms[0])
+
+
+def _absorb(into: Unit, unit: Unit) -> None:
+    into.text = f"{into.text} {unit.text}"
+    into.bboxes.extend(unit.bboxes)
+    into.bold_terms.extend(t for t in unit.bold_terms if t not in into.bold_terms)
+    into.size = max(into.size, unit.size)
+
+
+def split_long(units: list[Unit], max_chars: int) -> list[Unit]:
+    """Split units longer than ``max_chars`` at sentence ends (line boxes shared out by position)."""
+    out: list[Unit] = []
+    for unit in units:
+        if len(unit.text) <= max_chars:
+            out.append(unit)
+            continue
+        pieces = _pack(unit.text, max_chars)
+        total = len(unit.text)
+        n_boxes = len(unit.bboxes)
+        offset = 0
+        for piece in pieces:
+            first = min(n_boxes - 1, offset * n_boxes // total)
+            offset += len(piece) + 1
+            last = min(n_boxes - 1, max(first, (offset - 2) * n_boxes // total))
+            terms = [t for t in unit.bold_terms if t in piece]
+            out.append(Unit(unit.page, piece, unit.bboxes[first : last + 1], unit.kind, terms, unit.size,
+                            unit.page_height))
+    return out
+
+
+def _pack(text: str, max_chars: int) -> list[str]:
+    sentences = _SENTENCE_END.split(text)
+    pieces: list[str] = []
+    current = ""
+    for sentence in sentences:
+        while len(sentence) > max_chars:
+            cut = sentence.rfind(" ", 0, max_chars)
+            cut = cut if cut > 0 else max_chars
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(sentence[:cut])
+            sentence = sentence[cut:].strip()
+        if current and len(current) + 1 + len(sentence) > max_chars:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        pieces.append(current)
+    return pieces
