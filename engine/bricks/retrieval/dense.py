@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -19,6 +19,7 @@ _EXACT_SVD_CELLS = 3_000_000
 """Below this many matrix cells the exact SVD of the dense matrix is used; above, randomized SVD."""
 
 
+@runtime_checkable
 class DenseRetriever(Protocol):
     """Anything that ranks a document's chunks for a query by meaning rather than exact words."""
 
