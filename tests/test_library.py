@@ -1,0 +1,243 @@
+"""Tests of engine.library (the on-disk document library)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+import engine.library as library_module
+from engine.bricks.retrieval.index import DocumentIndex
+from engine.contracts import LibraryEntry, ParsedDocument
+from engine.errors import DocumentNotFoundError, NoTextLayerError, NotAPdfError
+from engine.library import Library, sanitize_file_name
+from tests import pdfs
+
+
+@pytest.fixture
+def library(config) -> Library:
+    return Library(config)
+
+
+def _entry_dirs(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if not p.name.startswith("."))
+
+
+def test_ingest_writes_the_layout(library, library_dir):
+    data = pdfs.pdf_with_outline()
+    events: list[tuple[float, str]] = []
+    entry = library.ingest(data, "report.pdf", progress=lambda f, m: events.append((f, m)))
+    assert isinstance(entry, LibraryEntry) and entry.file_name == "report.pdf"
+    assert entry.size_bytes == len(data) and entry.total_pages == 4 and entry.profile.has_usable_toc
+    folder = library_dir / entry.doc_id
+    assert (folder / "original.pdf").read_bytes() == data
+    assert ParsedDocument.model_validate_json((folder / "parsed.json").read_text()).total_pages == 4
+    assert LibraryEntry.model_validate_json((folder / "manifest.json").read_text()) == entry
+    assert (folder / "index").is_dir()
+    assert not list(library_dir.glob(".staging-*"))
+    fractions = [f for f, _ in events]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions) and len(events) >= 4
+
+
+def test_same_bytes_twice_is_one_entry(library, library_dir):
+    data = pdfs.pdf_with_outline()
+    first = library.ingest(data, "a.pdf")
+    second = library.ingest(data, "b.pdf")
+    assert second == first and second.file_name == "a.pdf"
+    assert _entry_dirs(library_dir) == [first.doc_id]
+    assert [e.doc_id for e in library.entries()] == [first.doc_id]
+
+
+def test_entries_newest_first_and_get_by_prefix(library):
+    a = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    b = library.ingest(pdfs.pdf_listing(), "b.pdf")
+    assert [e.doc_id for e in library.entries()] == [b.doc_id, a.doc_id]
+    assert library.get(a.doc_id[:10]) == a
+    assert library.get(b.doc_id.upper()) == b
+    with pytest.raises(DocumentNotFoundError, match="no document"):
+        library.get("0" * 64 if not a.doc_id.startswith("0") else "f" * 64)
+    with pytest.raises(DocumentNotFoundError, match="not a document id"):
+        library.get("../etc/passwd")
+    common = ""
+    for x, y in zip(a.doc_id, b.doc_id, strict=True):
+        if x != y:
+            break
+        common += x
+    if common:
+        with pytest.raises(DocumentNotFoundError, match="matches 2 documents"):
+            library.get(common)
+
+
+def test_empty_prefix_is_ambiguous_not_everything(library):
+    library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    with pytest.raises(DocumentNotFoundError):
+        library.get("")
+
+
+def test_parsed_pdf_bytes_and_load(library):
+    data = pdfs.pdf_with_outline()
+    entry = library.ingest(data, "a.pdf")
+    assert library.pdf_bytes(entry.doc_id) == data
+    doc = library.parsed(entry.doc_id)
+    assert doc.doc_id == entry.doc_id and doc.toc_source == "outline"
+    index = library.load(entry.doc_id)
+    assert isinstance(index, DocumentIndex) and index.doc == doc and index.profile == entry.profile
+    hits = index.search("dropout", retriever="keyword")
+    assert hits.hits and "dropout" in hits.hits[0].chunk.text.lower()
+    assert library.load(entry.doc_id[:12]) is index, "loaded once per process"
+    assert Library(library.config).load(entry.doc_id) is index, "shared by Library instances"
+
+
+def test_load_does_not_reparse_when_cached(library, monkeypatch):
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.load(entry.doc_id)
+    monkeypatch.setattr(library_module, "parse_pdf", lambda *a, **k: pytest.fail("re-parsed"))
+    monkeypatch.setattr(ParsedDocument, "model_validate_json", lambda *a, **k: pytest.fail("re-read"))
+    library.load(entry.doc_id)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("report.pdf", "report.pdf"), ("../../etc/passwd", "passwd"), ("C:\\Users\\x\\My file.pdf", "My file.pdf"),
+     ("a\x00b\nc.pdf", "abc.pdf"), ("..", "document.pdf"), ("", "document.pdf"), ("x" * 300, "x" * 200)],
+)  # fmt: skip
+def test_sanitize_file_name(name, expected):
+    assert sanitize_file_name(name) == expected
+
+
+def test_hostile_file_name_is_display_only(library, library_dir):
+    entry = library.ingest(pdfs.pdf_with_outline(), "../../evil\x07.pdf")
+    assert entry.file_name == "evil.pdf"
+    assert _entry_dirs(library_dir) == [entry.doc_id]
+    assert not (library_dir.parent / "evil.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "error"), [(pdfs.not_a_pdf(), NotAPdfError), (pdfs.pdf_scanned(), NoTextLayerError)]
+)
+def test_failed_ingest_leaves_library_unchanged(library, library_dir, data, error):
+    before = sorted(p.name for p in library_dir.iterdir())
+    with pytest.raises(error):
+        library.ingest(data, "bad.pdf")
+    assert sorted(p.name for p in library_dir.iterdir()) == before
+    assert library.entries() == []
+
+
+def test_crash_during_index_build_is_atomic(library, library_dir, monkeypatch):
+    data = pdfs.pdf_with_outline()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated crash while indexing")
+
+    monkeypatch.setattr(library_module.KeywordIndex, "build", boom)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        library.ingest(data, "a.pdf")
+    assert library.entries() == [] and _entry_dirs(library_dir) == []
+    assert not list(library_dir.glob(".staging-*"))
+    monkeypatch.undo()
+    entry = library.ingest(data, "a.pdf")
+    assert [e.doc_id for e in library.entries()] == [entry.doc_id]
+
+
+def test_entry_without_manifest_is_ignored_then_cleaned(library, library_dir):
+    data = pdfs.pdf_with_outline()
+    entry = library.ingest(data, "a.pdf")
+    library.delete(entry.doc_id)
+    half = library_dir / entry.doc_id
+    half.mkdir()
+    (half / "original.pdf").write_bytes(b"partial")
+    assert library.entries() == []
+    with pytest.raises(DocumentNotFoundError):
+        library.get(entry.doc_id)
+    again = library.ingest(data, "a.pdf")
+    assert (half / "manifest.json").exists() and (half / "original.pdf").read_bytes() == data
+    assert library.get(entry.doc_id) == again
+
+
+def test_delete_removes_entry_and_cache(library, library_dir):
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    first = library.load(entry.doc_id)
+    library.delete(entry.doc_id)
+    assert library.entries() == [] and _entry_dirs(library_dir) == []
+    assert not list(library_dir.glob(".staging-*"))
+    with pytest.raises(DocumentNotFoundError):
+        library.load(entry.doc_id)
+    with pytest.raises(DocumentNotFoundError):
+        library.delete(entry.doc_id)
+    library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    assert library.load(entry.doc_id) is not first
+
+
+def test_concurrent_ingest_of_same_bytes(library, library_dir):
+    data = pdfs.pdf_with_outline()
+    results: list[LibraryEntry] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def work() -> None:
+        try:
+            barrier.wait()
+            results.append(Library(library.config).ingest(data, "same.pdf"))
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    assert len(results) == 4 and len({r.model_dump_json() for r in results}) == 1
+    assert _entry_dirs(library_dir) == [results[0].doc_id]
+    assert not list(library_dir.glob(".staging-*"))
+
+
+def test_corrupt_index_is_rebuilt(library, library_dir, caplog):
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    index_dir = library_dir / entry.doc_id / "index"
+    for path in index_dir.iterdir():
+        path.write_bytes(b"garbage")
+    index = library.load(entry.doc_id)
+    assert index.search("dropout", retriever="keyword").hits
+    assert any("rebuilding the keyword index" in r.message for r in caplog.records)
+
+
+def test_missing_index_is_rebuilt(library, library_dir):
+    import shutil
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    shutil.rmtree(library_dir / entry.doc_id / "index")
+    assert library.load(entry.doc_id).search("training", retriever="keyword").hits
+
+
+def test_corrupt_parsed_json_is_rebuilt(library, library_dir, caplog):
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    parsed = library_dir / entry.doc_id / "parsed.json"
+    original = json.loads(parsed.read_text())
+    parsed.write_text("{not json")
+    doc = library.parsed(entry.doc_id)
+    assert doc.model_dump(mode="json") == original
+    assert json.loads(parsed.read_text()) == original
+    assert any("re-parsing" in r.message for r in caplog.records)
+
+
+def test_ingest_path(library, tmp_path):
+    path = tmp_path / "on-disk.pdf"
+    path.write_bytes(pdfs.pdf_listing())
+    assert library.ingest_path(path).file_name == "on-disk.pdf"
+    with pytest.raises(DocumentNotFoundError, match="no file"):
+        library.ingest_path(tmp_path / "missing.pdf")
+
+
+def test_default_root_follows_env(library_dir):
+    assert Library().root == library_dir
+
+
+def test_transformer_paper_ingest(library, shared_dir):
+    entry = library.ingest_path(shared_dir / "corpus/papers/attention_is_all_you_need.pdf")
+    assert entry.total_pages == 15 and entry.profile.toc_entries == 22
+    index = library.load(entry.doc_id)
+    top = index.search("residual dropout regularization", retriever="keyword", k=5)
+    assert 8 in {h.chunk.page for h in top.hits}
