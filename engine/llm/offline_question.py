@@ -31,7 +31,7 @@ GENERIC = frozenset(
     applied apply applies described perform performs performed obtain obtained work works usd millions
     billions thousands two three four five six seven eight nine ten twelve several various respective
     more less fewer higher lower earlier later larger bigger smaller older younger greater longer shorter
-    first faster slower most least highest lowest largest smallest oldest youngest
+    first faster slower most least highest lowest largest smallest oldest youngest write written
     """.split()
 )
 """Words that say what to do with the answer rather than what to look for."""
@@ -49,8 +49,24 @@ _SEGMENT_SPLIT = re.compile(r"[,;:?!()\"“”]+")
 _SECTION_KINDS = ("Section", "Item", "Appendix", "Chapter", "Schedule", "Exhibit", "Note")
 
 
+_PHRASE_BREAKERS = frozenset(
+    """
+    give gives gave take takes took integrate integrates propose proposes corresponds correspond appear appears
+    need needs needed set sets demonstrate demonstrates demonstrating viewing displayed stay provide provides
+    become becomes became remain remains lead leads led make makes affect affects compare relate relates
+    """.split()
+)
+"""Common verbs that end a lower-case noun phrase ("temperature gives" is not a term)."""
+_REF_WORD = re.compile(r"\b(figures?|fig\.|tables?|sections?|appendix|chapters?|items?|exhibits?)\s*(?=\d)", re.I)
+
+
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text)
+    return [re.sub(r"['’]s$", "", w) for w in _WORD.findall(text)]
+
+
+def question_references(question: str) -> tuple[str, ...]:
+    """References in a question, also when typed in lower case ("in figure 3")."""
+    return find_references(_REF_WORD.sub(lambda m: m.group(1)[0].upper() + m.group(1)[1:].lower() + " ", question))
 
 
 def _is_generic(word: str) -> bool:
@@ -106,6 +122,7 @@ def _lower_phrases(text: str) -> list[str]:
         run: list[str] = []
         for word in [*_words(segment), ""]:
             usable = word.isalpha() and word.islower() and len(word) >= 3 and not _is_generic(word)
+            usable = usable and word not in _PHRASE_BREAKERS
             if usable:
                 run.append(word)
                 continue
@@ -131,22 +148,25 @@ def extract_keywords(question: str) -> list[str]:
 
     for quoted in re.findall(r"[\"“']([^\"”']{3,60})[\"”']", question):
         add(normalize_space(quoted))
-    references = find_references(question)
+    references = question_references(question)
     for reference in references:
         add(reference)
     ref_words = {w.lower() for r in references for w in r.split()}
+    first = (_words(question) or [""])[0]
     for run in capitalised_runs(question):
+        if run == first and not run.isupper() and not any(c.isdigit() for c in run):
+            continue  # a sentence-initial capital ("Write", "Marsilea") is not evidence of a name
         if run.lower() not in ref_words and not set(run.lower().split()) <= ref_words:
             add(run)
     for phrase in _lower_phrases(question):
         add(phrase)
-    covered = {w.lower() for term in found for w in _words(term)}
-    for word in _words(question.replace(",", "")):
+    covered = {w.lower() for term in found for w in _words(term)} | ref_words
+    for position, word in enumerate(_words(question.replace(",", ""))):
         low = word.lower()
         if low in covered or _is_generic(word) or (len(low) < 2 and not low.isdigit()):
             continue
         covered.add(low)
-        add(word if _is_capitalised(word, 1) else low)
+        add(word if _is_capitalised(word, 1) and position else low)
     return found[:MAX_KEYWORDS]
 
 
@@ -304,7 +324,13 @@ def find_sides(question: str) -> list[str]:
     if match:
         return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
     if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
-        clause = q.rsplit(",", 1)[-1] if "," in q else q
+        sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
+        match = re.search(r"(?:^|[,?:]\s*)([^,?:]+?),?\s+or\s+([^,?]+)$", sentence)
+        if match and "," in sentence and len(match.group(1).split()) <= 6 and len(match.group(2).split()) <= 6:
+            sides = [_trim_side(match.group(1)), _trim_side(match.group(2))]
+            if all(sides):
+                return sides
+        clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
         left, _, right = clause.partition(" or ")
         sides = [_phrase_before(left), _phrase_after(right)]
         if all(sides):
@@ -444,7 +470,7 @@ def _side(label: str, shared: list[str]) -> ComparisonSide:
 def parse_question(question: str) -> ParsedQuestion:
     """Turn ``question`` into retrieval instructions using cue words and shape only."""
     q = normalize_space(question)
-    references = find_references(q)
+    references = question_references(q)
     keywords = extract_keywords(q)
     sides = find_sides(q)
     intent = detect_intent(q, keywords, references, sides)
