@@ -63,6 +63,23 @@ def snippet(text: str, terms: list[str], width: int = _SNIPPET_CHARS) -> str:
     return ("…" if start else "") + flat[start : start + width]
 
 
+def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
+    writer = ix.writer(limitmb=256)
+    try:
+        for chunk in doc.chunks:
+            writer.add_document(
+                chunk_id=chunk.chunk_id,
+                page=chunk.page,
+                pagekey=str(chunk.page),
+                body=chunk.text,
+                section=_section_text(chunk),
+            )
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+
+
 class KeywordIndex:
     """BM25F search over one document's chunks (on disk, one directory per document)."""
 
@@ -77,6 +94,7 @@ class KeywordIndex:
         self._by_page: dict[int, list[Chunk]] = {}
         for chunk in doc.chunks:
             self._by_page.setdefault(chunk.page, []).append(chunk)
+        self._changed: frozenset[int] | set[int] = frozenset()
 
     # ---- construction -----------------------------------------------------------------------
 
@@ -89,27 +107,17 @@ class KeywordIndex:
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        storage = RamStorage()
-        ram_ix = storage.create_index(_schema(config))
-        writer = ram_ix.writer(limitmb=256)
-        try:
-            for chunk in doc.chunks:
-                writer.add_document(
-                    chunk_id=chunk.chunk_id,
-                    page=chunk.page,
-                    pagekey=str(chunk.page),
-                    body=chunk.text,
-                    section=_section_text(chunk),
-                )
-            writer.commit()
-        except BaseException:
-            writer.cancel()
-            raise
         for old in directory.iterdir():
-            if old.is_file() and (old.suffix in (".toc", ".seg", ".pst", ".trm", ".fln", ".lck")):
+            if old.is_file() and old.suffix in (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp"):
                 old.unlink()
-        for name, data in storage.files.items():
-            (directory / name).write_bytes(bytes(data))
+        try:
+            storage = RamStorage()
+            _write(storage.create_index(_schema(config)), doc)
+            for name, data in storage.files.items():
+                (directory / name).write_bytes(bytes(data))
+        except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
+            log.warning("in-memory index build failed (%s); building on disk", exc)
+            _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
         ix = whoosh_index.open_dir(str(directory))
         log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
         return cls(ix, doc, config)
@@ -135,11 +143,17 @@ class KeywordIndex:
         """The same whoosh index over replaced chunks (adaptive re-parse of some pages)."""
         clone = object.__new__(KeywordIndex)
         clone.__dict__.update(self.__dict__)
+        before: dict[int, list[str]] = {}
+        for chunk in self.doc.chunks:
+            before.setdefault(chunk.page, []).append(chunk.text)
         clone.doc = doc
         clone._chunks = {c.chunk_id: c for c in doc.chunks}
         clone._by_page = {}
         for chunk in doc.chunks:
             clone._by_page.setdefault(chunk.page, []).append(chunk)
+        clone._changed = self._changed | {
+            p for p, chunks in clone._by_page.items() if [c.text for c in chunks] != before.get(p)
+        }
         return clone
 
     def close(self) -> None:
@@ -156,18 +170,18 @@ class KeywordIndex:
         parsed = self._parser.parse(text)
         flt = Or([Term("pagekey", str(p)) for p in sorted(pages)]) if pages else None
         with self._lock:
-            results = self._searcher.search(parsed, limit=k * 2 if self._remapped() else k, filter=flt)
+            results = self._searcher.search(parsed, limit=k * 2 if self._changed else k, filter=flt)
             found = [(r["chunk_id"], int(r["page"]), float(r.score)) for r in results]
         return RankedList(query=query, retriever="keyword", hits=self._hits(found, text.split(), k))
-
-    def _remapped(self) -> bool:
-        return self.doc.parse_method != "layer1"
 
     def _hits(self, found: list[tuple[str, int, float]], terms: list[str], k: int) -> tuple[Hit, ...]:
         hits: list[Hit] = []
         used: set[str] = set()
         for chunk_id, page, score in found:
-            chunk = self._chunks.get(chunk_id) or self._substitute(page, used)
+            if page in self._changed:
+                chunk = self._substitute(page, used, terms)
+            else:
+                chunk = self._chunks.get(chunk_id) or self._substitute(page, used, terms)
             if chunk is None or chunk.chunk_id in used:
                 continue
             used.add(chunk.chunk_id)
@@ -178,9 +192,15 @@ class KeywordIndex:
                 break
         return tuple(hits)
 
-    def _substitute(self, page: int, used: set[str]) -> Chunk | None:
-        """A hit whose chunk id vanished (re-parsed page) maps to that page's next unused new chunk."""
+    def _substitute(self, page: int, used: set[str], terms: list[str]) -> Chunk | None:
+        """A hit on a re-parsed page maps to that page's unused new chunk sharing most query terms."""
+        stems = [t[: max(4, len(t) - 2)] for t in terms]
+        best, best_score = None, -1
         for chunk in self._by_page.get(page, ()):
-            if chunk.chunk_id not in used:
-                return chunk
-        return None
+            if chunk.chunk_id in used:
+                continue
+            low = chunk.text.lower()
+            score = sum(1 for s in stems if s in low)
+            if score > best_score:
+                best, best_score = chunk, score
+        return best

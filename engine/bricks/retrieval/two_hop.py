@@ -38,8 +38,8 @@ def canonical_reference(reference: str) -> tuple[str, str]:
 
 
 def _label_pattern(word: str, label: str, strict: bool) -> re.Pattern[str]:
-    tail = r"\s*[:.|—–-]" if strict else r"(?![0-9A-Za-z]|\.\d)"
-    return re.compile(rf"^\s*{word}\s*{re.escape(label)}{tail}")
+    tail = r"\s*[:.|—–-]" if strict else ""
+    return re.compile(rf"^\s*{word}\s*{re.escape(label)}(?![0-9A-Za-z]|\.\d){tail}")
 
 
 def _lines(chunk: Chunk) -> list[str]:
