@@ -66,8 +66,11 @@ def page_scores_chart(result: RunResult) -> go.Figure:
     for retriever in sorted({s.retriever for s in result.page_scores}):
         mine = sorted((s for s in result.page_scores if s.retriever == retriever), key=lambda s: (s.doc_id, s.page))
         labels = [f"{names.get(s.doc_id, s.doc_id[:8])[:18]} p{s.page}" if several else f"p{s.page}" for s in mine]
-        figure.add_bar(name=retriever, x=labels, y=[s.score for s in mine])
-    figure.update_layout(title="Page scores per retriever", barmode="group", height=340, yaxis_title="best score")
+        top = max((s.score for s in mine), default=0.0) or 1.0  # retrievers score on different scales
+        figure.add_bar(name=retriever, x=labels, y=[round(s.score / top, 3) for s in mine],
+                       customdata=[s.score for s in mine], hovertemplate="%{x}: %{customdata:.3f}")  # fmt: skip
+    figure.update_layout(title="Page scores per retriever (1 = the retriever's best page)", barmode="group",
+                         height=340, yaxis_title="relative score", yaxis_range=[0, 1.05])  # fmt: skip
     return figure
 
 

@@ -52,7 +52,7 @@ def page() -> None:
     st.caption(f"Config fingerprint `{result.config_fingerprint}` · backend {result.backend} · strategy "
                f"{result.strategy_effective} (asked {result.strategy_requested}) · {result.strategy_reason}")  # fmt: skip
     st.subheader("Parsed question")
-    st.json(result.parsed_question.model_dump(mode="json"), expanded=False)
+    st.json(result.parsed_question.model_dump(mode="json"), expanded=1)
     st.subheader("Document profiles")
     st.dataframe(profile_rows(result), hide_index=True)
     views.show_activations(result)

@@ -50,6 +50,7 @@ def test_confidence_and_page_score_charts() -> None:
     assert list(confidence.data[0].y) == [0.4, 0.8]
     scores = charts.page_scores_chart(result)
     assert sorted(t.name for t in scores.data) == ["keyword", "toc", "two_hop"]
+    assert all(max(t.y) == 1.0 for t in scores.data)  # each retriever's best page is 1
 
 
 def test_inspect_and_compare_rows() -> None:
