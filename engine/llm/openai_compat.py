@@ -36,6 +36,20 @@ class _InvalidReply(Exception):
     """The endpoint answered, but not with a valid instance of the schema."""
 
 
+class _Deadline(Exception):
+    """A request outlived its wall-clock deadline."""
+
+
+def _retry_after(exc: BaseException, attempt: int) -> float:
+    """Seconds to wait before the next attempt: Retry-After when given, else exponential backoff."""
+    response = getattr(exc, "response", None)
+    header = response.headers.get("retry-after") if response is not None else None
+    try:
+        return max(0.0, float(header)) if header is not None else 0.5 * 2**attempt
+    except ValueError:
+        return 0.5 * 2**attempt
+
+
 @dataclass
 class _Tally:
     """Calls and tokens spent on one step, kept across retries and failures."""
@@ -94,11 +108,9 @@ class OpenAIBackend:
                     raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
                 import openai
 
+                # retries are ours (``_request``): the client's honour Retry-After up to 120 s
                 self._client = openai.OpenAI(
-                    api_key=key,
-                    base_url=self.base_url,
-                    timeout=self.config.timeout_seconds,
-                    max_retries=self.config.max_retries,
+                    api_key=key, base_url=self.base_url, timeout=self.config.timeout_seconds, max_retries=0
                 )
             return self._client
 
@@ -142,13 +154,13 @@ class OpenAIBackend:
         client = self._get_client()
         try:
             if self._json_mode:
-                completion = client.chat.completions.create(
+                completion = self._request(lambda: client.chat.completions.create(
                     model=self.config.model, messages=messages, response_format={"type": "json_object"}
-                )
+                ))  # fmt: skip
             else:
-                completion = client.chat.completions.parse(
+                completion = self._request(lambda: client.chat.completions.parse(
                     model=self.config.model, messages=messages, response_format=output_type
-                )
+                ))  # fmt: skip
         except (ValidationError, ValueError) as exc:
             tally.calls += 1
             raise _InvalidReply(_short_validation(exc)) from None
@@ -160,7 +172,10 @@ class OpenAIBackend:
             messages = [prompts.build_messages_system_json(messages, output_type), *messages[1:]]
             return self._call(messages, output_type, tally)
         _add_usage(tally, completion)
-        message = completion.choices[0].message
+        try:
+            message = completion.choices[0].message
+        except (AttributeError, IndexError, KeyError, TypeError):
+            raise _InvalidReply("the endpoint's reply is not a chat completion") from None
         if self._json_mode:
             try:
                 return output_type.model_validate_json(message.content or "")
@@ -170,6 +185,46 @@ class OpenAIBackend:
         if parsed is None:
             raise _InvalidReply(getattr(message, "refusal", None) or "the reply held no JSON object")
         return parsed
+
+    def _request(self, call: Any) -> Any:
+        """``call()`` with at most ``max_retries`` retries of timeouts, connection errors, 408/409/429
+        and 5xx; waits are capped at ``timeout_seconds`` whatever Retry-After says, and each attempt
+        has a wall-clock deadline of ``timeout_seconds`` (a reply trickling in byte by byte would
+        otherwise never trip the client's per-read timeout)."""
+        import openai
+
+        retries, limit = self.config.max_retries, self.config.timeout_seconds
+        for attempt in range(retries + 1):
+            try:
+                return self._within_deadline(call, limit)
+            except (openai.APITimeoutError, openai.APIConnectionError, _Deadline, openai.APIStatusError) as exc:
+                status = getattr(exc, "status_code", None)
+                if attempt == retries or (status is not None and status not in (408, 409, 429) and status < 500):
+                    raise
+                time.sleep(min(_retry_after(exc, attempt), limit))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _within_deadline(self, call: Any, seconds: float) -> Any:
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["value"] = call()
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=target, name="openai-request", daemon=True)
+        worker.start()
+        worker.join(seconds + 0.25)
+        if worker.is_alive():  # abandon the request; a fresh client serves the next one
+            with self._lock:
+                client, self._client = self._client, None
+            if client is not None:
+                threading.Thread(target=client.close, daemon=True).start()
+            raise _Deadline(f"the endpoint did not finish its reply within {seconds:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
 
     def _with_checked_signals(self, answer: AnswerWithEvidence, request: TaskRequest) -> AnswerWithEvidence:
         """Merge the signals code computes from the evidence (references, garbled pages, sides)."""
@@ -202,7 +257,7 @@ def _describe(exc: BaseException) -> str:
     """A short, key-free description of why a step could not be done on the endpoint."""
     import openai
 
-    if isinstance(exc, _InvalidReply | BackendError):
+    if isinstance(exc, _InvalidReply | BackendError | _Deadline):
         return str(exc)
     if isinstance(exc, openai.APITimeoutError):
         return "the endpoint did not answer within the timeout"
