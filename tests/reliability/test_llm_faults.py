@@ -1,0 +1,98 @@
+"""Failing LLM endpoints: bounded retries, then the offline fallback for that step, recorded.
+
+Every test talks to a ``FaultServer`` on 127.0.0.1 (or a closed port) through the real
+``OpenAIBackend``; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import time
+import pytest
+
+from engine.config import BackendConfig
+from engine.contracts import ParsedQuestion
+from engine.llm.base import TaskRequest, allow_network, make_backend
+from tests.reliability.conftest import SECRET
+from tests.reliability.fault_server import closed_port
+
+QUESTION = "What did the Heron survey measure at the twelve stations?"
+TIMEOUT = 1.0
+RETRIES = 1
+
+# mode -> server options; every one must end in a fallback within BOUND seconds
+FAULTS: dict[str, dict] = {
+    "hang": {},
+    "slow": {"delay": 4.0},
+    "trickle": {"delay": 0.4},
+    "429": {"retry_after": "1"},
+    "429_long_retry_after": {"retry_after": "60"},
+    "5xx": {},
+    "not_json": {},
+    "bad_content": {},
+    "schema_break": {},
+    "bad_envelope": {},
+    "echo_key": {},
+}
+BOUND = 12.0
+"""Seconds one task may take against a failing endpoint with timeout 1 s and 1 retry (the slowest
+legitimate path: (1 + retries) attempts x timeout, backoff, one corrective retry)."""
+
+
+def _backend(base_url: str, timeout: float = TIMEOUT, retries: int = RETRIES) -> BackendConfig:
+    return BackendConfig(kind="openai", base_url=base_url, api_key=SECRET, timeout_seconds=timeout, max_retries=retries)
+
+
+def _mode(name: str) -> str:
+    return "429" if name.startswith("429") else name
+
+
+def _run_parse(settings: BackendConfig) -> tuple[object, float]:
+    started = time.monotonic()
+    with allow_network(True):
+        backend = make_backend(settings)
+        reply = backend.run("parse_question", TaskRequest(question=QUESTION), ParsedQuestion)
+    return reply, time.monotonic() - started
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_failing_endpoint_falls_back_offline_within_bounds(fault: str, fault_server) -> None:  # noqa: ANN001
+    server = fault_server(_mode(fault), **FAULTS[fault])
+    reply, elapsed = _run_parse(_backend(server.base_url))
+    assert isinstance(reply.value, ParsedQuestion)
+    assert reply.value.original_question == QUESTION
+    assert reply.fallback is not None, f"{fault}: no fallback recorded"
+    assert reply.fallback.task == "parse_question"
+    assert reply.fallback.reason.strip()
+    assert SECRET not in reply.fallback.reason
+    assert elapsed < BOUND, f"{fault}: took {elapsed:.1f}s"
+    # bounded retries: (1 + retries) transport attempts, times one corrective retry at most
+    assert 1 <= server.count() <= (1 + RETRIES) * 2, f"{fault}: {server.count()} requests"
+
+
+@pytest.mark.timeout(60)
+def test_connection_refused_falls_back_offline() -> None:
+    port = closed_port()
+    reply, elapsed = _run_parse(_backend(f"http://127.0.0.1:{port}/v1"))
+    assert reply.fallback is not None and reply.fallback.task == "parse_question"
+    assert isinstance(reply.value, ParsedQuestion)
+    assert elapsed < BOUND
+
+
+@pytest.mark.timeout(60)
+def test_one_transient_failure_is_retried_and_then_succeeds(fault_server) -> None:  # noqa: ANN001
+    server = fault_server("flaky", fail_first=1)
+    reply, elapsed = _run_parse(_backend(server.base_url, retries=2))
+    assert reply.fallback is None, reply.fallback
+    assert server.count() == 2
+    assert reply.usage.prompt_tokens == 11 and reply.usage.completion_tokens == 7
+
+
+@pytest.mark.timeout(60)
+def test_healthy_endpoint_is_used_without_fallback(fault_server) -> None:  # noqa: ANN001
+    server = fault_server("ok")
+    reply, _ = _run_parse(_backend(server.base_url))
+    assert reply.fallback is None
+    assert server.count() == 1
+    headers = {k.lower(): v for k, v in server.requests[0].headers.items()}
+    assert headers.get("authorization") == f"Bearer {SECRET}"
