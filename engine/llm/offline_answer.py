@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from engine.bricks.text import find_cardinality_cue, find_references, normalize_space, split_sentences
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
+from engine.llm.offline_plan import clauses
+from engine.llm.offline_question import extract_keywords
 from engine.llm.offline_signals import (
     discovered_keywords,
     enumerated_items,
@@ -155,7 +157,10 @@ def _listing_units(units: list[Unit], limit: int) -> list[Unit]:
     picked: list[Unit] = []
     for unit in units:
         bold = any(unit.text.startswith(t.strip()) or t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
-        marker = re.match(r"^(?:[•▪◦●\-–*]|\(?\d{1,2}[.)]|First|Second|Third|Fourth|Fifth|Finally|Lastly)\b", unit.text)
+        marker = re.match(r"^(?:[•▪◦●\-–*]\s|\(?\d{1,2}[.)]\s+[A-Za-z]|(?:First|Second|Third|Fourth|Fifth|Finally|Lastly)\b)",
+                          unit.text)  # fmt: skip
+        if marker and not bold and len(unit.text.split()) < 6 and not unit.text.endswith((".", ";", ":")):
+            marker = None  # a numbered heading, not an item
         if (bold or marker) and unit.score > 0.15 and not any(p.item.chunk_id == unit.item.chunk_id for p in picked):
             picked.append(unit)
     return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
@@ -266,10 +271,15 @@ def extract_answer(
     anchor_cov = _coverage(_term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
-    complete = found and not uncovered and not count_short and not pending and not bad_pages and anchor_cov >= 0.5
+    missing_parts = _uncovered_clauses(question, [u for _, u in chosen])
+    if missing_parts:
+        caveats = (*caveats, "the evidence does not cover: " + "; ".join(missing_parts))
+    no_items = parsed.intent == "listing" and not found_count
+    complete = (found and not uncovered and not count_short and not pending and not bad_pages and anchor_cov >= 0.5
+                and not missing_parts and not no_items)  # fmt: skip
     side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
-    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages))
+    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
     confidence = _confidence(best, second, anchor_cov, side_share, problems) if found else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
     citations = tuple(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
@@ -289,6 +299,20 @@ def extract_answer(
         found_count=found_count,
         uncovered_sides=tuple(uncovered),
     )
+
+
+def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
+    """Parts of a multi-part question that no chosen sentence covers (half their terms or more)."""
+    parts = clauses(question)
+    if len(parts) < 2:
+        return []
+    chosen_stems = [stems(u.text) | stems(u.caption) | stems(" ".join(u.item.section_path[-1:])) for u in chosen]
+    missing = []
+    for part in parts:
+        terms = stems(" ".join(extract_keywords(part)))
+        if terms and not any(len(terms & s) / len(terms) >= 0.5 for s in chosen_stems):
+            missing.append(part)
+    return missing
 
 
 def _refs(texts: Sequence[str]) -> list[str]:

@@ -11,76 +11,26 @@ from engine.bricks.text import (
     STOPWORDS,
     count_value,
     find_cardinality_cue,
-    find_references,
     normalize_space,
     split_reference,
 )
 from engine.contracts import Complexity, ComparisonSide, Intent, LayoutHint, ParsedQuestion, RetrievalSpec
-
-MAX_KEYWORDS = 10
-
-GENERIC = frozenset(
-    """
-    compare compared comparing comparison versus vs difference differences differ differs differed contrast
-    overall general summarize summarise summary main theme themes enumerate name named brief briefly exactly
-    respectively approximately primarily information details detail relying rely response assume analyst
-    report reported reports show shows shown say says said state states stated discuss discussed discusses
-    present presented presents find found contain contains include includes included mean means
-    happen happened does did like think know best equity public whereas better worse there
-    drove drive drives driven achieve achieved achieves explored explore explores considered consider
-    applied apply applies described perform performs performed obtain obtained work works usd millions
-    billions thousands two three four five six seven eight nine ten twelve several various respective
-    more less fewer higher lower earlier later larger bigger smaller older younger greater longer shorter
-    first faster slower most least highest lowest largest smallest oldest youngest write written
-    """.split()
+from engine.llm.offline_sides import find_sides, is_comparison, trim_side
+from engine.llm.offline_vocab import (
+    CONNECTORS,
+    INNER_CONNECTORS,
+    MAX_KEYWORDS,
+    PHRASE_BREAKERS,
+    QUESTION_WORDS,
+    SECTION_KINDS,
+    SEGMENT_SPLIT,
+    is_capitalised,
+    is_generic,
+    question_references,
+    split_words,
 )
-"""Words that say what to do with the answer rather than what to look for."""
 
-QUESTION_WORDS = frozenset("what which who whom whose when where why how is are was were do does did can could".split())
-_CONNECTORS = frozenset({"of", "de", "del", "da", "von", "van", "the", "la", "le", "du", "and", "in", "on", "for"})
-_INNER_CONNECTORS = frozenset({"of", "de", "del", "da", "von", "van", "la", "le", "du"})
-_WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9.\-&'/$%]*[A-Za-z0-9%]|[A-Za-z0-9]")
-_COMPARATIVE = re.compile(
-    r"\b(more|less|fewer|higher|lower|earlier|later|larger|bigger|smaller|older|younger|greater|longer|shorter|"
-    r"first|faster|slower|better|worse|most|least|highest|lowest|largest|smallest|oldest|youngest|cheaper|heavier)\b",
-    re.I,
-)
-_SEGMENT_SPLIT = re.compile(r"[,;:?!()\"“”]+")
-_SECTION_KINDS = ("Section", "Item", "Appendix", "Chapter", "Schedule", "Exhibit", "Note")
-
-
-_PHRASE_BREAKERS = frozenset(
-    """
-    give gives gave take takes took integrate integrates propose proposes corresponds correspond appear appears
-    need needs needed set sets demonstrate demonstrates demonstrating viewing displayed stay provide provides
-    become becomes became remain remains lead leads led make makes affect affects compare relate relates
-    """.split()
-)
-"""Common verbs that end a lower-case noun phrase ("temperature gives" is not a term)."""
-_REF_WORD = re.compile(r"\b(figures?|fig\.|tables?|sections?|appendix|chapters?|items?|exhibits?)\s*(?=\d)", re.I)
-
-
-def _words(text: str) -> list[str]:
-    return [re.sub(r"['’]s$", "", w) for w in _WORD.findall(text)]
-
-
-def question_references(question: str) -> tuple[str, ...]:
-    """References in a question, also when typed in lower case ("in figure 3")."""
-    return find_references(_REF_WORD.sub(lambda m: m.group(1)[0].upper() + m.group(1)[1:].lower() + " ", question))
-
-
-def _is_generic(word: str) -> bool:
-    low = word.lower()
-    return low in STOPWORDS or low in GENERIC or low in QUESTION_WORDS
-
-
-def _is_capitalised(word: str, index: int) -> bool:
-    if any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word):
-        return True  # FY2018, 3M, 10-K
-    if not word[0].isupper() or _is_generic(word):
-        return False
-    return not (index == 0 and word.lower() in STOPWORDS)
-
+__all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
 
 # --------------------------------------------------------------------------------------------
 # Keywords
@@ -90,14 +40,14 @@ def _is_capitalised(word: str, index: int) -> bool:
 def capitalised_runs(text: str) -> list[str]:
     """Runs of capitalised words ("Label Smoothing", "Bank of America", "Station B") in ``text``."""
     runs: list[str] = []
-    for segment in _SEGMENT_SPLIT.split(text):
-        words = _words(segment)
+    for segment in SEGMENT_SPLIT.split(text):
+        words = split_words(segment)
         current: list[str] = []
         for i, word in enumerate(words):
             single_letter = len(word) == 1 and word.isupper() and bool(current)
-            if _is_capitalised(word, i) or single_letter:
+            if is_capitalised(word, i) or single_letter:
                 current.append(word)
-            elif current and word.lower() in _INNER_CONNECTORS:
+            elif current and word.lower() in INNER_CONNECTORS:
                 current.append(word)
             elif current and word.lower() == "the" and current[-1].lower() == "of":
                 current.append(word)
@@ -109,7 +59,7 @@ def capitalised_runs(text: str) -> list[str]:
 
 
 def _close_run(current: list[str], runs: list[str]) -> None:
-    while current and current[-1].lower() in _CONNECTORS:
+    while current and current[-1].lower() in CONNECTORS:
         current.pop()
     if current:
         runs.append(" ".join(current))
@@ -118,11 +68,11 @@ def _close_run(current: list[str], runs: list[str]) -> None:
 def _lower_phrases(text: str) -> list[str]:
     """Runs of 2-3 adjacent lower-case content words ("capital expenditure", "turbidity readings")."""
     phrases: list[str] = []
-    for segment in _SEGMENT_SPLIT.split(text):
+    for segment in SEGMENT_SPLIT.split(text):
         run: list[str] = []
-        for word in [*_words(segment), ""]:
-            usable = word.isalpha() and word.islower() and len(word) >= 3 and not _is_generic(word)
-            usable = usable and word not in _PHRASE_BREAKERS
+        for word in [*split_words(segment), ""]:
+            usable = word.isalpha() and word.islower() and len(word) >= 3 and not is_generic(word)
+            usable = usable and word not in PHRASE_BREAKERS
             if usable:
                 run.append(word)
                 continue
@@ -142,7 +92,7 @@ def extract_keywords(question: str) -> list[str]:
     def add(term: str) -> None:
         term = term.strip(" .'-")
         key = term.lower()
-        if term and key not in seen and not _is_generic(term):
+        if term and key not in seen and not is_generic(term):
             seen.add(key)
             found.append(term)
 
@@ -152,7 +102,7 @@ def extract_keywords(question: str) -> list[str]:
     for reference in references:
         add(reference)
     ref_words = {w.lower() for r in references for w in r.split()}
-    first = (_words(question) or [""])[0]
+    first = (split_words(question) or [""])[0]
     for run in capitalised_runs(question):
         if run == first and not run.isupper() and not any(c.isdigit() for c in run):
             continue  # a sentence-initial capital ("Write", "Marsilea") is not evidence of a name
@@ -160,13 +110,13 @@ def extract_keywords(question: str) -> list[str]:
             add(run)
     for phrase in _lower_phrases(question):
         add(phrase)
-    covered = {w.lower() for term in found for w in _words(term)} | ref_words
-    for position, word in enumerate(_words(question.replace(",", ""))):
+    covered = {w.lower() for term in found for w in split_words(term)} | ref_words
+    for position, word in enumerate(split_words(question.replace(",", ""))):
         low = word.lower()
-        if low in covered or _is_generic(word) or (len(low) < 2 and not low.isdigit()):
+        if low in covered or is_generic(word) or (len(low) < 2 and not low.isdigit()):
             continue
         covered.add(low)
-        add(word if _is_capitalised(word, 1) and position else low)
+        add(word if is_capitalised(word, 1) and position else low)
     return found[:MAX_KEYWORDS]
 
 
@@ -217,7 +167,7 @@ def section_hint(question: str, references: tuple[str, ...]) -> str | None:
         kind, label = split_reference(reference)
         if kind == "Section":
             return label
-        if kind in _SECTION_KINDS:
+        if kind in SECTION_KINDS:
             return reference
     match = re.search(r"\b(?:in|from|of|under|within)\s+the\s+([A-Za-z][\w&\- ]{1,40}?)\s+(?:section|chapter|part)\b",
                       question, re.I)  # fmt: skip
@@ -243,125 +193,6 @@ def expected_count(question: str) -> int | None:
 
 def asks_for_value(question: str) -> bool:
     return bool(_VALUE_CUES.search(question))
-
-
-# --------------------------------------------------------------------------------------------
-# Sides of a comparison
-# --------------------------------------------------------------------------------------------
-
-_SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | {"same", "both", "either", "neither", "different", "similar"}
-
-
-def _trim_side(text: str) -> str:
-    words = _words(text)
-    while words and words[0].lower() in _SIDE_STOP:
-        words.pop(0)
-    while words and words[-1].lower() in _SIDE_STOP:
-        words.pop()
-    return " ".join(words)
-
-
-def _phrase_before(text: str) -> str:
-    """The noun phrase that ends ``text``: a capitalised run (with connectors) or the trailing content words."""
-    words = _words(text)
-    if not words:
-        return ""
-    picked: list[str] = []
-    capital = words[-1][0].isupper() or any(c.isdigit() for c in words[-1])
-    for word in reversed(words):
-        low = word.lower()
-        if capital and (word[0].isupper() or word[0].isdigit() or low in _CONNECTORS):
-            if low in QUESTION_WORDS or (low in STOPWORDS and word[0].isupper() and low not in _CONNECTORS):
-                break
-            picked.insert(0, word)
-        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
-            picked.insert(0, word)
-        else:
-            break
-    return _trim_side(" ".join(picked))
-
-
-def _phrase_after(text: str) -> str:
-    """The noun phrase that starts ``text``."""
-    words = _words(text)
-    while words and words[0].lower() in ("the", "a", "an", "both"):
-        words.pop(0)
-    if not words:
-        return ""
-    picked: list[str] = []
-    capital = words[0][0].isupper() or words[0][0].isdigit()
-    for word in words:
-        low = word.lower()
-        if capital and (word[0].isupper() or word[0].isdigit() or low in _INNER_CONNECTORS | {"the"}):
-            picked.append(word)
-        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
-            picked.append(word)
-        else:
-            break
-    return _trim_side(" ".join(picked))
-
-
-def _split_list(text: str) -> list[str]:
-    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus|with|to)\s+", text)
-    return [p for p in (_trim_side(x) for x in parts) if p]
-
-
-def find_sides(question: str) -> list[str]:
-    """Labels of the things a comparison question compares (empty when it names none)."""
-    q = normalize_space(question).rstrip("?. ")
-    match = re.search(r"(.+?)\s+(?:vs\.?|versus)\s+(.+)", q, re.I)
-    if match:
-        return [s for s in (_phrase_before(match.group(1)), _phrase_after(match.group(2))) if s]
-    match = re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", q, re.I)
-    if match:
-        return [s for s in (_phrase_after(match.group(1)) or _trim_side(match.group(1)), _phrase_after(match.group(2))) if s]
-    match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
-    if match:
-        parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
-        if len(parts) >= 2:
-            return [_phrase_after(p) or p for p in parts][:4]
-    match = re.search(r"\b(?:does|do|did|is|are)\s+(.+?)\s+(?:differ|different)\s+from\s+(.+)", q, re.I)
-    if match:
-        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
-    if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
-        sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
-        match = re.search(r"(?:^|[,?:]\s*)([^,?:]+?),?\s+or\s+([^,?]+)$", sentence)
-        if match and "," in sentence and len(match.group(1).split()) <= 6 and len(match.group(2).split()) <= 6:
-            sides = [_trim_side(match.group(1)), _trim_side(match.group(2))]
-            if all(sides):
-                return sides
-        clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
-        left, _, right = clause.partition(" or ")
-        sides = [_phrase_before(left), _phrase_after(right)]
-        if all(sides):
-            return sides
-    match = re.search(r"\b(?:the same|as)\b.*", q)
-    if re.match(r"(?i)(are|were|is|was|do|did|does|have|has|had)\b", q) and " and " in q:
-        head = re.sub(r"(?i)^(are|were|is|was|do|did|does|have|has|had)\s+(both\s+)?", "", q)
-        left, _, right = head.partition(" and ")
-        sides = [_phrase_after(left) or _trim_side(left), _phrase_after(right)]
-        if all(sides):
-            return sides
-    match = re.search(r"(?i)^(?:is|are|was|were)\s+(.+?)\s+the same\s+\w+\s+as\s+(.+)", q)
-    if match:
-        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
-    return []
-
-
-_COMPARISON_CUES = re.compile(
-    r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
-    r"\bbetween\b.+\band\b|\bsame\b|\bboth\b|\beither\b|\bneither\b",
-    re.I,
-)
-
-
-def is_comparison(question: str, sides: list[str]) -> bool:
-    if len(sides) < 2:
-        return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
-    if _COMPARISON_CUES.search(question):
-        return True
-    return bool(re.search(r"\bor\b", question) and (_COMPARATIVE.search(question) or
-                re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,11 +235,11 @@ _VALUE_HOW = re.compile(r"^how (?:much|many|long|far|old|large|big|often|tall|hi
 
 def detect_intent(question: str, keywords: list[str], references: tuple[str, ...], sides: list[str]) -> Intent:
     q = question.strip()
-    if _VAGUE.search(q) or (not keywords and not _CORPUS_WIDE.search(q)) or len(_words(q)) <= 2:
+    if _VAGUE.search(q) or (not keywords and not _CORPUS_WIDE.search(q)) or len(split_words(q)) <= 2:
         return "vague"
     if is_comparison(q, sides):
         return "comparison"
-    if section_hint(q, references) and (any(split_reference(r)[0] in _SECTION_KINDS for r in references)
+    if section_hint(q, references) and (any(split_reference(r)[0] in SECTION_KINDS for r in references)
                                         or re.search(r"\b(?:section|chapter)\b", q, re.I)):  # fmt: skip
         return "section_retrieval"
     if _CORPUS_WIDE.search(q) or (re.match(r"(?i)summari[sz]e\b", q) and len(keywords) <= 1):
@@ -447,7 +278,7 @@ def complexity_of(intent: Intent, question: str, references: tuple[str, ...], si
 
 
 def _strip_question(question: str) -> str:
-    words = _words(question)
+    words = split_words(question)
     while words and (words[0].lower() in QUESTION_WORDS or words[0].lower() in STOPWORDS):
         words.pop(0)
     return " ".join(words)

@@ -1,0 +1,129 @@
+"""The sides of a comparison question ("A vs B", "between A and B", "Which ..., A or B?")."""
+
+from __future__ import annotations
+
+import re
+
+from engine.bricks.text import STOPWORDS, normalize_space
+from engine.llm.offline_vocab import (
+    COMPARATIVE,
+    CONNECTORS,
+    GENERIC,
+    INNER_CONNECTORS,
+    QUESTION_WORDS,
+    split_words,
+)
+
+_SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | {"same", "both", "either", "neither", "different", "similar"}
+
+
+def trim_side(text: str) -> str:
+    words = split_words(text)
+    while words and words[0].lower() in _SIDE_STOP:
+        words.pop(0)
+    while words and words[-1].lower() in _SIDE_STOP:
+        words.pop()
+    return " ".join(words)
+
+
+def _phrase_before(text: str) -> str:
+    """The noun phrase that ends ``text``: a capitalised run (with connectors) or the trailing content words."""
+    words = split_words(text)
+    if not words:
+        return ""
+    picked: list[str] = []
+    capital = words[-1][0].isupper() or any(c.isdigit() for c in words[-1])
+    for word in reversed(words):
+        low = word.lower()
+        if capital and (word[0].isupper() or word[0].isdigit() or low in CONNECTORS):
+            if low in QUESTION_WORDS or (low in STOPWORDS and word[0].isupper() and low not in CONNECTORS):
+                break
+            picked.insert(0, word)
+        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
+            picked.insert(0, word)
+        else:
+            break
+    return trim_side(" ".join(picked))
+
+
+def _phrase_after(text: str) -> str:
+    """The noun phrase that starts ``text``."""
+    words = split_words(text)
+    while words and words[0].lower() in ("the", "a", "an", "both"):
+        words.pop(0)
+    if not words:
+        return ""
+    picked: list[str] = []
+    capital = words[0][0].isupper() or words[0][0].isdigit()
+    for word in words:
+        low = word.lower()
+        if capital and (word[0].isupper() or word[0].isdigit() or low in INNER_CONNECTORS | {"the"}):
+            picked.append(word)
+        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
+            picked.append(word)
+        else:
+            break
+    return trim_side(" ".join(picked))
+
+
+def _split_list(text: str) -> list[str]:
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus|with|to)\s+", text)
+    return [p for p in (trim_side(x) for x in parts) if p]
+
+
+def find_sides(question: str) -> list[str]:
+    """Labels of the things a comparison question compares (empty when it names none)."""
+    q = normalize_space(question).rstrip("?. ")
+    match = re.search(r"(.+?)\s+(?:vs\.?|versus)\s+(.+)", q, re.I)
+    if match:
+        return [s for s in (_phrase_before(match.group(1)), _phrase_after(match.group(2))) if s]
+    match = re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", q, re.I)
+    if match:
+        return [s for s in (_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))) if s]
+    match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
+    if match:
+        parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
+        if len(parts) >= 2:
+            return [_phrase_after(p) or p for p in parts][:4]
+    match = re.search(r"\b(?:does|do|did|is|are)\s+(.+?)\s+(?:differ|different)\s+from\s+(.+)", q, re.I)
+    if match:
+        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
+    if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
+        sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
+        match = re.search(r"(?:^|[,?:]\s*)([^,?:]+?),?\s+or\s+([^,?]+)$", sentence)
+        if match and "," in sentence and len(match.group(1).split()) <= 6 and len(match.group(2).split()) <= 6:
+            sides = [trim_side(match.group(1)), trim_side(match.group(2))]
+            if all(sides):
+                return sides
+        clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
+        left, _, right = clause.partition(" or ")
+        sides = [_phrase_before(left), _phrase_after(right)]
+        if all(sides):
+            return sides
+    match = re.search(r"\b(?:the same|as)\b.*", q)
+    if re.match(r"(?i)(are|were|is|was|do|did|does|have|has|had)\b", q) and " and " in q:
+        head = re.sub(r"(?i)^(are|were|is|was|do|did|does|have|has|had)\s+(both\s+)?", "", q)
+        left, _, right = head.partition(" and ")
+        sides = [_phrase_after(left) or trim_side(left), _phrase_after(right)]
+        if all(sides):
+            return sides
+    match = re.search(r"(?i)^(?:is|are|was|were)\s+(.+?)\s+the same\s+\w+\s+as\s+(.+)", q)
+    if match:
+        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
+    return []
+
+
+_COMPARISON_CUES = re.compile(
+    r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
+    r"\bbetween\b.+\band\b|\bsame\b|\bboth\b|\beither\b|\bneither\b",
+    re.I,
+)
+
+
+def is_comparison(question: str, sides: list[str]) -> bool:
+    if len(sides) < 2:
+        return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
+    if _COMPARISON_CUES.search(question):
+        return True
+    return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
+                re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip
