@@ -47,6 +47,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 _CACHE: dict[tuple[str, str, str], DocumentIndex] = {}
 _CACHE_LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
+"""Whoosh's RamStorage spills to a fixed temp folder (<tmp>/MAIN.tmp): one build at a time per process."""
 
 
 def sanitize_file_name(name: str) -> str:
@@ -63,7 +65,8 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _build_index(doc: ParsedDocument, directory: Path, config: EngineConfig) -> None:
-    index = KeywordIndex.build(doc, directory, config.retrieval)
+    with _BUILD_LOCK:
+        index = KeywordIndex.build(doc, directory, config.retrieval)
     index.close()
 
 

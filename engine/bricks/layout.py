@@ -63,11 +63,17 @@ class Unit:
         return self.bboxes[0][1] if self.bboxes else 0.0
 
 
+_BOLD_NAMES: dict[str, bool] = {}
+
+
 def _is_bold(span: dict) -> bool:
     if span["flags"] & 16:
         return True
     font = span["font"]
-    return any(mark in font for mark in _BOLD_FONT)
+    bold = _BOLD_NAMES.get(font)
+    if bold is None:
+        bold = _BOLD_NAMES[font] = any(mark in font for mark in _BOLD_FONT)
+    return bold
 
 
 def extract_lines(page_dict: dict) -> list[list[Line]]:
