@@ -302,15 +302,23 @@ def extract_answer(
 
 
 def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
-    """Parts of a multi-part question that no chosen sentence covers (half their terms or more)."""
+    """Parts of a multi-part question that no chosen sentence covers.
+
+    A part is covered by a sentence holding its key term (a name or acronym, else its longest term)
+    and at least half of its terms.
+    """
     parts = clauses(question)
     if len(parts) < 2:
         return []
     chosen_stems = [stems(u.text) | stems(u.caption) | stems(" ".join(u.item.section_path[-1:])) for u in chosen]
     missing = []
     for part in parts:
-        terms = stems(" ".join(extract_keywords(part)))
-        if terms and not any(len(terms & s) / len(terms) >= 0.5 for s in chosen_stems):
+        keywords = extract_keywords(part)
+        terms = stems(" ".join(keywords))
+        if not terms:
+            continue
+        key = stems(min(keywords, key=lambda k: (not (k[:1].isupper() or any(c.isdigit() for c in k)), -len(k))))
+        if not any(key <= s and len(terms & s) / len(terms) >= 0.5 for s in chosen_stems):
             missing.append(part)
     return missing
 

@@ -142,3 +142,24 @@ def test_stemming_is_light_and_consistent():
     assert stem("readings") == stem("reading") == "read"
     assert stem("applied") == stem("apply")
     assert stem("process") == "process"
+
+
+def test_a_part_of_a_multi_part_question_left_uncovered_makes_the_answer_incomplete():
+    bleu = ev(8, "The big model reaches 28.4 BLEU on the translation task, as shown in Table 2.")
+    caption = ev(8, "Table 2: BLEU scores of the models on the translation task.", 1)
+    question = "What regularization does the model use, and where is the impact on BLEU shown?"
+    answer = ask(question, bleu, caption)
+    assert not answer.complete_answer_found
+    assert any("does not cover" in c and "regularization" in c for c in answer.caveats)
+    dropout = ev(7, "Residual Dropout. We apply dropout regularization to the output of each sub-layer.", 2,
+                 bold_terms=("Residual Dropout.",))  # fmt: skip
+    fuller = ask(question, bleu, caption, dropout)
+    assert not any("does not cover" in c for c in fuller.caveats)
+
+
+def test_numbered_headings_are_not_counted_as_list_items():
+    heading = ev(5, "5.1 Training Data and Batching", kind="heading")
+    answer = ask("What regularization techniques are used during training?",
+                 ev(5, "We employ three types of regularization during training.", 1), heading)  # fmt: skip
+    assert answer.found_count == 0 and answer.expected_count == 3
+    assert "Training Data" not in answer.text.split("\n", 1)[-1] or not answer.text.startswith("1.")
