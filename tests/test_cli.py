@@ -57,6 +57,11 @@ def test_ask_json_is_a_run_result(report_pdf, library_dir):
     assert result["evidence_pages"]
 
 
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
 def _encrypted(tmp_path: Path) -> Path:
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "secret")
@@ -69,9 +74,9 @@ def _encrypted(tmp_path: Path) -> Path:
     ("make", "fragment"),
     [
         (lambda tmp: tmp / "missing.pdf", "no such file"),
-        (lambda tmp: (tmp / "empty.pdf").write_bytes(b"") and tmp / "empty.pdf", "empty"),
-        (lambda tmp: (tmp / "notes.pdf").write_text("just some text") and tmp / "notes.pdf", "not a PDF"),
-        (lambda tmp: (tmp / "cut.pdf").write_bytes(build_report_pdf()[:300]) and tmp / "cut.pdf", "PDF"),
+        (lambda tmp: _write(tmp / "empty.pdf", b""), "empty"),
+        (lambda tmp: _write(tmp / "notes.pdf", b"just some text"), "not a PDF"),
+        (lambda tmp: _write(tmp / "cut.pdf", build_report_pdf()[:300]), "PDF"),
         (_encrypted, "password"),
     ],
     ids=["missing", "empty", "not-pdf", "truncated", "encrypted"],

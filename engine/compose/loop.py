@@ -117,8 +117,14 @@ def _stop(best: AnswerWithEvidence, history: list[IterationRecord], reason: Stop
 def next_action(
     state: RunState, answer: AnswerWithEvidence, used: set[tuple[Trigger, Action]]
 ) -> tuple[PlannedAction | None, bool]:
-    """The first applicable action in loop order; (None, True) when the only ones left were used."""
+    """The first applicable action in loop order; (None, True) when the only ones left were used.
+
+    A generic widening (dense search, rephrasings) is tried only when no specific signal exists.
+    """
     candidates = [c for c in _candidates(state, answer) if c is not None]
+    if not candidates:
+        widen = _widen(state, answer)
+        candidates = [widen] if widen else []
     for plan in candidates:
         if (plan.trigger, plan.action) not in used:
             return plan, False
@@ -133,7 +139,6 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
         _references(state, answer),
         _sides(state, answer),
         _cardinality(state, answer),
-        _widen(state, answer),
     ]
 
 

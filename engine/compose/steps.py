@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.generation import ContextBundle, generate_answer
-from engine.bricks.text import estimate_tokens
+from engine.bricks.retrieval.index import DocumentIndex
+from engine.bricks.retrieval.two_hop import resolve_reference
+from engine.bricks.text import estimate_tokens, find_references
 from engine.compose.budget import LoopGuard
 from engine.compose.evidence import RunState
 from engine.contracts import (
@@ -78,7 +80,36 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
         state.fallbacks.append(BackendFallback(task="answer", reason="LLM-call budget spent; offline extraction used"))
         reply = generate_answer(state.question, state.parsed, context, _OFFLINE)
     state.guard.charge_context(min(context.tokens, allowance))
-    return _with_listing(reply.value, state)
+    return _with_unfetched_references(_with_listing(reply.value, state), state)
+
+
+def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """Add references the cited passages rely on whose target page has not been fetched yet.
+
+    A caption found by keyword search is not the table: until the two-hop pattern has fetched the
+    page that holds the target, a reference named in a cited passage (or in the question) stays
+    pending. The backend's own pending references are kept.
+    """
+    cited = [state.ledger[c.chunk_id].hit.chunk.text for c in answer.citations if c.chunk_id in state.ledger]
+    named = list(state.parsed.references) + list(find_references(" ".join(cited)))
+    pending = list(answer.pending_references)
+    for reference in dict.fromkeys(named):
+        if reference in pending or reference in state.resolved_references:
+            continue
+        if any(_target_unfetched(state, ix, reference) for ix in state.indexes):
+            pending.append(reference)
+    if len(pending) == len(answer.pending_references):
+        return answer
+    return answer.model_copy(update={"pending_references": tuple(pending), "complete_answer_found": False})
+
+
+def _target_unfetched(state: RunState, index: DocumentIndex, reference: str) -> bool:
+    page = resolve_reference(index.doc, reference)
+    if page is None:
+        return False
+    on_page = index.chunks_on_pages([page])
+    held = sum(1 for c in on_page if c.chunk_id in state.ledger)
+    return held < max(1, len(on_page) // 2)
 
 
 def _with_listing(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
