@@ -130,14 +130,16 @@ def _make_line(raw: dict) -> Line | None:
         return None
     if run:
         runs.append((len(runs), "".join(run)))
-    text = "".join(parts).translate(LIGATURES).strip()
+    text = " ".join("".join(parts).translate(LIGATURES).split())
     x0, y0, x1, y1 = raw["bbox"]
     return Line(text, (x0, y0, x1, y1), weighted / chars, bold_chars == chars, chars, runs, bool(first_bold))
 
 
 def _join_same_baseline(prev: Line, line: Line) -> None:
     size = (prev.size * prev.chars + line.size * line.chars) / (prev.chars + line.chars)
-    if line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size):
+    if line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size) and not (
+        len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
+    ):
         prev.columnar = True
     prev.text = f"{prev.text} {line.text}"
     prev.bbox = (min(prev.bbox[0], line.bbox[0]), min(prev.bbox[1], line.bbox[1]),
@@ -216,6 +218,8 @@ def section_number(text: str) -> str | None:
     if not match:
         return None
     number = match.group("num")
+    if number.isdigit() and len(number) >= 4:
+        return None  # a year or an amount ("2019 acquisitions"), not a section
     if not match.group("kw"):
         if number.isalpha():
             return None  # bare letters and roman numerals only count after a keyword ("Appendix B")
@@ -233,24 +237,37 @@ def _is_heading_text(text: str, size: float, big: float) -> bool:
         return False
     if size >= big:
         return True
-    return not text.endswith((".", ",", ";")) or bool(_SECTION_NUMBER.match(text) and len(text.split()) <= 12)
+    return not text.endswith((".", ",", ";")) or bool(section_number(text) and len(text.split()) <= 25)
 
 
 def block_units(lines: list[Line], page: int, height: float, body: float, ratio: float) -> list[Unit]:
-    """Turn one block into units: a leading heading, then body paragraphs / list items."""
+    """Turn one block into units: headings (a run of bold/large lines at the block start or after a
+    sentence end), body paragraphs and list items."""
     big = body * ratio
     flags = [_heading_like(line, big) for line in lines]
-    k = 0
-    while k < len(flags) and flags[k]:
-        k += 1
     units: list[Unit] = []
-    if k:
-        head = lines[:k]
+    start = i = 0
+    while i < len(lines):
+        if not flags[i] or (i and not lines[i - 1].text.endswith((".", ":", ";", "!", "?"))):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and flags[j]:
+            j += 1
+        head = lines[i:j]
         text = join_lines([line.text for line in head])
         size = max(line.size for line in head)
-        if _is_heading_text(text, size, big) and (k == len(lines) or len(text) <= 150):
+        if _is_heading_text(text, size, big) and (j == len(lines) or len(text) <= 150):
+            units.extend(_body_units(lines[start:i], page, height))
             units.append(Unit(page, text, [line.bbox for line in head], "heading", [], size, height))
-            lines = lines[k:]
+            start = j
+        i = j
+    units.extend(_body_units(lines[start:], page, height))
+    return units
+
+
+def _body_units(lines: list[Line], page: int, height: float) -> list[Unit]:
+    units: list[Unit] = []
     start = 0
     for i in range(1, len(lines) + 1):
         if i == len(lines) or _starts_item(lines[i].text):
@@ -295,6 +312,22 @@ def _body_unit(lines: list[Line], page: int, height: float) -> Unit:
         kind = "list_item"
     size = max(line.size for line in lines)
     return Unit(page, text, [line.bbox for line in lines], kind, terms, size, height)
+
+
+def demote_cells(units: list[Unit]) -> list[Unit]:
+    """Headings that sit on one line with another short unit beside them are table cells: text."""
+    for head in units:
+        if head.kind != "heading" or len(head.bboxes) > 2:
+            continue
+        hx0, hy0, hx1, _ = head.bboxes[0]
+        for other in units:
+            if other is head or len(other.bboxes) > 2:
+                continue
+            ox0, oy0, ox1, _ = other.bboxes[0]
+            if abs(oy0 - hy0) < 3 and (ox1 <= hx0 + 1 or ox0 >= hx1 - 1):
+                head.kind = "text"
+                break
+    return units
 
 
 # --------------------------------------------------------------------------------------------

@@ -109,16 +109,27 @@ def _match(units: list[Unit], target: str, used: set, headings_only: bool) -> in
     return None
 
 
+def _numbered_level(text: str, number: str) -> int:
+    keyword = text.split(None, 1)[0].lower()
+    if keyword == "part":
+        return 1
+    if keyword == "item":
+        return 2
+    return number.count(".") + 1
+
+
 def _heading_entries(units_by_page: list[list[Unit]]) -> list[_Entry]:
+    """Entries from detected headings: numbered ones by depth, the others below them by font size."""
     heads = [(p, i, u) for p, units in enumerate(units_by_page, 1) for i, u in enumerate(units) if u.kind == "heading"]
+    numbers = [section_number(u.text) for _, _, u in heads]
+    base = max((_numbered_level(u.text, n) for (_, _, u), n in zip(heads, numbers, strict=True) if n), default=0)
     sizes = sorted({round(u.size * 2) / 2 for _, _, u in heads}, reverse=True)
     entries: list[_Entry] = []
-    for page, i, unit in heads:
-        number = section_number(unit.text)
-        if number and number[0].isdigit():
-            level = number.count(".") + 1
+    for (page, i, unit), number in zip(heads, numbers, strict=True):
+        if number:
+            level = _numbered_level(unit.text, number)
         else:
-            level = min(3, sizes.index(round(unit.size * 2) / 2) + 1)
+            level = min(base + 3, base + sizes.index(round(unit.size * 2) / 2) + 1)
         foot = unit.page_height > 0 and unit.y0 >= FOOT_SHARE * unit.page_height
         entries.append(_Entry(level, unit.text[:300], page, len(entries), i, number, foot))
     prev = 0

@@ -24,6 +24,7 @@ from engine.bricks.layout import (  # noqa: E402
     band_key,
     block_units,
     body_font_size,
+    demote_cells,
     extract_lines,
     find_repeated,
     merge_tiny,
@@ -161,7 +162,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
                 lines = [line for line in lines if band_key(line, height) not in repeated]
             if lines:
                 units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio))
-        units_by_page.append(split_long(merge_tiny(units, cfg.min_chunk_chars), cfg.max_chunk_chars))
+        units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
     chunks = [
         Chunk(chunk_id=f"{doc_id[:16]}:p{page}:b{index}", doc_id=doc_id, page=page, index=index,

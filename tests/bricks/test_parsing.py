@@ -183,7 +183,7 @@ def test_section_paths_follow_position(outline_doc):
 @pytest.mark.parametrize(
     ("title", "number"),
     [("5.4 Regularization", "5.4"), ("Item 7.", "7"), ("Item 7A. Risk", "7A"), ("Appendix B", "B"),
-     ("A.1 Proofs", "A.1"), ("Introduction", None), ("2019 was a year", "2019"), ("A Survey", None),
+     ("A.1 Proofs", "A.1"), ("Introduction", None), ("2019 was a year", None), ("Item 7.", "7"), ("A Survey", None),
      ("12 Angry Men", "12"), ("3D printing", None)],
 )  # fmt: skip
 def test_section_number(title, number):
@@ -267,3 +267,18 @@ def test_transformer_paper(shared_dir):
     results = _chunk(doc, "On the WMT 2014 English-to-German translation task")
     assert results.section_path == ("Results", "Machine Translation")
     assert not any(c.text.strip() == "8" for c in doc.chunks), "page numbers are removed"
+
+
+def test_ten_k_items_from_headings(shared_dir):
+    data = (shared_dir / "corpus/filings/NETFLIX_2015_10K.pdf").read_bytes()
+    doc = parse_pdf(data, "netflix.pdf", EngineConfig())
+    assert doc.toc_source == "headings"
+    items = {e.number: e for e in doc.toc if e.title.startswith("Item")}
+    assert {"1A", "7", "7A", "8", "9A"} <= set(items)
+    item7 = items["7"]
+    assert item7.title.startswith("Item 7. Management") and item7.level == 2
+    assert item7.start_page < item7.end_page <= items["7A"].start_page
+    inside = [c for c in doc.chunks if item7.start_page < c.page < item7.end_page]
+    assert inside and all(c.section_path[0].startswith("PART II") for c in inside[:5])
+    assert all(c.section_path[1] == item7.title for c in inside[:5])
+    assert "Table of Contents" in doc.repeated_lines
