@@ -183,7 +183,7 @@ def _vocabulary(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | 
         return None
 
     def run(s: RunState) -> tuple[list[str], list[str]]:
-        return [query], s.search(query)
+        return [query], s.search(query, k=2 * s.config.retrieval.top_k)
 
     why = "new vocabulary in the evidence: " + ", ".join(fresh[:room][:5])
     return PlannedAction("discovered_vocabulary", "expand_keywords", why, run, checks_drift=True)
