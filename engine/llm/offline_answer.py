@@ -257,8 +257,8 @@ def extract_answer(
     best = ranked[0] if ranked else None
     found = best is not None and (best.coverage >= MIN_OVERLAP or best.anchor_coverage >= 0.5)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
-    relevant = [u.text for u in units if u.coverage > 0]
     relevant_ids = {u.item.chunk_id for u in units if u.coverage > 0}
+    relevant = [e.text for e in evidence if e.chunk_id in relevant_ids]
     mentioned = [*parsed.references, *(r for r in _refs(relevant) if r not in parsed.references)]
     pending = pending_references(mentioned, evidence)
     question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
@@ -304,8 +304,8 @@ def extract_answer(
 def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
     """Parts of a multi-part question that no chosen sentence covers.
 
-    A part is covered by a sentence holding its key term (a name or acronym, else its longest term)
-    and at least half of its terms.
+    A part is covered by a chosen sentence holding its key term (a multi-word term, else an acronym or
+    number, else its longest word; half of a phrase's words suffice).
     """
     parts = clauses(question)
     if len(parts) < 2:
@@ -317,8 +317,8 @@ def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
         terms = stems(" ".join(keywords))
         if not terms:
             continue
-        key = stems(min(keywords, key=lambda k: (not (k[:1].isupper() or any(c.isdigit() for c in k)), -len(k))))
-        if not any(key <= s and len(terms & s) / len(terms) >= 0.5 for s in chosen_stems):
+        key = stems(min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k))))
+        if not any(2 * len(key & s) >= len(key) for s in chosen_stems):
             missing.append(part)
     return missing
 

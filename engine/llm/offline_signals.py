@@ -187,7 +187,7 @@ def looks_garbled(text: str) -> bool:
         return False
     lone_numbers = sum(1 for t in tokens if re.fullmatch(r"[\d.,%()$\-]+", t))
     alpha = [t for t in tokens if t.isalpha()]
-    non_words = sum(1 for t in alpha if len(t) >= 3 and not _VOWEL.search(t))
+    non_words = sum(1 for t in alpha if len(t) >= 3 and not t.isupper() and not _VOWEL.search(t))
     singles = sum(1 for t in tokens if len(t) == 1 and t.isalpha() and t not in ("a", "A", "I"))
     if singles / len(tokens) > 0.3 or (alpha and non_words / len(alpha) > 0.3):
         return True
