@@ -124,17 +124,25 @@ def score_titles(toc: Sequence[TocEntry], text: str) -> list[tuple[float, TocEnt
     return out
 
 
-def section_chunks(doc: ParsedDocument, entry: TocEntry) -> list[Chunk]:
-    """The chunks of a section: its heading chunk first, then body chunks in page order."""
-    in_range = chunks_in_pages(doc, entry.start_page, entry.end_page)
+def section_chunks(doc: ParsedDocument, entry: TocEntry, limit: int | None = None) -> list[Chunk]:
+    """The chunks of a section: its heading chunk first, then body chunks in page order.
+
+    ``limit`` stops the scan early (a top-level section may span hundreds of pages).
+    """
+    in_range: list[Chunk] = []
+    page = entry.start_page
+    want = None if limit is None else limit * 3 + 20
+    while page <= entry.end_page and (want is None or len(in_range) < want):
+        in_range += chunks_in_pages(doc, page, page)
+        page += 1
     tagged = [c for c in in_range if entry.title in c.section_path]
     if tagged:
         heading = [c for c in in_range if c.kind == "heading" and _is_heading_of(c, entry)]
-        return heading[:1] + [c for c in tagged if c not in heading[:1]]
+        return (heading[:1] + [c for c in tagged if c not in heading[:1]])[:limit]
     start = next((i for i, c in enumerate(in_range) if c.page == entry.start_page and _is_heading_of(c, entry)), None)
     if start is not None:
         in_range = in_range[start:]
-    return in_range
+    return in_range[:limit]
 
 
 def _is_heading_of(chunk: Chunk, entry: TocEntry) -> bool:
@@ -160,7 +168,7 @@ def toc_search(doc: ParsedDocument, query: str, k: int, section_hint: str | None
     hits: list[Hit] = []
     seen: set[str] = set()
     for base, entry in sections:
-        for position, chunk in enumerate(section_chunks(doc, entry)):
+        for position, chunk in enumerate(section_chunks(doc, entry, k)):
             if chunk.chunk_id in seen:
                 continue
             seen.add(chunk.chunk_id)
