@@ -29,6 +29,12 @@ class PlannedAction:
     run: Callable[[RunState], tuple[list[str], list[str]]]
     """Executes the action; returns (queries run, chunk ids added)."""
     checks_drift: bool = False
+    detail: str = ""
+    """Distinguishes two actions of the same kind (the references a two-hop pass follows)."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.trigger, self.action, self.detail)
 
 
 def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
@@ -60,7 +66,11 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
 
 
 def run_dispatched(state: RunState) -> Outcome:
-    """Run pass 0 and then feedback passes until a stop rule fires."""
+    """Run pass 0 and then feedback passes until a stop rule fires.
+
+    The latest answer is returned (it has seen the most evidence) unless confidence fell past the
+    threshold, in which case the best earlier answer is returned.
+    """
     queries, added = initial_pass(state)
     answer = answer_now(state)
     history = [
@@ -73,17 +83,17 @@ def run_dispatched(state: RunState) -> Outcome:
 
 def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[IterationRecord]) -> Outcome:
     best = answer
-    used: set[tuple[Trigger, Action]] = set()
+    used: set[tuple[str, str, str]] = set()
     cfg = state.config.loop
     while True:
         if answer.complete_answer_found:
-            return Outcome(best if best.confidence > answer.confidence else answer, history, "complete", False)
+            return Outcome(answer, history, "complete", False)
         plan, repeated = next_action(state, answer, used)
         if plan is None:
-            return _stop(best, history, "repeated_trigger_action" if repeated else "no_trigger")
+            return _stop(answer, history, "repeated_trigger_action" if repeated else "no_trigger")
         if not state.guard.allows_iteration():
-            return _stop(best, history, state.guard.blocked_by or "budget_iterations")
-        used.add((plan.trigger, plan.action))
+            return _stop(answer, history, state.guard.blocked_by or "budget_iterations")
+        used.add(plan.key)
         state.guard.charge_iteration()
         state.iteration += 1
         state.notify("pass", f"pass {state.iteration}: {plan.why}")
@@ -94,11 +104,11 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before,
                                   _narrate(state, plan, added, before, before) + "; nothing new, stopping"))  # fmt: skip
             reason: StopReason = blocked if blocked in BUDGET_STOPS else "no_new_candidates"
-            return _stop(best, history, reason)
+            return _stop(answer, history, reason)
         if plan.checks_drift and _drifted(state, added):
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before,
                                   _narrate(state, plan, added, before, before) + "; off-topic, stopping"))  # fmt: skip
-            return _stop(best, history, "drift")
+            return _stop(answer, history, "drift")
         answer = answer_now(state)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence,
                               _narrate(state, plan, added, before, answer.confidence)))  # fmt: skip
@@ -107,7 +117,7 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         if answer.confidence >= best.confidence or answer.complete_answer_found:
             best = answer
         if state.guard.blocked_by in BUDGET_STOPS and not answer.complete_answer_found:
-            return _stop(best, history, state.guard.blocked_by)
+            return _stop(answer, history, state.guard.blocked_by)
 
 
 def _stop(best: AnswerWithEvidence, history: list[IterationRecord], reason: StopReason) -> Outcome:
@@ -115,7 +125,7 @@ def _stop(best: AnswerWithEvidence, history: list[IterationRecord], reason: Stop
 
 
 def next_action(
-    state: RunState, answer: AnswerWithEvidence, used: set[tuple[Trigger, Action]]
+    state: RunState, answer: AnswerWithEvidence, used: set[tuple[str, str, str]]
 ) -> tuple[PlannedAction | None, bool]:
     """The first applicable action in loop order; (None, True) when the only ones left were used.
 
@@ -126,7 +136,7 @@ def next_action(
         widen = _widen(state, answer)
         candidates = [widen] if widen else []
     for plan in candidates:
-        if (plan.trigger, plan.action) not in used:
+        if plan.key not in used:
             return plan, False
     return None, bool(candidates)
 
@@ -201,7 +211,7 @@ def _references(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | 
         return [f"two-hop {r}" for r in pending], added
 
     why = f"the answer cites {', '.join(pending)}, which was not in the evidence"
-    return PlannedAction("pending_references", "two_hop", why, run)
+    return PlannedAction("pending_references", "two_hop", why, run, detail=",".join(pending))
 
 
 def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -198,6 +198,13 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
 
 
 def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    extra = [u for label, u in chosen if label == CLAUSE_LABEL]
+    main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
+    body = _render_main(parsed, main) if main else ""
+    return "\n".join(p for p in (body, " ".join(_with_caption(u) for u in extra)) if p)
+
+
+def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
     if parsed.intent == "listing" and len(chosen) > 1:
         intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
         items = [u for _, u in chosen if u.text not in intro]
@@ -271,6 +278,8 @@ def extract_answer(
     anchor_cov = _coverage(_term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
+    if chosen:
+        chosen = _cover_clauses(question, parsed, units, chosen, max_citations)
     missing_parts = _uncovered_clauses(question, [u for _, u in chosen])
     if missing_parts:
         caveats = (*caveats, "the evidence does not cover: " + "; ".join(missing_parts))
@@ -299,6 +308,48 @@ def extract_answer(
         found_count=found_count,
         uncovered_sides=tuple(uncovered),
     )
+
+
+CLAUSE_LABEL = "+"
+"""Label of a sentence added for an uncovered part of the question (rendered after the main answer)."""
+
+_LOCATING = re.compile(r"^(?:where|which (?:table|figure|section|page))\b", re.IGNORECASE)
+
+
+def _cover_clauses(
+    question: str, parsed: ParsedQuestion, units: list[Unit], chosen: list[tuple[str, Unit]], limit: int
+) -> list[tuple[str, Unit]]:
+    """Add, for each part of a multi-part question no chosen sentence covers, its best sentence.
+
+    A part is scored on its own key terms, with the question's anchors as context (a pronoun like
+    "they" points back at them); a part that asks *where* something is shown prefers captions and
+    table text.
+    """
+    result = list(chosen)
+    anchors = _term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
+    for part in _uncovered_clauses(question, [u for _, u in result]):
+        if len(result) >= limit:
+            break
+        terms = _term_stems(extract_keywords(part))
+        if not terms:
+            continue
+        locating = bool(_LOCATING.match(part))
+        best, best_score = None, 0.0
+        for unit in units:
+            if any(unit is u for _, u in result):
+                continue
+            unit_stems = stems(unit.text) | stems(unit.caption)
+            own = _coverage(terms, unit_stems)
+            if own <= 0:
+                continue
+            score = own + 0.5 * _coverage(anchors, unit_stems)
+            if locating and (unit.item.kind in ("caption", "table") or unit.is_row or find_references(unit.text)):
+                score += 0.3
+            if score > best_score:
+                best, best_score = unit, score
+        if best is not None and best_score >= 0.5:
+            result.append((CLAUSE_LABEL, best))
+    return result
 
 
 def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
