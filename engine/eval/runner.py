@@ -180,6 +180,10 @@ def run_question(
     except LoupeError as error:
         logger.warning("%s [%s]: %s", question.id, strategy, error)
         return failure_score(question, strategy, str(error))
+    except Exception as error:  # noqa: BLE001 - an engine bug must not end the whole eval run
+        logger.warning("%s [%s]: unexpected %s: %s", question.id, strategy, type(error).__name__, error)
+        logger.debug("traceback", exc_info=True)
+        return failure_score(question, strategy, f"unexpected {type(error).__name__}: {error}")
     return score_run(question, strategy, result, docs.ids)
 
 

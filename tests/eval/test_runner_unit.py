@@ -119,3 +119,13 @@ def test_cli_main_bad_input_exits_2(tmp_path: Path, capsys) -> None:  # noqa: AN
     bad.write_text('{"id": 1}\n')
     assert cli.main([str(bad), "--strategies", "nope"]) == 2
     assert "unknown strategy" in capsys.readouterr().err
+
+
+def test_unexpected_engine_error_is_a_failure_row(monkeypatch: pytest.MonkeyPatch, corpus: Path) -> None:
+    def answer(question, doc_ids, **kwargs):  # noqa: ANN001, ANN202
+        raise KeyError("chunk-id")
+
+    monkeypatch.setattr(runner, "engine_answer", lambda: (answer, lambda config: None))
+    eval_set = parse_eval_lines(json.dumps(ROWS[0]))
+    report = runner.run_eval(eval_set, ["auto"], corpus=corpus, library=FakeLibrary())
+    assert report.rows[0].error.startswith("unexpected KeyError") and report.rows[0].recall == 0.0
