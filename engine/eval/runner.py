@@ -147,6 +147,9 @@ def ingest_documents(
             docs.failures[ref] = str(error)
         except OSError as error:
             docs.failures[ref] = f"{ref}: cannot read the file ({error})"
+        except Exception as error:  # noqa: BLE001 - one bad document must not end the eval run
+            logger.warning("cannot ingest %s: unexpected %s: %s", ref, type(error).__name__, error)
+            docs.failures[ref] = f"{ref}: unexpected {type(error).__name__}: {error}"
     _notify(progress, len(refs), len(refs), "ingest", f"{len(docs.ids)} document(s) ready")
     return docs
 

@@ -129,3 +129,12 @@ def test_unexpected_engine_error_is_a_failure_row(monkeypatch: pytest.MonkeyPatc
     eval_set = parse_eval_lines(json.dumps(ROWS[0]))
     report = runner.run_eval(eval_set, ["auto"], corpus=corpus, library=FakeLibrary())
     assert report.rows[0].error.startswith("unexpected KeyError") and report.rows[0].recall == 0.0
+
+
+def test_unexpected_ingest_error_is_recorded(fake_engine: list[dict], corpus: Path) -> None:
+    class Broken(FakeLibrary):
+        def ingest(self, data: bytes, name: str) -> SimpleNamespace:
+            raise RuntimeError("index build failed")
+
+    report = runner.run_eval(parse_eval_lines(json.dumps(ROWS[0])), ["auto"], corpus=corpus, library=Broken())
+    assert "RuntimeError" in report.ingest_failures[0] and report.rows[0].error and not fake_engine
