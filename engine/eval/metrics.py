@@ -204,6 +204,8 @@ class QuestionScore(_Frozen):
     cited_pages: tuple[int, ...] = ()
     recall: float | None = None
     precision: float | None = None
+    retrieved_recall: float | None = Field(None, description="Gold pages among every page retrieved in the run.")
+    retrieved_pages: int = 0
     answer_match: bool | None = None
     unanswerable_correct: bool | None = None
     llm_calls: int = 0
@@ -229,6 +231,8 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
     """Score one run against its question's gold data."""
     cited = [(p.doc_id, p.page) for p in result.evidence_pages]
     recall, precision = (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
+    retrieved = {(p.doc_id, p.page) for p in result.page_scores} | set(cited)
+    retrieved_recall = None if recall is None else page_recall_precision(question.gold_pages, retrieved, doc_ids)[0]
     text = result.answer.text
     usage = result.usage
     return QuestionScore(
@@ -242,6 +246,8 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         cited_pages=tuple(p for _, p in cited),
         recall=recall,
         precision=precision,
+        retrieved_recall=retrieved_recall,
+        retrieved_pages=len(retrieved),
         answer_match=None if question.unanswerable else answer_match(question.answers, text),
         unanswerable_correct=(not result.answer.answer_found) if question.unanswerable else None,
         llm_calls=usage.llm_calls,
@@ -267,6 +273,7 @@ def failure_score(question: EvalQuestion, strategy: str, error: str) -> Question
         unanswerable=question.unanswerable,
         gold_pages=tuple(g.page for g in question.gold_pages),
         recall=0.0 if question.gold_pages and not question.unanswerable else None,
+        retrieved_recall=0.0 if question.gold_pages and not question.unanswerable else None,
         precision=0.0 if question.gold_pages and not question.unanswerable else None,
         answer_match=False if scorable and not question.unanswerable else None,
         unanswerable_correct=False if question.unanswerable else None,
@@ -284,6 +291,7 @@ class Summary(_Frozen):
     n_recall: int = Field(0, description="Questions with gold pages (recall and precision are over these).")
     recall: float | None = None
     precision: float | None = None
+    retrieved_recall: float | None = Field(None, description="Gold pages among all retrieved pages (peer-style).")
     full_recall_rate: float | None = Field(None, description="Share of questions with every gold page cited.")
     n_answer: int = Field(0, description="Questions with a scorable gold answer.")
     answer_match: float | None = None
@@ -334,6 +342,7 @@ def summarize(strategy: str, slice_name: str, rows: Sequence[QuestionScore], pri
         n_recall=len(with_gold),
         recall=_mean([r.recall for r in with_gold]),  # type: ignore[misc]
         precision=_mean([r.precision for r in with_gold if r.precision is not None]),
+        retrieved_recall=_mean([r.retrieved_recall for r in with_gold if r.retrieved_recall is not None]),
         full_recall_rate=_mean([float(r.recall >= 1.0) for r in with_gold]),  # type: ignore[operator]
         n_answer=len(answered),
         answer_match=_mean([float(bool(r.answer_match)) for r in answered]),

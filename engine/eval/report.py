@@ -20,6 +20,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("err", "errors", "d"),
     ("recall", "recall", ".3f"),
     ("prec", "precision", ".3f"),
+    ("r_retr", "retrieved_recall", ".3f"),
     ("full", "full_recall_rate", ".2f"),
     ("match", "answer_match", ".3f"),
     ("unans", "unanswerable_accuracy", ".2f"),
@@ -72,7 +73,7 @@ def format_report(report: EvalReport) -> str:
     by_type = sorted((s for s in report.summaries if s.slice.startswith("type:")), key=lambda s: s.slice)
     if by_type:
         lines += ["", "== per question type", format_table(by_type, first="slice")]
-    lines += ["", "recall/prec: evidence pages; full: share with every gold page cited; match: answer match;"
+    lines += ["", "recall/prec: cited evidence pages; r_retr: gold pages among all retrieved pages; full: share with every gold page cited; match: answer match;"
               " unans: unanswerable accuracy; $/ok: token cost per correct answer"
               f" at {report.price_per_1k_tokens} per 1k tokens"]  # fmt: skip
     errors = [r for r in report.rows if r.error]

@@ -8,6 +8,7 @@ from engine.contracts import (
     AnswerWithEvidence,
     Budget,
     PageRef,
+    PageScore,
     PatternDecision,
     RunResult,
     Usage,
@@ -28,6 +29,7 @@ def run_result(
     latency_ms: float = 100.0,
     exhausted: bool = False,
     strategy: str = "single_pass",
+    retrieved: tuple[int, ...] = (),
 ) -> RunResult:
     off = PatternDecision(on=False, reason="test")
     return RunResult(
@@ -45,6 +47,7 @@ def run_result(
         stop_reason="single_pass",
         exhausted=exhausted,
         evidence_pages=tuple(PageRef(doc_id=doc_id, file_name="doc.pdf", page=p) for p in pages),
+        page_scores=tuple(PageScore(doc_id=doc_id, page=p, retriever="keyword", score=1.0) for p in retrieved),
         budget=Budget(),
         usage=Usage(
             llm_calls=llm_calls, retrieval_calls=retrieval_calls, unique_queries=1, context_tokens=500,

@@ -93,6 +93,7 @@ def test_recall_without_gold_or_citations() -> None:
 def test_score_run_answerable() -> None:
     score = score_run(_q(), "dispatched", run_result(pages=(3, 4), text="It is 18.29 percent."), IDS)
     assert score.recall == 0.5 and score.precision == 0.5
+    assert score.retrieved_recall == 0.5 and score.retrieved_pages == 2
     assert score.answer_match is True and score.correct is True
     assert score.multi_page and not score.unanswerable
     assert score.tokens == 1000 and score.llm_calls == 2
@@ -144,3 +145,10 @@ def test_aggregate_hand_computed() -> None:
     assert summaries[("sp", "type:unanswerable")].n == 1
     failed = summaries[("dp", "all")]
     assert failed.errors == 1 and failed.recall == 0.0 and failed.answer_match == 0.0 and failed.latency_p50_ms is None
+
+
+def test_retrieved_recall_counts_every_retrieved_page() -> None:
+    score = score_run(_q(pages=(3, 5)), "baseline_top5", run_result(pages=(3,), retrieved=(5, 8), text="x"), IDS)
+    assert score.recall == 0.5 and score.retrieved_recall == 1.0 and score.retrieved_pages == 3
+    summary = aggregate([score])[0]
+    assert summary.retrieved_recall == 1.0
