@@ -92,7 +92,7 @@ def answer(
     _notify(progress, "understand", "reading the question")
     parsed = understand_question(question, backend, provisional, fallbacks)
     limits = _limits(budget, config.budgets.for_complexity(parsed.complexity))
-    guard = LoopGuard(limits)
+    guard = LoopGuard(limits, started=provisional.started)
     guard.llm_calls, guard.prompt_tokens = provisional.llm_calls, provisional.prompt_tokens
     guard.completion_tokens = provisional.completion_tokens
 

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from engine.bricks.parsing import doc_id_of, parse_pdf
 from engine.bricks.profile import probe_pdf
+from engine.bricks.retrieval.cache import invalidate_shared
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.keyword import KeywordIndex
 from engine.config import EngineConfig
@@ -276,9 +277,11 @@ class Library:
 
 
 def _evict(doc_id: str) -> None:
+    invalidate_shared(doc_id)
     with _CACHE_LOCK:
         for key in [k for k in _CACHE if k[1] == doc_id]:
             index = _CACHE.pop(key)
+            index.retrieval_cache.invalidate(doc_id)
             try:
                 index.keyword.close()
             except Exception:  # noqa: BLE001 - closing a searcher must not block a delete

@@ -55,10 +55,16 @@ def _item(hit: Hit, file_names: Mapping[str, str]) -> EvidenceItem:
 
 
 def generate_answer(
-    question: str, parsed: ParsedQuestion, context: ContextBundle, backend: Backend
+    question: str,
+    parsed: ParsedQuestion,
+    context: ContextBundle,
+    backend: Backend,
+    time_limit_seconds: float | None = None,
 ) -> BackendReply[AnswerWithEvidence]:
     """Run the backend's answer task over ``context``, then check every citation."""
-    request = TaskRequest(question=question, parsed=parsed, evidence=context.evidence)
+    request = TaskRequest(
+        question=question, parsed=parsed, evidence=context.evidence, time_limit_seconds=time_limit_seconds
+    )
     reply = backend.run("answer", request, AnswerWithEvidence)
     checked = validate_citations(reply.value, context.evidence)
     return BackendReply(value=checked, usage=reply.usage, fallback=reply.fallback)

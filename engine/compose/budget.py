@@ -21,12 +21,16 @@ class LoopGuard:
     Args:
         budget: The limits.
         clock: Monotonic seconds source (injectable for tests).
+        started: When the run began on ``clock`` (default: now), so a guard built after an early step
+            still counts that step's seconds.
     """
 
-    def __init__(self, budget: Budget, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, budget: Budget, clock: Callable[[], float] = time.monotonic, started: float | None = None
+    ) -> None:
         self.budget = budget.model_copy(update={"max_iterations": min(budget.max_iterations, HARD_ITERATION_CAP)})
         self._clock = clock
-        self._started = clock()
+        self._started = clock() if started is None else started
         self.iterations = 0
         self.llm_calls = 0
         self.retrieval_calls = 0
@@ -35,6 +39,10 @@ class LoopGuard:
         self.completion_tokens = 0
         self._queries: set[str] = set()
         self.blocked_by: StopReason | None = None
+
+    @property
+    def started(self) -> float:
+        return self._started
 
     # ---- checks -----------------------------------------------------------------------------
 

@@ -58,7 +58,8 @@ def understand_question(
     if not guard.allows_llm_call():
         fallbacks.append(BackendFallback(task="parse_question", reason="LLM-call budget is zero; offline rules used"))
         return _OFFLINE.run("parse_question", TaskRequest(question=question), ParsedQuestion).value
-    reply = backend.run("parse_question", TaskRequest(question=question), ParsedQuestion)
+    request = TaskRequest(question=question, time_limit_seconds=guard.remaining_seconds())
+    reply = backend.run("parse_question", request, ParsedQuestion)
     guard.charge_llm(reply.usage)
     if reply.fallback:
         fallbacks.append(reply.fallback)
@@ -72,7 +73,9 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     context = state.context(allowance) if allowance else ContextBundle(evidence=(), tokens=0, dropped=())
     state.notify("answer", f"answering from {len(context.evidence)} passages ({context.tokens} tokens)")
     if state.guard.allows_llm_call():
-        reply = generate_answer(state.question, state.parsed, context, state.backend)
+        reply = generate_answer(
+            state.question, state.parsed, context, state.backend, state.guard.remaining_seconds()
+        )
         state.guard.charge_llm(reply.usage)
         if reply.fallback:
             state.fallbacks.append(reply.fallback)

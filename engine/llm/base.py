@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 from urllib.parse import urlparse
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from engine.config import BackendConfig
 from engine.contracts import (
@@ -60,6 +60,9 @@ class TaskRequest(Contract):
     previous_queries: tuple[str, ...] = ()
     max_sentences: int = 5
     max_citations: int = 6
+    time_limit_seconds: float | None = Field(
+        None, ge=0, description="Wall-clock seconds this step may take (the run's remaining time budget)."
+    )
 
 
 @dataclass(frozen=True)

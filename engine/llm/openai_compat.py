@@ -81,6 +81,7 @@ class OpenAIBackend:
         self._client: Any = None
         self._json_mode = False
         self._lock = threading.Lock()
+        self._local = threading.local()
 
     def __repr__(self) -> str:
         return f"OpenAIBackend(model={self.config.model!r}, base_url={self.base_url!r})"
@@ -120,6 +121,8 @@ class OpenAIBackend:
         """Run ``task`` on the endpoint; fall back to the offline rule when it cannot be done."""
         check_output_type(task, output_type)
         started = time.perf_counter()
+        limit = request.time_limit_seconds
+        self._local.deadline = time.monotonic() + limit if limit is not None else None
         tally = _Tally()
         try:
             value = self._attempt(task, request, output_type, tally)
@@ -193,16 +196,31 @@ class OpenAIBackend:
         otherwise never trip the client's per-read timeout)."""
         import openai
 
-        retries, limit = self.config.max_retries, self.config.timeout_seconds
+        retries = self.config.max_retries
         for attempt in range(retries + 1):
+            limit = self._seconds_left()
             try:
                 return self._within_deadline(call, limit)
             except (openai.APITimeoutError, openai.APIConnectionError, _Deadline, openai.APIStatusError) as exc:
                 status = getattr(exc, "status_code", None)
                 if attempt == retries or (status is not None and status not in (408, 409, 429) and status < 500):
                     raise
-                time.sleep(min(_retry_after(exc, attempt), limit))
+                wait = min(_retry_after(exc, attempt), self.config.timeout_seconds)
+                deadline = getattr(self._local, "deadline", None)
+                if deadline is not None and time.monotonic() + wait >= deadline:
+                    raise
+                time.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _seconds_left(self) -> float:
+        """Seconds one attempt may take: the timeout, cut to the run's remaining time budget."""
+        deadline = getattr(self._local, "deadline", None)
+        if deadline is None:
+            return self.config.timeout_seconds
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Deadline("the run's time budget is spent")
+        return min(self.config.timeout_seconds, left)
 
     def _within_deadline(self, call: Any, seconds: float) -> Any:
         box: dict[str, Any] = {}

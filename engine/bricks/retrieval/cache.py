@@ -88,3 +88,10 @@ def shared_cache(max_entries: int) -> RetrievalCache:
         if cache is None:
             cache = _SHARED[max_entries] = RetrievalCache(max_entries)
         return cache
+
+
+def invalidate_shared(doc_id: str) -> int:
+    """Drop a document's entries from every shared cache (a deleted document is never served)."""
+    with _SHARED_LOCK:
+        caches = list(_SHARED.values())
+    return sum(cache.invalidate(doc_id) for cache in caches)

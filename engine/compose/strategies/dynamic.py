@@ -63,7 +63,8 @@ def _plan(state: RunState, gaps: tuple[str, ...]) -> SubQueryPlan | None:
     if not state.guard.allows_llm_call():
         return None
     request = TaskRequest(
-        question=state.question, parsed=state.parsed, gaps=gaps, previous_queries=tuple(state.queries_run)
+        question=state.question, parsed=state.parsed, gaps=gaps, previous_queries=tuple(state.queries_run),
+        time_limit_seconds=state.guard.remaining_seconds(),
     )
     reply = state.backend.run("plan_subqueries", request, SubQueryPlan)
     state.guard.charge_llm(reply.usage)
@@ -83,6 +84,7 @@ def _judge(state: RunState) -> SufficiencyJudgement | None:
         parsed=state.parsed,
         evidence=evidence_items(state, ordered),
         previous_queries=tuple(state.queries_run),
+        time_limit_seconds=state.guard.remaining_seconds(),
     )
     reply = state.backend.run("judge_sufficiency", request, SufficiencyJudgement)
     state.guard.charge_llm(reply.usage)

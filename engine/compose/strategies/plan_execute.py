@@ -54,7 +54,10 @@ def make_plan(state: RunState) -> ExecutionPlan | None:
     """Ask the backend for a plan (None when the LLM budget allows no call)."""
     if not state.guard.allows_llm_call():
         return None
-    reply = state.backend.run("make_plan", TaskRequest(question=state.question, parsed=state.parsed), ExecutionPlan)
+    request = TaskRequest(
+        question=state.question, parsed=state.parsed, time_limit_seconds=state.guard.remaining_seconds()
+    )
+    reply = state.backend.run("make_plan", request, ExecutionPlan)
     state.guard.charge_llm(reply.usage)
     if reply.fallback:
         state.fallbacks.append(reply.fallback)
@@ -102,7 +105,7 @@ def _step_result(state: RunState, query: str, added: list[str]) -> str:
     allowance = state.guard.context_allowance(800)
     context = assemble_context(hits, state.file_names(), allowance)
     step_question = state.parsed.model_copy(update={"original_question": query})
-    reply = generate_answer(query, step_question, context, state.backend)
+    reply = generate_answer(query, step_question, context, state.backend, state.guard.remaining_seconds())
     state.guard.charge_llm(reply.usage)
     state.guard.charge_context(min(context.tokens, allowance))
     if reply.fallback:
