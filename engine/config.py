@@ -35,6 +35,9 @@ class LibraryConfig(_Section):
     max_file_mb: float = Field(100.0, gt=0, description="Largest PDF accepted, in megabytes.")
     max_pages: int = Field(1500, gt=0, description="Most pages a PDF may have; checked before parsing.")
     max_parse_seconds: float = Field(240.0, gt=0, description="A parse taking longer than this is abandoned.")
+    max_page_content_mb: float = Field(
+        32.0, gt=0, description="Largest decoded content stream of one page (a 'zip bomb' guard), in megabytes."
+    )
 
     def resolved_path(self) -> Path:
         """The library folder this configuration points at."""

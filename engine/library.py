@@ -15,6 +15,7 @@ import secrets
 import shutil
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +45,6 @@ STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
 
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 _CACHE: dict[tuple[str, str, str], DocumentIndex] = {}
 _CACHE_LOCK = threading.Lock()
@@ -53,10 +53,13 @@ _BUILD_LOCK = threading.Lock()
 
 
 def sanitize_file_name(name: str) -> str:
-    """A display name: no directories, no "..", no control characters, at most 200 characters."""
-    name = _CONTROL.sub("", str(name)).replace("\\", "/").split("/")[-1]
+    """A display name: no directories, no "..", no control or format characters (bidi overrides,
+    zero-width marks), at most 200 characters."""
+    name = "".join(ch for ch in str(name) if unicodedata.category(ch) not in ("Cc", "Cf"))
+    name = name.replace("\\", "/").split("/")[-1]
     name = name.replace("..", "").strip(" .")
-    return name[:MAX_NAME_CHARS] or "document.pdf"
+    name = name[:MAX_NAME_CHARS].encode()[:255].decode(errors="ignore")
+    return name or "document.pdf"
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -11,6 +11,7 @@ import hashlib
 import logging
 import os
 import time
+import zlib
 from collections.abc import Iterable
 
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
@@ -100,6 +101,51 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
     return doc
 
 
+_CHECK_RAW_BYTES = 16 * 1024
+"""Content streams shorter than this (compressed) cannot inflate past any sane limit; skip the check."""
+
+
+def _content_bytes(pdf: pymupdf.Document, page: pymupdf.Page, limit: int) -> int:
+    """Decoded size of a page's content streams, counted only up to ``limit + 1`` bytes.
+
+    Large compressed streams are inflated incrementally, so a flate bomb costs at most ``limit``
+    bytes of memory instead of its full decoded size.
+    """
+    total = 0
+    for xref in page.get_contents():
+        length = pdf.xref_get_key(xref, "Length")
+        if length[0] == "int" and int(length[1]) < _CHECK_RAW_BYTES:
+            total += int(length[1])
+            continue
+        raw = pdf.xref_stream_raw(xref) or b""
+        if "FlateDecode" not in pdf.xref_get_key(xref, "Filter")[1]:
+            total += len(raw)
+            continue
+        inflater = zlib.decompressobj()
+        chunk = raw
+        while chunk and total <= limit:
+            out = inflater.decompress(chunk, 1 << 20)
+            total += len(out)
+            chunk = inflater.unconsumed_tail
+            if not out:
+                break
+    return total
+
+
+def check_page_content(pdf: pymupdf.Document, page: pymupdf.Page, limits: LibraryConfig) -> None:
+    """Refuse a page whose content streams decode past ``limits.max_page_content_mb``.
+
+    Raises:
+        DocumentTooLargeError: the page is a decompression bomb (or absurdly heavy).
+    """
+    limit = int(limits.max_page_content_mb * 1024 * 1024)
+    if _content_bytes(pdf, page, limit) > limit:
+        raise DocumentTooLargeError(
+            f"page {page.number + 1} holds more than {limits.max_page_content_mb:g} MB of drawing "
+            "instructions (a damaged or hostile PDF); export the document again or split that page out"
+        )
+
+
 def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list[list[Line]], float, float]]:
     started = time.perf_counter()
     pages: list[tuple[list[list[Line]], float, float]] = []
@@ -107,9 +153,10 @@ def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list
         try:
             page = pdf.load_page(number)
             rect = page.rect
+            check_page_content(pdf, page, limits)
             blocks = extract_lines(page.get_text("dict", flags=TEXT_FLAGS))
             width, height = rect.width, rect.height
-        except (RuntimeError, ValueError) as exc:  # a damaged page: keep the page, without text
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:  # a damaged page: keep the page, without text
             logger.warning("page %d could not be read: %s", number + 1, exc)
             blocks, width, height = [], 612.0, 792.0
         pages.append((blocks, width, height))

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import re
 
+import pymupdf
+
 from engine.bricks.outline import clean_outline
-from engine.bricks.parsing import doc_id_of, open_pdf
+from engine.bricks.parsing import check_page_content, doc_id_of, open_pdf
 from engine.config import EngineConfig
 from engine.contracts import DocumentProfile, EffectiveStrategy
 
@@ -69,8 +71,9 @@ def probe_pdf(data: bytes, file_name: str, config: EngineConfig) -> DocumentProf
         for number in sampled:
             try:
                 page = pdf.load_page(number)
+                check_page_content(pdf, page, config.library)
                 text = page.get_text("text")
-            except (RuntimeError, ValueError) as exc:
+            except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:
                 logger.warning("probe: page %d unreadable: %s", number + 1, exc)
                 continue
             chars = len(text) - text.count(" ") - text.count("\n")

@@ -62,6 +62,8 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
         top = sorted(state.ledger.values(), key=lambda e: -e.fused)[:12]
         pages = list(dict.fromkeys((e.hit.chunk.doc_id, e.hit.chunk.page) for e in top))[:3]
         state.adaptive_parse(pages)
+        queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
+        added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
     return queries, list(dict.fromkeys(added))
 
 

@@ -182,3 +182,11 @@ def test_api_key_stays_out_of_runs_and_exports(app_engine: str) -> None:
     stored = at.session_state["loupe"]["runs"]
     assert all("sk-test-not-a-real-key" not in run for run in stored)
     assert stored or at.error  # either a run (the download is that JSON) or a message
+
+
+@pytest.mark.parametrize("n", range(len(SAMPLE_QUESTIONS)))
+def test_every_suggested_question_answers_without_error(app_engine: str, n: int) -> None:
+    at = _suggest(_app().run(), n)
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.get("image") and at.table
