@@ -48,8 +48,6 @@ _HEX = re.compile(r"^[0-9a-f]{1,64}$")
 
 _CACHE: dict[tuple[str, str, str], DocumentIndex] = {}
 _CACHE_LOCK = threading.Lock()
-_BUILD_LOCK = threading.Lock()
-"""Whoosh's RamStorage spills to a fixed temp folder (<tmp>/MAIN.tmp): one build at a time per process."""
 
 
 def sanitize_file_name(name: str) -> str:
@@ -69,9 +67,7 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _build_index(doc: ParsedDocument, directory: Path, config: EngineConfig) -> None:
-    with _BUILD_LOCK:
-        index = KeywordIndex.build(doc, directory, config.retrieval)
-    index.close()
+    KeywordIndex.build(doc, directory, config.retrieval).close()
 
 
 class Library:

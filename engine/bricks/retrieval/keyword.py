@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
+import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,7 +18,7 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 from whoosh.analysis import StemmingAnalyzer
 from whoosh.fields import ID, NUMERIC, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.query import Or, Term
 
@@ -61,6 +63,24 @@ def snippet(text: str, terms: list[str], width: int = _SNIPPET_CHARS) -> str:
         return flat[:width]
     start = max(0, min(positions) - width // 4)
     return ("…" if start else "") + flat[start : start + width]
+
+
+class _PrivateRamStorage(RamStorage):
+    """Whoosh's RamStorage spills to ``<tmp>/MAIN.tmp``, one folder shared by every process that builds
+    an index at the same moment; this one spills to private temporary folders, removed by :meth:`cleanup`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._temp_dirs: list[str] = []
+
+    def temp_storage(self, name: str | None = None) -> FileStorage:
+        folder = tempfile.mkdtemp(prefix="loupe-whoosh-")
+        self._temp_dirs.append(folder)
+        return FileStorage(folder).create()
+
+    def cleanup(self) -> None:
+        for folder in self._temp_dirs:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
@@ -110,14 +130,16 @@ class KeywordIndex:
         for old in directory.iterdir():
             if old.is_file() and old.suffix in (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp"):
                 old.unlink()
+        storage = _PrivateRamStorage()
         try:
-            storage = RamStorage()
             _write(storage.create_index(_schema(config)), doc)
             for name, data in storage.files.items():
                 (directory / name).write_bytes(bytes(data))
         except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
             log.warning("in-memory index build failed (%s); building on disk", exc)
             _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
+        finally:
+            storage.cleanup()
         ix = whoosh_index.open_dir(str(directory))
         log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
         return cls(ix, doc, config)
