@@ -55,14 +55,9 @@ def _parser() -> argparse.ArgumentParser:
         ask.add_argument(flag, type=kind, default=None)
     ask.add_argument("--json", action="store_true")
 
-    evaluate = sub.add_parser("eval", help="evaluate strategies on a JSONL question set")
-    evaluate.add_argument("set")
-    evaluate.add_argument("--corpus", default=None)
-    evaluate.add_argument("--strategies", default="single_pass,auto")
-    evaluate.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    evaluate.add_argument("--limit", type=int, default=None)
-    evaluate.add_argument("--report", default=None, help="write the report JSON here")
-    evaluate.add_argument("--json", action="store_true")
+    from engine.eval.cli import add_eval_arguments
+
+    add_eval_arguments(sub.add_parser("eval", help="evaluate strategies on a JSONL question set"))
     return parser
 
 

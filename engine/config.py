@@ -71,6 +71,9 @@ class RetrievalConfig(_Section):
     top_k: int = Field(8, ge=1, description="Chunks kept after fusion for one query.")
     per_retriever_k: int = Field(20, ge=1, description="Candidates each retriever contributes to fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal-rank fusion constant.")
+    min_pages: int = Field(
+        5, ge=0, description="Pages a fused search covers at least: the best hit of each further page is appended."
+    )
     heading_boost: float = Field(2.0, ge=1, description="BM25F boost of the section-title field.")
     dense_dimensions: int = Field(96, ge=8, description="LSA dimensions of the offline dense retriever.")
     cache_entries: int = Field(512, ge=0, description="Entries of the per-process retrieval cache.")

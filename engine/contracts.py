@@ -140,6 +140,11 @@ class RetrievalSpec(Contract):
     anchor_keywords: tuple[str, ...] = Field(default=(), description="Terms the evidence must stay close to.")
     section_hint: str | None = Field(None, description='A section the question names ("5.4", "Item 7").')
     layout_hint: LayoutHint | None = None
+    expansions: tuple[str, ...] = Field(
+        default=(),
+        description='Document words the question\'s terms imply ("capex" -> "purchases of property and equipment"); '
+        "appended to the main query, never replacing the question's own words.",
+    )
 
 
 class ComparisonSide(Contract):
@@ -162,6 +167,9 @@ class ParsedQuestion(Contract):
     expected_count: int | None = Field(None, ge=0, description="Cardinality stated in the question.")
     references: tuple[str, ...] = Field(default=(), description='References named in the question ("Table 3").')
     asks_for_value: bool = Field(False, description="The question asks for a number or amount.")
+    instructions: tuple[str, ...] = Field(
+        default=(), description='Answer-format instructions set aside before searching ("Round to two decimals.").'
+    )
 
 
 # --------------------------------------------------------------------------------------------

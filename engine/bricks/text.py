@@ -178,3 +178,19 @@ def overlap_ratio(terms: Iterable[str], text: str) -> float:
         return 1.0
     low = text.lower()
     return sum(1 for t in terms if t in low) / len(terms)
+
+
+def stem(word: str) -> str:
+    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read")."""
+    w = word.lower()
+    for group in ((("ies", "y"), ("s", "")), (("ied", "y"), ("ing", ""), ("ed", ""))):
+        for suffix, repl in group:
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
+                w = w[: len(w) - len(suffix)] + repl
+                break
+    return w
+
+
+def stems(text: str) -> set[str]:
+    """Stems of the words of ``text`` (stop words dropped)."""
+    return {stem(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text) if w.lower() not in STOPWORDS}

@@ -10,6 +10,7 @@ from engine.bricks.generation import ContextBundle, generate_answer
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.two_hop import resolve_reference
 from engine.bricks.text import estimate_tokens, find_references
+from engine.bricks.understanding import enrich
 from engine.compose.budget import LoopGuard
 from engine.compose.evidence import RunState
 from engine.contracts import (
@@ -57,13 +58,13 @@ def understand_question(
     """Parse the question with the backend, or with the offline rules when the LLM budget is spent."""
     if not guard.allows_llm_call():
         fallbacks.append(BackendFallback(task="parse_question", reason="LLM-call budget is zero; offline rules used"))
-        return _OFFLINE.run("parse_question", TaskRequest(question=question), ParsedQuestion).value
+        return enrich(_OFFLINE.run("parse_question", TaskRequest(question=question), ParsedQuestion).value)
     request = TaskRequest(question=question, time_limit_seconds=guard.remaining_seconds())
     reply = backend.run("parse_question", request, ParsedQuestion)
     guard.charge_llm(reply.usage)
     if reply.fallback:
         fallbacks.append(reply.fallback)
-    return reply.value
+    return enrich(reply.value)
 
 
 def answer_now(state: RunState) -> AnswerWithEvidence:

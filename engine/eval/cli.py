@@ -1,7 +1,7 @@
 """``python -m engine eval SET.jsonl ...``: run, print tables, save the report.
 
-``run_eval_command(args, config)`` is what ``engine/__main__.py`` calls. ``python -m engine.eval.cli``
-accepts the same arguments plus ``--answerable-only`` and ``--price-per-1k``.
+``run_eval_command(args, config)`` is what ``engine/__main__.py`` calls; ``python -m engine.eval.cli``
+takes the same arguments (``add_eval_arguments``).
 """
 
 from __future__ import annotations
@@ -65,17 +65,22 @@ def run_eval_command(args: argparse.Namespace, config: EngineConfig) -> None:
     sys.stdout.flush()
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine.eval.cli", description="Evaluate strategies on a JSONL set.")
-    parser.add_argument("set")
-    parser.add_argument("--corpus", default=None)
-    parser.add_argument("--strategies", default="single_pass,auto")
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    """The eval command's arguments (shared by ``python -m engine eval`` and this module)."""
+    parser.add_argument("set", help="a JSONL question set, or the name of a bundled one (sample)")
+    parser.add_argument("--corpus", default=None, help="folder the set's doc paths are relative to")
+    parser.add_argument("--strategies", default="single_pass,auto", help="comma-separated; baseline_top5 is the peer recipe")
     parser.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--limit", type=int, default=None, help="keep the first N questions (after --answerable-only)")
     parser.add_argument("--answerable-only", action="store_true", help="skip questions marked unanswerable")
     parser.add_argument("--price-per-1k", type=float, default=None, help="price per 1000 tokens")
     parser.add_argument("--report", default=None, help="write the report JSON here")
     parser.add_argument("--json", action="store_true")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine.eval.cli", description="Evaluate strategies on a JSONL set.")
+    add_eval_arguments(parser)
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser
 

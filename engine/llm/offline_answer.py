@@ -9,127 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from engine.bricks.text import find_cardinality_cue, find_references, normalize_space, split_sentences
+from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
+from engine.bricks.text import find_cardinality_cue, find_references, stems
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
 from engine.llm.offline_plan import clauses
-from engine.llm.offline_question import extract_keywords
+from engine.llm.offline_question import extract_keywords, listing_subject
 from engine.llm.offline_signals import (
     discovered_keywords,
     enumerated_items,
     garbled_pages,
     pending_references,
     reference_present,
-    stems,
 )
 
 NOT_FOUND = "I could not find the answer in the retrieved evidence."
 MIN_OVERLAP = 0.34
-_NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
-
-
-@dataclass
-class Unit:
-    """One candidate sentence or table row, with its chunk and score."""
-
-    text: str
-    item: EvidenceItem
-    order: int
-    coverage: float = 0.0
-    anchor_coverage: float = 0.0
-    score: float = 0.0
-    is_row: bool = False
-    caption: str = ""
-
-
-def _is_tabular(item: EvidenceItem) -> bool:
-    if item.kind == "table":
-        return True
-    lines = [line for line in item.text.splitlines() if line.strip()]
-    numeric = sum(1 for line in lines if len(_NUMBER.findall(line)) >= 2)
-    return len(lines) >= 3 and numeric / len(lines) >= 0.5
-
-
-def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
-    """Sentences of prose chunks, lines of tabular chunks; every text occurs in its chunk (normalised)."""
-    units: list[Unit] = []
-    for order, item in enumerate(evidence):
-        if _is_tabular(item):
-            parts = [normalize_space(line) for line in item.text.splitlines()]
-            rows = True
-        else:
-            parts = split_sentences(item.text)
-            rows = False
-        if not rows:
-            parts = _merge_run_ins(parts)
-        caption = parts[0] if rows and parts else ""
-        for part in parts:
-            if len(part) >= 2:
-                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption))
-    return units
-
-
-def _merge_run_ins(parts: list[str]) -> list[str]:
-    """Join a run-in header ("Median smoothing.") to the sentence that follows it."""
-    merged: list[str] = []
-    pending = ""
-    for part in parts:
-        if pending:
-            part = f"{pending} {part}"
-            pending = ""
-        if len(part.split()) < 4 and part is not parts[-1]:
-            pending = part
-            continue
-        merged.append(part)
-    if pending:
-        merged.append(pending)
-    return merged
-
-
-# --------------------------------------------------------------------------------------------
-# Scoring
-# --------------------------------------------------------------------------------------------
-
-
-def _term_stems(terms: Sequence[str]) -> list[set[str]]:
-    return [s for s in (stems(t) for t in terms) if s]
-
-
-def _coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
-    if not term_sets:
-        return 0.0
-    return sum(len(t & unit_stems) / len(t) for t in term_sets) / len(term_sets)
-
-
-def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
-    """Fill coverage and score of every unit in place."""
-    keywords = _term_stems(parsed.keywords) or _term_stems([parsed.original_question])
-    anchors = _term_stems(parsed.retrieval.anchor_keywords) or keywords
-    phrases = [k.lower() for k in parsed.keywords if " " in k]
-    question_numbers = set(_NUMBER.findall(parsed.original_question))
-    top = max((u.item.score for u in units), default=0.0) or 1.0
-    for unit in units:
-        unit_stems = stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
-        unit.coverage = _coverage(keywords, unit_stems)
-        unit.anchor_coverage = _coverage(anchors, unit_stems)
-        low = unit.text.lower()
-        score = unit.coverage + 0.8 * unit.anchor_coverage
-        score += 0.3 * sum(1 for p in phrases if p in low) / max(1, len(phrases))
-        score += 0.25 * max(0.0, unit.item.score) / top - 0.01 * unit.order
-        words = len(unit.text.split())
-        if parsed.asks_for_value:
-            numbers = [n for n in _NUMBER.findall(unit.text) if n not in question_numbers]
-            score += 0.45 if numbers else -0.3
-            if numbers and (unit.is_row or unit.item.kind == "table"):
-                score += 0.2
-        if words < 4 and not unit.is_row:
-            score -= 0.3
-        if words > 80:
-            score -= 0.2
-        if unit.item.kind == "heading":
-            score -= 0.4
-        unit.score = score
 
 
 # --------------------------------------------------------------------------------------------
@@ -178,7 +73,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     elif parsed.intent == "listing":
         items = _listing_units(units, limit)
         if items:
-            cue = next((u for u in ranked if find_cardinality_cue(u.text) and u.coverage > 0 and u not in items), None)
+            cue = next((u for u in _cue_order(ranked, parsed) if u not in items), None)
             return [("", u) for u in ([cue] if cue else []) + items][: limit + 1], uncovered
     best = ranked[0].score
     want = 2 if parsed.intent in ("single_fact", "section_retrieval") else limit
@@ -221,16 +116,28 @@ def _with_caption(unit: Unit) -> str:
     return unit.text
 
 
+STRONGEST_UNITS = 6
+"""New vocabulary is read from the chunks of this many best-scoring sentences, not from every match."""
+
+
+def _strongest_chunks(ranked: Sequence[Unit], evidence: Sequence[EvidenceItem]) -> list[EvidenceItem]:
+    ids = {u.item.chunk_id for u in ranked[:STRONGEST_UNITS] if u.coverage > 0}
+    return [e for e in evidence if e.chunk_id in ids]
+
+
+def _cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
+    """Units stating a count ("three types of ..."), those naming the listed subject first."""
+    subject = stems(listing_subject(parsed.original_question) or "")
+    cues = [u for u in units if u.coverage > 0 and find_cardinality_cue(u.text)]
+    return sorted(cues, key=lambda u: not (subject & stems(u.text)))
+
+
 def _counts(parsed: ParsedQuestion, units: list[Unit], evidence: Sequence[EvidenceItem]) -> tuple[int | None, int | None, str | None]:
     expected, cue_text = parsed.expected_count, None
     if expected is None and parsed.intent == "listing":
-        for unit in sorted(units, key=lambda u: -u.coverage):
-            if unit.coverage <= 0:
-                break
-            cue = find_cardinality_cue(unit.text)
-            if cue:
-                expected, cue_text = cue
-                break
+        for unit in _cue_order(sorted(units, key=lambda u: -u.coverage), parsed):
+            expected, cue_text = find_cardinality_cue(unit.text) or (None, None)
+            break
     if parsed.intent != "listing" and parsed.expected_count is None:
         return None, None, None
     cue_chunks = [u.item for u in units if cue_text and u.text == cue_text]
@@ -262,7 +169,7 @@ def extract_answer(
     score_units(units, parsed)
     ranked = sorted(units, key=lambda u: -u.score)
     best = ranked[0] if ranked else None
-    found = best is not None and (best.coverage >= MIN_OVERLAP or best.anchor_coverage >= 0.5)
+    found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
     relevant_ids = {u.item.chunk_id for u in units if u.coverage > 0}
     relevant = [e.text for e in evidence if e.chunk_id in relevant_ids]
@@ -275,7 +182,7 @@ def extract_answer(
         found_count = len(_listing_units(units, max_sentences)) if chosen else 0
     chosen_text = " ".join(u.text for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
-    anchor_cov = _coverage(_term_stems(anchors), stems(chosen_text)) if chosen else 0.0
+    anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
     if chosen:
@@ -300,7 +207,7 @@ def extract_answer(
         complete_answer_found=complete and bool(chosen),
         confidence=confidence,
         caveats=caveats,
-        discovered_keywords=discovered_keywords([e for e in evidence if e.chunk_id in relevant_ids], question_stems),
+        discovered_keywords=discovered_keywords(_strongest_chunks(ranked, evidence), question_stems),
         pending_references=pending,
         context_structured=not bad_pages,
         garbled_pages=bad_pages,
@@ -326,11 +233,11 @@ def _cover_clauses(
     table text.
     """
     result = list(chosen)
-    anchors = _term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
+    anchors = term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
     for part in _uncovered_clauses(question, [u for _, u in result]):
         if len(result) >= limit:
             break
-        terms = _term_stems(extract_keywords(part))
+        terms = term_stems(extract_keywords(part))
         if not terms:
             continue
         locating = bool(_LOCATING.match(part))
@@ -339,10 +246,10 @@ def _cover_clauses(
             if any(unit is u for _, u in result):
                 continue
             unit_stems = stems(unit.text) | stems(unit.caption)
-            own = _coverage(terms, unit_stems)
+            own = coverage(terms, unit_stems)
             if own <= 0:
                 continue
-            score = own + 0.5 * _coverage(anchors, unit_stems)
+            score = own + 0.5 * coverage(anchors, unit_stems)
             if locating and (unit.item.kind in ("caption", "table") or unit.is_row or find_references(unit.text)):
                 score += 0.3
             if score > best_score:
@@ -410,4 +317,4 @@ def _caveats(
     return tuple(notes)
 
 
-__all__ = ["NOT_FOUND", "extract_answer", "reference_present", "split_units"]
+__all__ = ["NOT_FOUND", "extract_answer", "reference_present"]

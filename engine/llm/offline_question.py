@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from engine.bricks.question_focus import focus
 from engine.bricks.text import (
     STOPWORDS,
     count_value,
@@ -30,7 +31,7 @@ from engine.llm.offline_vocab import (
     split_words,
 )
 
-__all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
+__all__ = ["extract_keywords", "find_sides", "listing_subject", "parse_question", "question_references", "trim_side"]
 
 # --------------------------------------------------------------------------------------------
 # Keywords
@@ -191,6 +192,25 @@ def expected_count(question: str) -> int | None:
     return None
 
 
+_SUBJECT_PATTERNS = (
+    re.compile(r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?(?:kinds?\s+of\s+|types?\s+of\s+)?"
+               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
+    re.compile(r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
+               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
+)
+
+
+def listing_subject(question: str) -> str | None:
+    """The plural noun phrase a listing question asks for ("regularization techniques", "countries")."""
+    for pattern in _SUBJECT_PATTERNS:
+        match = pattern.search(question)
+        if match:
+            words = [w for w in match.group("subject").split() if not is_generic(w)]
+            if words:
+                return " ".join(words)
+    return None
+
+
 def asks_for_value(question: str) -> bool:
     return bool(_VALUE_CUES.search(question))
 
@@ -299,8 +319,14 @@ def _side(label: str, shared: list[str]) -> ComparisonSide:
 
 
 def parse_question(question: str) -> ParsedQuestion:
-    """Turn ``question`` into retrieval instructions using cue words and shape only."""
-    q = normalize_space(question)
+    """Turn ``question`` into retrieval instructions using cue words and shape only.
+
+    Answer-format instructions ("Round to two decimals.", "Answer in USD millions.") are set aside
+    first (:func:`engine.bricks.question_focus.focus`): their words are not evidence to look for.
+    """
+    original = normalize_space(question)
+    content = focus(original)
+    q = content.content
     references = question_references(q)
     keywords = extract_keywords(q)
     sides = find_sides(q)
@@ -317,7 +343,7 @@ def parse_question(question: str) -> ParsedQuestion:
     stripped = _strip_question(q).rstrip("?")
     rewrites = tuple(r for r in dict.fromkeys([stripped]) if r and r.lower() != main_query.lower())
     return ParsedQuestion(
-        original_question=q,
+        original_question=original,
         intent=intent,
         complexity=complexity_of(intent, q, references, sides),
         keywords=tuple(keywords),
@@ -332,4 +358,5 @@ def parse_question(question: str) -> ParsedQuestion:
         expected_count=expected_count(q),
         references=references,
         asks_for_value=asks_for_value(q),
+        instructions=content.instructions,
     )

@@ -9,29 +9,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engine.bricks.text import STOPWORDS, find_references, normalize_space, split_reference
+from engine.bricks.text import STOPWORDS, find_references, normalize_space, split_reference, stems
 from engine.contracts import EvidenceItem
 
 _GENERIC_HEADINGS = frozenset(
     "abstract introduction conclusion conclusions references acknowledgements acknowledgments appendix "
     "contents summary overview background discussion results methods method related work notes index".split()
 )
-
-
-def stem(word: str) -> str:
-    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read")."""
-    w = word.lower()
-    for group in ((("ies", "y"), ("s", "")), (("ied", "y"), ("ing", ""), ("ed", ""))):
-        for suffix, repl in group:
-            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
-                w = w[: len(w) - len(suffix)] + repl
-                break
-    return w
-
-
-def stems(text: str) -> set[str]:
-    """Stems of the words of ``text`` (stop words dropped)."""
-    return {stem(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text) if w.lower() not in STOPWORDS}
 
 
 # --------------------------------------------------------------------------------------------

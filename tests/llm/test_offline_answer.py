@@ -9,7 +9,8 @@ from engine.llm.base import TaskRequest
 from engine.llm.offline import OfflineBackend
 from engine.llm.offline_answer import NOT_FOUND
 from engine.llm.offline_question import parse_question
-from engine.llm.offline_signals import looks_garbled, stem
+from engine.bricks.text import stem
+from engine.llm.offline_signals import looks_garbled
 
 BACKEND = OfflineBackend()
 

@@ -48,3 +48,23 @@ def reciprocal_rank_fusion(
     if not query and lists:
         query = lists[0].query
     return RankedList(query=query, retriever="fused", hits=hits)
+
+
+
+def fill_pages(ranked: RankedList, k: int, min_pages: int) -> RankedList:
+    """The first ``k`` hits, plus the best hit of each further page until ``min_pages`` pages are present.
+
+    Strong hits are never displaced: a page that only ranks lower still gets one place at the end,
+    so an answer can weigh evidence from several pages. Pure; ranks are renumbered 1..n.
+    """
+    top = list(ranked.hits[: max(0, k)])
+    pages = {(h.chunk.doc_id, h.chunk.page) for h in top}
+    for hit in ranked.hits[len(top):]:
+        if len(pages) >= min_pages:
+            break
+        page = (hit.chunk.doc_id, hit.chunk.page)
+        if page not in pages:
+            pages.add(page)
+            top.append(hit)
+    hits = tuple(hit.model_copy(update={"rank": i}) for i, hit in enumerate(top, start=1))
+    return ranked.model_copy(update={"hits": hits})

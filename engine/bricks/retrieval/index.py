@@ -10,9 +10,9 @@ from typing import Literal
 
 from engine.bricks.retrieval.cache import RetrievalCache, make_key, shared_cache
 from engine.bricks.retrieval.dense import LsaRetriever
-from engine.bricks.retrieval.fusion import reciprocal_rank_fusion
+from engine.bricks.retrieval.fusion import fill_pages, reciprocal_rank_fusion
 from engine.bricks.retrieval.keyword import KeywordIndex
-from engine.bricks.retrieval.toc import title_words, toc_search
+from engine.bricks.retrieval.toc import has_strong_title_match, toc_search
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, DocumentProfile, ParsedDocument, RankedList
 
@@ -41,7 +41,6 @@ class DocumentIndex:
         self._by_page: dict[int, list[Chunk]] = {}
         for chunk in doc.chunks:
             self._by_page.setdefault(chunk.page, []).append(chunk)
-        self._title_words: set[str] = set().union(*(title_words(e.title) for e in doc.toc)) if doc.toc else set()
         self._dense: LsaRetriever | None = None
         self._dense_lock = threading.Lock()
         self.cache_id = doc.doc_id if doc.parse_method == "layer1" else f"{doc.doc_id}#{_digest(doc)}"
@@ -106,13 +105,18 @@ class DocumentIndex:
             lists.append(self._toc(query, per, pages, section_hint))
         if use_dense:
             lists.append(self.dense.search(query, per, pages))
-        return reciprocal_rank_fusion(lists, k=self.config.rrf_k, top=k, query=query)
+        fused = reciprocal_rank_fusion(lists, k=self.config.rrf_k, query=query)
+        return fill_pages(fused, k, self.config.min_pages)
 
     def uses_toc(self, query: str, section_hint: str | None) -> bool:
-        """TOC retrieval joins fusion when the doc has a toc and a hint is given or the query names a title word."""
+        """TOC retrieval joins fusion when a section is named, or a title matches the query closely.
+
+        A single shared word ("results", "introduction") is not enough: section chunks come in
+        position order, so a loose title match would crowd out better keyword hits.
+        """
         if not self.doc.toc:
             return False
-        return bool(section_hint) or bool(self._title_words & title_words(query))
+        return bool(section_hint) or has_strong_title_match(self.doc.toc, query)
 
     def _toc(self, query: str, k: int, pages: frozenset[int] | None, section_hint: str | None) -> RankedList:
         if pages is None:

@@ -124,6 +124,17 @@ def score_titles(toc: Sequence[TocEntry], text: str) -> list[tuple[float, TocEnt
     return out
 
 
+def has_strong_title_match(toc: Sequence[TocEntry], text: str, min_shared: int = 2, min_share: float = 0.6) -> bool:
+    """Some entry's title is covered by ``text``: all its words, or ``min_shared`` words and ``min_share`` of them."""
+    words = title_words(text)
+    for entry in toc:
+        tw = title_words(entry.title)
+        shared = len(words & tw)
+        if shared and (shared == len(tw) or (shared >= min_shared and shared / len(tw) >= min_share)):
+            return True
+    return False
+
+
 def section_chunks(doc: ParsedDocument, entry: TocEntry, limit: int | None = None) -> list[Chunk]:
     """The chunks of a section: its heading chunk first, then body chunks in page order.
 

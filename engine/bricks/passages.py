@@ -1,0 +1,146 @@
+"""Passages of evidence cut into sentences (prose) or rows (tables), and scored against a question.
+
+Shared by the offline answer rule and the generation brick's supporting citations. A unit's
+``coverage`` is the share of the question's terms it holds; its ``score`` weighs those terms by how
+rare they are in the evidence, adds the retrieval score, and follows the question's shape (numbers
+for value questions). Every unit's text occurs in its chunk (whitespace-normalised).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bricks.text import normalize_space, split_sentences, stems
+from engine.contracts import EvidenceItem, ParsedQuestion
+
+NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
+
+
+@dataclass
+class Unit:
+    """One candidate sentence or table row, with its chunk and score."""
+
+    text: str
+    item: EvidenceItem
+    order: int
+    coverage: float = 0.0
+    anchor_coverage: float = 0.0
+    score: float = 0.0
+    is_row: bool = False
+    caption: str = ""
+
+
+def _is_tabular(item: EvidenceItem) -> bool:
+    if item.kind == "table":
+        return True
+    lines = [line for line in item.text.splitlines() if line.strip()]
+    numeric = sum(1 for line in lines if len(NUMBER.findall(line)) >= 2)
+    return len(lines) >= 3 and numeric / len(lines) >= 0.5
+
+
+def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
+    """Sentences of prose chunks, lines of tabular chunks; every text occurs in its chunk (normalised)."""
+    units: list[Unit] = []
+    for order, item in enumerate(evidence):
+        if _is_tabular(item):
+            parts = [normalize_space(line) for line in item.text.splitlines()]
+            rows = True
+        else:
+            parts = split_sentences(item.text)
+            rows = False
+        if not rows:
+            parts = _merge_run_ins(parts)
+        caption = parts[0] if rows and parts else ""
+        for part in parts:
+            if len(part) >= 2:
+                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption))
+    return units
+
+
+def _merge_run_ins(parts: list[str]) -> list[str]:
+    """Join a run-in header ("Median smoothing.") to the sentence that follows it."""
+    merged: list[str] = []
+    pending = ""
+    for part in parts:
+        if pending:
+            part = f"{pending} {part}"
+            pending = ""
+        if len(part.split()) < 4 and part is not parts[-1]:
+            pending = part
+            continue
+        merged.append(part)
+    if pending:
+        merged.append(pending)
+    return merged
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------
+
+
+def term_stems(terms: Sequence[str]) -> list[set[str]]:
+    return [s for s in (stems(t) for t in terms) if s]
+
+
+def coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
+    if not term_sets:
+        return 0.0
+    return sum(len(t & unit_stems) / len(t) for t in term_sets) / len(term_sets)
+
+
+def _weights(term_sets: list[set[str]], units: list[Unit]) -> list[float]:
+    """Inverse evidence frequency of each term: a term most passages share (the document's own
+    subject, "Transformer" in the Transformer paper) tells less about which passage answers."""
+    items = {u.item.chunk_id: stems(u.item.text) for u in units}
+    total = len(items)
+    weights = []
+    for term in term_sets:
+        df = sum(1 for item_stems in items.values() if 2 * len(term & item_stems) >= len(term))
+        weights.append(max(0.1, math.log((total + 1) / (df + 0.5))))
+    return weights
+
+
+def _weighted_coverage(term_sets: list[set[str]], weights: list[float], unit_stems: set[str]) -> float:
+    if not term_sets:
+        return 0.0
+    return sum(w * len(t & unit_stems) / len(t) for t, w in zip(term_sets, weights, strict=True)) / sum(weights)
+
+
+def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
+    """Fill coverage and score of every unit in place.
+
+    ``coverage`` (share of the question's terms present) decides whether a sentence answers at
+    all; the score weighs each term by how rare it is in the evidence.
+    """
+    keywords = term_stems(parsed.keywords) or term_stems([parsed.original_question])
+    anchors = term_stems(parsed.retrieval.anchor_keywords) or keywords
+    keyword_weights, anchor_weights = _weights(keywords, units), _weights(anchors, units)
+    phrases = [k.lower() for k in parsed.keywords if " " in k]
+    question_numbers = set(NUMBER.findall(parsed.original_question))
+    top = max((u.item.score for u in units), default=0.0) or 1.0
+    for unit in units:
+        unit_stems = stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
+        unit.coverage = coverage(keywords, unit_stems)
+        unit.anchor_coverage = coverage(anchors, unit_stems)
+        low = unit.text.lower()
+        score = _weighted_coverage(keywords, keyword_weights, unit_stems)
+        score += 0.8 * _weighted_coverage(anchors, anchor_weights, unit_stems)
+        score += 0.3 * sum(1 for p in phrases if p in low) / max(1, len(phrases))
+        score += 0.25 * max(0.0, unit.item.score) / top - 0.01 * unit.order
+        words = len(unit.text.split())
+        if parsed.asks_for_value:
+            numbers = [n for n in NUMBER.findall(unit.text) if n not in question_numbers]
+            score += 0.45 if numbers else -0.3
+            if numbers and (unit.is_row or unit.item.kind == "table"):
+                score += 0.2
+        if words < 4 and not unit.is_row:
+            score -= 0.3
+        if words > 80:
+            score -= 0.2
+        if unit.item.kind == "heading":
+            score -= 0.4
+        unit.score = score

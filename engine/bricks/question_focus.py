@@ -1,0 +1,83 @@
+"""Separate what a question asks from how it wants the answer written.
+
+Questions from analysts and benchmarks carry instructions ("Round your answer to two decimal
+places.", "Answer in USD millions.", "Assume that you are an equities analyst.", "If gross margin is
+not a useful metric ... explain why.") and source restrictions ("using only the balance sheet").
+Their words are not evidence to look for: "round", "decimal", "format" or "analyst" would pull
+retrieval toward the wrong pages. ``focus`` keeps the content sentences (definitions included:
+"X is defined as revenue / average PP&E" names the line items to find) and returns the named
+sources separately.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.bricks.text import normalize_space
+from engine.bricks.glossary import statements_named
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
+_INSTRUCTION = re.compile(
+    r"^(?:please\s+|kindly\s+|also\s+)?(?:"
+    r"write|round|format|return|represent|respond|express|enumerate all of them|"
+    r"give (?:me|a response|the answer|your answer|an?)\b|"
+    r"directly answer|answer (?:in|with|using|by|only|according|yes|the following|this)\b|an?wn?ser in\b|"
+    r"provide (?:the|your) answer|(?:the|your) answer (?:should|must|needs|has to)|note that|"
+    r"e\.g\.|for example|list (?:the numbers|all the pages|the page numbers)|"
+    r"calculate (?:\(or extract\) )?the answer|calculate what was asked|address the question|approach the question|"
+    r"base your|basing your|assume (?:that )?you|you are (?:an?|the) |we want to|help us|"
+    r"respond to the question|using the (?:line items|information)|"
+    r"if (?:the )?[\w\s&'-]{2,60}? (?:is|are) not (?:a |an )?(?:useful|relevant|meaningful|something|explicitly)"
+    r")",
+    re.I,
+)
+_LEAD_IN = re.compile(
+    r"^(?P<lead>.*?\b(?:question|abilities|following)\b[^:]{0,160}):\s*(?P<rest>.+)$|"
+    r"^(?P<lead2>(?:using|according to|based on|by drawing|when (?:primarily )?referencing|basing|from)\b[^,:]{0,120}"
+    r"\b(?:statements?|sheets?|p&l|position)\b[^,:]{0,40}),\s*(?:answer the following question[^:]*:\s*)?(?P<rest2>.+)$",
+    re.I,
+)
+_ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|"
+                   r"could|will|would|should|list|name|give|calculate|compute|find|identify|describe|explain)\b", re.I)
+_FORMAT_PARENS = re.compile(
+    r"\((?:in|answer in|expressed in|round|rounded|as a|in units)\b[^)]{0,80}\)|"
+    r",?\s*\b(?:and )?round(?:ed)? (?:your answer )?to (?:one|two|three|four|\d) decimal(?: places?)?\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The content of a question and the sources it restricts itself to."""
+
+    content: str
+    """The question without answer-format instructions (the original when nothing was removed)."""
+    instructions: tuple[str, ...]
+    """The sentences or lead-ins that were set aside."""
+    sources: tuple[str, ...]
+    """Financial statements the question names anywhere ("balance sheet", "cash flow statement")."""
+
+
+def focus(question: str) -> Focus:
+    """Split ``question`` into content and instructions (see the module docstring)."""
+    text = normalize_space(question)
+    kept: list[str] = []
+    dropped: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        lead = _LEAD_IN.match(sentence)
+        if lead:
+            dropped.append(lead.group("lead") or lead.group("lead2"))
+            sentence = (lead.group("rest") or lead.group("rest2")).strip()
+            if not _ASKS.match(sentence):  # "... the question is (are): the balance sheet." names sources only
+                dropped.append(sentence)
+                continue
+        if _INSTRUCTION.match(sentence) and not (not kept and sentence.endswith("?")):
+            dropped.append(sentence)
+            continue
+        kept.append(_FORMAT_PARENS.sub("", sentence).strip())
+    content = normalize_space(" ".join(k for k in kept if k)) or text
+    return Focus(content=content, instructions=tuple(dropped), sources=statements_named(text))
