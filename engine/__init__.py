@@ -41,8 +41,8 @@ from engine.errors import (
     DocumentTooLargeError,
     EncryptedPdfError,
     LoupeError,
-    NoTextLayerError,
     NotAPdfError,
+    NoTextLayerError,
 )
 
 _LAZY = {

@@ -293,6 +293,9 @@ class EvidenceItem(Contract):
     bold_terms: tuple[str, ...] = ()
 
 
+CitationRole = Literal["answer", "support"]
+
+
 class Citation(Contract):
     """A quote from a retrieved chunk that supports the answer."""
 
@@ -300,6 +303,11 @@ class Citation(Contract):
     doc_id: str = ""
     page: int = Field(ge=1)
     quote: str
+    role: CitationRole = Field(
+        "answer",
+        description="answer: the answer is built on this quote; support: the closest passage on another "
+        "strongly retrieved page, listed so the reader can check it.",
+    )
 
 
 class AnswerWithEvidence(Contract):

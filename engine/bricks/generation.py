@@ -5,8 +5,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 
+from engine.bricks.passages import Unit, score_units, split_units
 from engine.bricks.text import estimate_tokens, normalize_space
-from engine.contracts import AnswerWithEvidence, Contract, EvidenceItem, Hit, ParsedQuestion
+from engine.config import GenerationConfig
+from engine.contracts import (
+    AnswerWithEvidence,
+    Citation,
+    Contract,
+    EvidenceItem,
+    Hit,
+    ParsedQuestion,
+)
 from engine.llm.base import Backend, BackendReply, TaskRequest
 
 logger = logging.getLogger(__name__)
@@ -60,11 +69,14 @@ def generate_answer(
     context: ContextBundle,
     backend: Backend,
     time_limit_seconds: float | None = None,
+    settings: GenerationConfig | None = None,
 ) -> BackendReply[AnswerWithEvidence]:
     """Run the backend's answer task over ``context``, then check every citation."""
+    settings = settings or GenerationConfig()
     request = TaskRequest(
-        question=question, parsed=parsed, evidence=context.evidence, time_limit_seconds=time_limit_seconds
-    )
+        question=question, parsed=parsed, evidence=context.evidence, time_limit_seconds=time_limit_seconds,
+        max_sentences=settings.max_answer_sentences, max_citations=settings.max_citations,
+    )  # fmt: skip
     reply = backend.run("answer", request, AnswerWithEvidence)
     checked = validate_citations(reply.value, context.evidence)
     return BackendReply(value=checked, usage=reply.usage, fallback=reply.fallback)
@@ -92,3 +104,43 @@ def validate_citations(answer: AnswerWithEvidence, evidence: Sequence[EvidenceIt
         return answer
     logger.info("dropped %d citation(s) that failed the check", len(answer.citations) - len(kept))
     return answer.model_copy(update={"citations": tuple(kept), "validation_failures": tuple(failures)})
+
+
+def add_support(
+    answer: AnswerWithEvidence,
+    parsed: ParsedQuestion,
+    evidence: Sequence[EvidenceItem],
+    max_pages: int,
+    min_share: float,
+) -> AnswerWithEvidence:
+    """Cite the closest passage of each further strongly retrieved page, up to ``max_pages`` pages.
+
+    Pages are taken in evidence order (strongest retrieval first). On each page not cited yet, the
+    best-scoring sentence or row that shares a term with the question is a candidate; it is added as
+    a ``support`` citation when it scores at least ``min_share`` of the best candidate. The answer's text and
+    signals are unchanged: support citations show the reader where else the evidence points.
+    """
+    cited = {(c.doc_id, c.page) for c in answer.citations}
+    if len(cited) >= max_pages or not evidence:
+        return answer
+    units = split_units(evidence)
+    score_units(units, parsed)
+    best: dict[tuple[str, int], Unit] = {}
+    for unit in units:
+        page = (unit.item.doc_id, unit.item.page)
+        if unit.coverage <= 0 or unit.item.kind == "heading" or page in cited:
+            continue
+        if page not in best or unit.score > best[page].score:
+            best[page] = unit
+    if not best:
+        return answer
+    floor = min_share * max(u.score for u in best.values())
+    best = {page: unit for page, unit in best.items() if unit.score >= floor}
+    order = list(dict.fromkeys((e.doc_id, e.page) for e in evidence))
+    support = [
+        Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
+        for u in (best[p] for p in order if p in best)
+    ][: max_pages - len(cited)]
+    if not support:
+        return answer
+    return answer.model_copy(update={"citations": answer.citations + tuple(support)})

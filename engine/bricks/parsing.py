@@ -37,8 +37,8 @@ from engine.contracts import BBox, Chunk, PageText, ParsedDocument  # noqa: E402
 from engine.errors import (  # noqa: E402
     DocumentTooLargeError,
     EncryptedPdfError,
-    NoTextLayerError,
     NotAPdfError,
+    NoTextLayerError,
 )
 
 logger = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.bricks.text import normalize_space
 from engine.bricks.glossary import statements_named
+from engine.bricks.text import normalize_space
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
 _INSTRUCTION = re.compile(

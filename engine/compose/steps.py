@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.bricks.generation import ContextBundle, generate_answer
+from engine.bricks.generation import ContextBundle, add_support, generate_answer
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.two_hop import resolve_reference
 from engine.bricks.text import estimate_tokens, find_references
@@ -73,18 +73,20 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     allowance = state.guard.context_allowance(wanted)
     context = state.context(allowance) if allowance else ContextBundle(evidence=(), tokens=0, dropped=())
     state.notify("answer", f"answering from {len(context.evidence)} passages ({context.tokens} tokens)")
+    settings = state.config.generation
     if state.guard.allows_llm_call():
         reply = generate_answer(
-            state.question, state.parsed, context, state.backend, state.guard.remaining_seconds()
+            state.question, state.parsed, context, state.backend, state.guard.remaining_seconds(), settings
         )
         state.guard.charge_llm(reply.usage)
         if reply.fallback:
             state.fallbacks.append(reply.fallback)
     else:
         state.fallbacks.append(BackendFallback(task="answer", reason="LLM-call budget spent; offline extraction used"))
-        reply = generate_answer(state.question, state.parsed, context, _OFFLINE)
+        reply = generate_answer(state.question, state.parsed, context, _OFFLINE, settings=settings)
     state.guard.charge_context(min(context.tokens, allowance))
-    return _with_unfetched_references(_with_listing(reply.value, state), state)
+    answer = _with_unfetched_references(_with_listing(reply.value, state), state)
+    return add_support(answer, state.parsed, context.evidence, settings.max_evidence_pages, settings.min_support_share)
 
 
 def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -94,7 +96,8 @@ def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> A
     page that holds the target, a reference named in a cited passage (or in the question) stays
     pending. The backend's own pending references are kept.
     """
-    cited = [state.ledger[c.chunk_id].hit.chunk.text for c in answer.citations if c.chunk_id in state.ledger]
+    cited = [state.ledger[c.chunk_id].hit.chunk.text for c in answer.citations
+             if c.chunk_id in state.ledger and c.role == "answer"]  # fmt: skip
     named = list(state.parsed.references) + list(find_references(" ".join(cited)))
     pending = list(answer.pending_references)
     for reference in dict.fromkeys(named):

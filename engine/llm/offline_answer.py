@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
+from engine.bricks.question_focus import focus
 from engine.bricks.text import find_cardinality_cue, find_references, stems
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
 from engine.llm.offline_plan import clauses
@@ -175,6 +176,7 @@ def extract_answer(
     relevant = [e.text for e in evidence if e.chunk_id in relevant_ids]
     mentioned = [*parsed.references, *(r for r in _refs(relevant) if r not in parsed.references)]
     pending = pending_references(mentioned, evidence)
+    question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
     question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
     bad_pages = garbled_pages(evidence)
     expected, found_count, _ = _counts(parsed, units, evidence)

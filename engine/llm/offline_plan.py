@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import re
 
-from engine.bricks.text import content_words, normalize_query, normalize_space
-from engine.contracts import ExecutionPlan, ParsedQuestion, PlanStep, SubQuery, SubQueryPlan, SufficiencyJudgement
+from engine.bricks.text import content_words, normalize_query, normalize_space, stems
+from engine.contracts import (
+    ExecutionPlan,
+    ParsedQuestion,
+    PlanStep,
+    SubQuery,
+    SubQueryPlan,
+    SufficiencyJudgement,
+)
 from engine.llm.offline_question import extract_keywords
-from engine.bricks.text import stems
 
 MAX_SUBQUERIES = 4
 

@@ -15,7 +15,14 @@ from engine.bricks.text import (
     normalize_space,
     split_reference,
 )
-from engine.contracts import Complexity, ComparisonSide, Intent, LayoutHint, ParsedQuestion, RetrievalSpec
+from engine.contracts import (
+    ComparisonSide,
+    Complexity,
+    Intent,
+    LayoutHint,
+    ParsedQuestion,
+    RetrievalSpec,
+)
 from engine.llm.offline_sides import find_sides, is_comparison, trim_side
 from engine.llm.offline_vocab import (
     CONNECTORS,

@@ -34,7 +34,7 @@ COMPARATIVE = re.compile(
     r"first|faster|slower|better|worse|most|least|highest|lowest|largest|smallest|oldest|youngest|cheaper|heavier)\b",
     re.I,
 )
-SEGMENT_SPLIT = re.compile(r"[,;:?!()\"“”]+")
+SEGMENT_SPLIT = re.compile(r"[,;:?!()\[\]\"“”/+*=]+")
 SECTION_KINDS = ("Section", "Item", "Appendix", "Chapter", "Schedule", "Exhibit", "Note")
 
 
