@@ -29,8 +29,8 @@ class ContextBundle(Contract):
     dropped: tuple[str, ...] = ()
 
 
-def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int) -> ContextBundle:
-    """Deduplicate hits by chunk id, take the strongest first, stop at ``max_tokens``.
+def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int | None) -> ContextBundle:
+    """Deduplicate hits by chunk id, take the strongest first, stop at ``max_tokens`` (None: no limit).
 
     Hits with equal scores keep their input order. Chunks that do not fit are listed in ``dropped``
     (a smaller later chunk may still fit). The evidence keeps strongest-first order.
@@ -46,7 +46,7 @@ def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tok
     tokens = 0
     for _, hit in ordered:
         cost = estimate_tokens(hit.chunk.text)
-        if tokens + cost > max_tokens:
+        if max_tokens is not None and tokens + cost > max_tokens:
             dropped.append(hit.chunk.chunk_id)
             continue
         tokens += cost

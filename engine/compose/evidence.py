@@ -107,8 +107,8 @@ class RunState:
             hit = Hit(chunk=chunk, score=best, retriever="adaptive", rank=rank)
             self.ledger[chunk.chunk_id] = LedgerEntry(hit=hit, fused=best, first_pass=first)
 
-    def context(self, max_tokens: int) -> ContextBundle:
-        """The strongest evidence under ``max_tokens``."""
+    def context(self, max_tokens: int | None) -> ContextBundle:
+        """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first)."""
         ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
         hits = [e.hit.model_copy(update={"score": round(e.fused * RRF_K, 4)}) for e in ordered]
         return assemble_context(hits, self.file_names(), max_tokens)
