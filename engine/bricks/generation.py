@@ -124,7 +124,8 @@ def add_support(
     if len(cited) >= max_pages or not evidence:
         return answer
     units = split_units(evidence)
-    score_units(units, parsed)
+    # the glossary's document words count too: "purchases of property and equipment" answers "capex"
+    score_units(units, parsed.model_copy(update={"keywords": parsed.keywords + parsed.retrieval.expansions}))
     best: dict[tuple[str, int], Unit] = {}
     for unit in units:
         page = (unit.item.doc_id, unit.item.page)

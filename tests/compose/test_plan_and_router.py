@@ -39,7 +39,9 @@ def test_malformed_plans_are_rejected(steps, message):
     ("kwargs", "docs", "strategy", "klass"),
     [
         ({}, 1, "single_pass", "simple_fact"),
-        ({"intent": "open_scoped"}, 1, "dynamic", "investigative"),
+        ({"intent": "open_scoped"}, 1, "dispatched", "investigative"),
+        ({"intent": "open_scoped"}, 2, "dynamic", "investigative"),
+        ({"intent": "open_corpus_wide"}, 1, "dynamic", "investigative"),
         ({"intent": "vague"}, 1, "dynamic", "investigative"),
         ({"intent": "multi_hop", "complexity": "complex"}, 1, "plan_execute", "multi_hop"),
         ({"intent": "listing"}, 1, "dispatched", "procedural"),

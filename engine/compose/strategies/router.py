@@ -12,13 +12,20 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
 
     simple fact -> single_pass (one retrieval, one answer) unless the question or the document needs a
     pattern single-pass lacks; procedural (sections, listings, references) -> dispatched; multi-hop
-    bridges -> plan_execute; investigative (open, vague, corpus-wide) -> dynamic.
+    bridges -> plan_execute; investigative (vague, corpus-wide, or open across several documents) ->
+    dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan).
     """
     intent = parsed.intent
-    if intent in ("open_scoped", "open_corpus_wide", "vague"):
+    if intent in ("open_corpus_wide", "vague") or (intent == "open_scoped" and len(profiles) > 1):
         return RouteDecision(
             question_class="investigative", strategy="dynamic",
             reason=f"{intent.replace('_', ' ')} question: plan sub-queries and judge sufficiency",
+        )  # fmt: skip
+    if intent == "open_scoped":
+        return RouteDecision(
+            question_class="investigative", strategy="dispatched",
+            reason="an open question about one document: the loop widens only when the answer asks for it, "
+            "cheaper than planning sub-queries",
         )  # fmt: skip
     if intent == "multi_hop":
         return RouteDecision(
