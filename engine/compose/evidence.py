@@ -113,6 +113,16 @@ class RunState:
         hits = [e.hit.model_copy(update={"score": round(e.fused * RRF_K, 4)}) for e in ordered]
         return assemble_context(hits, self.file_names(), max_tokens)
 
+    def by_pass(self) -> ContextBundle:
+        """Every retrieved chunk, earliest pass first, then strongest: the order supporting citations use.
+
+        Later passes answer a specific signal (a reference, a side, new vocabulary); what they add
+        reaches the answer's own citations, while the supporting pages keep the first retrieval's order.
+        """
+        ordered = sorted(self.ledger.values(), key=lambda e: (e.first_pass, -e.fused, e.hit.chunk.chunk_id))
+        hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
+        return assemble_context(hits, self.file_names(), None)
+
     def pages_of(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
         names = self.file_names()
         seen: dict[tuple[str, int], None] = {}

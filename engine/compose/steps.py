@@ -86,7 +86,7 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
         reply = generate_answer(state.question, state.parsed, context, _OFFLINE, settings=settings)
     state.guard.charge_context(min(context.tokens, allowance))
     answer = _with_unfetched_references(_with_listing(reply.value, state), state)
-    ledger = state.context(None).evidence  # support may come from any retrieved page, not only the prompt's
+    ledger = state.by_pass().evidence  # support may come from any retrieved page, not only the prompt's
     return add_support(answer, state.parsed, ledger, settings.max_evidence_pages, settings.min_support_share)
 
 
