@@ -79,5 +79,7 @@ def focus(question: str) -> Focus:
             dropped.append(sentence)
             continue
         kept.append(_FORMAT_PARENS.sub("", sentence).strip())
-    content = normalize_space(" ".join(k for k in kept if k)) or text
+    content = normalize_space(" ".join(k for k in kept if k))
+    if not content:  # nothing but "instructions": then they are the question ("Write down the pseudo code ...")
+        return Focus(content=text, instructions=(), sources=statements_named(text))
     return Focus(content=content, instructions=tuple(dropped), sources=statements_named(text))

@@ -92,3 +92,40 @@ def test_generate_answer_checks_the_backend_citations():
     assert "0.1" in reply.value.text
     lied = generate_answer("What dropout does the model use?", parsed, context, _Liar())
     assert lied.value.citations == () and len(lied.value.validation_failures) == 1
+
+
+def _ev(page: int, text: str, index: int = 0, kind: str = "text") -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b{index}", doc_id="d", file_name="r.pdf", page=page, text=text, kind=kind)
+
+
+def test_support_cites_the_closest_passage_of_further_pages_in_evidence_order():
+    from engine.bricks.generation import add_support
+
+    parsed = parse_question("How does the median filter treat turbidity spikes?")
+    evidence = [
+        _ev(4, "The median filter removes turbidity spikes from the readings."),
+        _ev(9, "Turbidity spikes follow storms; the median filter keeps the trend."),
+        _ev(2, "Median filter settings per station are listed below."),
+        _ev(7, "Budget approved by the council in March."),  # shares no term: never support
+        _ev(5, "Median Filtering", kind="heading"),  # headings are not quotes
+    ]
+    answer = AnswerWithEvidence(text="...", citations=(Citation(chunk_id="d:p4:b0", doc_id="d", page=4,
+                                quote=evidence[0].text),), answer_found=True)  # fmt: skip
+    supported = add_support(answer, parsed, evidence, max_pages=5, min_share=0.0)
+    assert [(c.page, c.role) for c in supported.citations] == [(4, "answer"), (9, "support"), (2, "support")]
+    assert supported.text == answer.text and supported.confidence == answer.confidence
+    assert [c.page for c in add_support(answer, parsed, evidence, 2, 0.0).citations] == [4, 9], "page cap"
+    assert add_support(answer, parsed, evidence, 1, 0.0) is answer
+    strict = add_support(answer, parsed, evidence, 5, 0.9)
+    assert [c.page for c in strict.citations] == [4, 9], "weak candidates below the share of the best are left out"
+    assert all(c.quote in {e.text for e in evidence} for c in supported.citations)
+
+
+def test_support_reads_the_glossary_words_of_the_question():
+    from engine.bricks.generation import add_support
+    from engine.bricks.understanding import enrich
+
+    parsed = enrich(parse_question("What was the FY2021 capex of the group?"))
+    evidence = [_ev(3, "Purchases of property and equipment (1,234) (1,100)")]
+    answer = AnswerWithEvidence(text="not found", answer_found=False)
+    assert [c.page for c in add_support(answer, parsed, evidence, 5, 0.0).citations] == [3]

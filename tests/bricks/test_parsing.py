@@ -282,3 +282,11 @@ def test_ten_k_items_from_headings(shared_dir):
     assert inside and all(c.section_path[0].startswith("PART II") for c in inside[:5])
     assert all(c.section_path[1] == item7.title for c in inside[:5])
     assert "Table of Contents" in doc.repeated_lines
+
+
+def test_a_page_whose_drawing_instructions_exceed_the_cap_is_refused_before_text_extraction():
+    data = pdfs.pdf_with_table()
+    tiny = EngineConfig(library=LibraryConfig(max_page_content_mb=0.0001))  # ~100 bytes per page
+    with pytest.raises(DocumentTooLargeError, match="drawing instructions"):
+        parse_pdf(data, "t.pdf", tiny)
+    assert parse_pdf(data, "t.pdf", EngineConfig()).chunks

@@ -164,3 +164,29 @@ def test_numbered_headings_are_not_counted_as_list_items():
                  ev(5, "We employ three types of regularization during training.", 1), heading)  # fmt: skip
     assert answer.found_count == 0 and answer.expected_count == 3
     assert "Training Data" not in answer.text.split("\n", 1)[-1] or not answer.text.startswith("1.")
+
+
+def test_a_term_every_passage_shares_weighs_less_than_a_rare_one():
+    # "model" is in every passage (the document's subject); "dropout" only in one: it decides the answer
+    question = "Which dropout rate does the model use?"
+    passages = [ev(p, f"The model {text}.", 0) for p, text in ((2, "has six layers and eight heads"),
+                (3, "is trained on eight GPUs"), (7, "applies a dropout rate of 0.1 to each sub-layer"))]  # fmt: skip
+    answer = ask(question, *passages)
+    assert answer.citations[0].page == 7
+
+
+def test_the_count_cue_naming_the_listed_subject_wins():
+    from engine.llm.offline_question import listing_subject
+
+    assert listing_subject("What regularization techniques does the paper use?") == "regularization techniques"
+    assert listing_subject("List all countries that are mentioned") == "countries"
+    assert listing_subject("How tall is the tower?") is None
+    answer = ask("What regularization techniques does the Transformer use?",
+                 ev(5, "The Transformer uses attention in three different ways.", 0),
+                 ev(7, "We employ two types of regularization during training.", 0))  # fmt: skip
+    assert answer.expected_count == 2
+
+
+def test_format_instructions_are_not_parts_of_the_question_to_cover():
+    answer = ask("What is the mean turbidity at Station B? Round your answer to one decimal place.", TABLE)
+    assert not any("does not cover" in c for c in answer.caveats)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bricks.retrieval.fusion import reciprocal_rank_fusion
+from engine.bricks.retrieval.fusion import fill_pages, reciprocal_rank_fusion
 from engine.contracts import Hit, RankedList
 
 from .factories import chunk
@@ -66,3 +66,15 @@ def test_pure_inputs_unchanged():
     before = [rl.model_dump() for rl in lists]
     reciprocal_rank_fusion(lists)
     assert [rl.model_dump() for rl in lists] == before
+
+
+def test_fill_pages_keeps_the_top_k_and_appends_one_hit_per_further_page():
+    p1a, p1b, p1c = (chunk(1, i, f"one {i}") for i in range(3))
+    p2, p3a, p3b, p4 = chunk(2, 0, "two"), chunk(3, 0, "three"), chunk(3, 1, "three b"), chunk(4, 0, "four")
+    fused = reciprocal_rank_fusion([ranked("keyword", [p1a, p1b, p1c, p2, p3a, p3b, p4])], k=60)
+    filled = fill_pages(fused, k=3, min_pages=3)
+    assert [h.chunk.chunk_id for h in filled.hits] == [p1a.chunk_id, p1b.chunk_id, p1c.chunk_id, p2.chunk_id, p3a.chunk_id]
+    assert [h.rank for h in filled.hits] == [1, 2, 3, 4, 5]
+    assert fill_pages(fused, k=3, min_pages=1).hits == fused.hits[:3], "enough pages: nothing appended"
+    assert len({h.chunk.page for h in fill_pages(fused, k=2, min_pages=10).hits}) == 4, "only pages that exist"
+    assert fill_pages(fused, k=0, min_pages=0).hits == ()

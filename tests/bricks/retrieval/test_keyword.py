@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import tempfile
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +146,28 @@ def test_build_is_fast_enough(tmp_path):
     for _ in range(20):
         index.search("training schedules anchor", 10)
     assert (time.perf_counter() - t0) / 20 < 0.05
+
+
+def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
+    doc = paper()
+    spills = Path(tempfile.gettempdir())
+    before = {p.name for p in spills.glob("loupe-whoosh-*")}
+    errors: list[BaseException] = []
+
+    def build(n: int) -> None:
+        try:
+            for i in range(3):
+                index = KeywordIndex.build(doc, tmp_path / f"t{n}-{i}", RetrievalConfig())
+                assert index.search("label smoothing", 3).hits
+                index.close()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    after = {p.name for p in spills.glob("loupe-whoosh-*")}
+    assert after <= before, "temporary spill folders are removed"

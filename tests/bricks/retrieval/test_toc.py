@@ -93,3 +93,16 @@ def test_toc_search_uses_section_path_when_tagged():
     doc = document(pages, [toc_entry(1, "Intro", 1, 2), toc_entry(1, "Methods", 2, 2)])
     ranked = toc_search(doc, "q", 10, section_hint="intro")
     assert [h.chunk.text for h in ranked.hits] == ["Intro", "intro body", "trailing intro note"]
+
+
+def test_a_title_joins_search_only_when_the_query_covers_it():
+    from engine.bricks.retrieval.toc import has_strong_title_match
+    from engine.contracts import TocEntry
+
+    toc = [TocEntry(level=1, title="5.4 Regularization", start_page=7, end_page=8),
+           TocEntry(level=1, title="Consolidated Statements of Cash Flows", start_page=60, end_page=60),
+           TocEntry(level=1, title="Results of Operations and Financial Condition", start_page=20, end_page=30)]  # fmt: skip
+    assert has_strong_title_match(toc, "which regularization is used")  # every title word
+    assert has_strong_title_match(toc, "cash flows statements of the group")  # 3 of 4 words
+    assert not has_strong_title_match(toc, "results of the survey")  # 1 of 4 words
+    assert not has_strong_title_match(toc, "")
