@@ -127,7 +127,7 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     )  # fmt: skip
     result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library)
     human = [result.answer.text, ""]
-    human += [f"  [{c.page}] {c.quote[:120]}" for c in result.answer.citations]
+    human += [f"  [{c.page}]{' (support)' if c.role == 'support' else ''} {c.quote[:120]}" for c in result.answer.citations]
     human += [f"strategy: {result.strategy_effective} ({result.strategy_reason})"]
     human += [f"  {name:<20} {'ON ' if d.on else 'off'}  {d.reason}" for name, d in result.activations.items()]
     human += [f"  {r.narration}" for r in result.history]

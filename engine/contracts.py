@@ -310,6 +310,15 @@ class Citation(Contract):
     )
 
 
+class PageMark(Contract):
+    """A passage to highlight on a rendered page: its quote's own lines when text search finds them,
+    else the boxes of its chunk."""
+
+    quote: str = ""
+    boxes: tuple[BBox, ...] = ()
+    role: CitationRole = "answer"
+
+
 class AnswerWithEvidence(Contract):
     """An answer plus the feedback signals the loop reads."""
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pymupdf
 
-from engine.contracts import BBox
+from engine.contracts import BBox, CitationRole, PageMark, RunResult
 from engine.errors import LoupeError, NotAPdfError
 
 logger = logging.getLogger(__name__)
@@ -19,18 +19,45 @@ HIGHLIGHT_FILL = (1.0, 0.78, 0.0)
 """Amber fill of a highlight box."""
 HIGHLIGHT_BORDER = (0.85, 0.33, 0.0)
 """Dark orange border of a highlight box."""
+SUPPORT_FILL = (0.35, 0.62, 0.95)
+"""Light blue fill of a supporting passage."""
+SUPPORT_BORDER = (0.1, 0.35, 0.75)
 HIGHLIGHT_OPACITY = 0.28
 MAX_DPI = 300
+_COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
+    "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
+    "support": (SUPPORT_BORDER, SUPPORT_FILL),
+}
 
 
-def render_page(pdf_bytes: bytes, page: int, highlights: Sequence[BBox] = (), dpi: int = 110) -> bytes:
-    """Render one page of a PDF as PNG bytes with translucent boxes over ``highlights``.
+def page_marks(result: RunResult, doc_id: str, page: int) -> tuple[PageMark, ...]:
+    """The citations of ``result`` on one page, as marks (quote, chunk boxes, role)."""
+    chunks = {c.chunk_id: c for c in result.evidence_chunks}
+    marks = []
+    for citation in result.answer.citations:
+        chunk = chunks.get(citation.chunk_id)
+        if chunk is not None and chunk.doc_id == doc_id and chunk.page == page:
+            marks.append(PageMark(quote=citation.quote, boxes=chunk.bboxes, role=citation.role))
+    return tuple(marks)
+
+
+def render_page(
+    pdf_bytes: bytes,
+    page: int,
+    highlights: Sequence[BBox] = (),
+    dpi: int = 110,
+    marks: Sequence[PageMark] = (),
+) -> bytes:
+    """Render one page of a PDF as PNG bytes with translucent boxes over ``highlights`` and ``marks``.
 
     Args:
         pdf_bytes: The whole PDF.
         page: 1-based page number.
-        highlights: Boxes in PDF points (x0, y0, x1, y1), top-left origin, as the chunks carry them.
+        highlights: Boxes in PDF points (x0, y0, x1, y1), top-left origin, as the chunks carry them (amber).
         dpi: Resolution of the image (clamped to 36..300).
+        marks: Cited passages: the lines of each quote (found with PyMuPDF's text search) are boxed,
+            amber for the answer's citations and blue for supporting ones; a quote the search cannot
+            find falls back to its chunk's boxes.
 
     Raises:
         NotAPdfError: the bytes are not a readable PDF.
@@ -44,16 +71,34 @@ def render_page(pdf_bytes: bytes, page: int, highlights: Sequence[BBox] = (), dp
         if not 1 <= page <= doc.page_count:
             raise LoupeError(f"page {page} does not exist; the document has {doc.page_count} page(s)")
         target = doc[page - 1]
-        for box in highlights:
+        boxes = [(box, "answer") for box in highlights] + [(box, m.role) for m in marks for box in _mark_boxes(target, m)]
+        for box, role in boxes:
             rect = _padded(box, target.rect)
             if rect is not None:
-                target.draw_rect(
-                    rect, color=HIGHLIGHT_BORDER, fill=HIGHLIGHT_FILL, fill_opacity=HIGHLIGHT_OPACITY, width=1.5
-                )
+                border, fill = _COLOURS[role]
+                target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
         pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False)
         return pixmap.tobytes("png")
     finally:
         doc.close()
+
+
+def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:
+    """The quote's own line boxes on the page (within its chunk when boxes are known), else the chunk's."""
+    quote = " ".join(mark.quote.split())
+    if quote:
+        try:
+            found = target.search_for(quote, clip=_union(mark.boxes)) if mark.boxes else target.search_for(quote)
+        except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
+            found = []
+        if found:
+            return [(r.x0, r.y0, r.x1, r.y1) for r in found]
+    return list(mark.boxes)
+
+
+def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:
+    return pymupdf.Rect(min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad,
+                        max(b[2] for b in boxes) + pad, max(b[3] for b in boxes) + pad)  # fmt: skip
 
 
 def _padded(box: BBox, page_rect: pymupdf.Rect, pad: float = 1.5) -> pymupdf.Rect | None:

@@ -57,3 +57,26 @@ def test_bad_page_and_bad_bytes(pdf: bytes) -> None:
 def test_offpage_and_empty_boxes_are_ignored(pdf: bytes) -> None:
     png = render_page(pdf, 1, [(1000.0, 1000.0, 1100.0, 1100.0), (5.0, 5.0, 5.0, 5.0)], dpi=72)
     assert _pixmap(png).pixel(150, 230) == (255, 255, 255)
+
+
+def test_marks_box_the_quote_lines_and_colour_them_by_role() -> None:
+    from engine.contracts import PageMark
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=400)
+    page.insert_text((40, 60), "The first line is not cited.", fontsize=12)
+    page.insert_text((40, 200), "The median filter removes spikes.", fontsize=12)
+    pdf = doc.tobytes()
+    chunk_box = (30.0, 40.0, 280.0, 220.0)  # the whole chunk: both lines
+    answer = _pixmap(render_page(pdf, 1, dpi=72, marks=[PageMark(quote="The median filter removes spikes.",
+                                                                   boxes=(chunk_box,))]))  # fmt: skip
+    assert answer.pixel(45, 197) != (255, 255, 255), "the quote's line is tinted"
+    assert answer.pixel(200, 120) == (255, 255, 255), "the rest of the chunk is not"
+    red, _, blue = answer.pixel(45, 197)
+    assert red > blue  # amber
+    support = _pixmap(render_page(pdf, 1, dpi=72, marks=[PageMark(quote="The median filter removes spikes.",
+                                                                    boxes=(chunk_box,), role="support")]))  # fmt: skip
+    red, _, blue = support.pixel(45, 197)
+    assert blue > red  # blue
+    missing = _pixmap(render_page(pdf, 1, dpi=72, marks=[PageMark(quote="Not on this page.", boxes=(chunk_box,))]))
+    assert missing.pixel(200, 120) != (255, 255, 255), "an unfound quote falls back to the chunk's boxes"

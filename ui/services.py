@@ -76,10 +76,20 @@ def run_question(
     )  # fmt: skip
 
 
+Mark = tuple[str, tuple[BBox, ...], str]
+"""A page mark as plain data (quote, chunk boxes, role), so the image cache can hash it."""
+
+
 @st.cache_data(show_spinner=False, max_entries=256)
-def page_image(path: str, doc_id: str, page: int, boxes: tuple[BBox, ...], dpi: int = 110) -> bytes:
-    """PNG of one page with ``boxes`` highlighted (cached by document, page and boxes)."""
-    return engine.render_page(_library(path).pdf_bytes(doc_id), page, boxes, dpi=dpi)
+def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int = 110) -> bytes:
+    """PNG of one page with the cited passages highlighted (cached by document, page and marks)."""
+    page_marks = [engine.PageMark(quote=quote, boxes=boxes, role=role) for quote, boxes, role in marks]  # type: ignore[arg-type]
+    return engine.render_page(_library(path).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks)
+
+
+def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:
+    """The citations of ``result`` on one page, as hashable marks."""
+    return tuple((m.quote, m.boxes, m.role) for m in engine.page_marks(result, doc_id, page))
 
 
 def report_unexpected(error: Exception, what: str) -> None:

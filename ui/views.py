@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import pandas as pd
 import streamlit as st
 
 from engine import LoupeError, RunResult
-from engine.contracts import BBox, PageRef
+from engine.contracts import PageRef
 from ui import charts, services
 
 PATTERN_LABELS = {
@@ -53,10 +51,13 @@ def anchor(doc_id: str, page: int) -> str:
     return f"evidence-{doc_id[:10]}-p{page}"
 
 
-def citation_lines(result: RunResult) -> list[str]:
+def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
+    """Markdown lines of the citations with ``role`` (answer or support), numbered across both."""
     names = {d.doc_id: d.file_name for d in result.docs}
     lines = []
     for n, c in enumerate(result.answer.citations, start=1):
+        if c.role != role:
+            continue
         name = names.get(c.doc_id, c.doc_id[:12] or "document")
         quote = c.quote if len(c.quote) <= 180 else c.quote[:177] + "..."
         lines.append(f"[{n}] **{name}**, [page {c.page}](#{anchor(c.doc_id, c.page)}): “{quote}”")
@@ -69,9 +70,13 @@ def show_answer(result: RunResult) -> None:
         st.markdown(result.answer.text or "_(empty answer)_")
     else:
         st.warning(result.answer.text or "The selected documents do not seem to contain an answer.")
-    lines = citation_lines(result)
+    lines = citation_lines(result, "answer")
     if lines:
         st.markdown("**Citations**  \n" + "  \n".join(lines))
+    support = citation_lines(result, "support")
+    if support:
+        title = "Closest passages" if not result.answer.answer_found else "Supporting passages on other pages"
+        st.markdown(f"**{title}**  \n" + "  \n".join(support))
     meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; {result.strategy_reason})"
             f" · backend {result.backend} · confidence {result.answer.confidence:.2f}")  # fmt: skip
     st.caption(meta)
@@ -119,18 +124,19 @@ def _stop_text() -> dict[str, str]:
         return {}
 
 
-def _boxes_by_page(result: RunResult) -> dict[tuple[str, int], tuple[BBox, ...]]:
-    boxes: dict[tuple[str, int], list[BBox]] = defaultdict(list)
-    for chunk in result.evidence_chunks:
-        boxes[(chunk.doc_id, chunk.page)].extend(chunk.bboxes)
-    return {key: tuple(value) for key, value in boxes.items()}
-
-
-def page_caption(ref: PageRef, added_in: int | None) -> str:
+def page_caption(ref: PageRef, added_in: int | None, supporting: bool = False) -> str:
     caption = f"{ref.file_name} · page {ref.page}"
+    if supporting:
+        caption += " · supporting passage"
     if added_in:
         caption += f" · added in pass {added_in}"
     return caption
+
+
+def _supporting_pages(result: RunResult) -> set[tuple[str, int]]:
+    """Pages cited only by supporting passages."""
+    answer = {(c.doc_id, c.page) for c in result.answer.citations if c.role == "answer"}
+    return {(c.doc_id, c.page) for c in result.answer.citations if c.role == "support"} - answer
 
 
 def show_evidence(result: RunResult, columns: int = 2) -> None:
@@ -138,8 +144,9 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
     if not result.evidence_pages:
         st.info("No page was cited.")
         return
-    st.caption("Cited lines are boxed in amber. Pages found by a later feedback pass are marked.")
-    boxes = _boxes_by_page(result)
+    st.caption("The answer's cited lines are boxed in amber, supporting passages in blue. "
+               "Pages found by a later feedback pass are marked.")  # fmt: skip
+    supporting = _supporting_pages(result)
     cells = st.columns(columns)
     path = services.library_path()
     for n, ref in enumerate(result.evidence_pages):
@@ -147,11 +154,12 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
         with cells[n % columns], st.container(border=True):
             st.markdown(f'<div id="{anchor(ref.doc_id, ref.page)}"></div>', unsafe_allow_html=True)
             try:
-                png = services.page_image(path, ref.doc_id, ref.page, boxes.get((ref.doc_id, ref.page), ()))
+                png = services.page_image(path, ref.doc_id, ref.page, services.marks_of(result, ref.doc_id, ref.page))
             except LoupeError as error:
                 st.error(f"{ref.file_name} page {ref.page}: {error}")
                 continue
-            st.image(png, caption=page_caption(ref, added), width="stretch")
+            caption = page_caption(ref, added, (ref.doc_id, ref.page) in supporting)
+            st.image(png, caption=caption, width="stretch")
 
 
 def show_usage(result: RunResult, key: str = "usage") -> None:

@@ -129,7 +129,9 @@ def _with_listing(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvid
     update: dict[str, object] = {"expected_count": listing.expected_count, "found_count": found}
     if found < listing.expected_count:
         note = f"the document announces {listing.expected_count} items but {found} were found"
-        update["caveats"] = (*answer.caveats, note) if note not in answer.caveats else answer.caveats
+        # one count caveat: the listing pattern's count replaces the backend's own estimate
+        kept = tuple(c for c in answer.caveats if " announces " not in c)
+        update["caveats"] = (*kept, note)
         update["complete_answer_found"] = False
     return answer.model_copy(update=update)
 

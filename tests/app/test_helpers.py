@@ -9,7 +9,7 @@ from ui.compare import compare_rows
 from ui.inspect import iteration_rows
 from ui.library import outline_markdown
 from ui.settings import build_config, default_budget
-from ui.views import activation_rows, budget_caption, narration_lines, page_caption
+from ui.views import activation_rows, budget_caption, citation_lines, narration_lines, page_caption
 
 
 def test_activation_rows_cover_all_seven_patterns() -> None:
@@ -42,6 +42,20 @@ def test_page_caption_marks_later_passes() -> None:
     result = run_result()
     assert page_caption(result.evidence_pages[0], 0) == "report.pdf · page 2"
     assert page_caption(result.evidence_pages[1], 1) == "report.pdf · page 5 · added in pass 1"
+    assert page_caption(result.evidence_pages[0], 0, True) == "report.pdf · page 2 · supporting passage"
+
+
+def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
+    from engine import Citation
+
+    result = run_result()
+    support = Citation(chunk_id=result.evidence_chunks[0].chunk_id, doc_id=result.evidence_chunks[0].doc_id,
+                       page=2, quote="median", role="support")  # fmt: skip
+    answer = result.answer.model_copy(update={"citations": result.answer.citations + (support,)})
+    result = result.model_copy(update={"answer": answer})
+    assert [line.split("]")[0] for line in citation_lines(result, "answer")] == ["[1"]
+    lines = citation_lines(result, "support")
+    assert len(lines) == 1 and lines[0].startswith("[2]") and "page 2" in lines[0]
 
 
 def test_confidence_and_page_score_charts() -> None:
