@@ -91,7 +91,7 @@ class GenerationConfig(_Section):
         "strongly retrieved page (a supporting citation).",
     )
     min_support_share: float = Field(
-        0.1, ge=0, le=1, description="A supporting passage scores at least this share of the best supporting candidate's score."
+        0.3, ge=0, le=1, description="A supporting passage scores at least this share of the best supporting candidate's score."
     )
 
 

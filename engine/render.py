@@ -86,14 +86,16 @@ def render_page(
 def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:
     """The quote's own line boxes on the page (within its chunk when boxes are known), else the chunk's."""
     quote = " ".join(mark.quote.split())
-    if quote:
-        try:
-            found = target.search_for(quote, clip=_union(mark.boxes)) if mark.boxes else target.search_for(quote)
-        except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
-            found = []
-        if found:
-            return [(r.x0, r.y0, r.x1, r.y1) for r in found]
-    return list(mark.boxes)
+    area = _union(mark.boxes) if mark.boxes else target.rect
+    try:
+        if " | " in quote:  # a table row as the table finder joined it: box the row where its label is
+            label = next((c for c in quote.split(" | ") if any(ch.isalpha() for ch in c)), "")
+            found = target.search_for(label, clip=area) if label else []
+            return [(area.x0, r.y0, area.x1, r.y1) for r in found[:1]] or list(mark.boxes)
+        found = target.search_for(quote, clip=area) if quote else []
+    except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
+        found = []
+    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or list(mark.boxes)
 
 
 def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:

@@ -80,3 +80,18 @@ def test_marks_box_the_quote_lines_and_colour_them_by_role() -> None:
     assert blue > red  # blue
     missing = _pixmap(render_page(pdf, 1, dpi=72, marks=[PageMark(quote="Not on this page.", boxes=(chunk_box,))]))
     assert missing.pixel(200, 120) != (255, 255, 255), "an unfound quote falls back to the chunk's boxes"
+
+
+def test_a_table_row_quote_boxes_its_row_across_the_table() -> None:
+    from engine.contracts import PageMark
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=400)
+    for n, (label, value) in enumerate((("Flights flown", "30"), ("Mean turbidity", "4.6"))):
+        page.insert_text((40, 100 + 20 * n), label, fontsize=11)
+        page.insert_text((200, 100 + 20 * n), value, fontsize=11)
+    pdf = doc.tobytes()
+    table = (30.0, 85.0, 260.0, 125.0)
+    marked = _pixmap(render_page(pdf, 1, dpi=72, marks=[PageMark(quote="Mean turbidity | 4.6", boxes=(table,))]))
+    assert marked.pixel(150, 117) != (255, 255, 255), "the row is tinted between its cells"
+    assert marked.pixel(150, 94) == (255, 255, 255), "the other row is not"

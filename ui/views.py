@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import streamlit as st
 
@@ -35,7 +37,8 @@ def narration_lines(result: RunResult) -> list[str]:
         added = f" (+{len(r.pages_added)} page(s))" if r.pages_added else ""
         trigger = r.trigger.replace("_", " ")
         action = r.action_taken.replace("_", " ")
-        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {r.narration}")
+        narration = re.sub(r"^Pass \d+:\s*", "", r.narration)  # the bold prefix already says which pass
+        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {narration}")
     return lines
 
 

@@ -139,6 +139,8 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
                 score += 0.2
         if words < 4 and not unit.is_row:
             score -= 0.3
+        if words >= 6 and not unit.is_row and unit.text.rstrip().endswith((".", "!", "?")):
+            score += 0.15  # a whole sentence reads better than a fragment of layout text
         if words > 80:
             score -= 0.2
         if unit.item.kind == "heading":

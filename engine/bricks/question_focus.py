@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from engine.bricks.glossary import statements_named
-from engine.bricks.text import normalize_space
+from engine.bricks.text import STOPWORDS, normalize_space
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
 _INSTRUCTION = re.compile(
@@ -83,3 +83,24 @@ def focus(question: str) -> Focus:
     if not content:  # nothing but "instructions": then they are the question ("Write down the pseudo code ...")
         return Focus(content=text, instructions=(), sources=statements_named(text))
     return Focus(content=content, instructions=tuple(dropped), sources=statements_named(text))
+
+
+_SUBJECT_PATTERNS = (
+    re.compile(r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
+               r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
+               r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
+               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
+    re.compile(r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
+               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
+)
+
+
+def listing_subject(question: str) -> str | None:
+    """The plural noun phrase a listing question asks for ("regularization techniques", "countries")."""
+    for pattern in _SUBJECT_PATTERNS:
+        match = pattern.search(question)
+        if match:
+            words = [w for w in match.group("subject").split() if w.lower() not in STOPWORDS]
+            if words:
+                return " ".join(words)
+    return None

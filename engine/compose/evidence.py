@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
+from engine.bricks.question_focus import listing_subject
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
@@ -94,6 +95,11 @@ class RunState:
             else:
                 entry.fused += weight
         return added
+
+    def drop(self, chunk_ids: Iterable[str]) -> None:
+        """Forget chunks a pass added off-topic (drift): they no longer reach answers or citations."""
+        for cid in chunk_ids:
+            self.ledger.pop(cid, None)
 
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:
         """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""
@@ -186,7 +192,8 @@ class RunState:
             label = f"listing {' '.join(terms)} {index.doc.doc_id} +{widen}"
             if not self.guard.allows_retrieval(label):
                 break
-            pages = section_pages_for(index.doc, terms, self.parsed.retrieval.section_hint)
+            subject = listing_subject(self.parsed.original_question)
+            pages = section_pages_for(index.doc, terms, self.parsed.retrieval.section_hint, subject)
             if not pages:
                 pages = self._top_pages(index.doc.doc_id, 2)
             if widen and pages:

@@ -114,9 +114,14 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
             reason: StopReason = blocked if blocked in BUDGET_STOPS else "no_new_candidates"
             return _stop(answer, history, reason)
         if plan.checks_drift and _drifted(state, added):
+            specific_left = _specific_action_left(state, answer, used)
+            note = "; off-topic, dropped" if specific_left else "; off-topic, stopping"
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before,
-                                  _narrate(state, plan, added, before, before) + "; off-topic, stopping"))  # fmt: skip
-            return _stop(answer, history, "drift")
+                                  _narrate(state, plan, added, before, before) + note))  # fmt: skip
+            state.drop(added)
+            if not specific_left:
+                return _stop(answer, history, "drift")
+            continue
         answer = answer_now(state)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence,
                               _narrate(state, plan, added, before, answer.confidence)))  # fmt: skip
@@ -275,6 +280,12 @@ def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
         return rewrites, added
 
     return PlannedAction("incomplete_answer", "widen_scope", "the answer is incomplete; trying rephrasings", widen, checks_drift=True)
+
+
+def _specific_action_left(state: RunState, answer: AnswerWithEvidence, used: set[tuple[str, str, str]]) -> bool:
+    """A signal-specific action (references, sides, counts, ...) is still to run: a drifted widening
+    is then dropped instead of ending the loop."""
+    return any(c is not None and c.key not in used for c in _candidates(state, answer))
 
 
 def _drifted(state: RunState, added: list[str]) -> bool:

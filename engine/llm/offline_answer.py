@@ -48,17 +48,40 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
     return chosen, uncovered
 
 
-def _listing_units(units: list[Unit], limit: int) -> list[Unit]:
-    """Units that introduce an enumerated item (bold run-in term, bullet, ordinal), relevant first."""
+def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
+    """Units that introduce an enumerated item (bold run-in term, bullet, ordinal), relevant first.
+
+    When the ``cue`` announces ``expected`` items and fewer relevant ones were found, further bold
+    run-in items on the cue's page or the two after it fill the list in page order: an item
+    ("Multispectral imager. A four-band imager ...") need not repeat the question's words.
+    """
     picked: list[Unit] = []
+    run_ins: list[Unit] = []
     for unit in units:
-        bold = any(unit.text.startswith(t.strip()) or t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
+        if unit.item.kind in ("caption", "heading"):
+            continue  # "Table 3: ..." is bold but it is not an item of an enumeration
+        run_in = any(unit.text.startswith(t.strip()) for t in unit.item.bold_terms if t.strip())
+        bold = run_in or any(t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
         marker = re.match(r"^(?:[•▪◦●\-–*]\s|\(?\d{1,2}[.)]\s+[A-Za-z]|(?:First|Second|Third|Fourth|Fifth|Finally|Lastly)\b)",
                           unit.text)  # fmt: skip
         if marker and not bold and len(unit.text.split()) < 6 and not unit.text.endswith((".", ";", ":")):
             marker = None  # a numbered heading, not an item
-        if (bold or marker) and unit.score > 0.15 and not any(p.item.chunk_id == unit.item.chunk_id for p in picked):
+        if any(p.item.chunk_id == unit.item.chunk_id for p in picked):
+            continue
+        if (bold or marker) and unit.score > 0.15:
             picked.append(unit)
+        elif run_in:
+            run_ins.append(unit)
+    if cue is not None and expected is not None and len(picked) < expected:
+        taken = {u.item.chunk_id for u in picked}
+        near = [u for u in run_ins if u.item.doc_id == cue.item.doc_id and not u.is_row
+                and u.item.chunk_id != cue.item.chunk_id and cue.item.page <= u.item.page <= cue.item.page + 2]  # fmt: skip
+        for unit in sorted(near, key=lambda u: (u.item.page, u.order)):
+            if len(picked) >= expected:
+                break
+            if unit.item.chunk_id not in taken:
+                taken.add(unit.item.chunk_id)
+                picked.append(unit)
     return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
 
 
@@ -72,14 +95,16 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     if parsed.intent == "comparison" and parsed.sides:
         chosen, uncovered = _side_units(units, parsed)
     elif parsed.intent == "listing":
-        items = _listing_units(units, limit)
+        cue = next(iter(_cue_order(ranked, parsed)), None)
+        stated = find_cardinality_cue(cue.text) if cue else None
+        expected = parsed.expected_count or (stated[0] if stated else None)
+        items = [u for u in _listing_units(units, limit, expected, cue) if u is not cue]
         if items:
-            cue = next((u for u in _cue_order(ranked, parsed) if u not in items), None)
             return [("", u) for u in ([cue] if cue else []) + items][: limit + 1], uncovered
     best = ranked[0].score
     want = 2 if parsed.intent in ("single_fact", "section_retrieval") else limit
-    if parsed.intent == "single_fact" and parsed.asks_for_value:
-        want = 1
+    if parsed.intent == "single_fact" and (parsed.asks_for_value or ranked[0].anchor_coverage >= 0.99):
+        want = 1  # one passage holding every anchor term (or the value asked for) is the answer
     for unit in ranked:
         if len(chosen) >= want or unit.score < 0.6 * best:
             break
@@ -97,7 +122,7 @@ def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
     extra = [u for label, u in chosen if label == CLAUSE_LABEL]
     main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
     body = _render_main(parsed, main) if main else ""
-    return "\n".join(p for p in (body, " ".join(_with_caption(u) for u in extra)) if p)
+    return "\n".join(p for p in (body, " ".join(_with_caption(u, parsed.original_question) for u in extra)) if p)
 
 
 def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
@@ -108,13 +133,30 @@ def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
         return "\n".join([*intro, *lines])
     if parsed.intent == "comparison" and any(label for label, _ in chosen):
         return "\n".join(f"{label}: {u.text}" if label else u.text for label, u in chosen)
-    return " ".join(_with_caption(u) for _, u in chosen)
+    return " ".join(_with_caption(u, parsed.original_question) for _, u in chosen)
 
 
-def _with_caption(unit: Unit) -> str:
+def _with_caption(unit: Unit, question: str = "") -> str:
     if unit.is_row and unit.caption and unit.caption != unit.text:
+        cell = _named_cell(unit, question)
+        if cell:
+            return f"{cell} (table row: {unit.text}; columns: {unit.caption})"
         return f"{unit.text} ({unit.caption})"
     return unit.text
+
+
+def _named_cell(unit: Unit, question: str) -> str | None:
+    """"Mean turbidity, Heron 3: 4.6" when the question names one column of a row's header."""
+    header = [c.strip() for c in unit.caption.split(" | ")]
+    row = [c.strip() for c in unit.text.split(" | ")]
+    if len(header) != len(row) or len(row) < 3:
+        return None
+    low = question.lower()
+    named = [i for i, name in enumerate(header) if i > 0 and len(name) > 1 and re.search(
+        rf"(?<![\w]){re.escape(name.lower())}(?![\w])", low)]  # fmt: skip
+    if len(named) != 1 or not row[named[0]]:
+        return None
+    return f"{row[0]}, {header[named[0]]}: {row[named[0]]}"
 
 
 STRONGEST_UNITS = 6

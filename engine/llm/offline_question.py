@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from engine.bricks.question_focus import focus
+from engine.bricks.question_focus import focus, listing_subject
 from engine.bricks.text import (
     STOPWORDS,
     count_value,
@@ -196,25 +196,6 @@ def expected_count(question: str) -> int | None:
         value = count_value(match.group(1))
         if value and 2 <= value <= 20:
             return value
-    return None
-
-
-_SUBJECT_PATTERNS = (
-    re.compile(r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?(?:kinds?\s+of\s+|types?\s+of\s+)?"
-               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
-    re.compile(r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
-               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
-)
-
-
-def listing_subject(question: str) -> str | None:
-    """The plural noun phrase a listing question asks for ("regularization techniques", "countries")."""
-    for pattern in _SUBJECT_PATTERNS:
-        match = pattern.search(question)
-        if match:
-            words = [w for w in match.group("subject").split() if not is_generic(w)]
-            if words:
-                return " ".join(words)
     return None
 
 

@@ -80,6 +80,15 @@ def find_sides(question: str) -> list[str]:
     match = re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", q, re.I)
     if match:
         return [s for s in (_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))) if s]
+    aspect = r"(?:\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+.*)?$"
+    match = re.search(r"\b(?:does|do|did|is|are|would|will)\s+(.+?)\s+compare[sd]?\s+(?:with|to|against)\s+(.+?)" + aspect,
+                      q, re.I)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
+    if not match:
+        match = re.search(r"\b(?:do|did|does)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare)\b", q, re.I)
+    if match:
+        sides = [_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))]
+        if all(sides):
+            return sides
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])

@@ -38,8 +38,11 @@ def _norm(label: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", label.lower()).split())
 
 
-def section_pages_for(doc: ParsedDocument, terms: Sequence[str], section_hint: str | None) -> tuple[int, ...]:
-    """Pages of the section best matching ``section_hint`` (else ``terms``), by the table of contents.
+def section_pages_for(
+    doc: ParsedDocument, terms: Sequence[str], section_hint: str | None, subject: str | None = None
+) -> tuple[int, ...]:
+    """Pages of the section best matching ``section_hint``, else the listed ``subject`` ("sensors" ->
+    "4 Sensor suite"), else ``terms``, by the table of contents.
 
     Fallback without a matching section: the page whose chunks contain the most of ``terms``.
     """
@@ -47,10 +50,11 @@ def section_pages_for(doc: ParsedDocument, terms: Sequence[str], section_hint: s
     if section_hint:
         found = find_sections(doc, section_hint)
         entry = found[0] if found else None
-    if entry is None and terms:
-        scored = score_titles(doc.toc, " ".join(terms))
-        if scored:
-            entry = sorted(scored, key=lambda se: (-se[0], -se[1].level, se[1].start_page))[0][1]
+    for text in (subject, " ".join(terms)):
+        if entry is None and text:
+            scored = score_titles(doc.toc, text)
+            if scored:
+                entry = sorted(scored, key=lambda se: (-se[0], -se[1].level, se[1].start_page))[0][1]
     if entry is not None:
         end = min(entry.end_page, entry.start_page + MAX_SECTION_PAGES - 1)
         return tuple(range(entry.start_page, max(entry.start_page, end) + 1))
