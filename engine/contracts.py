@@ -484,6 +484,7 @@ StopReason = Literal[
     "repeated_queries",
     "confidence_drop",
     "drift",
+    "no_improvement",
     "no_trigger",
     "budget_iterations",
     "budget_llm_calls",

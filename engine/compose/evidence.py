@@ -36,6 +36,8 @@ from engine.llm.base import Backend
 logger = logging.getLogger(__name__)
 
 RRF_K = 60
+TARGETED: frozenset[RetrieverName] = frozenset({"two_hop", "listing"})
+"""Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search."""
 
 
 @dataclass
@@ -96,11 +98,6 @@ class RunState:
                 entry.fused += weight
         return added
 
-    def drop(self, chunk_ids: Iterable[str]) -> None:
-        """Forget chunks a pass added off-topic (drift): they no longer reach answers or citations."""
-        for cid in chunk_ids:
-            self.ledger.pop(cid, None)
-
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:
         """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""
         pages = {(c.doc_id, c.page) for c in chunks}
@@ -120,12 +117,16 @@ class RunState:
         return assemble_context(hits, self.file_names(), max_tokens)
 
     def by_pass(self) -> ContextBundle:
-        """Every retrieved chunk, earliest pass first, then strongest: the order supporting citations use.
+        """Every retrieved chunk in the order supporting citations use: pages fetched on purpose (a
+        referenced table, the listed section) first, then by pass, then strongest.
 
-        Later passes answer a specific signal (a reference, a side, new vocabulary); what they add
-        reaches the answer's own citations, while the supporting pages keep the first retrieval's order.
+        Later searches (new vocabulary, rephrasings) reach the answer's own citations; the supporting
+        pages otherwise keep the first retrieval's order.
         """
-        ordered = sorted(self.ledger.values(), key=lambda e: (e.first_pass, -e.fused, e.hit.chunk.chunk_id))
+        ordered = sorted(
+            self.ledger.values(),
+            key=lambda e: (e.hit.retriever not in TARGETED, e.first_pass, -e.fused, e.hit.chunk.chunk_id),
+        )
         hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
         return assemble_context(hits, self.file_names(), None)
 

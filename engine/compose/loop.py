@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bricks.text import normalize_query, overlap_ratio
+from engine.bricks.text import normalize_query, stems
 from engine.compose.evidence import RunState
 from engine.compose.steps import BUDGET_STOPS, Outcome, answer_now, pages_phrase, record
 from engine.contracts import (
@@ -114,17 +114,14 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
             reason: StopReason = blocked if blocked in BUDGET_STOPS else "no_new_candidates"
             return _stop(answer, history, reason)
         if plan.checks_drift and _drifted(state, added):
-            specific_left = _specific_action_left(state, answer, used)
-            note = "; off-topic, dropped" if specific_left else "; off-topic, stopping"
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before,
-                                  _narrate(state, plan, added, before, before) + note))  # fmt: skip
-            state.drop(added)
-            if not specific_left:
-                return _stop(answer, history, "drift")
-            continue
-        answer = answer_now(state)
+                                  _narrate(state, plan, added, before, before) + "; off-topic, stopping"))  # fmt: skip
+            return _stop(answer, history, "drift")
+        previous, answer = answer, answer_now(state)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence,
                               _narrate(state, plan, added, before, answer.confidence)))  # fmt: skip
+        if _unchanged(previous, answer) and not answer.complete_answer_found:
+            return _stop(answer, history, "no_improvement")
         if answer.confidence < best.confidence - cfg.confidence_drop:
             return _stop(best, history, "confidence_drop")
         if answer.confidence >= best.confidence or answer.complete_answer_found:
@@ -282,18 +279,22 @@ def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
     return PlannedAction("incomplete_answer", "widen_scope", "the answer is incomplete; trying rephrasings", widen, checks_drift=True)
 
 
-def _specific_action_left(state: RunState, answer: AnswerWithEvidence, used: set[tuple[str, str, str]]) -> bool:
-    """A signal-specific action (references, sides, counts, ...) is still to run: a drifted widening
-    is then dropped instead of ending the loop."""
-    return any(c is not None and c.key not in used for c in _candidates(state, answer))
+def _unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:
+    """The pass changed nothing the reader sees: the same quotes and no gain in confidence."""
+    quotes = {(c.chunk_id, c.quote) for c in before.citations if c.role == "answer"}
+    return quotes == {(c.chunk_id, c.quote) for c in after.citations if c.role == "answer"} and (
+        after.confidence <= before.confidence + 0.005
+    )
 
 
 def _drifted(state: RunState, added: list[str]) -> bool:
+    """The new candidates share (nearly) none of the original anchors, compared by word stems."""
     anchors = state.parsed.retrieval.anchor_keywords or state.parsed.keywords
     if not anchors or not added:
         return False
-    text = " ".join(state.ledger[cid].hit.chunk.text for cid in added if cid in state.ledger)
-    return overlap_ratio(anchors, text) < state.config.loop.drift_min_overlap
+    text = stems(" ".join(state.ledger[cid].hit.chunk.text for cid in added if cid in state.ledger))
+    held = [a for a in anchors if (a_stems := stems(a)) and 2 * len(a_stems & text) >= len(a_stems)]
+    return len(held) / len(anchors) < state.config.loop.drift_min_overlap
 
 
 def _first_narration(state: RunState, added: list[str], answer: AnswerWithEvidence) -> str:

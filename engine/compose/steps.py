@@ -121,11 +121,12 @@ def _target_unfetched(state: RunState, index: DocumentIndex, reference: str) -> 
 
 
 def _with_listing(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
-    """Code-computed listing counts take precedence over the backend's estimate."""
+    """Code-computed listing counts take precedence over the backend's estimate, unless the answer
+    itself lists more items (an item the section scan missed, found elsewhere in the evidence)."""
     listing = state.listing
     if listing is None or listing.expected_count is None:
         return answer
-    found = len(listing.items)
+    found = max(len(listing.items), answer.found_count or 0)
     update: dict[str, object] = {"expected_count": listing.expected_count, "found_count": found}
     if found < listing.expected_count:
         note = f"the document announces {listing.expected_count} items but {found} were found"
@@ -213,6 +214,7 @@ STOP_TEXT: dict[StopReason, str] = {
     "repeated_queries": "every planned query had already been run",
     "confidence_drop": "confidence fell, so the best earlier answer is returned",
     "drift": "new evidence drifted away from the question's anchor terms",
+    "no_improvement": "the last pass changed neither the cited passages nor the confidence",
     "no_trigger": "no feedback signal suggested a useful next step",
     "budget_iterations": "the iteration budget is spent",
     "budget_llm_calls": "the LLM-call budget is spent",

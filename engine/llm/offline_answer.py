@@ -222,8 +222,9 @@ def extract_answer(
     question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
     bad_pages = garbled_pages(evidence)
     expected, found_count, _ = _counts(parsed, units, evidence)
-    if parsed.intent == "listing" and not found_count:
-        found_count = len(_listing_units(units, max_sentences)) if chosen else 0
+    if parsed.intent == "listing":
+        listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
+        found_count = max(found_count or 0, listed)
     chosen_text = " ".join(u.text for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
     anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0

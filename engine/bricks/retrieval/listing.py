@@ -122,18 +122,23 @@ def _heading_number(chunk: Chunk) -> str | None:
 
 
 def _region_items(chunks: Sequence[Chunk], cue_position: int, cue_text: str) -> list[ListItem]:
-    """Items after the cue, up to the next heading that is not a sub-heading of the cue's section."""
+    """Items after the cue, up to the next heading that is not a sub-heading of the cue's section.
+
+    Sub-headings count as items only when no item is marked (bold run-in, bullet, ordinal): a
+    section that lists its items in bold may still have a sub-section about something else.
+    """
     parent = next((_heading_number(c) for c in reversed(chunks[:cue_position]) if c.kind == "heading"), None)
     items = _chunk_items(chunks[cue_position], skip_text=cue_text)
+    sub_headings: list[ListItem] = []
     for chunk in chunks[cue_position + 1 :]:
         if chunk.kind == "heading":
             number = _heading_number(chunk)
             if parent and number and number.startswith(parent + "."):
-                items.append(_item(_label(re.sub(r"^\s*[\d.]+\s*", "", chunk.text)), chunk, "heading"))
+                sub_headings.append(_item(_label(re.sub(r"^\s*[\d.]+\s*", "", chunk.text)), chunk, "heading"))
                 continue
             break
         items += _chunk_items(chunk)
-    return items
+    return items or sub_headings
 
 
 def aggregate_listing(doc: ParsedDocument, pages: Iterable[int], topic_terms: Sequence[str] = ()) -> ListingResult:
