@@ -120,7 +120,7 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         previous, answer = answer, answer_now(state)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence,
                               _narrate(state, plan, added, before, answer.confidence)))  # fmt: skip
-        if _unchanged(previous, answer) and not answer.complete_answer_found:
+        if _unchanged(previous, answer) and not answer.complete_answer_found and not _targeted_next(state, answer, used):
             return _stop(answer, history, "no_improvement")
         if answer.confidence < best.confidence - cfg.confidence_drop:
             return _stop(best, history, "confidence_drop")
@@ -285,6 +285,16 @@ def _unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:
     return quotes == {(c.chunk_id, c.quote) for c in after.citations if c.role == "answer"} and (
         after.confidence <= before.confidence + 0.005
     )
+
+
+SEARCH_TRIGGERS = frozenset({"discovered_vocabulary", "incomplete_answer"})
+"""Triggers whose action is one more search; the others fetch something a signal named."""
+
+
+def _targeted_next(state: RunState, answer: AnswerWithEvidence, used: set[tuple[str, str, str]]) -> bool:
+    """The next action answers a specific signal (a pending reference, a side, a count, garbled text)."""
+    plan, _ = next_action(state, answer, used)
+    return plan is not None and plan.trigger not in SEARCH_TRIGGERS
 
 
 def _drifted(state: RunState, added: list[str]) -> bool:
