@@ -51,14 +51,15 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
 def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
     """Units that introduce an enumerated item (bold run-in term, bullet, ordinal), relevant first.
 
-    When the ``cue`` announces ``expected`` items and fewer relevant ones were found, further bold
-    run-in items on the cue's page or the two after it fill the list in page order: an item
-    ("Multispectral imager. A four-band imager ...") need not repeat the question's words.
+    With a count ``cue`` ("We use three kinds of sensors"), items are looked for on its page and the
+    two after it; when fewer than ``expected`` relevant ones are found, further bold run-in items
+    there fill the list in page order: an item ("Multispectral imager. A four-band imager ...")
+    need not repeat the question's words.
     """
     picked: list[Unit] = []
     run_ins: list[Unit] = []
     for unit in units:
-        if unit.item.kind in ("caption", "heading"):
+        if unit.item.kind in ("caption", "heading") or (cue is not None and not _near(unit, cue)):
             continue  # "Table 3: ..." is bold but it is not an item of an enumeration
         run_in = any(unit.text.startswith(t.strip()) for t in unit.item.bold_terms if t.strip())
         bold = run_in or any(t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
@@ -70,19 +71,23 @@ def _listing_units(units: list[Unit], limit: int, expected: int | None = None, c
             continue
         if (bold or marker) and unit.score > 0.15:
             picked.append(unit)
-        elif run_in:
+        elif run_in and not unit.is_row:
             run_ins.append(unit)
-    if cue is not None and expected is not None and len(picked) < expected:
+    if expected is not None and len(picked) < expected:
         taken = {u.item.chunk_id for u in picked}
-        near = [u for u in run_ins if u.item.doc_id == cue.item.doc_id and not u.is_row
-                and u.item.chunk_id != cue.item.chunk_id and cue.item.page <= u.item.page <= cue.item.page + 2]  # fmt: skip
-        for unit in sorted(near, key=lambda u: (u.item.page, u.order)):
+        for unit in sorted(run_ins, key=lambda u: (u.item.page, u.order)):
             if len(picked) >= expected:
                 break
             if unit.item.chunk_id not in taken:
                 taken.add(unit.item.chunk_id)
                 picked.append(unit)
     return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
+
+
+def _near(unit: Unit, cue: Unit) -> bool:
+    """On the cue's page or the two after it, and not the cue's own passage."""
+    same_doc = unit.item.doc_id == cue.item.doc_id and unit.item.chunk_id != cue.item.chunk_id
+    return same_doc and cue.item.page <= unit.item.page <= cue.item.page + 2
 
 
 def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple[list[tuple[str, Unit]], list[str]]:

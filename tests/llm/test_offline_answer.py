@@ -190,3 +190,18 @@ def test_the_count_cue_naming_the_listed_subject_wins():
 def test_format_instructions_are_not_parts_of_the_question_to_cover():
     answer = ask("What is the mean turbidity at Station B? Round your answer to one decimal place.", TABLE)
     assert not any("does not cover" in c for c in answer.caveats)
+
+
+def test_an_announced_list_is_filled_from_run_in_items_after_the_cue():
+    cue = ev(5, "We use three kinds of sensors on the survey flights.", 0, score=0.9)
+    probe = ev(5, "Turbidity probe. A weighted probe on a tether measures turbidity at each station.", 1,
+               bold_terms=("Turbidity probe",), score=0.8)  # fmt: skip
+    camera = ev(5, "Thermal camera. An infrared camera maps water temperature along the sensor track.", 2,
+                bold_terms=("Thermal camera",), score=0.7)  # fmt: skip
+    imager = ev(6, "Multispectral imager. A four-band imager estimates chlorophyll.", 3,
+                bold_terms=("Multispectral imager",), score=0.1)  # fmt: skip
+    before = ev(3, "Property Heron 2. Flight endurance 38 min.", 4, bold_terms=("Property Heron 2",))
+    answer = ask("What three kinds of sensors do the survey flights use?", cue, probe, camera, imager, before)
+    assert "Multispectral imager" in answer.text, "an item need not repeat the question's words"
+    assert "Property Heron 2" not in answer.text, "run-ins before the cue's page are not items"
+    assert answer.found_count == 3 and answer.expected_count == 3

@@ -140,3 +140,11 @@ def test_parse_through_the_backend_counts_one_call() -> None:
 def test_backend_rejects_a_mismatched_output_type() -> None:
     with pytest.raises(ValueError, match="produces ParsedQuestion"):
         OfflineBackend().run("parse_question", TaskRequest(question="x"), TaskRequest)  # type: ignore[arg-type]
+
+
+def test_sides_of_a_compare_with_question_leave_the_aspects_out():
+    from engine.llm.offline_sides import find_sides
+
+    assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance and payload?") == ["Heron 2", "Heron 3"]
+    assert find_sides("How do the Heron 2 and the Heron 3 differ in endurance?") == ["Heron 2", "Heron 3"]
+    assert find_sides("How does Model X compare to Model Z?") == ["Model X", "Model Z"]
