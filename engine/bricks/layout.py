@@ -336,11 +336,14 @@ def demote_cells(units: list[Unit]) -> list[Unit]:
 
 
 def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
-    """Merge text units shorter than ``min_chars`` into the next text unit of the same page."""
+    """Merge text units shorter than ``min_chars`` into the next text unit of the same page, and a
+    block that continues an unfinished one (it starts in lower case) into it."""
     out: list[Unit] = []
     for unit in units:
         prev = out[-1] if out else None
-        if prev is not None and prev.kind == "text" and unit.kind == "text" and len(prev.text) < min_chars:
+        if prev is not None and _continues(prev, unit):
+            _absorb(prev, unit)
+        elif prev is not None and prev.kind == "text" and unit.kind == "text" and len(prev.text) < min_chars:
             if _starts_run_in(unit):  # keep a run-in header first: attach the scrap to the text before
                 before = out[-2] if len(out) > 1 else None
                 if before is not None and before.kind == "text":
@@ -351,6 +354,16 @@ def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
         else:
             out.append(unit)
     return out
+
+
+def _continues(prev: Unit, unit: Unit) -> bool:
+    """A wrapped line the PDF put in a block of its own: lower-case start after an unfinished sentence."""
+    return (
+        unit.kind == "text"
+        and prev.kind in ("text", "list_item")
+        and unit.text[:1].islower()
+        and not prev.text.rstrip().endswith((".", ":", ";", "!", "?"))
+    )
 
 
 def _starts_run_in(unit: Unit) -> bool:

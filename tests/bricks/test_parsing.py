@@ -290,3 +290,17 @@ def test_a_page_whose_drawing_instructions_exceed_the_cap_is_refused_before_text
     with pytest.raises(DocumentTooLargeError, match="drawing instructions"):
         parse_pdf(data, "t.pdf", tiny)
     assert parse_pdf(data, "t.pdf", EngineConfig()).chunks
+
+
+def test_a_wrapped_line_in_a_block_of_its_own_joins_the_item_it_continues():
+    from engine.bricks.layout import Unit, merge_tiny
+
+    item = Unit(3, "• In version 2.0, label K means background and labels 0..K-1 correspond to the", [(0, 0, 1, 1)],
+                "list_item")  # fmt: skip
+    wrapped = Unit(3, "object categories of the dataset.", [(0, 2, 1, 3)])
+    fresh = Unit(3, "The class order of the RPN head is unchanged in this release.", [(0, 4, 1, 5)])
+    merged = merge_tiny([item, wrapped, fresh], min_chars=10)
+    assert [u.text.split()[-1] for u in merged] == ["dataset.", "release."]
+    assert merged[0].kind == "list_item" and len(merged[0].bboxes) == 2
+    finished = Unit(3, "The first sentence ends here.", [(0, 0, 1, 1)])
+    assert len(merge_tiny([finished, Unit(3, "lower-case start of a new block.", [(0, 2, 1, 3)])], 10)) == 2
