@@ -79,6 +79,7 @@ class ParsedDocument(Contract):
     toc_source: TocSource = "none"
     repeated_lines: tuple[str, ...] = Field(default=(), description="Recognised running headers/footers.")
     parse_method: Literal["layer1", "adaptive"] = "layer1"
+    parser_version: int = Field(0, ge=0, description="Version of the parser that produced it (older ones are re-parsed).")
 
 
 class DocumentProfile(Contract):

@@ -23,7 +23,7 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import ValidationError
 
-from engine.bricks.parsing import doc_id_of, parse_pdf
+from engine.bricks.parsing import PARSER_VERSION, doc_id_of, parse_pdf
 from engine.bricks.profile import probe_pdf
 from engine.bricks.retrieval.cache import invalidate_shared
 from engine.bricks.retrieval.index import DocumentIndex
@@ -216,7 +216,11 @@ class Library:
     def _parsed(self, entry: LibraryEntry) -> ParsedDocument:
         path = self._dir(entry.doc_id) / PARSED_NAME
         try:
-            return ParsedDocument.model_validate_json(path.read_text(encoding="utf-8"))
+            doc = ParsedDocument.model_validate_json(path.read_text(encoding="utf-8"))
+            if doc.parser_version == PARSER_VERSION:
+                return doc
+            logger.info("%s was parsed by parser version %d; re-parsing with version %d",
+                        entry.doc_id[:16], doc.parser_version, PARSER_VERSION)  # fmt: skip
         except (OSError, ValueError, ValidationError) as exc:
             logger.warning("parsed.json of %s is unreadable (%s); re-parsing the PDF", entry.doc_id[:16], exc)
         with self._lock(entry.doc_id):

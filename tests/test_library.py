@@ -241,3 +241,25 @@ def test_transformer_paper_ingest(library, shared_dir):
     index = library.load(entry.doc_id)
     top = index.search("residual dropout regularization", retriever="keyword", k=5)
     assert 8 in {h.chunk.page for h in top.hits}
+
+
+def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
+    import json
+
+    from engine.bricks.parsing import PARSER_VERSION
+    from engine.config import EngineConfig, LibraryConfig
+    from engine.library import Library
+    from tests import pdfs as test_pdfs
+
+    library = Library(EngineConfig(library=LibraryConfig(path=str(tmp_path / "lib"))))
+    entry = library.ingest(test_pdfs.pdf_with_outline(), "outline.pdf")
+    parsed = tmp_path / "lib" / entry.doc_id / "parsed.json"
+    old = json.loads(parsed.read_text())
+    old["parser_version"] = PARSER_VERSION - 1
+    old["chunks"] = old["chunks"][:1]  # what an older parser may have produced
+    parsed.write_text(json.dumps(old))
+    fresh = Library(EngineConfig(library=LibraryConfig(path=str(tmp_path / "lib"))))
+    doc = fresh.parsed(entry.doc_id)
+    assert doc.parser_version == PARSER_VERSION and len(doc.chunks) > 1
+    assert json.loads(parsed.read_text())["parser_version"] == PARSER_VERSION
+    assert fresh.load(entry.doc_id).search("introduction", "keyword", k=2).hits

@@ -44,6 +44,9 @@ from engine.errors import (  # noqa: E402
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
+PARSER_VERSION = 2
+"""Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
+
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 """``get_text`` flags: ligatures expanded (no TEXT_PRESERVE_LIGATURES), images skipped."""
 
@@ -226,7 +229,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
                 toc_source, len(toc), time.perf_counter() - started)  # fmt: skip
     return ParsedDocument(
         doc_id=doc_id, file_name=file_name, total_pages=len(pages), pages=pages, chunks=tuple(chunks),
-        toc=toc, toc_source=toc_source, repeated_lines=tuple(repeated.values()),
+        toc=toc, toc_source=toc_source, repeated_lines=tuple(repeated.values()), parser_version=PARSER_VERSION,
     )  # fmt: skip
 
 
