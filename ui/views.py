@@ -67,10 +67,15 @@ def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
     return lines
 
 
+def answer_markdown(text: str) -> str:
+    """The answer's own line breaks kept (one line per comparison side or list item)."""
+    return "  \n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def show_answer(result: RunResult) -> None:
     st.subheader("Answer")
     if result.answer.answer_found:
-        st.markdown(result.answer.text or "_(empty answer)_")
+        st.markdown(answer_markdown(result.answer.text) or "_(empty answer)_")
     else:
         st.warning(result.answer.text or "The selected documents do not seem to contain an answer.")
     lines = citation_lines(result, "answer")
