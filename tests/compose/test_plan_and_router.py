@@ -44,6 +44,7 @@ def test_malformed_plans_are_rejected(steps, message):
         ({"intent": "open_corpus_wide"}, 1, "dynamic", "investigative"),
         ({"intent": "vague"}, 1, "dynamic", "investigative"),
         ({"intent": "multi_hop", "complexity": "complex"}, 1, "plan_execute", "multi_hop"),
+        ({"intent": "multi_hop", "complexity": "complex", "references": ("Figure 5",)}, 1, "dispatched", "procedural"),
         ({"intent": "listing"}, 1, "dispatched", "procedural"),
         ({"references": ("Table 3",)}, 1, "dispatched", "procedural"),
         ({}, 2, "dispatched", "multi_hop"),

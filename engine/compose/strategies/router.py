@@ -12,7 +12,8 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
 
     simple fact -> single_pass (one retrieval, one answer) unless the question or the document needs a
     pattern single-pass lacks; procedural (sections, listings, references) -> dispatched; multi-hop
-    bridges -> plan_execute; investigative (vague, corpus-wide, or open across several documents) ->
+    bridges -> plan_execute, unless the first hop is a named reference ("In Figure 5, the line that
+    ...") which the two-hop pattern fetches; investigative (vague, corpus-wide, or open across several documents) ->
     dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan).
     """
     intent = parsed.intent
@@ -26,6 +27,11 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
             question_class="investigative", strategy="dispatched",
             reason="an open question about one document: the loop widens only when the answer asks for it, "
             "cheaper than planning sub-queries",
+        )  # fmt: skip
+    if intent == "multi_hop" and parsed.references:
+        return RouteDecision(
+            question_class="procedural", strategy="dispatched",
+            reason=f"the question names {', '.join(parsed.references)}: the two-hop pattern fetches it, no plan needed",
         )  # fmt: skip
     if intent == "multi_hop":
         return RouteDecision(
