@@ -168,9 +168,14 @@ STRONGEST_UNITS = 6
 """New vocabulary is read from the chunks of this many best-scoring sentences, not from every match."""
 
 
-def _strongest_chunks(ranked: Sequence[Unit], evidence: Sequence[EvidenceItem]) -> list[EvidenceItem]:
-    ids = {u.item.chunk_id for u in ranked[:STRONGEST_UNITS] if u.coverage > 0}
-    return [e for e in evidence if e.chunk_id in ids]
+def _strongest_chunks(
+    ranked: Sequence[Unit], evidence: Sequence[EvidenceItem], chosen: Sequence[tuple[str, Unit]] = ()
+) -> list[EvidenceItem]:
+    """The chunks the answer quotes (a listing's items first), then those of the best-scoring sentences."""
+    ids = dict.fromkeys(u.item.chunk_id for _, u in chosen)
+    ids.update(dict.fromkeys(u.item.chunk_id for u in ranked[:STRONGEST_UNITS] if u.coverage > 0))
+    by_id = {e.chunk_id: e for e in evidence}
+    return [by_id[cid] for cid in ids if cid in by_id]
 
 
 def _cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
@@ -230,7 +235,8 @@ def extract_answer(
     if parsed.intent == "listing":
         listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
         found_count = max(found_count or 0, listed)
-    chosen_text = " ".join(u.text for _, u in chosen)
+    # a table row is read with its header row, a passage with its section title
+    chosen_text = " ".join(f"{u.text} {u.caption} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
     anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
@@ -257,7 +263,7 @@ def extract_answer(
         complete_answer_found=complete and bool(chosen),
         confidence=confidence,
         caveats=caveats,
-        discovered_keywords=discovered_keywords(_strongest_chunks(ranked, evidence), question_stems),
+        discovered_keywords=discovered_keywords(_strongest_chunks(ranked, evidence, chosen), question_stems),
         pending_references=pending,
         context_structured=not bad_pages,
         garbled_pages=bad_pages,
