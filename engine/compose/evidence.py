@@ -98,11 +98,6 @@ class RunState:
                 entry.fused += weight
         return added
 
-    def drop(self, chunk_ids: Iterable[str]) -> None:
-        """Forget chunks a pass added off-topic (drift): they reach no answer and no citation."""
-        for cid in chunk_ids:
-            self.ledger.pop(cid, None)
-
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:
         """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""
         pages = {(c.doc_id, c.page) for c in chunks}
