@@ -117,8 +117,8 @@ def add_support(
 
     Pages are taken in evidence order (strongest retrieval first). On each page not cited yet, the
     best-scoring sentence or row that shares a term with the question is a candidate; it is added as
-    a ``support`` citation when it scores at least ``min_share`` of the best candidate. The answer's text and
-    signals are unchanged: support citations show the reader where else the evidence points.
+    a ``support`` citation when it scores at least ``min_share`` of the best candidate. The answer's
+    text and signals are unchanged: support citations show the reader where else the evidence points.
     """
     cited = {(c.doc_id, c.page) for c in answer.citations}
     if len(cited) >= max_pages or not evidence:
@@ -135,7 +135,7 @@ def add_support(
             best[page] = unit
     if not best:
         return answer
-    floor = min_share * max(u.score for u in best.values())
+    floor = min_share * max(0.0, max(u.score for u in best.values()))
     best = {page: unit for page, unit in best.items() if unit.score >= floor}
     order = list(dict.fromkeys((e.doc_id, e.page) for e in evidence))
     support = [

@@ -28,6 +28,8 @@ class Unit:
     order: int
     coverage: float = 0.0
     anchor_coverage: float = 0.0
+    weighted_coverage: float = 0.0
+    """Share of the question's terms present, each weighted by its rarity in the evidence."""
     score: float = 0.0
     is_row: bool = False
     caption: str = ""
@@ -82,8 +84,21 @@ def _merge_run_ins(parts: list[str]) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
+_FISCAL = re.compile(r"^fy'?((?:19|20)?\d\d)$")
+
+
+def _plain(stem: str) -> str:
+    """ "fy2018" -> "2018", "fy19" -> "2019": documents write the year, questions the fiscal label."""
+    match = _FISCAL.match(stem)
+    if not match:
+        return stem
+    year = match.group(1)
+    return year if len(year) == 4 else f"20{year}"
+
+
 def term_stems(terms: Sequence[str]) -> list[set[str]]:
-    return [s for s in (stems(t) for t in terms) if s]
+    """The stems of each question term (fiscal labels read as years)."""
+    return [s for s in ({_plain(x) for x in stems(t)} for t in terms) if s]
 
 
 def coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
@@ -127,7 +142,8 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         unit.coverage = coverage(keywords, unit_stems)
         unit.anchor_coverage = coverage(anchors, unit_stems)
         low = unit.text.lower()
-        score = _weighted_coverage(keywords, keyword_weights, unit_stems)
+        unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_stems)
+        score = unit.weighted_coverage
         score += 0.8 * _weighted_coverage(anchors, anchor_weights, unit_stems)
         score += 0.3 * sum(1 for p in phrases if p in low) / max(1, len(phrases))
         score += 0.25 * max(0.0, unit.item.score) / top - 0.01 * unit.order

@@ -26,6 +26,9 @@ from engine.llm.offline_signals import (
 
 NOT_FOUND = "I could not find the answer in the retrieved evidence."
 MIN_OVERLAP = 0.34
+MIN_WEIGHTED = 0.2
+"""The best passage must hold this share of the question's terms weighted by rarity ("purchase price"
+weighs more than "aircraft" in a note about aircraft), else the answer is "not found"."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,7 +225,9 @@ def extract_answer(
     score_units(units, parsed)
     ranked = sorted(units, key=lambda u: -u.score)
     best = ranked[0] if ranked else None
-    found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked)
+    found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
+        best is not None and best.weighted_coverage >= MIN_WEIGHTED
+    )  # the question's rarest terms must be in the best passage, not only its common ones
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
     relevant_ids = {u.item.chunk_id for u in units if u.coverage > 0}
     relevant = [e.text for e in evidence if e.chunk_id in relevant_ids]
@@ -256,6 +261,12 @@ def extract_answer(
     citations = tuple(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
     )[:max_citations]
+    if not chosen:  # no answer: show the closest passages (two pages at most), marked as support
+        closest = list({(u.item.doc_id, u.item.page): u for u in reversed(ranked) if u.coverage > 0}.values())[::-1]
+        citations = tuple(
+            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
+            for u in sorted(closest, key=lambda u: -u.score)[:2]
+        )
     return AnswerWithEvidence(
         text=_render(parsed, chosen) if chosen else NOT_FOUND,
         citations=citations,

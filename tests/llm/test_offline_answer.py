@@ -205,3 +205,21 @@ def test_an_announced_list_is_filled_from_run_in_items_after_the_cue():
     assert "Multispectral imager" in answer.text, "an item need not repeat the question's words"
     assert "Property Heron 2" not in answer.text, "run-ins before the cue's page are not items"
     assert answer.found_count == 3 and answer.expected_count == 3
+
+
+def test_a_question_whose_rare_term_no_passage_holds_is_not_answered_but_shows_the_closest_passages():
+    spec = ev(2, "The aircraft has a wingspan of 1.9 metres and a take-off mass of 4.1 kilograms.", 0)
+    other = ev(3, "Each aircraft flies at most two pods on a survey day.", 1)
+    answer = ask("What is the purchase price of one aircraft?", spec, other)
+    assert answer.text == NOT_FOUND and not answer.answer_found
+    assert answer.citations and all(c.role == "support" for c in answer.citations)
+    assert {c.page for c in answer.citations} <= {2, 3}
+    priced = ask("What is the purchase price of one aircraft?", spec,
+                 ev(4, "The purchase price of one aircraft is 48,000 euros.", 2))  # fmt: skip
+    assert priced.answer_found and priced.citations[0].page == 4 and priced.citations[0].role == "answer"
+
+
+def test_fiscal_labels_match_the_years_documents_write():
+    from engine.bricks.passages import term_stems
+
+    assert term_stems(["FY2018", "FY19", "fiscal"]) == [{"2018"}, {"2019"}, {"fiscal"}]
