@@ -11,7 +11,7 @@ import pytest
 import engine.library as library_module
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.contracts import LibraryEntry, ParsedDocument
-from engine.errors import DocumentNotFoundError, NoTextLayerError, NotAPdfError
+from engine.errors import DocumentNotFoundError, NotAPdfError, NoTextLayerError
 from engine.library import Library, sanitize_file_name
 from tests import pdfs
 

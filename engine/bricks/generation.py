@@ -8,14 +8,7 @@ from collections.abc import Mapping, Sequence
 from engine.bricks.passages import Unit, score_units, split_units
 from engine.bricks.text import estimate_tokens, normalize_space
 from engine.config import GenerationConfig
-from engine.contracts import (
-    AnswerWithEvidence,
-    Citation,
-    Contract,
-    EvidenceItem,
-    Hit,
-    ParsedQuestion,
-)
+from engine.contracts import AnswerWithEvidence, Citation, Contract, EvidenceItem, Hit, ParsedQuestion
 from engine.llm.base import Backend, BackendReply, TaskRequest
 
 logger = logging.getLogger(__name__)

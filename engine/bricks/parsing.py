@@ -34,12 +34,7 @@ from engine.bricks.layout import (  # noqa: E402
 from engine.bricks.outline import build_toc  # noqa: E402
 from engine.config import EngineConfig, LibraryConfig  # noqa: E402
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument  # noqa: E402
-from engine.errors import (  # noqa: E402
-    DocumentTooLargeError,
-    EncryptedPdfError,
-    NotAPdfError,
-    NoTextLayerError,
-)
+from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError  # noqa: E402
 
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)

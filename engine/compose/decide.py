@@ -9,13 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.contracts import (
-    Activations,
-    DocumentProfile,
-    EffectiveStrategy,
-    ParsedQuestion,
-    PatternDecision,
-)
+from engine.contracts import Activations, DocumentProfile, EffectiveStrategy, ParsedQuestion, PatternDecision
 
 _OPEN_INTENTS = ("open_scoped", "open_corpus_wide", "vague")
 

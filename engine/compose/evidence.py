@@ -219,9 +219,7 @@ class RunState:
 
     def adaptive_parse(self, pages: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
         """Re-parse the given (doc_id, page) pairs with the table finder; returns the pages re-parsed."""
-        from engine.bricks.parsing import (
-            reparse_pages,  # parsing imports PyMuPDF; only loaded when used
-        )
+        from engine.bricks.parsing import reparse_pages  # parsing imports PyMuPDF; only loaded when used
 
         todo: dict[str, list[int]] = {}
         for doc_id, page in pages:

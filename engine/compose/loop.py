@@ -14,13 +14,7 @@ from dataclasses import dataclass
 from engine.bricks.text import normalize_query, stems
 from engine.compose.evidence import RunState
 from engine.compose.steps import BUDGET_STOPS, Outcome, answer_now, pages_phrase, record
-from engine.contracts import (
-    Action,
-    AnswerWithEvidence,
-    IterationRecord,
-    StopReason,
-    Trigger,
-)
+from engine.contracts import Action, AnswerWithEvidence, IterationRecord, StopReason, Trigger
 
 logger = logging.getLogger(__name__)
 

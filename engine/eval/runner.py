@@ -19,14 +19,7 @@ from engine.config import EngineConfig
 from engine.contracts import RunResult, StrategyName
 from engine.errors import LoupeError
 from engine.eval.dataset import SAMPLE_DOC, EvalQuestion, EvalSet, resolve_doc
-from engine.eval.metrics import (
-    DEFAULT_PRICE_PER_1K,
-    QuestionScore,
-    Summary,
-    aggregate,
-    failure_score,
-    score_run,
-)
+from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary, aggregate, failure_score, score_run
 
 logger = logging.getLogger(__name__)
 

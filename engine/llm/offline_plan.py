@@ -5,14 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.bricks.text import content_words, normalize_query, normalize_space, stems
-from engine.contracts import (
-    ExecutionPlan,
-    ParsedQuestion,
-    PlanStep,
-    SubQuery,
-    SubQueryPlan,
-    SufficiencyJudgement,
-)
+from engine.contracts import ExecutionPlan, ParsedQuestion, PlanStep, SubQuery, SubQueryPlan, SufficiencyJudgement
 from engine.llm.offline_question import extract_keywords
 
 MAX_SUBQUERIES = 4

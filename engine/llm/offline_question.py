@@ -8,21 +8,8 @@ from __future__ import annotations
 import re
 
 from engine.bricks.question_focus import focus, listing_subject
-from engine.bricks.text import (
-    STOPWORDS,
-    count_value,
-    find_cardinality_cue,
-    normalize_space,
-    split_reference,
-)
-from engine.contracts import (
-    ComparisonSide,
-    Complexity,
-    Intent,
-    LayoutHint,
-    ParsedQuestion,
-    RetrievalSpec,
-)
+from engine.bricks.text import STOPWORDS, count_value, find_cardinality_cue, normalize_space, split_reference
+from engine.contracts import ComparisonSide, Complexity, Intent, LayoutHint, ParsedQuestion, RetrievalSpec
 from engine.llm.offline_sides import find_sides, is_comparison, trim_side
 from engine.llm.offline_vocab import (
     CONNECTORS,

@@ -9,13 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engine.bricks.text import (
-    STOPWORDS,
-    find_references,
-    normalize_space,
-    split_reference,
-    stems,
-)
+from engine.bricks.text import STOPWORDS, find_references, normalize_space, split_reference, stems
 from engine.contracts import EvidenceItem
 
 _GENERIC_HEADINGS = frozenset(

@@ -21,22 +21,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.config import BackendConfig
-from engine.contracts import (
-    AnswerWithEvidence,
-    BackendFallback,
-    BackendName,
-    LlmUsage,
-    TaskName,
-)
+from engine.contracts import AnswerWithEvidence, BackendFallback, BackendName, LlmUsage, TaskName
 from engine.errors import BackendError
 from engine.llm import prompts
-from engine.llm.base import (
-    BackendReply,
-    T,
-    TaskRequest,
-    check_output_type,
-    ensure_network,
-)
+from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
 from engine.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)

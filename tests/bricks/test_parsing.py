@@ -9,7 +9,7 @@ from engine.bricks.outline import clean_outline
 from engine.bricks.parsing import open_pdf, parse_pdf, reparse_pages
 from engine.config import EngineConfig, LibraryConfig, ParsingConfig
 from engine.contracts import ParsedDocument
-from engine.errors import DocumentTooLargeError, EncryptedPdfError, NoTextLayerError, NotAPdfError
+from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 from tests import pdfs
 
 

@@ -8,7 +8,6 @@ from engine.compose.strategies.plan_execute import validate_plan
 from engine.compose.strategies.router import route
 from engine.contracts import ComparisonSide, ExecutionPlan, PlanStep
 from engine.errors import PlanValidationError
-
 from tests.compose.factories import profile, question
 
 

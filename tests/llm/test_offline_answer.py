@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from engine.bricks.generation import validate_citations
-from engine.bricks.text import normalize_space
+from engine.bricks.text import normalize_space, stem
 from engine.contracts import AnswerWithEvidence, EvidenceItem
 from engine.llm.base import TaskRequest
 from engine.llm.offline import OfflineBackend
 from engine.llm.offline_answer import NOT_FOUND
 from engine.llm.offline_question import parse_question
-from engine.bricks.text import stem
 from engine.llm.offline_signals import looks_garbled
 
 BACKEND = OfflineBackend()

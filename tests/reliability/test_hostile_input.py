@@ -9,13 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import EngineConfig
-from engine.errors import (
-    DocumentError,
-    DocumentTooLargeError,
-    EncryptedPdfError,
-    NoTextLayerError,
-    NotAPdfError,
-)
+from engine.errors import DocumentError, DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 from engine.library import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import entry_dirs, snapshot

@@ -6,12 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from engine.bricks.retrieval.toc import find_sections, score_titles, title_words
-from engine.bricks.text import (
-    find_cardinality_cue,
-    normalize_space,
-    overlap_ratio,
-    split_sentences,
-)
+from engine.bricks.text import find_cardinality_cue, normalize_space, overlap_ratio, split_sentences
 from engine.contracts import Chunk, ListingResult, ListItem, ParsedDocument
 
 MAX_SECTION_PAGES = 6

@@ -9,20 +9,8 @@ from __future__ import annotations
 
 from engine.bricks.text import normalize_query
 from engine.compose.evidence import RunState
-from engine.compose.steps import (
-    BUDGET_STOPS,
-    Outcome,
-    answer_now,
-    evidence_items,
-    pages_phrase,
-    record,
-)
-from engine.contracts import (
-    IterationRecord,
-    StopReason,
-    SubQueryPlan,
-    SufficiencyJudgement,
-)
+from engine.compose.steps import BUDGET_STOPS, Outcome, answer_now, evidence_items, pages_phrase, record
+from engine.contracts import IterationRecord, StopReason, SubQueryPlan, SufficiencyJudgement
 from engine.llm.base import TaskRequest
 
 
