@@ -11,7 +11,7 @@ from engine.compose.budget import LoopGuard
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
 from engine.compose.loop import run_dispatched
-from engine.compose.steps import Outcome, finish_caveats, understand_question
+from engine.compose.steps import Outcome, finish_caveats, understand_question, with_support
 from engine.compose.strategies.dynamic import run_dynamic
 from engine.compose.strategies.plan_execute import make_plan, run_plan, validate_plan
 from engine.compose.strategies.router import route
@@ -104,7 +104,7 @@ def answer(
         activations=activations, pdf_bytes=library.pdf_bytes, progress=progress, fallbacks=fallbacks,
     )  # fmt: skip
     outcome, effective, reason = _run(state, effective, reason, top_k)
-    final = finish_caveats(outcome.answer, outcome.stop_reason, outcome.exhausted)
+    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)

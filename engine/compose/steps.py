@@ -85,8 +85,13 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
         state.fallbacks.append(BackendFallback(task="answer", reason="LLM-call budget spent; offline extraction used"))
         reply = generate_answer(state.question, state.parsed, context, _OFFLINE, settings=settings)
     state.guard.charge_context(min(context.tokens, allowance))
-    answer = _with_unfetched_references(_with_listing(reply.value, state), state)
-    ledger = state.by_pass().evidence  # support may come from any retrieved page, not only the prompt's
+    return _with_unfetched_references(_with_listing(reply.value, state), state)
+
+
+def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """The run's final answer plus supporting passages from any retrieved page, not only the prompt's."""
+    settings = state.config.generation
+    ledger = state.by_pass().evidence
     return add_support(answer, state.parsed, ledger, settings.max_evidence_pages, settings.min_support_share)
 
 

@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 
 from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
-from engine.bricks.question_focus import focus
+from engine.bricks.question_focus import focus, listing_subject
 from engine.bricks.text import find_cardinality_cue, find_references, stems
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
 from engine.llm.offline_plan import clauses
-from engine.llm.offline_question import extract_keywords, listing_subject
+from engine.llm.offline_question import extract_keywords
 from engine.llm.offline_signals import (
     discovered_keywords,
     enumerated_items,
@@ -262,10 +262,13 @@ def extract_answer(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
     )[:max_citations]
     if not chosen:  # no answer: show the closest passages (two pages at most), marked as support
-        closest = list({(u.item.doc_id, u.item.page): u for u in reversed(ranked) if u.coverage > 0}.values())[::-1]
+        closest: dict[tuple[str, int], Unit] = {}
+        for unit in ranked:  # best first: the first unit seen on a page is that page's closest passage
+            if unit.coverage > 0 and len(closest) < 2:
+                closest.setdefault((unit.item.doc_id, unit.item.page), unit)
         citations = tuple(
             Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
-            for u in sorted(closest, key=lambda u: -u.score)[:2]
+            for u in closest.values()
         )
     return AnswerWithEvidence(
         text=_render(parsed, chosen) if chosen else NOT_FOUND,

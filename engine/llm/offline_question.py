@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from engine.bricks.question_focus import focus, listing_subject
+from engine.bricks.question_focus import focus
 from engine.bricks.text import STOPWORDS, count_value, find_cardinality_cue, normalize_space, split_reference
 from engine.contracts import ComparisonSide, Complexity, Intent, LayoutHint, ParsedQuestion, RetrievalSpec
 from engine.llm.offline_sides import find_sides, is_comparison, trim_side
@@ -25,7 +25,7 @@ from engine.llm.offline_vocab import (
     split_words,
 )
 
-__all__ = ["extract_keywords", "find_sides", "listing_subject", "parse_question", "question_references", "trim_side"]
+__all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
 
 # --------------------------------------------------------------------------------------------
 # Keywords

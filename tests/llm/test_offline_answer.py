@@ -175,7 +175,7 @@ def test_a_term_every_passage_shares_weighs_less_than_a_rare_one():
 
 
 def test_the_count_cue_naming_the_listed_subject_wins():
-    from engine.llm.offline_question import listing_subject
+    from engine.bricks.question_focus import listing_subject
 
     assert listing_subject("What regularization techniques does the paper use?") == "regularization techniques"
     assert listing_subject("List all countries that are mentioned") == "countries"

@@ -50,7 +50,6 @@ def reciprocal_rank_fusion(
     return RankedList(query=query, retriever="fused", hits=hits)
 
 
-
 def fill_pages(ranked: RankedList, k: int, min_pages: int) -> RankedList:
     """The first ``k`` hits, plus the best hit of each further page until ``min_pages`` pages are present.
 
