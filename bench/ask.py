@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.config import REPO_ROOT, EngineConfig  # noqa: E402
+from engine.config import REPO_ROOT, EngineConfig
 
 SHARED = REPO_ROOT.parent / "shared"
 DEFAULT_DOCS = (
@@ -31,10 +31,14 @@ DEFAULT_DOCS = (
 )
 GOALS_MS = {15: 300.0, 10_000: 1500.0}  # pages up to -> dispatched p95 goal
 DEFAULT_SETS = ("mmlongbench.jsonl", "financebench.jsonl", "hotpotqa40.jsonl")
-TEMPLATES = ("What does the section on {t} describe?", "How is {t} defined or used?", "What are the main points about {t}?")
+TEMPLATES = (
+    "What does the section on {t} describe?",
+    "How is {t} defined or used?",
+    "What are the main points about {t}?",
+)
 
 
-def heading_questions(parsed, count: int = 6) -> list[str]:  # noqa: ANN001
+def heading_questions(parsed, count: int = 6) -> list[str]:
     """Generic questions from the document's outline (or heading chunks), spread over the document."""
     titles = [e.title for e in parsed.toc if 3 <= len(e.title) <= 80]
     if not titles:
@@ -59,7 +63,9 @@ def latency(docs: list[Path], strategies: list[str], config: EngineConfig) -> li
     from engine.llm.base import make_backend
 
     library, backend = Library(config), make_backend(config.backend)
-    lines = [f"{'document':<44} {'pages':>5} {'strategy':<14} {'n':>3} {'p50 ms':>8} {'p95 ms':>8} {'llm':>5} {'retr':>5}  goal"]
+    lines = [
+        f"{'document':<44} {'pages':>5} {'strategy':<14} {'n':>3} {'p50 ms':>8} {'p95 ms':>8} {'llm':>5} {'retr':>5}  goal"
+    ]
     for path in docs:
         started = time.monotonic()
         entry = library.ingest(path.read_bytes(), path.name)
@@ -70,7 +76,9 @@ def latency(docs: list[Path], strategies: list[str], config: EngineConfig) -> li
             times, llm, retr = [], [], []
             for question in questions:
                 t0 = time.monotonic()
-                result = answer(question, [entry.doc_id], config=config, library=library, backend=backend, strategy=strategy)
+                result = answer(
+                    question, [entry.doc_id], config=config, library=library, backend=backend, strategy=strategy
+                )
                 times.append((time.monotonic() - t0) * 1000)
                 llm.append(result.usage.llm_calls)
                 retr.append(result.usage.retrieval_calls)
@@ -88,7 +96,9 @@ def latency(docs: list[Path], strategies: list[str], config: EngineConfig) -> li
 def calls(sets: list[str], strategies: list[str], limit: int, config: EngineConfig) -> list[str]:
     from engine.eval import load_eval_set, run_eval
 
-    lines = [f"{'set':<20} {'strategy':<14} {'n':>4} {'llm/q':>6} {'retr/q':>7} {'uq/q':>6} {'recall':>7} {'p95 ms':>8}"]
+    lines = [
+        f"{'set':<20} {'strategy':<14} {'n':>4} {'llm/q':>6} {'retr/q':>7} {'uq/q':>6} {'recall':>7} {'p95 ms':>8}"
+    ]
     for name in sets:
         path = SHARED / "eval" / name
         if not path.is_file():

@@ -17,11 +17,11 @@ from pathlib import Path
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pymupdf  # noqa: E402
+import pymupdf
 
-from engine.bricks.parsing import TEXT_FLAGS, parse_pdf  # noqa: E402
-from engine.config import EngineConfig, LibraryConfig  # noqa: E402
-from engine.library import Library  # noqa: E402
+from engine.bricks.parsing import TEXT_FLAGS, parse_pdf
+from engine.config import EngineConfig, LibraryConfig
+from engine.library import Library
 
 
 def raw_seconds(data: bytes) -> tuple[int, float]:

@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.bricks.retrieval.cache import RetrievalCache  # noqa: E402
-from engine.bricks.retrieval.index import DocumentIndex  # noqa: E402
-from engine.bricks.retrieval.keyword import KeywordIndex  # noqa: E402
-from engine.bricks.text import content_words  # noqa: E402
-from engine.config import REPO_ROOT, EngineConfig, RetrievalConfig  # noqa: E402
-from engine.contracts import DocumentProfile, ParsedDocument  # noqa: E402
+from engine.bricks.retrieval.cache import RetrievalCache
+from engine.bricks.retrieval.index import DocumentIndex
+from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.bricks.text import content_words
+from engine.config import REPO_ROOT, EngineConfig, RetrievalConfig
+from engine.contracts import DocumentProfile, ParsedDocument
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 DEFAULTS = (
@@ -57,7 +57,7 @@ def make_queries(doc: ParsedDocument, n: int) -> list[str]:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def bench_one(path: Path, n_queries: int) -> list[tuple[str, str, float, float, float]]:
@@ -72,18 +72,30 @@ def bench_one(path: Path, n_queries: int) -> list[tuple[str, str, float, float, 
         t0 = time.perf_counter()
         KeywordIndex.open(Path(tmp) / "index", doc, config.retrieval)
         t_open = time.perf_counter() - t0
-        profile = DocumentProfile(doc_id=doc.doc_id, file_name=doc.file_name, total_pages=doc.total_pages,
-                                  has_usable_toc=bool(doc.toc), toc_entries=len(doc.toc), is_likely_scanned=False,
-                                  has_tables=False, text_pages=doc.total_pages, suggested_strategy="dispatched")
+        profile = DocumentProfile(
+            doc_id=doc.doc_id,
+            file_name=doc.file_name,
+            total_pages=doc.total_pages,
+            has_usable_toc=bool(doc.toc),
+            toc_entries=len(doc.toc),
+            is_likely_scanned=False,
+            has_tables=False,
+            text_pages=doc.total_pages,
+            suggested_strategy="dispatched",
+        )
         index = DocumentIndex(doc, profile, keyword, config.retrieval, cache=RetrievalCache(0))
         t0 = time.perf_counter()
         _ = index.dense
         t_dense = time.perf_counter() - t0
         queries = make_queries(doc, n_queries)
-        print(f"\n{path.name}: {doc.total_pages} pages, {len(doc.chunks)} chunks, {len(doc.toc)} toc entries, "
-              f"{len(queries)} queries")
-        print(f"  parse {t_parse:.2f} s | keyword build {t_build:.2f} s | open {t_open * 1000:.0f} ms | "
-              f"dense build {t_dense:.2f} s")
+        print(
+            f"\n{path.name}: {doc.total_pages} pages, {len(doc.chunks)} chunks, {len(doc.toc)} toc entries, "
+            f"{len(queries)} queries"
+        )
+        print(
+            f"  parse {t_parse:.2f} s | keyword build {t_build:.2f} s | open {t_open * 1000:.0f} ms | "
+            f"dense build {t_dense:.2f} s"
+        )
         rows = []
         for name in RETRIEVERS:
             index.search(queries[0], name, use_dense=False)  # warm-up

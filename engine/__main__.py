@@ -100,7 +100,9 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
          "chunk_id": h.chunk.chunk_id, "text": h.chunk.text}
         for h in ranked.hits
     ]  # fmt: skip
-    lines = [f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows]
+    lines = [
+        f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows
+    ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
 
@@ -110,7 +112,7 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.library import Library
 
     if len(args.args) < 2:
-        raise CliError("ask needs at least one PDF and a question: ask FILE.pdf \"QUESTION\"")
+        raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     *files, question = args.args
     if args.backend == "openai":
         backend = config.backend.model_copy(
@@ -127,7 +129,9 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     )  # fmt: skip
     result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library)
     human = [result.answer.text, ""]
-    human += [f"  [{c.page}]{' (support)' if c.role == 'support' else ''} {c.quote[:120]}" for c in result.answer.citations]
+    human += [
+        f"  [{c.page}]{' (support)' if c.role == 'support' else ''} {c.quote[:120]}" for c in result.answer.citations
+    ]
     human += [f"strategy: {result.strategy_effective} ({result.strategy_reason})"]
     human += [f"  {name:<20} {'ON ' if d.on else 'off'}  {d.reason}" for name, d in result.activations.items()]
     human += [f"  {r.narration}" for r in result.history]
@@ -148,7 +152,9 @@ COMMANDS = {"ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         COMMANDS[args.command](args, EngineConfig())
     except (LoupeError, CliError, ValueError) as error:
@@ -157,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         return 130
-    except Exception as error:  # noqa: BLE001 - the CLI never shows a traceback
+    except Exception as error:
         logger.debug("unexpected failure", exc_info=True)
         sys.stderr.write(f"error: unexpected failure ({type(error).__name__}: {_one_line(error)}); rerun with -v\n")
         return 1

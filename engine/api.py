@@ -141,14 +141,16 @@ def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:
     return budget
 
 
-def _choose(requested: StrategyName, parsed, profiles) -> tuple[EffectiveStrategy, str]:  # noqa: ANN001
+def _choose(requested: StrategyName, parsed, profiles) -> tuple[EffectiveStrategy, str]:
     if requested == "auto":
         decision = route(parsed, profiles)
         return decision.strategy, f"auto ({decision.question_class}): {decision.reason}"
     return requested, "chosen by the user"
 
 
-def _run(state: RunState, effective: EffectiveStrategy, reason: str, top_k: int | None) -> tuple[Outcome, EffectiveStrategy, str]:
+def _run(
+    state: RunState, effective: EffectiveStrategy, reason: str, top_k: int | None
+) -> tuple[Outcome, EffectiveStrategy, str]:
     if effective == "single_pass":
         return run_single_pass(state, top_k), effective, reason
     if effective == "dynamic":

@@ -86,12 +86,17 @@ class GenerationConfig(_Section):
     max_answer_sentences: int = Field(5, ge=1, description="Sentences the offline backend extracts.")
     max_citations: int = Field(6, ge=1, description="Citations kept in one answer.")
     max_evidence_pages: int = Field(
-        5, ge=1, le=10,
+        5,
+        ge=1,
+        le=10,
         description="Pages an answer cites at most: its own citations, then the closest passage of each further "
         "strongly retrieved page (a supporting citation).",
     )
     min_support_share: float = Field(
-        0.3, ge=0, le=1, description="A supporting passage scores at least this share of the best supporting candidate's score."
+        0.3,
+        ge=0,
+        le=1,
+        description="A supporting passage scores at least this share of the best supporting candidate's score.",
     )
 
 

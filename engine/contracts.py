@@ -79,7 +79,9 @@ class ParsedDocument(Contract):
     toc_source: TocSource = "none"
     repeated_lines: tuple[str, ...] = Field(default=(), description="Recognised running headers/footers.")
     parse_method: Literal["layer1", "adaptive"] = "layer1"
-    parser_version: int = Field(0, ge=0, description="Version of the parser that produced it (older ones are re-parsed).")
+    parser_version: int = Field(
+        0, ge=0, description="Version of the parser that produced it (older ones are re-parsed)."
+    )
 
 
 class DocumentProfile(Contract):
@@ -330,7 +332,7 @@ class AnswerWithEvidence(Contract):
     confidence: float = Field(0.0, ge=0.0, le=1.0)
     caveats: tuple[str, ...] = ()
     discovered_keywords: tuple[str, ...] = ()
-    pending_references: tuple[str, ...] = Field(default=(), description='Referenced targets not in the evidence.')
+    pending_references: tuple[str, ...] = Field(default=(), description="Referenced targets not in the evidence.")
     context_structured: bool = True
     garbled_pages: tuple[int, ...] = Field(default=(), description="Pages whose text looks garbled.")
     expected_count: int | None = None

@@ -194,9 +194,7 @@ class Library:
             return matches[0]
         if not matches:
             raise DocumentNotFoundError(f"no document {doc_id!r} in the library; upload it first")
-        raise DocumentNotFoundError(
-            f"{doc_id!r} matches {len(matches)} documents; give more characters of the id"
-        )
+        raise DocumentNotFoundError(f"{doc_id!r} matches {len(matches)} documents; give more characters of the id")
 
     def pdf_bytes(self, doc_id: str) -> bytes:
         """The original PDF bytes of an entry."""
@@ -287,5 +285,5 @@ def _evict(doc_id: str) -> None:
             index.retrieval_cache.invalidate(doc_id)
             try:
                 index.keyword.close()
-            except Exception:  # noqa: BLE001 - closing a searcher must not block a delete
+            except Exception:
                 logger.debug("closing the index of %s failed", doc_id[:16], exc_info=True)

@@ -44,7 +44,7 @@ def _config() -> EngineConfig:
     return config.model_copy(update={"backend": config.backend.model_copy(update={"kind": backend})})
 
 
-def _choose_set(limit: int | None):  # noqa: ANN202
+def _choose_set(limit: int | None):
     options = [f"Bundled: {name}" for name in bundled_sets()] + [UPLOAD]
     choice = st.radio("Question set", options, horizontal=True)
     if choice != UPLOAD:
@@ -93,7 +93,9 @@ def _show(report: EvalReport) -> None:
     right.plotly_chart(_cost_chart(report))
     errors = [r for r in report.rows if r.error]
     if errors:
-        st.caption(f"{len(errors)} run(s) failed; first: {errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}")
+        st.caption(
+            f"{len(errors)} run(s) failed; first: {errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}"
+        )
     st.download_button(
         "Download report (JSON)", report.model_dump_json(indent=1), file_name=f"eval-{report.set_name}.json",
         mime="application/json",
@@ -131,12 +133,14 @@ try:
     chosen = st.multiselect("Strategies", list(EVAL_STRATEGIES), default=[BASELINE_TOP5, "single_pass", "auto"])
     col_limit, col_price, col_corpus = st.columns([1, 1, 3])
     limit_value = col_limit.number_input("Questions (0 = all)", min_value=0, value=0, step=1)
-    price_value = col_price.number_input("Price per 1k tokens", min_value=0.0, value=DEFAULT_PRICE_PER_1K, format="%.4f")
+    price_value = col_price.number_input(
+        "Price per 1k tokens", min_value=0.0, value=DEFAULT_PRICE_PER_1K, format="%.4f"
+    )
     corpus_value = col_corpus.text_input("Corpus folder (for uploaded sets)", value=str(DEFAULT_CORPUS))
     _run(engine_config, chosen, int(limit_value) or None, float(price_value), corpus_value)
     if REPORT_KEY in st.session_state:
         _show(EvalReport.model_validate_json(st.session_state[REPORT_KEY]))
 except LoupeError as error:
     st.error(str(error))
-except Exception as error:  # noqa: BLE001 - the page shows a message, never a traceback
+except Exception as error:
     st.error(f"The evaluation failed unexpectedly ({type(error).__name__}: {error}).")

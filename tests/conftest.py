@@ -10,7 +10,7 @@ import pytest
 os.environ.setdefault("LOUPE_NO_NETWORK", "1")
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 
-from engine.config import REPO_ROOT, EngineConfig, LibraryConfig  # noqa: E402
+from engine.config import REPO_ROOT, EngineConfig, LibraryConfig
 
 SHARED_DIR = REPO_ROOT.parent / "shared"
 

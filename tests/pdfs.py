@@ -11,7 +11,7 @@ import os
 
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 
-import pymupdf  # noqa: E402
+import pymupdf
 
 WIDTH, HEIGHT = 612, 792
 LEFT = 72

@@ -114,9 +114,7 @@ def test_hostile_file_name_is_display_only(library, library_dir):
     assert not (library_dir.parent / "evil.pdf").exists()
 
 
-@pytest.mark.parametrize(
-    ("data", "error"), [(pdfs.not_a_pdf(), NotAPdfError), (pdfs.pdf_scanned(), NoTextLayerError)]
-)
+@pytest.mark.parametrize(("data", "error"), [(pdfs.not_a_pdf(), NotAPdfError), (pdfs.pdf_scanned(), NoTextLayerError)])
 def test_failed_ingest_leaves_library_unchanged(library, library_dir, data, error):
     before = sorted(p.name for p in library_dir.iterdir())
     with pytest.raises(error):
@@ -180,7 +178,7 @@ def test_concurrent_ingest_of_same_bytes(library, library_dir):
         try:
             barrier.wait()
             results.append(Library(library.config).ingest(data, "same.pdf"))
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work) for _ in range(4)]

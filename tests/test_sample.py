@@ -86,7 +86,7 @@ def test_script_writes_file(tmp_path: Path) -> None:
     assert out.read_bytes() == build_sample_pdf()
 
 
-def test_ensure_sample_is_idempotent(config) -> None:  # noqa: ANN001
+def test_ensure_sample_is_idempotent(config) -> None:
     library_mod = pytest.importorskip("engine.library")
     from engine.sample import ensure_sample
 

@@ -33,7 +33,7 @@ def _uploads() -> None:
             done[digest] = "error:" + str(error)
             st.error(f"{file.name}: {error}")
             continue
-        except Exception as error:  # noqa: BLE001 - a message, never a traceback
+        except Exception as error:
             services.report_unexpected(error, f"Reading {file.name}")
             continue
         done[digest] = entry.doc_id
@@ -42,7 +42,7 @@ def _uploads() -> None:
         if sample and selected == [sample.doc_id]:  # the untouched first-visit choice gives way to the upload
             selected = []
         if entry.doc_id not in selected:
-            state.set_value(DOCS, selected + [entry.doc_id])
+            state.set_value(DOCS, [*selected, entry.doc_id])
         st.toast(f"Added {file.name} ({entry.total_pages} pages)")
 
 
@@ -106,7 +106,7 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.update(label="The question could not be answered", state="error")
             st.error(str(error))
             return None
-        except Exception as error:  # noqa: BLE001 - the page shows a message, never a traceback
+        except Exception as error:
             status.update(label="The question could not be answered", state="error")
             services.report_unexpected(error, "Answering")
             return None

@@ -47,7 +47,12 @@ def page() -> None:
     if not runs:
         st.info("No run yet in this session. Ask a question on the Ask page first.")
         return
-    chosen = st.selectbox("Run", range(len(runs)), format_func=partial(state.label_of, {n: _label(n, r) for n, r in enumerate(runs)}), key="loupe_inspect_run")
+    chosen = st.selectbox(
+        "Run",
+        range(len(runs)),
+        format_func=partial(state.label_of, {n: _label(n, r) for n, r in enumerate(runs)}),
+        key="loupe_inspect_run",
+    )
     result = runs[chosen or 0]
     st.caption(f"Config fingerprint `{result.config_fingerprint}` · backend {result.backend} · strategy "
                f"{result.strategy_effective} (asked {result.strategy_requested}) · {result.strategy_reason}")  # fmt: skip

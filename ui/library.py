@@ -92,6 +92,11 @@ def page() -> None:
         return
     st.dataframe(entry_rows(entries), hide_index=True)
     names = {e.doc_id: e for e in entries}
-    chosen = st.selectbox("Document", list(names), format_func=partial(state.label_of, {d: e.file_name for d, e in names.items()}), key="loupe_library_doc")
+    chosen = st.selectbox(
+        "Document",
+        list(names),
+        format_func=partial(state.label_of, {d: e.file_name for d, e in names.items()}),
+        key="loupe_library_doc",
+    )
     if chosen in names:
         _details(names[chosen])

@@ -21,13 +21,13 @@ def library_path() -> str:
 
 
 @st.cache_resource(show_spinner=False)
-def _library(path: str):  # noqa: ANN202 - engine.Library
+def _library(path: str):
     from engine.config import LibraryConfig
 
     return engine.Library(EngineConfig(library=LibraryConfig(path=path)))
 
 
-def library():  # noqa: ANN201 - engine.Library
+def library():
     """The shared Library instance for this library folder (it caches parsed indexes by doc_id)."""
     return _library(library_path())
 

@@ -21,8 +21,10 @@ BAND = 0.10
 
 _BULLETS = frozenset("•◦▪▫●○■□►▶‣⁃∙·–—-*")
 _LIST_START = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivx]{1,4})\s*\)|\d{1,2}[.)]\s|[a-z][.)]\s)")
-_CAPTION = re.compile(r"^(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Exhibit)\s*[0-9]+[A-Za-z]?(?:\.[0-9]+)?"
-                      r"(?:\s*[:.|\-–—]|\s*$|\s+[A-Z(])")
+_CAPTION = re.compile(
+    r"^(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Exhibit)\s*[0-9]+[A-Za-z]?(?:\.[0-9]+)?"
+    r"(?:\s*[:.|\-–—]|\s*$|\s+[A-Z(])"
+)
 _SECTION_NUMBER = re.compile(
     r"^(?P<kw>(?:Item|ITEM|Section|SECTION|Chapter|CHAPTER|Part|PART|Appendix|APPENDIX|Annex|ANNEX)\s+)?"
     r"(?P<num>\d+[A-Z]?(?:\.\d+)*|[A-Z](?:\.\d+)+|[IVX]+|[A-Z])(?P<end>[.:)]?)(?=\s|$)"
@@ -88,8 +90,10 @@ def extract_lines(page_dict: dict) -> list[list[Line]]:
             if line is None:
                 continue
             prev = lines[-1] if lines else None
-            if prev is not None and abs(line.bbox[3] - prev.bbox[3]) < 0.5 * max(line.size, 1) and (
-                line.bbox[0] >= prev.bbox[2] - 1
+            if (
+                prev is not None
+                and abs(line.bbox[3] - prev.bbox[3]) < 0.5 * max(line.size, 1)
+                and (line.bbox[0] >= prev.bbox[2] - 1)
             ):
                 _join_same_baseline(prev, line)
             else:
@@ -393,8 +397,9 @@ def split_long(units: list[Unit], max_chars: int) -> list[Unit]:
             offset += len(piece) + 1
             last = min(n_boxes - 1, max(first, (offset - 2) * n_boxes // total))
             terms = [t for t in unit.bold_terms if t in piece]
-            out.append(Unit(unit.page, piece, unit.bboxes[first : last + 1], unit.kind, terms, unit.size,
-                            unit.page_height))
+            out.append(
+                Unit(unit.page, piece, unit.bboxes[first : last + 1], unit.kind, terms, unit.size, unit.page_height)
+            )
     return out
 
 

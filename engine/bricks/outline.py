@@ -167,7 +167,7 @@ def _paths(entries: list[_Entry], units_by_page: list[list[Unit]]) -> list[list[
         for i in range(-1, len(units)):
             while pos < len(ordered) and (ordered[pos].page, ordered[pos].anchor) <= (page, i):
                 entry = ordered[pos]
-                stack = stack[: entry.level - 1] + [entry.title]
+                stack = [*stack[: entry.level - 1], entry.title]
                 pos += 1
             if i >= 0:
                 page_paths.append(tuple(stack))

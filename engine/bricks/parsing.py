@@ -16,9 +16,9 @@ from collections.abc import Iterable
 
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 
-import pymupdf  # noqa: E402
+import pymupdf
 
-from engine.bricks.layout import (  # noqa: E402
+from engine.bricks.layout import (
     LIGATURES,
     Line,
     Unit,
@@ -31,10 +31,10 @@ from engine.bricks.layout import (  # noqa: E402
     merge_tiny,
     split_long,
 )
-from engine.bricks.outline import build_toc  # noqa: E402
-from engine.config import EngineConfig, LibraryConfig  # noqa: E402
-from engine.contracts import BBox, Chunk, PageText, ParsedDocument  # noqa: E402
-from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError  # noqa: E402
+from engine.bricks.outline import build_toc
+from engine.config import EngineConfig, LibraryConfig
+from engine.contracts import BBox, Chunk, PageText, ParsedDocument
+from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -72,9 +72,7 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
-        raise NotAPdfError(
-            "this PDF is damaged or truncated and cannot be read; download or export it again"
-        ) from exc
+        raise NotAPdfError("this PDF is damaged or truncated and cannot be read; download or export it again") from exc
     if doc.needs_pass:
         doc.close()
         raise EncryptedPdfError("this PDF is password-protected; remove the password and upload it again")
@@ -154,7 +152,11 @@ def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list
             check_page_content(pdf, page, limits)
             blocks = extract_lines(page.get_text("dict", flags=TEXT_FLAGS))
             width, height = rect.width, rect.height
-        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as exc:  # a damaged page: keep the page, without text
+        except (
+            RuntimeError,
+            ValueError,
+            pymupdf.mupdf.FzErrorBase,
+        ) as exc:  # a damaged page: keep the page, without text
             logger.warning("page %d could not be read: %s", number + 1, exc)
             blocks, width, height = [], 612.0, 792.0
         pages.append((blocks, width, height))
@@ -193,8 +195,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
     chars = [sum(line.chars for lines in blocks for line in lines) for blocks, _, _ in raw_pages]
     if not any(n >= max(cfg.scanned_chars_per_page, 1) for n in chars):
         raise NoTextLayerError(
-            "this PDF has no text layer (it looks like a scan); OCR it first, e.g. with ocrmypdf, "
-            "and upload the result"
+            "this PDF has no text layer (it looks like a scan); OCR it first, e.g. with ocrmypdf, and upload the result"
         )
     layout = [(blocks, height) for blocks, _, height in raw_pages]
     repeated = find_repeated(layout, cfg.repeated_line_min_fraction)
@@ -210,9 +211,17 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
         units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
     chunks = [
-        Chunk(chunk_id=f"{doc_id[:16]}:p{page}:b{index}", doc_id=doc_id, page=page, index=index,
-              text=unit.text, bboxes=tuple(unit.bboxes), section_path=paths[page - 1][index],
-              kind=unit.kind, bold_terms=tuple(unit.bold_terms))  # fmt: skip
+        Chunk(
+            chunk_id=f"{doc_id[:16]}:p{page}:b{index}",
+            doc_id=doc_id,
+            page=page,
+            index=index,
+            text=unit.text,
+            bboxes=tuple(unit.bboxes),
+            section_path=paths[page - 1][index],
+            kind=unit.kind,
+            bold_terms=tuple(unit.bold_terms),
+        )
         for page, units in enumerate(units_by_page, 1)
         for index, unit in enumerate(units)
     ]

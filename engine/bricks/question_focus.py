@@ -38,8 +38,11 @@ _LEAD_IN = re.compile(
     r"\b(?:statements?|sheets?|p&l|position)\b[^,:]{0,40}),\s*(?:answer the following question[^:]*:\s*)?(?P<rest2>.+)$",
     re.I,
 )
-_ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|"
-                   r"could|will|would|should|list|name|give|calculate|compute|find|identify|describe|explain)\b", re.I)
+_ASKS = re.compile(
+    r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|"
+    r"could|will|would|should|list|name|give|calculate|compute|find|identify|describe|explain)\b",
+    re.I,
+)
 _FORMAT_PARENS = re.compile(
     r"\((?:in|answer in|expressed in|round|rounded|as a|in units)\b[^)]{0,80}\)|"
     r",?\s*\b(?:and )?round(?:ed)? (?:your answer )?to (?:one|two|three|four|\d) decimal(?: places?)?\b",
@@ -86,12 +89,18 @@ def focus(question: str) -> Focus:
 
 
 _SUBJECT_PATTERNS = (
-    re.compile(r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
-               r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
-               r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
-               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
-    re.compile(r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
-               r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b", re.I),
+    re.compile(
+        r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
+        r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
+        r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
+        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
+        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
+        re.I,
+    ),
 )
 
 

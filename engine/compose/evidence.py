@@ -207,9 +207,7 @@ class RunState:
         return added
 
     def _top_pages(self, doc_id: str, n: int) -> tuple[int, ...]:
-        ordered = sorted(
-            (e for e in self.ledger.values() if e.hit.chunk.doc_id == doc_id), key=lambda e: -e.fused
-        )
+        ordered = sorted((e for e in self.ledger.values() if e.hit.chunk.doc_id == doc_id), key=lambda e: -e.fused)
         pages: dict[int, None] = {}
         for entry in ordered:
             pages.setdefault(entry.hit.chunk.page, None)

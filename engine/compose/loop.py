@@ -76,7 +76,9 @@ def run_dispatched(state: RunState) -> Outcome:
     queries, added = initial_pass(state)
     answer = answer_now(state)
     history = [
-        record(state, "initial", "retrieve", queries, added, 0.0, answer.confidence, _first_narration(state, added, answer))
+        record(
+            state, "initial", "retrieve", queries, added, 0.0, answer.confidence, _first_narration(state, added, answer)
+        )
     ]
     if not state.activations.is_on("iterative_feedback"):
         return Outcome(answer, history, "single_pass", False)
@@ -114,7 +116,11 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         previous, answer = answer, answer_now(state)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence,
                               _narrate(state, plan, added, before, answer.confidence)))  # fmt: skip
-        if _unchanged(previous, answer) and not answer.complete_answer_found and not _targeted_next(state, answer, used):
+        if (
+            _unchanged(previous, answer)
+            and not answer.complete_answer_found
+            and not _targeted_next(state, answer, used)
+        ):
             return _stop(answer, history, "no_improvement")
         if answer.confidence < best.confidence - cfg.confidence_drop:
             return _stop(best, history, "confidence_drop")
@@ -160,7 +166,11 @@ def _garbled(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | Non
     if answer.context_structured or not answer.garbled_pages:
         return None
     pages = sorted(
-        {(e.hit.chunk.doc_id, e.hit.chunk.page) for e in state.ledger.values() if e.hit.chunk.page in answer.garbled_pages}
+        {
+            (e.hit.chunk.doc_id, e.hit.chunk.page)
+            for e in state.ledger.values()
+            if e.hit.chunk.page in answer.garbled_pages
+        }
         - state.reparsed_pages
     )
     if not pages:
@@ -179,9 +189,7 @@ def _validation(answer: AnswerWithEvidence) -> PlannedAction | None:
     if not answer.validation_failures:
         return None
     n = len(answer.validation_failures)
-    return PlannedAction(
-        "validation_failure", "retry_answer", f"{n} citation(s) failed the check", lambda s: ([], [])
-    )
+    return PlannedAction("validation_failure", "retry_answer", f"{n} citation(s) failed the check", lambda s: ([], []))
 
 
 def _vocabulary(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
@@ -257,9 +265,17 @@ def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
     if not state.activations.is_on("dense_retrieval"):
 
         def dense(s: RunState) -> tuple[list[str], list[str]]:
-            return [parsed.retrieval.main_query], s.search(parsed.retrieval.main_query, use_dense=True, k=s.config.retrieval.top_k + 4)
+            return [parsed.retrieval.main_query], s.search(
+                parsed.retrieval.main_query, use_dense=True, k=s.config.retrieval.top_k + 4
+            )
 
-        return PlannedAction("incomplete_answer", "enable_dense", "the answer is incomplete; adding meaning-based search", dense, checks_drift=True)
+        return PlannedAction(
+            "incomplete_answer",
+            "enable_dense",
+            "the answer is incomplete; adding meaning-based search",
+            dense,
+            checks_drift=True,
+        )
     rewrites = [q for q in parsed.retrieval.rewrites if state.guard.is_new_query(q)][:2]
     if not rewrites:
         return None
@@ -270,7 +286,9 @@ def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
             added += s.search(query, k=s.config.retrieval.top_k + 4)
         return rewrites, added
 
-    return PlannedAction("incomplete_answer", "widen_scope", "the answer is incomplete; trying rephrasings", widen, checks_drift=True)
+    return PlannedAction(
+        "incomplete_answer", "widen_scope", "the answer is incomplete; trying rephrasings", widen, checks_drift=True
+    )
 
 
 def _unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:

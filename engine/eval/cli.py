@@ -55,9 +55,7 @@ def run_eval_command(args: argparse.Namespace, config: EngineConfig) -> None:
     if corpus is not None and not corpus.is_dir():
         raise LoupeError(f"{args.corpus}: no such corpus folder")
     config = with_backend(config, getattr(args, "backend", None))
-    report = run_eval(
-        eval_set, strategies, config=config, corpus=corpus, price_per_1k=price, progress=StderrProgress()
-    )
+    report = run_eval(eval_set, strategies, config=config, corpus=corpus, price_per_1k=price, progress=StderrProgress())
     path = write_report(report, Path(args.report) if args.report else None)
     sys.stdout.write(format_report(report) + f"\nreport: {path}\n")
     if args.json:
@@ -69,7 +67,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """The eval command's arguments (shared by ``python -m engine eval`` and this module)."""
     parser.add_argument("set", help="a JSONL question set, or the name of a bundled one (sample)")
     parser.add_argument("--corpus", default=None, help="folder the set's doc paths are relative to")
-    parser.add_argument("--strategies", default="single_pass,auto", help="comma-separated; baseline_top5 is the peer recipe")
+    parser.add_argument(
+        "--strategies", default="single_pass,auto", help="comma-separated; baseline_top5 is the peer recipe"
+    )
     parser.add_argument("--backend", choices=("offline", "openai"), default="offline")
     parser.add_argument("--limit", type=int, default=None, help="keep the first N questions (after --answerable-only)")
     parser.add_argument("--answerable-only", action="store_true", help="skip questions marked unanswerable")
@@ -79,7 +79,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine.eval.cli", description="Evaluate strategies on a JSONL set.")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.eval.cli", description="Evaluate strategies on a JSONL set."
+    )
     add_eval_arguments(parser)
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser
@@ -88,7 +90,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry point with the extra flags; same exit codes as ``python -m engine``."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         run_eval_command(args, EngineConfig())
     except (LoupeError, ValueError) as error:

@@ -3,7 +3,9 @@
 One JSON object a line with ``id``, ``doc`` (or ``docs``), ``question``, ``answer`` (a string or a
 list of alternative strings), ``evidence_pages`` (1-based) and ``type``; other fields are ignored.
 ``evidence_pages`` may be a flat list (pages of the only document, or of any of the documents), a
-list of lists (one list per document, in ``docs`` order) or a mapping ``{doc: [pages]}``.
+list of lists (one list per document, in ``docs`` order), a mapping ``{doc: [pages]}`` or a list of
+``{"doc": ..., "page": ...}`` objects. ``also_pages`` (same forms) lists further pages that hold the
+same fact: a comparison side counts as covered when one of its gold or ``also_pages`` pages is cited.
 
 The document ``"sample"`` stands for the bundled sample document (``engine.sample``).
 """
@@ -52,6 +54,7 @@ class EvalQuestion(_Frozen):
     question: str
     answers: tuple[str, ...] = Field(default=(), description="Alternative gold answers (any may match).")
     gold_pages: tuple[GoldPage, ...] = ()
+    also_pages: tuple[GoldPage, ...] = Field(default=(), description="Other pages that hold the same fact.")
     type: str = "unknown"
     line: int = Field(0, ge=0, description="Line number in the set file (1-based; 0 when built in code).")
 
@@ -111,7 +114,9 @@ def load_eval_set(
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise LoupeError(f"{path}: cannot read the question set ({error})") from None
-    return parse_eval_lines(text, source=str(path), name=name or path.stem, limit=limit, answerable_only=answerable_only)
+    return parse_eval_lines(
+        text, source=str(path), name=name or path.stem, limit=limit, answerable_only=answerable_only
+    )
 
 
 def parse_eval_lines(
@@ -157,6 +162,7 @@ def parse_question_line(raw: str, number: int, source: str = "<set>") -> EvalQue
         question=question.strip(),
         answers=_answers(data.get("answer"), where),
         gold_pages=_gold_pages(data.get("evidence_pages"), docs, where),
+        also_pages=_gold_pages(data.get("also_pages"), docs, where, field="also_pages"),
         type=str(data.get("type") or "unknown"),
         line=number,
     )
@@ -181,29 +187,45 @@ def _answers(raw: Any, where: str) -> tuple[str, ...]:
     raise LoupeError(f"{where}: 'answer' must be a string or a list of strings")
 
 
-def _pages(raw: Any, where: str) -> tuple[int, ...]:
+def _pages(raw: Any, where: str, field: str = "evidence_pages") -> tuple[int, ...]:
     if not isinstance(raw, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in raw):
-        raise LoupeError(f"{where}: 'evidence_pages' must hold lists of page numbers")
+        raise LoupeError(f"{where}: '{field}' must hold lists of page numbers or {{doc, page}} objects")
     if any(p < 1 for p in raw):
         logger.warning("%s: evidence pages are 1-based; page numbers below 1 ignored", where)
     return tuple(dict.fromkeys(p for p in raw if p >= 1))
 
 
-def _gold_pages(raw: Any, docs: tuple[str, ...], where: str) -> tuple[GoldPage, ...]:
+def _gold_pages(raw: Any, docs: tuple[str, ...], where: str, field: str = "evidence_pages") -> tuple[GoldPage, ...]:
     if raw is None:
         return ()
     if isinstance(raw, dict):
         unknown = [d for d in raw if d not in docs]
         if unknown:
-            raise LoupeError(f"{where}: evidence_pages names a document not in 'docs': {unknown[0]!r}")
-        return tuple(GoldPage(doc=d, page=p) for d, pages in raw.items() for p in _pages(pages, where))
+            raise LoupeError(f"{where}: {field} names a document not in 'docs': {unknown[0]!r}")
+        return tuple(GoldPage(doc=d, page=p) for d, pages in raw.items() for p in _pages(pages, where, field))
+    if isinstance(raw, list) and raw and all(isinstance(p, dict) for p in raw):
+        return tuple(_page_object(p, docs, where, field) for p in raw)
     if isinstance(raw, list) and raw and all(isinstance(p, list) for p in raw):
         if len(raw) != len(docs):
-            raise LoupeError(f"{where}: evidence_pages has {len(raw)} lists for {len(docs)} documents")
-        return tuple(GoldPage(doc=d, page=p) for d, pages in zip(docs, raw, strict=True) for p in _pages(pages, where))
-    pages = _pages(raw, where)
+            raise LoupeError(f"{where}: {field} has {len(raw)} lists for {len(docs)} documents")
+        return tuple(
+            GoldPage(doc=d, page=p) for d, pages in zip(docs, raw, strict=True) for p in _pages(pages, where, field)
+        )
+    pages = _pages(raw, where, field)
     doc = docs[0] if len(docs) == 1 else None
     return tuple(GoldPage(doc=doc, page=p) for p in pages)
+
+
+def _page_object(raw: dict[str, Any], docs: tuple[str, ...], where: str, field: str) -> GoldPage:
+    """One ``{"doc": ..., "page": ...}`` entry; the document must be one of the question's."""
+    doc, page = raw.get("doc"), raw.get("page")
+    if not isinstance(page, int) or isinstance(page, bool) or page < 1:
+        raise LoupeError(f"{where}: every {field} entry needs a 1-based 'page' number")
+    if doc is None and len(docs) == 1:
+        doc = docs[0]
+    if doc not in docs:
+        raise LoupeError(f"{where}: {field} names a document not in 'docs': {doc!r}")
+    return GoldPage(doc=doc, page=page)
 
 
 def resolve_doc(ref: str, corpus: Path | None = None) -> Path | None:

@@ -82,10 +82,7 @@ def _close(a: float, b: float) -> bool:
 
 def _number_match(gold: tuple[float, float], answer: str) -> bool:
     g_raw, g_scaled = gold
-    for raw, scaled in numbers_in(answer):
-        if _close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)):
-            return True
-    return False
+    return any(_close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)) for raw, scaled in numbers_in(answer))
 
 
 def _string_match(gold: str, answer: str) -> bool:
@@ -178,7 +175,8 @@ def page_recall_precision(
         return recall, 0.0
     relevant = sum(
         any(
-            (g.doc is None and g.page == page) or (g.doc is not None and doc_ids.get(g.doc, g.doc) == doc and g.page == page)
+            (g.doc is None and g.page == page)
+            or (g.doc is not None and doc_ids.get(g.doc, g.doc) == doc and g.page == page)
             for g in gold_list
         )
         for doc, page in cited_set
@@ -230,7 +228,9 @@ class QuestionScore(_Frozen):
 def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str]) -> QuestionScore:
     """Score one run against its question's gold data."""
     cited = [(p.doc_id, p.page) for p in result.evidence_pages]
-    recall, precision = (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
+    recall, precision = (
+        (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
+    )
     retrieved = {(p.doc_id, p.page) for p in result.page_scores} | set(cited)
     retrieved_recall = None if recall is None else page_recall_precision(question.gold_pages, retrieved, doc_ids)[0]
     text = result.answer.text

@@ -53,11 +53,15 @@ def format_table(summaries: Sequence[Summary], first: str = "strategy") -> str:
     other = "slice" if first == "strategy" else "strategy"
     head = [first, other, *(h for h, _, _ in COLUMNS)]
     body = [
-        [getattr(s, first), getattr(s, other), *(_cell(getattr(s, f), fmt) for _, f, fmt in COLUMNS)]
-        for s in summaries
+        [getattr(s, first), getattr(s, other), *(_cell(getattr(s, f), fmt) for _, f, fmt in COLUMNS)] for s in summaries
     ]
     widths = [max(len(str(row[i])) for row in [head, *body]) for i in range(len(head))]
-    lines = ["  ".join(str(c).ljust(w) if i < 2 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in [head, *body]]
+    lines = [
+        "  ".join(
+            str(c).ljust(w) if i < 2 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=False))
+        )
+        for row in [head, *body]
+    ]
     return "\n".join(lines)
 
 
@@ -78,7 +82,10 @@ def format_report(report: EvalReport) -> str:
               f" at {report.price_per_1k_tokens} per 1k tokens"]  # fmt: skip
     errors = [r for r in report.rows if r.error]
     if errors:
-        lines += ["", f"{len(errors)} failed run(s), e.g. {errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}"]
+        lines += [
+            "",
+            f"{len(errors)} failed run(s), e.g. {errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}",
+        ]
     return "\n".join(lines)
 
 

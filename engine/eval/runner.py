@@ -92,7 +92,7 @@ class _Docs:
     failures: dict[str, str]
 
 
-def _sample_doc_id(library) -> str:  # noqa: ANN001
+def _sample_doc_id(library) -> str:
     from engine import sample
 
     if hasattr(sample, "ensure_sample"):
@@ -105,7 +105,7 @@ def _sample_doc_id(library) -> str:  # noqa: ANN001
     return library.ingest(data, "loupe-sample.pdf").doc_id
 
 
-def _ingest_ref(ref: str, library, corpus: Path | None) -> str:  # noqa: ANN001
+def _ingest_ref(ref: str, library, corpus: Path | None) -> str:
     """The doc_id of a set's document: a file under the corpus, else a library entry of that name or id."""
     try:
         path = resolve_doc(ref, corpus)
@@ -118,7 +118,7 @@ def _ingest_ref(ref: str, library, corpus: Path | None) -> str:  # noqa: ANN001
     return library.ingest(path.read_bytes(), path.name).doc_id
 
 
-def _library_doc_id(library, ref: str) -> str | None:  # noqa: ANN001
+def _library_doc_id(library, ref: str) -> str | None:
     entries = getattr(library, "entries", None)
     if entries is None:
         return None
@@ -130,7 +130,10 @@ def _library_doc_id(library, ref: str) -> str | None:  # noqa: ANN001
 
 
 def ingest_documents(
-    questions: Sequence[EvalQuestion], library, corpus: Path | None, progress: ProgressFn | None = None  # noqa: ANN001
+    questions: Sequence[EvalQuestion],
+    library,
+    corpus: Path | None,
+    progress: ProgressFn | None = None,
 ) -> _Docs:
     """Ingest every document the questions name, once; failures are recorded per reference."""
     refs = list(dict.fromkeys(ref for q in questions for ref in q.docs))
@@ -147,7 +150,7 @@ def ingest_documents(
             docs.failures[ref] = str(error)
         except OSError as error:
             docs.failures[ref] = f"{ref}: cannot read the file ({error})"
-        except Exception as error:  # noqa: BLE001 - one bad document must not end the eval run
+        except Exception as error:
             logger.warning("cannot ingest %s: unexpected %s: %s", ref, type(error).__name__, error)
             docs.failures[ref] = f"{ref}: unexpected {type(error).__name__}: {error}"
     _notify(progress, len(refs), len(refs), "ingest", f"{len(docs.ids)} document(s) ready")
@@ -166,7 +169,14 @@ def engine_answer() -> tuple[AnswerFn, Callable[[EngineConfig], object]]:
 
 
 def run_question(
-    question: EvalQuestion, strategy: str, docs: _Docs, *, config, library, backend, answer: AnswerFn  # noqa: ANN001
+    question: EvalQuestion,
+    strategy: str,
+    docs: _Docs,
+    *,
+    config,
+    library,
+    backend,
+    answer: AnswerFn,
 ) -> QuestionScore:
     """Run and score one question with one strategy; a ``LoupeError`` becomes a failure row."""
     missing = [ref for ref in question.docs if ref not in docs.ids]
@@ -183,7 +193,7 @@ def run_question(
     except LoupeError as error:
         logger.warning("%s [%s]: %s", question.id, strategy, error)
         return failure_score(question, strategy, str(error))
-    except Exception as error:  # noqa: BLE001 - an engine bug must not end the whole eval run
+    except Exception as error:
         logger.warning("%s [%s]: unexpected %s: %s", question.id, strategy, type(error).__name__, error)
         logger.debug("traceback", exc_info=True)
         return failure_score(question, strategy, f"unexpected {type(error).__name__}: {error}")
@@ -196,7 +206,7 @@ def run_eval(
     *,
     config: EngineConfig | None = None,
     corpus: Path | None = None,
-    library=None,  # noqa: ANN001
+    library=None,
     price_per_1k: float = DEFAULT_PRICE_PER_1K,
     progress: ProgressFn | None = None,
 ) -> EvalReport:

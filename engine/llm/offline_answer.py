@@ -154,7 +154,7 @@ def _with_caption(unit: Unit, question: str = "") -> str:
 
 
 def _named_cell(unit: Unit, question: str) -> str | None:
-    """"Mean turbidity, Heron 3: 4.6" when the question names one column of a row's header."""
+    """ "Mean turbidity, Heron 3: 4.6" when the question names one column of a row's header."""
     header = [c.strip() for c in unit.caption.split(" | ")]
     row = [c.strip() for c in unit.text.split(" | ")]
     if len(header) != len(row) or len(row) < 3:
@@ -188,7 +188,9 @@ def _cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
     return sorted(cues, key=lambda u: not (subject & stems(u.text)))
 
 
-def _counts(parsed: ParsedQuestion, units: list[Unit], evidence: Sequence[EvidenceItem]) -> tuple[int | None, int | None, str | None]:
+def _counts(
+    parsed: ParsedQuestion, units: list[Unit], evidence: Sequence[EvidenceItem]
+) -> tuple[int | None, int | None, str | None]:
     expected, cue_text = parsed.expected_count, None
     if expected is None and parsed.intent == "listing":
         for unit in _cue_order(sorted(units, key=lambda u: -u.coverage), parsed):
@@ -257,7 +259,11 @@ def extract_answer(
     side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
-    confidence = _confidence(best, second, anchor_cov, side_share, problems) if found else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
+    confidence = (
+        _confidence(best, second, anchor_cov, side_share, problems)
+        if found
+        else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
+    )
     citations = tuple(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
     )[:max_citations]
@@ -345,7 +351,9 @@ def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
         terms = stems(" ".join(keywords))
         if not terms:
             continue
-        key = stems(min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k))))
+        key = stems(
+            min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k)))
+        )
         if not any(2 * len(key & s) >= len(key) for s in chosen_stems):
             missing.append(part)
     return missing

@@ -10,8 +10,12 @@ from engine.llm.offline_question import extract_keywords
 
 MAX_SUBQUERIES = 4
 
-_CLAUSE_SPLIT = re.compile(r"\s*;\s*|\?\s+|,?\s+and\s+(?=(?:where|how|when|why|which|who|what|is|are|does|did)\b)", re.I)
-_RELATIVE = re.compile(r"\b(?P<np>(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+(?P<rel>(?:that|which|who|whose|where)\s+[^,?]+)", re.I)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|\?\s+|,?\s+and\s+(?=(?:where|how|when|why|which|who|what|is|are|does|did)\b)", re.I
+)
+_RELATIVE = re.compile(
+    r"\b(?P<np>(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+(?P<rel>(?:that|which|who|whose|where)\s+[^,?]+)", re.I
+)
 
 
 def _query_of(text: str) -> str:
@@ -72,7 +76,9 @@ def plan_subqueries(parsed: ParsedQuestion, gaps: tuple[str, ...], previous: tup
             fresh = _unique([SubQuery(query=f"{g} {parsed.retrieval.main_query}", purpose="gap with the question's terms")
                              for g in gaps], previous)  # fmt: skip
         if not fresh:
-            fresh = _unique([SubQuery(query=r, purpose="a rewrite of the question") for r in parsed.retrieval.rewrites], previous)
+            fresh = _unique(
+                [SubQuery(query=r, purpose="a rewrite of the question") for r in parsed.retrieval.rewrites], previous
+            )
     else:
         fresh = _unique(base_queries(parsed), previous) or base_queries(parsed)
     return SubQueryPlan(sub_queries=tuple(fresh[:MAX_SUBQUERIES] or [SubQuery(query=parsed.retrieval.main_query)]))

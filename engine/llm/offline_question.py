@@ -40,11 +40,12 @@ def capitalised_runs(text: str) -> list[str]:
         current: list[str] = []
         for i, word in enumerate(words):
             single_letter = len(word) == 1 and word.isupper() and bool(current)
-            if is_capitalised(word, i) or single_letter:
-                current.append(word)
-            elif current and word.lower() in INNER_CONNECTORS:
-                current.append(word)
-            elif current and word.lower() == "the" and current[-1].lower() == "of":
+            if (
+                is_capitalised(word, i)
+                or single_letter
+                or (current and word.lower() in INNER_CONNECTORS)
+                or (current and word.lower() == "the" and current[-1].lower() == "of")
+            ):
                 current.append(word)
             else:
                 _close_run(current, runs)
@@ -151,7 +152,9 @@ def layout_hint(question: str, references: tuple[str, ...]) -> LayoutHint | None
         return "table"
     if _FIGURE_CUES.search(question):
         return "figure"
-    if _MEASURE_CUES.search(question) and (_YEARISH.search(question) or re.search(r"\$|usd|million|billion", question, re.I)):
+    if _MEASURE_CUES.search(question) and (
+        _YEARISH.search(question) or re.search(r"\$|usd|million|billion", question, re.I)
+    ):
         return "table"
     return None
 
@@ -168,7 +171,9 @@ def section_hint(question: str, references: tuple[str, ...]) -> str | None:
                       question, re.I)  # fmt: skip
     if match:
         return match.group(1).strip()
-    match = re.search(r"\b(?:section|chapter)\s+(?:on|about|titled|called|named)\s+[\"“']?([^?\"”'.,]{2,40})", question, re.I)
+    match = re.search(
+        r"\b(?:section|chapter)\s+(?:on|about|titled|called|named)\s+[\"“']?([^?\"”'.,]{2,40})", question, re.I
+    )
     return match.group(1).strip() if match else None
 
 
@@ -250,7 +255,9 @@ def detect_intent(question: str, keywords: list[str], references: tuple[str, ...
 
 
 def clause_count(question: str) -> int:
-    joins = re.findall(r";|\?\s+\S|,?\s+and\s+(?:where|how|when|why|which|who|what|is|are|does|did)\b|\bthen\b", question, re.I)
+    joins = re.findall(
+        r";|\?\s+\S|,?\s+and\s+(?:where|how|when|why|which|who|what|is|are|does|did)\b|\bthen\b", question, re.I
+    )
     return 1 + len(joins)
 
 

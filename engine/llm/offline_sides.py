@@ -50,9 +50,9 @@ def _phrase_after(text: str) -> str:
     capital = words[0][0].isupper() or words[0][0].isdigit()
     for word in words:
         low = word.lower()
-        if capital and (word[0].isupper() or word[0].isdigit() or low in INNER_CONNECTORS | {"the"}):
-            picked.append(word)
-        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
+        if (capital and (word[0].isupper() or word[0].isdigit() or low in INNER_CONNECTORS | {"the"})) or (
+            not capital and low not in _SIDE_STOP and len(picked) < 3
+        ):
             picked.append(word)
         else:
             break
@@ -72,10 +72,13 @@ def find_sides(question: str) -> list[str]:
         return [s for s in (_phrase_before(match.group(1)), _phrase_after(match.group(2))) if s]
     match = re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", q, re.I)
     if match:
-        return [s for s in (_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))) if s]
+        return [
+            s for s in (_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))) if s
+        ]
     aspect = r"(?:\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+.*)?$"
-    match = re.search(r"\b(?:does|do|did|is|are|would|will)\s+(.+?)\s+compare[sd]?\s+(?:with|to|against)\s+(.+?)" + aspect,
-                      q, re.I)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
+    match = re.search(
+        r"\b(?:does|do|did|is|are|would|will)\s+(.+?)\s+compare[sd]?\s+(?:with|to|against)\s+(.+?)" + aspect, q, re.I
+    )  # "How does the Heron 2 compare with the Heron 3 in endurance?"
     if not match:
         match = re.search(r"\b(?:do|did|does)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare)\b", q, re.I)
     if match:

@@ -13,8 +13,28 @@ from engine.bricks.text import STOPWORDS, find_references, normalize_space, spli
 from engine.contracts import EvidenceItem
 
 _GENERIC_HEADINGS = frozenset(
-    "abstract introduction conclusion conclusions references acknowledgements acknowledgments appendix "
-    "contents summary overview background discussion results methods method related work notes index".split()
+    [
+        "abstract",
+        "introduction",
+        "conclusion",
+        "conclusions",
+        "references",
+        "acknowledgements",
+        "acknowledgments",
+        "appendix",
+        "contents",
+        "summary",
+        "overview",
+        "background",
+        "discussion",
+        "results",
+        "methods",
+        "method",
+        "related",
+        "work",
+        "notes",
+        "index",
+    ]
 )
 
 
@@ -46,9 +66,7 @@ def reference_present(reference: str, evidence: Sequence[EvidenceItem]) -> bool:
     return False
 
 
-def pending_references(
-    mentioned: Iterable[str], evidence: Sequence[EvidenceItem], limit: int = 4
-) -> tuple[str, ...]:
+def pending_references(mentioned: Iterable[str], evidence: Sequence[EvidenceItem], limit: int = 4) -> tuple[str, ...]:
     """References in ``mentioned`` whose target is not in the evidence (at most ``limit``)."""
     pending = [r for r in dict.fromkeys(mentioned) if not reference_present(r, evidence)]
     return tuple(pending[:limit])
@@ -92,9 +110,7 @@ def _acronyms(text: str) -> list[str]:
     return found
 
 
-def discovered_keywords(
-    evidence: Sequence[EvidenceItem], question_terms: set[str], limit: int = 8
-) -> tuple[str, ...]:
+def discovered_keywords(evidence: Sequence[EvidenceItem], question_terms: set[str], limit: int = 8) -> tuple[str, ...]:
     """Salient evidence terms the question does not use: bold terms, defined terms, headings, names."""
     candidates: list[str] = []
     for item in evidence:

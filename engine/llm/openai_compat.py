@@ -126,7 +126,7 @@ class OpenAIBackend:
         tally = _Tally()
         try:
             value = self._attempt(task, request, output_type, tally)
-        except Exception as exc:  # noqa: BLE001 - any failure of the endpoint becomes a recorded fallback
+        except Exception as exc:
             reason = self.scrub(_describe(exc))
             logger.warning("openai %s step fell back to offline rules: %s", task, reason)
             offline = self._offline.run(task, request, output_type)
@@ -168,7 +168,7 @@ class OpenAIBackend:
             tally.calls += 1
             raise _InvalidReply(_short_validation(exc)) from None
         except openai.BadRequestError as exc:
-            if self._json_mode or "response_format" not in str(exc) and "schema" not in str(exc):
+            if self._json_mode or ("response_format" not in str(exc) and "schema" not in str(exc)):
                 raise
             logger.info("endpoint rejected the structured-output schema; switching to JSON mode")
             self._json_mode = True
@@ -228,7 +228,7 @@ class OpenAIBackend:
         def target() -> None:
             try:
                 box["value"] = call()
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            except BaseException as exc:
                 box["error"] = exc
 
         worker = threading.Thread(target=target, name="openai-request", daemon=True)

@@ -27,8 +27,8 @@ from engine import (
     IterationRecord,
     LibraryEntry,
     LoupeError,
-    NoTextLayerError,
     NotAPdfError,
+    NoTextLayerError,
     PageRef,
     PageScore,
     ParsedDocument,
@@ -47,10 +47,10 @@ class FakeLibrary:
         self.root = (config or EngineConfig()).library.resolved_path()
         self._docs: dict[str, tuple[LibraryEntry, bytes]] = {}
 
-    def ingest(self, data: bytes, file_name: str, progress=None) -> LibraryEntry:  # noqa: ANN001
+    def ingest(self, data: bytes, file_name: str, progress=None) -> LibraryEntry:
         try:
             doc = pymupdf.open(stream=data, filetype="pdf")
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             raise NotAPdfError(f"{file_name} is not a readable PDF ({error})") from error
         if doc.needs_pass:
             raise EncryptedPdfError(f"{file_name} is encrypted; remove the password first")
@@ -58,11 +58,25 @@ class FakeLibrary:
             raise NoTextLayerError(f"{file_name} has no text layer; OCR it first")
         doc_id = hashlib.sha256(data).hexdigest()
         toc = doc.get_toc()
-        profile = DocumentProfile(doc_id=doc_id, file_name=file_name, total_pages=doc.page_count,
-                                  has_usable_toc=bool(toc), toc_entries=len(toc), is_likely_scanned=False,
-                                  has_tables=False, text_pages=doc.page_count, suggested_strategy="dispatched")
-        entry = LibraryEntry(doc_id=doc_id, file_name=file_name, size_bytes=len(data), total_pages=doc.page_count,
-                             added_at=datetime.now(UTC).isoformat(), profile=profile)
+        profile = DocumentProfile(
+            doc_id=doc_id,
+            file_name=file_name,
+            total_pages=doc.page_count,
+            has_usable_toc=bool(toc),
+            toc_entries=len(toc),
+            is_likely_scanned=False,
+            has_tables=False,
+            text_pages=doc.page_count,
+            suggested_strategy="dispatched",
+        )
+        entry = LibraryEntry(
+            doc_id=doc_id,
+            file_name=file_name,
+            size_bytes=len(data),
+            total_pages=doc.page_count,
+            added_at=datetime.now(UTC).isoformat(),
+            profile=profile,
+        )
         self._docs.setdefault(doc_id, (entry, data))
         return self._docs[doc_id][0]
 
@@ -82,10 +96,19 @@ class FakeLibrary:
         entry = self.get(doc_id)
         doc = pymupdf.open(stream=self.pdf_bytes(doc_id), filetype="pdf")
         toc = tuple(TocEntry(level=lv, title=t, start_page=p, end_page=p) for lv, t, p in doc.get_toc())
-        pages = tuple(PageText(page=n + 1, text=pg.get_text(), width=pg.rect.width, height=pg.rect.height)
-                      for n, pg in enumerate(doc))
-        return ParsedDocument(doc_id=entry.doc_id, file_name=entry.file_name, total_pages=doc.page_count,
-                              pages=pages, chunks=(), toc=toc, toc_source="outline" if toc else "none")
+        pages = tuple(
+            PageText(page=n + 1, text=pg.get_text(), width=pg.rect.width, height=pg.rect.height)
+            for n, pg in enumerate(doc)
+        )
+        return ParsedDocument(
+            doc_id=entry.doc_id,
+            file_name=entry.file_name,
+            total_pages=doc.page_count,
+            pages=pages,
+            chunks=(),
+            toc=toc,
+            toc_source="outline" if toc else "none",
+        )
 
     def delete(self, doc_id: str) -> None:
         self._docs.pop(self.get(doc_id).doc_id)
@@ -107,19 +130,27 @@ def _best_chunk(doc_id: str, data: bytes, question: str) -> Chunk:
             if best is None or score > best[0]:
                 best = (score, page.number + 1, index, block)
     _, page_no, index, block = best
-    return Chunk(chunk_id=f"{doc_id[:16]}:p{page_no}:b{index}", doc_id=doc_id, page=page_no, index=index,
-                 text=block[4].strip(), bboxes=(tuple(block[:4]),))
+    return Chunk(
+        chunk_id=f"{doc_id[:16]}:p{page_no}:b{index}",
+        doc_id=doc_id,
+        page=page_no,
+        index=index,
+        text=block[4].strip(),
+        bboxes=(tuple(block[:4]),),
+    )
 
 
-def fake_answer(question, doc_ids, *, config=None, strategy=None, budget=None, library=None, progress=None,
-                **_):  # noqa: ANN001, ANN201
+def fake_answer(question, doc_ids, *, config=None, strategy=None, budget=None, library=None, progress=None, **_):
     config = config or EngineConfig()
     if not question.strip():
         raise LoupeError("the question is empty; type a question first")
     if not doc_ids:
         raise LoupeError("no document selected; upload a PDF or pick one from the library")
-    limits = budget.apply(config.budgets.moderate) if isinstance(budget, BudgetOverride) else (
-        budget if isinstance(budget, Budget) else config.budgets.moderate)
+    limits = (
+        budget.apply(config.budgets.moderate)
+        if isinstance(budget, BudgetOverride)
+        else (budget if isinstance(budget, Budget) else config.budgets.moderate)
+    )
     requested = strategy or config.strategy
     effective = "dispatched" if requested == "auto" else requested
     for stage in ("parse", "understand", "dispatch", "answer", "done"):

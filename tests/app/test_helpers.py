@@ -51,7 +51,7 @@ def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
     result = run_result()
     support = Citation(chunk_id=result.evidence_chunks[0].chunk_id, doc_id=result.evidence_chunks[0].doc_id,
                        page=2, quote="median", role="support")  # fmt: skip
-    answer = result.answer.model_copy(update={"citations": result.answer.citations + (support,)})
+    answer = result.answer.model_copy(update={"citations": (*result.answer.citations, support)})
     result = result.model_copy(update={"answer": answer})
     assert [line.split("]")[0] for line in citation_lines(result, "answer")] == ["[1"]
     lines = citation_lines(result, "support")

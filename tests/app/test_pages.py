@@ -105,9 +105,15 @@ def _blank() -> bytes:
     return doc.tobytes()
 
 
-@pytest.mark.parametrize(("name", "data"), [("notes.pdf", b"this is plain text, not a PDF"),
-                                             ("broken.pdf", b"%PDF-1.7\n1 0 obj <<"),
-                                             ("locked.pdf", _encrypted()), ("scan.pdf", _blank())])
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("notes.pdf", b"this is plain text, not a PDF"),
+        ("broken.pdf", b"%PDF-1.7\n1 0 obj <<"),
+        ("locked.pdf", _encrypted()),
+        ("scan.pdf", _blank()),
+    ],
+)
 def test_bad_upload_shows_error_and_keeps_library(app_engine: str, name: str, data: bytes) -> None:
     at = _app().run()
     before = list(at.multiselect(key="loupe_w_docs").options)

@@ -27,7 +27,12 @@ def test_dedupes_by_chunk_keeping_the_best_score_strongest_first():
     assert [e.chunk_id for e in bundle.evidence] == [B.chunk_id, A.chunk_id, C.chunk_id]
     assert bundle.evidence[0].score == 0.9 and bundle.evidence[0].file_name == "r.pdf"
     first = bundle.evidence[0]
-    assert (first.section_path, first.bold_terms, first.kind, first.retriever) == (("2 Methods",), ("Bold",), "text", "keyword")
+    assert (first.section_path, first.bold_terms, first.kind, first.retriever) == (
+        ("2 Methods",),
+        ("Bold",),
+        "text",
+        "keyword",
+    )
     assert bundle.tokens == sum(estimate_tokens(c.text) for c in (A, B, C)) and bundle.dropped == ()
 
 

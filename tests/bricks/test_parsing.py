@@ -45,7 +45,7 @@ def test_open_pdf_rejects_bad_input_with_actionable_message(data, error, words):
 
 
 def test_encrypted_message_is_exact():
-    with pytest.raises(EncryptedPdfError, match="^this PDF is password-protected; remove the password"):
+    with pytest.raises(EncryptedPdfError, match=r"^this PDF is password-protected; remove the password"):
         parse_pdf(pdfs.pdf_encrypted(), "x.pdf", EngineConfig())
 
 
@@ -59,7 +59,7 @@ def test_too_many_pages_and_too_many_megabytes():
 
 
 def test_scanned_pdf_raises_no_text_layer():
-    with pytest.raises(NoTextLayerError, match="no text layer.*ocrmypdf"):
+    with pytest.raises(NoTextLayerError, match=r"no text layer.*ocrmypdf"):
         parse_pdf(pdfs.pdf_scanned(), "scan.pdf", EngineConfig())
 
 

@@ -44,7 +44,9 @@ def test_malformed_outline_counts_only_valid_entries():
     assert profile.toc_entries == 3 and profile.has_usable_toc
 
 
-@pytest.mark.parametrize(("data", "error"), [(pdfs.not_a_pdf(), NotAPdfError), (pdfs.pdf_encrypted(), EncryptedPdfError)])
+@pytest.mark.parametrize(
+    ("data", "error"), [(pdfs.not_a_pdf(), NotAPdfError), (pdfs.pdf_encrypted(), EncryptedPdfError)]
+)
 def test_probe_rejects_unreadable_files(data, error):
     with pytest.raises(error):
         probe_pdf(data, "x.pdf", EngineConfig())

@@ -13,17 +13,34 @@ from engine.llm.offline_question import parse_question
 @pytest.mark.parametrize(
     ("question", "content", "dropped"),
     [
-        ("What is the net debt in FY2021? Round your answer to two decimal places.",
-         "What is the net debt in FY2021?", 1),
-        ("What is the churn rate? Answer in units of percents and round to one decimal place.",
-         "What is the churn rate?", 1),
-        ("Assume that you are an analyst. Answer the following question using the balance sheet: what is the "
-         "total equity?", "what is the total equity?", 2),
+        (
+            "What is the net debt in FY2021? Round your answer to two decimal places.",
+            "What is the net debt in FY2021?",
+            1,
+        ),
+        (
+            "What is the churn rate? Answer in units of percents and round to one decimal place.",
+            "What is the churn rate?",
+            1,
+        ),
+        (
+            "Assume that you are an analyst. Answer the following question using the balance sheet: what is the "
+            "total equity?",
+            "what is the total equity?",
+            2,
+        ),
         ("How many pumps are installed? Please write the answer in int format.", "How many pumps are installed?", 1),
-        ("Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
-         "then state that and explain why.", "Does the firm have a healthy margin?", 1),
-        ("What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
-         "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.", 0),
+        (
+            "Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
+            "then state that and explain why.",
+            "Does the firm have a healthy margin?",
+            1,
+        ),
+        (
+            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
+            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
+            0,
+        ),
         ("What is the FY2019 capex (in USD millions) for the group?", "What is the FY2019 capex for the group?", 0),
     ],
 )
@@ -39,8 +56,10 @@ def test_focus_keeps_a_question_that_only_looks_like_an_instruction():
 
 
 def test_focus_reports_the_named_financial_statements():
-    found = focus("Using the cash flow statement, answer the following question: how much cash did operations "
-                  "generate in FY2020? Base your answer on the P&L and the statement of financial position.")
+    found = focus(
+        "Using the cash flow statement, answer the following question: how much cash did operations "
+        "generate in FY2020? Base your answer on the P&L and the statement of financial position."
+    )
     assert found.content.startswith("how much cash did operations generate")
     assert set(found.sources) == {CASH_FLOW, INCOME, BALANCE}
     assert statements_named("the weather report") == ()

@@ -11,16 +11,28 @@ from engine.library import Library
 PAGES = [
     [
         ("1 Introduction", 16, True),
-        ("The Heron survey measured river turbidity at twelve stations during the spring season. "
-         "Methods are described in Section 2 and the measured results are in Table 3.", 11, False),
+        (
+            "The Heron survey measured river turbidity at twelve stations during the spring season. "
+            "Methods are described in Section 2 and the measured results are in Table 3.",
+            11,
+            False,
+        ),
         ("2 Filtering methods", 16, True),
         ("We apply three kinds of filtering to the turbidity readings before analysis.", 11, False),
     ],
     [
-        ("<b>Median smoothing.</b> Each reading is replaced by the median of its five neighbours, "
-         "which removes isolated spikes caused by debris.", 11, False),
-        ("<b>Drift correction.</b> A linear drift estimated from the calibration runs is subtracted "
-         "from every station's series.", 11, False),
+        (
+            "<b>Median smoothing.</b> Each reading is replaced by the median of its five neighbours, "
+            "which removes isolated spikes caused by debris.",
+            11,
+            False,
+        ),
+        (
+            "<b>Drift correction.</b> A linear drift estimated from the calibration runs is subtracted "
+            "from every station's series.",
+            11,
+            False,
+        ),
         ("3 Results", 16, True),
         ("Turbidity fell at nine of the twelve stations. Station values are listed in Table 3.", 11, False),
     ],

@@ -6,7 +6,6 @@ import pytest
 
 from engine.compose.decide import decide
 from engine.contracts import PATTERN_NAMES
-
 from tests.compose.factories import profile, question
 
 CASES = [
@@ -42,7 +41,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("parsed_kw", "profile_kw", "pattern", "on", "fragment"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("parsed_kw", "profile_kw", "pattern", "on", "fragment"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_rule(parsed_kw, profile_kw, pattern, on, fragment):
     decision = getattr(decide(question(**parsed_kw), [profile(**profile_kw)]), pattern)
     assert decision.on is on
@@ -79,4 +80,10 @@ def test_worked_example_activations():
     )
     column = decide(parsed, [profile(toc=22, tables=True, pages=15)])
     on = {name for name, d in column.items() if d.on}
-    assert on == {"toc_retrieval", "keyword_retrieval", "two_hop_references", "listing_aggregation", "iterative_feedback"}
+    assert on == {
+        "toc_retrieval",
+        "keyword_retrieval",
+        "two_hop_references",
+        "listing_aggregation",
+        "iterative_feedback",
+    }

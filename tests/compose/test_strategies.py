@@ -109,7 +109,6 @@ def test_history_narrates_every_pass(report):
 
 
 def test_two_documents_each_cited_by_name(report, config):
-    from engine.library import Library
     from tests.compose.conftest import build_report_pdf
 
     library, entry = report

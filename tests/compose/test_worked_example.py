@@ -14,7 +14,13 @@ def test_worked_example(shared_dir, config):
     entry = library.ingest(pdf.read_bytes(), pdf.name)
     result = answer(QUESTION, [entry.doc_id], strategy="dispatched", library=library)
     on = {name for name, d in result.activations.items() if d.on}
-    assert on == {"toc_retrieval", "keyword_retrieval", "two_hop_references", "listing_aggregation", "iterative_feedback"}
+    assert on == {
+        "toc_retrieval",
+        "keyword_retrieval",
+        "two_hop_references",
+        "listing_aggregation",
+        "iterative_feedback",
+    }
     assert any(r.trigger == "pending_references" and "Table 3" in r.narration for r in result.history)
     assert {8, 9} <= {p.page for p in result.evidence_pages}, "Section 5.4 and Table 3 are cited"
     fetched = {p.page for r in result.history for p in r.pages_added}

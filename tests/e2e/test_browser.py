@@ -45,12 +45,23 @@ def _report_pdf() -> bytes:
     """A small 3-page report: prose that points at Table 3 and the table on a later page."""
     doc = pymupdf.open()
     texts = [
-        ["1 Overview", "The Osprey survey flew 20 flights over the reservoir in 2025.",
-         "The measured results are in Table 3, on the last page."],
-        ["2 Method", "Each flight lowered a turbidity probe at five stations.",
-         "Readings were averaged per flight and checked against bottle samples."],
-        ["3 Results", "Table 3: Mean turbidity of the Osprey flights", "Station A | 3.9 NTU",
-         "Station B | 4.4 NTU", "All stations | 4.1 NTU"],
+        [
+            "1 Overview",
+            "The Osprey survey flew 20 flights over the reservoir in 2025.",
+            "The measured results are in Table 3, on the last page.",
+        ],
+        [
+            "2 Method",
+            "Each flight lowered a turbidity probe at five stations.",
+            "Readings were averaged per flight and checked against bottle samples.",
+        ],
+        [
+            "3 Results",
+            "Table 3: Mean turbidity of the Osprey flights",
+            "Station A | 3.9 NTU",
+            "Station B | 4.4 NTU",
+            "All stations | 4.1 NTU",
+        ],
     ]
     for lines in texts:
         page = doc.new_page()

@@ -50,8 +50,13 @@ def run_result(
         page_scores=tuple(PageScore(doc_id=doc_id, page=p, retriever="keyword", score=1.0) for p in retrieved),
         budget=Budget(),
         usage=Usage(
-            llm_calls=llm_calls, retrieval_calls=retrieval_calls, unique_queries=1, context_tokens=500,
-            prompt_tokens=tokens[0], completion_tokens=tokens[1], latency_ms=latency_ms,
+            llm_calls=llm_calls,
+            retrieval_calls=retrieval_calls,
+            unique_queries=1,
+            context_tokens=500,
+            prompt_tokens=tokens[0],
+            completion_tokens=tokens[1],
+            latency_ms=latency_ms,
         ),
         config_fingerprint="f" * 16,
     )

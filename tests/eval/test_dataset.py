@@ -17,7 +17,14 @@ def _write(tmp_path: Path, *rows: object) -> Path:
     return path
 
 
-BASE = {"id": "a", "doc": "papers/x.pdf", "question": "What?", "answer": "$1577.00", "evidence_pages": [60], "type": "t"}
+BASE = {
+    "id": "a",
+    "doc": "papers/x.pdf",
+    "question": "What?",
+    "answer": "$1577.00",
+    "evidence_pages": [60],
+    "type": "t",
+}
 
 
 def test_single_doc_string_answer(tmp_path: Path) -> None:
@@ -48,7 +55,11 @@ def test_page_zero_is_ignored() -> None:
 
 
 def test_unanswerable_and_answerable_only(tmp_path: Path) -> None:
-    rows = [BASE, {**BASE, "id": "u", "answer": "Not answerable", "evidence_pages": [], "type": "unanswerable"}, {**BASE, "id": "c"}]
+    rows = [
+        BASE,
+        {**BASE, "id": "u", "answer": "Not answerable", "evidence_pages": [], "type": "unanswerable"},
+        {**BASE, "id": "c"},
+    ]
     s = load_eval_set(_write(tmp_path, *rows), answerable_only=True)
     assert [q.id for q in s.questions] == ["a", "c"]
     assert [q.id for q in load_eval_set(_write(tmp_path, *rows), limit=2).questions] == ["a", "u"]
@@ -107,3 +118,20 @@ def test_every_shared_set_loads(shared_dir: Path) -> None:
             resolve_doc(q.docs[0], shared_dir / "corpus")
     mm = load_eval_set(shared_dir / "eval" / "mmlongbench.jsonl", answerable_only=True, limit=120)
     assert len(mm.questions) == 120 and not any(q.unanswerable for q in mm.questions)
+
+
+def test_page_objects_and_also_pages() -> None:
+    row = {
+        "id": "xd",
+        "docs": ["a.pdf", "b.pdf"],
+        "question": "How did X change?",
+        "evidence_pages": [{"doc": "a.pdf", "page": 4}, {"doc": "b.pdf", "page": 6}],
+        "also_pages": [{"doc": "a.pdf", "page": 39}],
+    }
+    q = parse_eval_lines(json.dumps(row)).questions[0]
+    assert q.gold_pages == (GoldPage(doc="a.pdf", page=4), GoldPage(doc="b.pdf", page=6))
+    assert q.also_pages == (GoldPage(doc="a.pdf", page=39),)
+    with pytest.raises(LoupeError, match="not in 'docs'"):
+        parse_eval_lines(json.dumps({**row, "evidence_pages": [{"doc": "c.pdf", "page": 1}]}))
+    with pytest.raises(LoupeError, match="1-based 'page'"):
+        parse_eval_lines(json.dumps({**row, "also_pages": [{"doc": "a.pdf", "page": 0}]}))

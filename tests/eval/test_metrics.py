@@ -121,7 +121,9 @@ def test_aggregate_hand_computed() -> None:
     q3 = _q(pages=(), answer=("Not answerable",), type_="unanswerable", qid="q3")
     rows = [
         score_run(q1, "sp", run_result(pages=(3,), text="18.29%", latency_ms=100, tokens=(500, 500)), IDS),
-        score_run(q2, "sp", run_result(pages=(7, 8), text="41", latency_ms=300, tokens=(1500, 500), exhausted=True), IDS),
+        score_run(
+            q2, "sp", run_result(pages=(7, 8), text="41", latency_ms=300, tokens=(1500, 500), exhausted=True), IDS
+        ),
         score_run(q3, "sp", run_result(answer_found=False, latency_ms=200, tokens=(1000, 0)), IDS),
         failure_score(q2, "dp", "boom"),
     ]

@@ -17,9 +17,23 @@ from engine.eval.report import format_report, write_report
 from tests.eval.factories import run_result
 
 ROWS = [
-    {"id": "q1", "doc": "a.pdf", "question": "What is the rate?", "answer": "18.29%", "evidence_pages": [3, 5], "type": "cross_page"},
+    {
+        "id": "q1",
+        "doc": "a.pdf",
+        "question": "What is the rate?",
+        "answer": "18.29%",
+        "evidence_pages": [3, 5],
+        "type": "cross_page",
+    },
     {"id": "q2", "doc": "a.pdf", "question": "boom", "answer": "7", "evidence_pages": [2], "type": "single_page"},
-    {"id": "q3", "doc": "missing.pdf", "question": "Where?", "answer": "x", "evidence_pages": [1], "type": "single_page"},
+    {
+        "id": "q3",
+        "doc": "missing.pdf",
+        "question": "Where?",
+        "answer": "x",
+        "evidence_pages": [1],
+        "type": "single_page",
+    },
 ]
 
 
@@ -36,7 +50,7 @@ class FakeLibrary:
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     calls: list[dict] = []
 
-    def answer(question, doc_ids, **kwargs):  # noqa: ANN001, ANN202
+    def answer(question, doc_ids, **kwargs):
         calls.append({"question": question, "strategy": kwargs["strategy"], "top_k": kwargs["top_k"]})
         if question == "boom":
             raise LoupeError("the backend failed")
@@ -56,7 +70,9 @@ def test_run_eval_rows_failures_and_baseline(fake_engine: list[dict], corpus: Pa
     library = FakeLibrary()
     events = []
     eval_set = parse_eval_lines("\n".join(json.dumps(r) for r in ROWS))
-    report = runner.run_eval(eval_set, ["baseline_top5", "dispatched"], corpus=corpus, library=library, progress=events.append)
+    report = runner.run_eval(
+        eval_set, ["baseline_top5", "dispatched"], corpus=corpus, library=library, progress=events.append
+    )
     assert library.ingested == ["a.pdf"]  # once, although two questions name it
     assert len(report.rows) == 6
     assert [(c["strategy"], c["top_k"]) for c in fake_engine[:2]] == [("single_pass", 5), ("dispatched", None)]
@@ -93,7 +109,7 @@ def _args(tmp_path: Path, set_path: Path, **extra: object) -> argparse.Namespace
     return argparse.Namespace(**{**values, **extra})
 
 
-def test_cli_json_last_line(fake_engine: list[dict], corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # noqa: ANN001
+def test_cli_json_last_line(fake_engine: list[dict], corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     set_path = corpus / "set.jsonl"
     set_path.write_text("\n".join(json.dumps(r) for r in ROWS[:2]))
     monkeypatch.setattr(cli, "run_eval", _with_fake_library(runner.run_eval))
@@ -104,15 +120,15 @@ def test_cli_json_last_line(fake_engine: list[dict], corpus: Path, monkeypatch: 
     assert (corpus / "report.json").is_file() and "[2/2]" in out.err
 
 
-def _with_fake_library(fn):  # noqa: ANN001, ANN202
-    def wrapped(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+def _with_fake_library(fn):
+    def wrapped(*args, **kwargs):
         kwargs["library"] = FakeLibrary()
         return fn(*args, **kwargs)
 
     return wrapped
 
 
-def test_cli_main_bad_input_exits_2(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_cli_main_bad_input_exits_2(tmp_path: Path, capsys) -> None:
     assert cli.main([str(tmp_path / "nope.jsonl")]) == 2
     assert capsys.readouterr().err.startswith("error: ")
     bad = tmp_path / "bad.jsonl"
@@ -122,7 +138,7 @@ def test_cli_main_bad_input_exits_2(tmp_path: Path, capsys) -> None:  # noqa: AN
 
 
 def test_unexpected_engine_error_is_a_failure_row(monkeypatch: pytest.MonkeyPatch, corpus: Path) -> None:
-    def answer(question, doc_ids, **kwargs):  # noqa: ANN001, ANN202
+    def answer(question, doc_ids, **kwargs):
         raise KeyError("chunk-id")
 
     monkeypatch.setattr(runner, "engine_answer", lambda: (answer, lambda config: None))

@@ -27,7 +27,9 @@ def judge(question: str, *evidence: EvidenceItem) -> SufficiencyJudgement:
 
 
 def make(question: str) -> ExecutionPlan:
-    return BACKEND.run("make_plan", TaskRequest(question=question, parsed=parse_question(question)), ExecutionPlan).value
+    return BACKEND.run(
+        "make_plan", TaskRequest(question=question, parsed=parse_question(question)), ExecutionPlan
+    ).value
 
 
 def test_comparison_is_split_per_side():

@@ -18,28 +18,51 @@ CASES: list[tuple[str, str, dict]] = [
     ("How many layers does the encoder have?", "single_fact", {"value": True, "kw": ["encoder", "layers"]}),
     ("What accuracy does the proposed system achieve?", "single_fact", {"value": True}),
     ("When was the company incorporated?", "single_fact", {"value": True, "kw": ["company", "incorporated"]}),
-    ("What mean turbidity does Table 3 report for Station B?", "single_fact",
-     {"refs": ["Table 3"], "layout": "table", "value": True, "kw": ["Station B"], "complexity": "moderate"}),
-    ("What is the FY2018 capital expenditure amount (in USD millions) for 3M? Use the cash flow statement.",
-     "single_fact", {"layout": "table", "value": True, "kw": ["FY2018", "capital expenditure", "3M"]}),
+    (
+        "What mean turbidity does Table 3 report for Station B?",
+        "single_fact",
+        {"refs": ["Table 3"], "layout": "table", "value": True, "kw": ["Station B"], "complexity": "moderate"},
+    ),
+    (
+        "What is the FY2018 capital expenditure amount (in USD millions) for 3M? Use the cash flow statement.",
+        "single_fact",
+        {"layout": "table", "value": True, "kw": ["FY2018", "capital expenditure", "3M"]},
+    ),
     ("What is shown in Figure 2?", "single_fact", {"refs": ["Figure 2"], "layout": "figure"}),
     ("Who is the chief executive officer of Northwind Traders?", "single_fact", {"kw": ["Northwind Traders"]}),
     ("What dropout rate did the base model use?", "single_fact", {"value": True, "kw": ["dropout rate"]}),
     # comparisons
-    ("Were Goo Goo Dolls and Echosmith formed in the same city?", "comparison",
-     {"sides": ["Goo Goo Dolls", "Echosmith"]}),
-    ("Which band formed earlier, Edward Sharpe and the Magnetic Zeros or Louis XIV?", "comparison",
-     {"sides": ["Edward Sharpe and the Magnetic Zeros", "Louis XIV"]}),
-    ("Is the Marsilea or the Brabejum the genus of more individual species of plants?", "comparison",
-     {"sides": ["Marsilea", "Brabejum"]}),
+    (
+        "Were Goo Goo Dolls and Echosmith formed in the same city?",
+        "comparison",
+        {"sides": ["Goo Goo Dolls", "Echosmith"]},
+    ),
+    (
+        "Which band formed earlier, Edward Sharpe and the Magnetic Zeros or Louis XIV?",
+        "comparison",
+        {"sides": ["Edward Sharpe and the Magnetic Zeros", "Louis XIV"]},
+    ),
+    (
+        "Is the Marsilea or the Brabejum the genus of more individual species of plants?",
+        "comparison",
+        {"sides": ["Marsilea", "Brabejum"]},
+    ),
     ("Are both George Duran and Ara Babajian famous chefs?", "comparison", {"sides": ["George Duran", "Ara Babajian"]}),
     ("BERT vs GPT-2 on the GLUE benchmark", "comparison", {"sides": ["BERT", "GPT-2"]}),
     ("What is the difference between precision and recall?", "comparison", {"sides": ["precision", "recall"]}),
     ("Compare the Heron survey and the Egret survey turbidity results", "comparison", {"sides": ["Heron", "Egret"]}),
     ("How does the encoder differ from the decoder?", "comparison", {"sides": ["encoder", "decoder"]}),
     # listings
-    ("What regularization techniques does the Transformer paper use?", "listing", {"kw": ["regularization techniques"]}),
-    ("What kinds of filtering are applied to the turbidity readings?", "listing", {"kw": ["filtering", "turbidity readings"]}),
+    (
+        "What regularization techniques does the Transformer paper use?",
+        "listing",
+        {"kw": ["regularization techniques"]},
+    ),
+    (
+        "What kinds of filtering are applied to the turbidity readings?",
+        "listing",
+        {"kw": ["filtering", "turbidity readings"]},
+    ),
     ("What are the three types of regularization used?", "listing", {"count": 3, "kw": ["regularization"]}),
     ("List all the datasets used for evaluation.", "listing", {"kw": ["datasets", "evaluation"]}),
     ("What baselines did they consider?", "listing", {"kw": ["baselines"]}),
@@ -145,6 +168,9 @@ def test_backend_rejects_a_mismatched_output_type() -> None:
 def test_sides_of_a_compare_with_question_leave_the_aspects_out():
     from engine.llm.offline_sides import find_sides
 
-    assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance and payload?") == ["Heron 2", "Heron 3"]
+    assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance and payload?") == [
+        "Heron 2",
+        "Heron 3",
+    ]
     assert find_sides("How do the Heron 2 and the Heron 3 differ in endurance?") == ["Heron 2", "Heron 3"]
     assert find_sides("How does Model X compare to Model Z?") == ["Model X", "Model Z"]

@@ -163,7 +163,13 @@ def test_key_from_environment_never_reaches_outputs(stub, monkeypatch, caplog):
         result = backend.run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
     assert result.fallback is not None and "401" in result.fallback.reason
     assert stub.requests[0].headers["authorization"] == f"Bearer {KEY}"
-    assert_no_key(repr(backend), result.value, result.fallback, caplog.text, BackendConfig(api_key=SecretStr(KEY)).model_dump_json())
+    assert_no_key(
+        repr(backend),
+        result.value,
+        result.fallback,
+        caplog.text,
+        BackendConfig(api_key=SecretStr(KEY)).model_dump_json(),
+    )
 
 
 def test_missing_key_falls_back_with_a_clear_reason(stub, monkeypatch):

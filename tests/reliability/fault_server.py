@@ -117,9 +117,7 @@ def completion(content: str, model: str = "fault-model") -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [
-            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-        ],
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
 
@@ -161,7 +159,9 @@ class FaultServer:
         self._stop = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="fault-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, args=(0.05,), name="fault-server", daemon=True
+        )
 
     @property
     def port(self) -> int:
@@ -198,10 +198,10 @@ class FaultServer:
             def log_message(self, *args: object) -> None:  # silence stderr
                 return
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server._handle(self)
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 server._handle(self)
 
         return Handler
@@ -235,7 +235,9 @@ class FaultServer:
             elif mode == "ok":
                 self._send(handler, 200, json.dumps(completion(self.content(item.body))))
             elif mode == "429":
-                body = json.dumps({"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit"}})
+                body = json.dumps(
+                    {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit"}}
+                )
                 self._send(handler, 429, body, {"Retry-After": self.retry_after})
             elif mode == "5xx":
                 status = (500, 502, 503, 504)[(number - 1) % 4]

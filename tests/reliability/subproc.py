@@ -32,7 +32,7 @@ sys.stdout.write(json.dumps(out) + "\n")
 """
 
 
-def _limit(memory_mb: int):  # noqa: ANN202
+def _limit(memory_mb: int):
     def apply() -> None:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -38,7 +38,7 @@ def test_two_threads_ingesting_the_same_bytes_make_one_entry(config: EngineConfi
     data = pdfs.text_pdf()
     barrier = threading.Barrier(2)
 
-    def ingest(name: str):  # noqa: ANN202
+    def ingest(name: str):
         library = Library(config)
         barrier.wait()
         return library.ingest(data, name)
@@ -55,7 +55,7 @@ def test_eight_threads_mixed_documents(config: EngineConfig) -> None:
     datas = two * 4
     barrier = threading.Barrier(8)
 
-    def ingest(data: bytes):  # noqa: ANN202
+    def ingest(data: bytes):
         barrier.wait()
         return Library(config).ingest(data, "same-name.pdf").doc_id
 
@@ -68,7 +68,9 @@ def test_eight_threads_mixed_documents(config: EngineConfig) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_two_processes_ingesting_the_same_bytes_make_one_entry(tmp_path: Path, library_dir: Path, config: EngineConfig) -> None:
+def test_two_processes_ingesting_the_same_bytes_make_one_entry(
+    tmp_path: Path, library_dir: Path, config: EngineConfig
+) -> None:
     path = tmp_path / "report.pdf"
     path.write_bytes(pdfs.many_pages_pdf(60))
     env = {**child_env(), "LOUPE_LIBRARY": str(library_dir)}
@@ -126,7 +128,9 @@ def test_ingest_killed_midway_leaves_no_good_looking_entry(
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("target", ["index", "rename"])
-def test_failure_between_staging_steps_leaves_no_entry(target: str, config: EngineConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_between_staging_steps_leaves_no_entry(
+    target: str, config: EngineConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Inject a failure while the index is built, or when the staged folder is moved into place."""
     data = pdfs.text_pdf()
     library = Library(config)
@@ -172,7 +176,9 @@ def _garble(path: Path, how: str) -> None:
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("how", ["truncate", "garble", "delete"])
-def test_corrupted_index_is_rebuilt_from_the_stored_pdf(how: str, config: EngineConfig, tmp_path: Path, library_dir: Path) -> None:
+def test_corrupted_index_is_rebuilt_from_the_stored_pdf(
+    how: str, config: EngineConfig, tmp_path: Path, library_dir: Path
+) -> None:
     data = pdfs.text_pdf()
     doc_id = Library(config).ingest(data, "heron.pdf").doc_id
     index_dir = library_dir / doc_id / "index"
@@ -248,7 +254,7 @@ def test_parallel_answers_on_one_document_all_succeed(config: EngineConfig, libr
     barrier = threading.Barrier(4)
     questions = [QUESTION, "How many stations saw turbidity fall?", QUESTION, "What does median smoothing remove?"]
 
-    def ask(question: str):  # noqa: ANN202
+    def ask(question: str):
         barrier.wait()
         return answer(question, [doc_id], config=config, library=Library(config))
 

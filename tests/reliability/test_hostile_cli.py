@@ -23,7 +23,7 @@ CASES = {
 }
 
 
-def _assert_clean_failure(proc, library_dir: Path, words: tuple[str, ...] = ()) -> str:  # noqa: ANN001
+def _assert_clean_failure(proc, library_dir: Path, words: tuple[str, ...] = ()) -> str:
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, f"expected one stderr line, got: {proc.stderr!r}"
@@ -47,7 +47,9 @@ def test_cli_rejects_hostile_file(case: str, tmp_path: Path, library_dir: Path) 
 
 
 @pytest.mark.timeout(90)
-def test_cli_rejects_2000_pages_with_default_limit_quickly(tmp_path: Path, library_dir: Path, two_thousand_pages: bytes) -> None:
+def test_cli_rejects_2000_pages_with_default_limit_quickly(
+    tmp_path: Path, library_dir: Path, two_thousand_pages: bytes
+) -> None:
     path = tmp_path / "register.pdf"
     path.write_bytes(two_thousand_pages)
     started = time.monotonic()

@@ -68,7 +68,7 @@ def test_library_keeps_working_after_every_rejection(config: EngineConfig) -> No
 
 
 @pytest.mark.parametrize("maker", [pdfs.bad_destinations_outline_pdf, pdfs.cyclic_outline_pdf])
-def test_malformed_outline_ingests_with_a_sane_toc(maker, config: EngineConfig) -> None:  # noqa: ANN001
+def test_malformed_outline_ingests_with_a_sane_toc(maker, config: EngineConfig) -> None:
     library = Library(config)
     entry = library.ingest(maker(), "outline.pdf")
     doc = library.parsed(entry.doc_id)
@@ -84,7 +84,7 @@ def test_malformed_outline_ingests_with_a_sane_toc(maker, config: EngineConfig) 
 
 
 @pytest.mark.timeout(60)
-def test_2000_pages_over_the_limit_are_rejected_before_parsing(two_thousand_pages: bytes, library_only_config) -> None:  # noqa: ANN001
+def test_2000_pages_over_the_limit_are_rejected_before_parsing(two_thousand_pages: bytes, library_only_config) -> None:
     library = Library(library_only_config(max_pages=1500))
     before = snapshot(library.root)
     started = time.monotonic()
@@ -98,7 +98,7 @@ def test_2000_pages_over_the_limit_are_rejected_before_parsing(two_thousand_page
 
 
 @pytest.mark.timeout(30)
-def test_file_over_the_size_limit_is_rejected_before_opening(two_thousand_pages: bytes, library_only_config) -> None:  # noqa: ANN001
+def test_file_over_the_size_limit_is_rejected_before_opening(two_thousand_pages: bytes, library_only_config) -> None:
     library = Library(library_only_config(max_file_mb=0.25))
     started = time.monotonic()
     with pytest.raises(DocumentTooLargeError):
@@ -108,7 +108,7 @@ def test_file_over_the_size_limit_is_rejected_before_opening(two_thousand_pages:
 
 
 @pytest.mark.timeout(600)
-def test_2000_pages_under_the_limit_report_increasing_progress(two_thousand_pages: bytes, library_only_config) -> None:  # noqa: ANN001
+def test_2000_pages_under_the_limit_report_increasing_progress(two_thousand_pages: bytes, library_only_config) -> None:
     library = Library(library_only_config(max_pages=2500))
     seen: list[tuple[float, str]] = []
     entry = library.ingest(two_thousand_pages, "register.pdf", progress=lambda f, m: seen.append((f, m)))
@@ -128,7 +128,7 @@ def test_2000_pages_under_the_limit_report_increasing_progress(two_thousand_page
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("maker", [pdfs.lying_page_count_pdf, pdfs.shared_kids_bomb_pdf])
-def test_page_tree_claiming_millions_of_pages_is_rejected(maker, config: EngineConfig) -> None:  # noqa: ANN001
+def test_page_tree_claiming_millions_of_pages_is_rejected(maker, config: EngineConfig) -> None:
     library = Library(config)
     before = snapshot(library.root)
     started = time.monotonic()
@@ -140,7 +140,9 @@ def test_page_tree_claiming_millions_of_pages_is_rejected(maker, config: EngineC
 
 
 @pytest.mark.timeout(30)
-def test_200000_real_page_objects_are_rejected_by_the_page_limit(many_page_objects: bytes, config: EngineConfig) -> None:
+def test_200000_real_page_objects_are_rejected_by_the_page_limit(
+    many_page_objects: bytes, config: EngineConfig
+) -> None:
     library = Library(config)
     started = time.monotonic()
     with pytest.raises(DocumentTooLargeError) as info:
@@ -205,7 +207,7 @@ HOSTILE_NAMES = [
 
 
 @pytest.mark.parametrize("index", range(len(HOSTILE_NAMES)))
-def test_hostile_file_name_is_stored_under_the_doc_id_only(index: int, config: EngineConfig, outside) -> None:  # noqa: ANN001
+def test_hostile_file_name_is_stored_under_the_doc_id_only(index: int, config: EngineConfig, outside) -> None:
     name = HOSTILE_NAMES[index]
     library = Library(config)
     before_outside = outside()

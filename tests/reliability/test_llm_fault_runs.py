@@ -30,7 +30,7 @@ def _ingest(library_dir: Path, base_url: str, **kw: float) -> tuple[Library, str
 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("fault", ["5xx", "not_json", "schema_break", "refused", "429"])
-def test_run_against_failing_endpoint_records_fallbacks(fault: str, fault_server, library_dir: Path) -> None:  # noqa: ANN001
+def test_run_against_failing_endpoint_records_fallbacks(fault: str, fault_server, library_dir: Path) -> None:
     base_url = f"http://127.0.0.1:{closed_port()}/v1" if fault == "refused" else fault_server(fault).base_url
     library, doc_id, config = _ingest(library_dir, base_url)
     with allow_network(True):
@@ -48,7 +48,10 @@ def test_run_against_failing_endpoint_records_fallbacks(fault: str, fault_server
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("fault", "timeout"), [("hang", 1.0), ("hang", 10.0), ("trickle", 10.0)])
 def test_seconds_budget_holds_when_the_endpoint_hangs(
-    fault: str, timeout: float, fault_server, library_dir: Path  # noqa: ANN001
+    fault: str,
+    timeout: float,
+    fault_server,
+    library_dir: Path,
 ) -> None:
     """max_seconds=3 must hold even when one request could wait longer than the whole budget."""
     server = fault_server(fault, delay=0.5)

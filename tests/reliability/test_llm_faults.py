@@ -7,6 +7,7 @@ Every test talks to a ``FaultServer`` on 127.0.0.1 (or a closed port) through th
 from __future__ import annotations
 
 import time
+
 import pytest
 
 from engine.config import BackendConfig
@@ -56,7 +57,7 @@ def _run_parse(settings: BackendConfig) -> tuple[object, float]:
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_failing_endpoint_falls_back_offline_within_bounds(fault: str, fault_server) -> None:  # noqa: ANN001
+def test_failing_endpoint_falls_back_offline_within_bounds(fault: str, fault_server) -> None:
     server = fault_server(_mode(fault), **FAULTS[fault])
     reply, elapsed = _run_parse(_backend(server.base_url))
     assert isinstance(reply.value, ParsedQuestion)
@@ -80,16 +81,16 @@ def test_connection_refused_falls_back_offline() -> None:
 
 
 @pytest.mark.timeout(60)
-def test_one_transient_failure_is_retried_and_then_succeeds(fault_server) -> None:  # noqa: ANN001
+def test_one_transient_failure_is_retried_and_then_succeeds(fault_server) -> None:
     server = fault_server("flaky", fail_first=1)
-    reply, elapsed = _run_parse(_backend(server.base_url, retries=2))
+    reply, _elapsed = _run_parse(_backend(server.base_url, retries=2))
     assert reply.fallback is None, reply.fallback
     assert server.count() == 2
     assert reply.usage.prompt_tokens == 11 and reply.usage.completion_tokens == 7
 
 
 @pytest.mark.timeout(60)
-def test_healthy_endpoint_is_used_without_fallback(fault_server) -> None:  # noqa: ANN001
+def test_healthy_endpoint_is_used_without_fallback(fault_server) -> None:
     server = fault_server("ok")
     reply, _ = _run_parse(_backend(server.base_url))
     assert reply.fallback is None

@@ -69,7 +69,7 @@ def test_injected_instruction_does_not_change_control_flow(question: str, config
 
 
 @pytest.mark.timeout(180)
-def test_injected_instruction_reaches_the_model_only_as_evidence(fault_server, library_dir: Path) -> None:  # noqa: ANN001
+def test_injected_instruction_reaches_the_model_only_as_evidence(fault_server, library_dir: Path) -> None:
     server = fault_server("ok", content=_content)
     config = net_config(library_dir, server.base_url)
     library = Library(config)

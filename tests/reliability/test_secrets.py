@@ -50,7 +50,11 @@ def _cache_dump(obj: object, depth: int = 0, seen: set[int] | None = None) -> st
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("fault", ["echo_key", "5xx", "ok", "refused"])
 def test_api_key_never_leaks(
-    fault: str, fault_server, library_dir: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    fault: str,
+    fault_server,
+    library_dir: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     caplog.set_level(logging.DEBUG)
@@ -75,7 +79,7 @@ def test_api_key_never_leaks(
 
 
 @pytest.mark.timeout(60)
-def test_backend_errors_do_not_carry_the_key(fault_server) -> None:  # noqa: ANN001
+def test_backend_errors_do_not_carry_the_key(fault_server) -> None:
     server = fault_server("echo_key")
     with allow_network(True):
         backend = make_backend(
@@ -95,7 +99,7 @@ def test_backend_errors_do_not_carry_the_key(fault_server) -> None:  # noqa: ANN
 
 
 @pytest.mark.timeout(120)
-def test_cli_never_prints_the_key(fault_server, tmp_path: Path, library_dir: Path) -> None:  # noqa: ANN001
+def test_cli_never_prints_the_key(fault_server, tmp_path: Path, library_dir: Path) -> None:
     server = fault_server("echo_key")
     pdf = tmp_path / "heron.pdf"
     pdf.write_bytes(pdfs.text_pdf())

@@ -61,7 +61,9 @@ class _Csr:
         return out
 
 
-def _randomized_svd(matrix: _Csr, rank: int, seed: int = 0, power: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _randomized_svd(
+    matrix: _Csr, rank: int, seed: int = 0, power: int = 1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     omega = rng.standard_normal((matrix.shape[1], rank + 10)).astype(np.float32)
     q, _ = np.linalg.qr(matrix.dot(omega))
@@ -76,8 +78,14 @@ def _randomized_svd(matrix: _Csr, rank: int, seed: int = 0, power: int = 1) -> t
 class LsaRetriever:
     """Latent semantic analysis over a document's own chunks (deterministic, no network)."""
 
-    def __init__(self, chunks: Sequence[Chunk], vocab: dict[str, int], idf: np.ndarray,
-                 doc_vectors: np.ndarray, projection: np.ndarray | None) -> None:
+    def __init__(
+        self,
+        chunks: Sequence[Chunk],
+        vocab: dict[str, int],
+        idf: np.ndarray,
+        doc_vectors: np.ndarray,
+        projection: np.ndarray | None,
+    ) -> None:
         self._chunks = tuple(chunks)
         self._vocab = vocab
         self._idf = idf.astype(np.float32)

@@ -58,7 +58,7 @@ def fill_pages(ranked: RankedList, k: int, min_pages: int) -> RankedList:
     """
     top = list(ranked.hits[: max(0, k)])
     pages = {(h.chunk.doc_id, h.chunk.page) for h in top}
-    for hit in ranked.hits[len(top):]:
+    for hit in ranked.hits[len(top) :]:
         if len(pages) >= min_pages:
             break
         page = (hit.chunk.doc_id, hit.chunk.page)

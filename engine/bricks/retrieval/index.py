@@ -89,8 +89,15 @@ class DocumentIndex:
         self.retrieval_cache.put(key, result)
         return result
 
-    def _run(self, query: str, retriever: RetrieverChoice, k: int, pages: frozenset[int] | None,
-             section_hint: str | None, use_dense: bool) -> RankedList:
+    def _run(
+        self,
+        query: str,
+        retriever: RetrieverChoice,
+        k: int,
+        pages: frozenset[int] | None,
+        section_hint: str | None,
+        use_dense: bool,
+    ) -> RankedList:
         if retriever == "keyword":
             return self.keyword.search(query, k, pages)
         if retriever == "toc":

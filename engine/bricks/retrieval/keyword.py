@@ -208,8 +208,9 @@ class KeywordIndex:
                 continue
             used.add(chunk.chunk_id)
             highlight = snippet(chunk.text, terms) if len(hits) < 5 else None
-            hits.append(Hit(chunk=chunk, score=round(score, 6), retriever="keyword", rank=len(hits) + 1,
-                            highlight=highlight))
+            hits.append(
+                Hit(chunk=chunk, score=round(score, 6), retriever="keyword", rank=len(hits) + 1, highlight=highlight)
+            )
             if len(hits) >= k:
                 break
         return tuple(hits)

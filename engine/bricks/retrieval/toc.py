@@ -19,8 +19,9 @@ _NUMBER_IN_TEXT = re.compile(
     rf"(?<![\w.])(?P<bare>[0-9]+(?:\.[0-9]+)+)(?![\w]|\.\d))",
     re.IGNORECASE,
 )
-_LEADING_NUMBER = re.compile(rf"^\s*(?:{_KIND}\s*)?(?P<num>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[A-Z])(?:[.:)\s—–-]|$)",
-                             re.IGNORECASE)
+_LEADING_NUMBER = re.compile(
+    rf"^\s*(?:{_KIND}\s*)?(?P<num>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[A-Z])(?:[.:)\s—–-]|$)", re.IGNORECASE
+)
 
 
 def _stem(word: str) -> str:
@@ -78,8 +79,15 @@ def _heading_entries(doc: ParsedDocument, number: str) -> list[TocEntry]:
                 break
         else:
             end = headings[i + 1].page if i + 1 < len(headings) else doc.total_pages or chunk.page
-            found.append(TocEntry(level=number.count(".") + 1, title=title, number=number,
-                                  start_page=chunk.page, end_page=max(chunk.page, end)))
+            found.append(
+                TocEntry(
+                    level=number.count(".") + 1,
+                    title=title,
+                    number=number,
+                    start_page=chunk.page,
+                    end_page=max(chunk.page, end),
+                )
+            )
     return found
 
 

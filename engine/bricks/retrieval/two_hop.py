@@ -82,12 +82,22 @@ def _locate_caption(doc: ParsedDocument, word: str, label: str) -> tuple[int, Ch
 
 def _locate_section(doc: ParsedDocument, kind: str, label: str) -> tuple[int, Chunk | None] | None:
     hint = label if kind == "Section" else f"{kind} {label}"
-    entries = [e for e in find_sections(doc, hint) if (e.number or "").lower() == label.lower()
-               or re.match(rf"^\s*(?:{_SECTION_WORDS[kind]}\s*)?{re.escape(label)}(?![0-9A-Za-z]|\.\d)", e.title)]
+    entries = [
+        e
+        for e in find_sections(doc, hint)
+        if (e.number or "").lower() == label.lower()
+        or re.match(rf"^\s*(?:{_SECTION_WORDS[kind]}\s*)?{re.escape(label)}(?![0-9A-Za-z]|\.\d)", e.title)
+    ]
     if entries:
         entry = entries[0]
-        heading = next((c for c in doc.chunks if c.page == entry.start_page and c.kind == "heading"
-                        and entry.title.lower() in c.text.lower()), None)
+        heading = next(
+            (
+                c
+                for c in doc.chunks
+                if c.page == entry.start_page and c.kind == "heading" and entry.title.lower() in c.text.lower()
+            ),
+            None,
+        )
         return entry.start_page, heading
     word = _SECTION_WORDS[kind]
     pattern = re.compile(rf"^\s*{word}\s*{re.escape(label)}(?:\s*[.:)—–-]|\s+[A-Z])")

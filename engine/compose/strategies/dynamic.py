@@ -32,7 +32,9 @@ def run_dynamic(state: RunState) -> Outcome:
         trigger = "initial" if state.iteration == 0 else "insufficient_evidence"
         action = "retrieve" if state.iteration == 0 else "re_plan"
         verdict = "sufficient" if judgement and judgement.sufficient else "not yet sufficient"
-        narration = f"Round {state.iteration}: {len(fresh)} sub-queries found {pages_phrase(state, added)}; judged {verdict}"
+        narration = (
+            f"Round {state.iteration}: {len(fresh)} sub-queries found {pages_phrase(state, added)}; judged {verdict}"
+        )
         history.append(record(state, trigger, action, fresh, list(dict.fromkeys(added)), 0.0, 0.0, narration))
         if judgement is None:
             stop = state.guard.blocked_by or "budget_llm_calls"
@@ -63,7 +65,10 @@ def _plan(state: RunState, gaps: tuple[str, ...]) -> SubQueryPlan | None:
     if not state.guard.allows_llm_call():
         return None
     request = TaskRequest(
-        question=state.question, parsed=state.parsed, gaps=gaps, previous_queries=tuple(state.queries_run),
+        question=state.question,
+        parsed=state.parsed,
+        gaps=gaps,
+        previous_queries=tuple(state.queries_run),
         time_limit_seconds=state.guard.remaining_seconds(),
     )
     reply = state.backend.run("plan_subqueries", request, SubQueryPlan)
@@ -71,7 +76,11 @@ def _plan(state: RunState, gaps: tuple[str, ...]) -> SubQueryPlan | None:
     if reply.fallback:
         state.fallbacks.append(reply.fallback)
     seen = {normalize_query(q) for q in state.queries_run}
-    kept = tuple(q for q in reply.value.sub_queries if normalize_query(q.query) not in seen) if gaps else reply.value.sub_queries
+    kept = (
+        tuple(q for q in reply.value.sub_queries if normalize_query(q.query) not in seen)
+        if gaps
+        else reply.value.sub_queries
+    )
     return SubQueryPlan(sub_queries=kept) if kept else reply.value
 
 

@@ -43,7 +43,9 @@ def validate_plan(plan: ExecutionPlan) -> list[list[PlanStep]]:
     while remaining:
         layer = [s for s in remaining if set(s.depends_on) <= done]
         if not layer:
-            raise PlanValidationError("the plan's dependencies form a cycle: " + ", ".join(s.step_id for s in remaining))
+            raise PlanValidationError(
+                "the plan's dependencies form a cycle: " + ", ".join(s.step_id for s in remaining)
+            )
         layers.append(layer)
         done |= {s.step_id for s in layer}
         remaining = [s for s in remaining if s.step_id not in done]
@@ -85,7 +87,9 @@ def run_plan(state: RunState, layers: list[list[PlanStep]]) -> Outcome:
                 results[step.step_id] = _step_result(state, query, step_added)
         narration = f"Layer {number}: {len(layer)} step(s) retrieved {pages_phrase(state, added)}"
         trigger = "initial" if number == 0 else "plan_layer"
-        history.append(record(state, trigger, "execute_steps", queries, list(dict.fromkeys(added)), 0.0, 0.0, narration))
+        history.append(
+            record(state, trigger, "execute_steps", queries, list(dict.fromkeys(added)), 0.0, 0.0, narration)
+        )
     answer = answer_now(state)
     history[-1] = history[-1].model_copy(update={"confidence_after": round(answer.confidence, 3)})
     ran_all = len(history) == len(layers)

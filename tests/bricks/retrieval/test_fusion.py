@@ -73,7 +73,13 @@ def test_fill_pages_keeps_the_top_k_and_appends_one_hit_per_further_page():
     p2, p3a, p3b, p4 = chunk(2, 0, "two"), chunk(3, 0, "three"), chunk(3, 1, "three b"), chunk(4, 0, "four")
     fused = reciprocal_rank_fusion([ranked("keyword", [p1a, p1b, p1c, p2, p3a, p3b, p4])], k=60)
     filled = fill_pages(fused, k=3, min_pages=3)
-    assert [h.chunk.chunk_id for h in filled.hits] == [p1a.chunk_id, p1b.chunk_id, p1c.chunk_id, p2.chunk_id, p3a.chunk_id]
+    assert [h.chunk.chunk_id for h in filled.hits] == [
+        p1a.chunk_id,
+        p1b.chunk_id,
+        p1c.chunk_id,
+        p2.chunk_id,
+        p3a.chunk_id,
+    ]
     assert [h.rank for h in filled.hits] == [1, 2, 3, 4, 5]
     assert fill_pages(fused, k=3, min_pages=1).hits == fused.hits[:3], "enough pages: nothing appended"
     assert len({h.chunk.page for h in fill_pages(fused, k=2, min_pages=10).hits}) == 4, "only pages that exist"

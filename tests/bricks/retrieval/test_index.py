@@ -16,9 +16,17 @@ CFG = RetrievalConfig(top_k=4, per_retriever_k=10)
 
 
 def profile_of(doc):
-    return DocumentProfile(doc_id=doc.doc_id, file_name=doc.file_name, total_pages=doc.total_pages,
-                           has_usable_toc=bool(doc.toc), toc_entries=len(doc.toc), is_likely_scanned=False,
-                           has_tables=False, text_pages=doc.total_pages, suggested_strategy="dispatched")
+    return DocumentProfile(
+        doc_id=doc.doc_id,
+        file_name=doc.file_name,
+        total_pages=doc.total_pages,
+        has_usable_toc=bool(doc.toc),
+        toc_entries=len(doc.toc),
+        is_likely_scanned=False,
+        has_tables=False,
+        text_pages=doc.total_pages,
+        suggested_strategy="dispatched",
+    )
 
 
 @pytest.fixture
@@ -74,8 +82,9 @@ def test_dense_only_with_use_dense(tmp_path):
 
 def test_pages_filter_applies_to_all_retrievers(index):
     for retriever in ("keyword", "toc", "dense", "fused"):
-        ranked = index.search("regularization dropout smoothing", retriever, k=5, pages=frozenset({3}),
-                              section_hint="5.4", use_dense=True)
+        ranked = index.search(
+            "regularization dropout smoothing", retriever, k=5, pages=frozenset({3}), section_hint="5.4", use_dense=True
+        )
         assert ranked.hits and {h.chunk.page for h in ranked.hits} == {3}, retriever
         assert [h.rank for h in ranked.hits] == list(range(1, len(ranked.hits) + 1))
 

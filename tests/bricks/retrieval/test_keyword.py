@@ -31,7 +31,7 @@ def test_finds_the_chunk_with_the_words(built):
     assert top.chunk in doc.chunks and top.rank == 1 and top.retriever == "keyword"
     assert "label smoothing" in top.highlight.lower()
     assert [h.rank for h in ranked.hits] == list(range(1, len(ranked.hits) + 1))
-    assert all(a.score >= b.score for a, b in zip(ranked.hits, ranked.hits[1:]))
+    assert all(a.score >= b.score for a, b in zip(ranked.hits, ranked.hits[1:], strict=False))
 
 
 def test_stemming_matches_inflections(built):
@@ -46,10 +46,12 @@ def test_or_group_ranks_partial_matches(built):
 
 
 def test_section_field_boost(tmp_path):
-    doc = document([
-        ["The optimizer is mentioned once here with other words about engines."],
-        [("We used beta values and a warmup schedule.", "text", (), ("Training", "Optimizer"))],
-    ])
+    doc = document(
+        [
+            ["The optimizer is mentioned once here with other words about engines."],
+            [("We used beta values and a warmup schedule.", "text", (), ("Training", "Optimizer"))],
+        ]
+    )
     index = KeywordIndex.build(doc, tmp_path / "ix", RetrievalConfig(heading_boost=4.0))
     assert [h.chunk.page for h in index.search("optimizer", 2).hits] == [2, 1]
 
@@ -136,8 +138,10 @@ def test_clean_query_and_snippet():
 
 
 def test_build_is_fast_enough(tmp_path):
-    pages = [[f"Paragraph {p}-{i} about configuration, training schedules and anchor heads {p * i}."
-              for i in range(10)] for p in range(1, 101)]
+    pages = [
+        [f"Paragraph {p}-{i} about configuration, training schedules and anchor heads {p * i}." for i in range(10)]
+        for p in range(1, 101)
+    ]
     doc = document(pages)
     t0 = time.perf_counter()
     index = KeywordIndex.build(doc, tmp_path / "ix", CFG)
@@ -160,7 +164,7 @@ def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
                 index = KeywordIndex.build(doc, tmp_path / f"t{n}-{i}", RetrievalConfig())
                 assert index.search("label smoothing", 3).hits
                 index.close()
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=build, args=(n,)) for n in range(3)]

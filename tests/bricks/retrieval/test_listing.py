@@ -34,15 +34,20 @@ def test_long_section_is_capped():
 
 
 def test_bullets_ordinals_numbered():
-    doc = document([[
-        "The process has the following four steps:",
-        "• Collect the data from the field.\n• Clean the data: remove noise.",
-        "- Train the model\n* Evaluate the model",
-        "First, we warm up. Second, we decay.",
-    ], [
-        "(1) Prepare inputs\n(a) Check units\n2. Publish results",
-        "Finally, we report the numbers to the board.",
-    ]])
+    doc = document(
+        [
+            [
+                "The process has the following four steps:",
+                "• Collect the data from the field.\n• Clean the data: remove noise.",
+                "- Train the model\n* Evaluate the model",
+                "First, we warm up. Second, we decay.",
+            ],
+            [
+                "(1) Prepare inputs\n(a) Check units\n2. Publish results",
+                "Finally, we report the numbers to the board.",
+            ],
+        ]
+    )
     result = aggregate_listing(doc, [1, 2], ["steps"])
     labels = [i.label for i in result.items]
     assert labels[:4] == ["Collect the data from the field", "Clean the data", "Train the model", "Evaluate the model"]
@@ -60,26 +65,36 @@ def test_dedupe_by_normalised_label():
 
 
 def test_cue_closest_to_topic_terms_and_stop_at_next_heading():
-    doc = document([[
-        "There are two kinds of cats in the garden.",
-        "We use three methods of optimization:",
-        "• Adam\n• SGD",
-        ("6 Results", "heading", ()),
-        "• unrelated bullet",
-    ]])
+    doc = document(
+        [
+            [
+                "There are two kinds of cats in the garden.",
+                "We use three methods of optimization:",
+                "• Adam\n• SGD",
+                ("6 Results", "heading", ()),
+                "• unrelated bullet",
+            ]
+        ]
+    )
     result = aggregate_listing(doc, [1], ["optimization"])
     assert result.expected_count == 3 and result.cue.startswith("We use three methods")
     assert [i.label for i in result.items] == ["Adam", "SGD"]
 
 
 def test_numbered_subheadings_count_as_items():
-    doc = document([[
-        ("3.2 Attention", "heading", ()),
-        "We describe two variants of attention.",
-        ("3.2.1 Scaled Dot-Product Attention", "heading", ()), "body",
-        ("3.2.2 Multi-Head Attention", "heading", ()), "body",
-        ("3.3 Feed-Forward", "heading", ()),
-    ]])
+    doc = document(
+        [
+            [
+                ("3.2 Attention", "heading", ()),
+                "We describe two variants of attention.",
+                ("3.2.1 Scaled Dot-Product Attention", "heading", ()),
+                "body",
+                ("3.2.2 Multi-Head Attention", "heading", ()),
+                "body",
+                ("3.3 Feed-Forward", "heading", ()),
+            ]
+        ]
+    )
     result = aggregate_listing(doc, [1], ["attention"])
     assert [i.label for i in result.items] == ["Scaled Dot-Product Attention", "Multi-Head Attention"]
     assert result.count_matches is True

@@ -8,33 +8,50 @@ from .factories import document, paper, toc_entry
 
 
 def filing():
-    pages = [[("Item 7. Management's Discussion", "heading", ())], ["MD&A body text about revenue."],
-             [("Item 7A. Quantitative Disclosures", "heading", ())], [("Note 12 — Leases", "heading", ())],
-             ["Lease body"], [("Chapter 2 Methods", "heading", ())]]
-    toc = [toc_entry(1, "Item 7. Management's Discussion and Analysis", 1, 2),
-           toc_entry(1, "Item 7A. Quantitative and Qualitative Disclosures About Market Risk", 3, 3, "7A"),
-           toc_entry(1, "Notes to Financial Statements", 4, 5),
-           toc_entry(2, "Note 12 — Leases", 4, 5, "12"),
-           toc_entry(1, "Chapter 2 Methods", 6, 6)]
+    pages = [
+        [("Item 7. Management's Discussion", "heading", ())],
+        ["MD&A body text about revenue."],
+        [("Item 7A. Quantitative Disclosures", "heading", ())],
+        [("Note 12 — Leases", "heading", ())],
+        ["Lease body"],
+        [("Chapter 2 Methods", "heading", ())],
+    ]
+    toc = [
+        toc_entry(1, "Item 7. Management's Discussion and Analysis", 1, 2),
+        toc_entry(1, "Item 7A. Quantitative and Qualitative Disclosures About Market Risk", 3, 3, "7A"),
+        toc_entry(1, "Notes to Financial Statements", 4, 5),
+        toc_entry(2, "Note 12 — Leases", 4, 5, "12"),
+        toc_entry(1, "Chapter 2 Methods", 6, 6),
+    ]
     return document(pages, toc)
 
 
-@pytest.mark.parametrize(("hint", "title"), [
-    ("5.4", "Regularization"), ("Section 5.4", "Regularization"), ("§ 5.4", "Regularization"),
-    ("sec. 6.2", "Model Variations"), ("Appendix B", "Appendix B Attention Visualizations"),
-    ("regularization", "Regularization"), ("the model variations", "Model Variations"),
-])
+@pytest.mark.parametrize(
+    ("hint", "title"),
+    [
+        ("5.4", "Regularization"),
+        ("Section 5.4", "Regularization"),
+        ("§ 5.4", "Regularization"),
+        ("sec. 6.2", "Model Variations"),
+        ("Appendix B", "Appendix B Attention Visualizations"),
+        ("regularization", "Regularization"),
+        ("the model variations", "Model Variations"),
+    ],
+)
 def test_find_sections_by_number_and_title(hint, title):
     found = find_sections(paper(), hint)
     assert found and found[0].title == title
 
 
-@pytest.mark.parametrize(("hint", "title"), [
-    ("Item 7", "Item 7. Management's Discussion and Analysis"),
-    ("ITEM 7A", "Item 7A. Quantitative and Qualitative Disclosures About Market Risk"),
-    ("Note 12", "Note 12 — Leases"),
-    ("Chapter 2", "Chapter 2 Methods"),
-])
+@pytest.mark.parametrize(
+    ("hint", "title"),
+    [
+        ("Item 7", "Item 7. Management's Discussion and Analysis"),
+        ("ITEM 7A", "Item 7A. Quantitative and Qualitative Disclosures About Market Risk"),
+        ("Note 12", "Note 12 — Leases"),
+        ("Chapter 2", "Chapter 2 Methods"),
+    ],
+)
 def test_find_sections_filing_style(hint, title):
     found = find_sections(filing(), hint)
     assert [e.title for e in found] == [title]
@@ -87,9 +104,14 @@ def test_toc_search_by_query_words_and_k():
 
 
 def test_toc_search_uses_section_path_when_tagged():
-    pages = [[("Intro", "heading", ()), ("intro body", "text", (), ("Intro",))],
-             [("Methods", "heading", ()), ("method body", "text", (), ("Methods",)),
-              ("trailing intro note", "text", (), ("Intro",))]]
+    pages = [
+        [("Intro", "heading", ()), ("intro body", "text", (), ("Intro",))],
+        [
+            ("Methods", "heading", ()),
+            ("method body", "text", (), ("Methods",)),
+            ("trailing intro note", "text", (), ("Intro",)),
+        ],
+    ]
     doc = document(pages, [toc_entry(1, "Intro", 1, 2), toc_entry(1, "Methods", 2, 2)])
     ranked = toc_search(doc, "q", 10, section_hint="intro")
     assert [h.chunk.text for h in ranked.hits] == ["Intro", "intro body", "trailing intro note"]

@@ -12,10 +12,19 @@ from .factories import document, paper, toc_entry
 from .test_index import profile_of
 
 
-@pytest.mark.parametrize(("ref", "page"), [
-    ("Table 3", 4), ("Table 2", 3), ("table 3", 4), ("see Table 3", 4), ("Tab. 3", 4),
-    ("Section 5.4", 2), ("Appendix B", 5), ("Section 6.2", 4),
-])
+@pytest.mark.parametrize(
+    ("ref", "page"),
+    [
+        ("Table 3", 4),
+        ("Table 2", 3),
+        ("table 3", 4),
+        ("see Table 3", 4),
+        ("Tab. 3", 4),
+        ("Section 5.4", 2),
+        ("Appendix B", 5),
+        ("Section 6.2", 4),
+    ],
+)
 def test_resolve_reference_on_paper(ref, page):
     assert resolve_reference(paper(), ref) == page
 
@@ -25,10 +34,16 @@ def test_caption_page_not_the_page_that_mentions_it():
     assert resolve_reference(paper(), "Table 3") == 4
 
 
-@pytest.mark.parametrize(("text", "kind"), [
-    ("Table 7. Results by year", "text"), ("TABLE 7 RESULTS BY YEAR", "text"), ("Table 7: results", "text"),
-    ("Figure 7: The architecture", "caption"), ("Fig. 7 The architecture", "caption"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Table 7. Results by year", "text"),
+        ("TABLE 7 RESULTS BY YEAR", "text"),
+        ("Table 7: results", "text"),
+        ("Figure 7: The architecture", "caption"),
+        ("Fig. 7 The architecture", "caption"),
+    ],
+)
 def test_caption_styles(text, kind):
     ref = "Figure 7" if text.lower().startswith("fig") else "Table 7"
     doc = document([["As Table 7 and Figure 7 show, prices rose."], ["filler"], [(text, kind, ())]])
@@ -49,8 +64,14 @@ def test_list_of_tables_line_is_skipped():
 
 
 def test_item_and_note_headings_without_toc():
-    doc = document([["Refer to Item 7 and Note 12 for details."], [("ITEM 7. MANAGEMENT'S DISCUSSION", "heading", ())],
-                    [("Item 7A. Market risk", "heading", ())], [("Note 12 — Leases", "text", ())]])
+    doc = document(
+        [
+            ["Refer to Item 7 and Note 12 for details."],
+            [("ITEM 7. MANAGEMENT'S DISCUSSION", "heading", ())],
+            [("Item 7A. Market risk", "heading", ())],
+            [("Note 12 — Leases", "text", ())],
+        ]
+    )
     assert resolve_reference(doc, "Item 7") == 2
     assert resolve_reference(doc, "Item 7A") == 3
     assert resolve_reference(doc, "Note 12") == 4
