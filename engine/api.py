@@ -32,6 +32,7 @@ from engine.contracts import (
 from engine.errors import LoupeError, PlanValidationError
 from engine.library import Library
 from engine.llm.base import Backend, make_backend
+from engine.store import RunStore, new_run_id, now_iso
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ def answer(
     backend: Backend | None = None,
     progress: Progress | None = None,
     top_k: int | None = None,
+    store: RunStore | None = None,
 ) -> RunResult:
     """Answer ``question`` over the library documents ``doc_ids``.
 
@@ -69,11 +71,13 @@ def answer(
         backend: A ready backend (default: built from ``config.backend``).
         progress: Called with a ``ProgressEvent`` at every stage.
         top_k: Fixed number of chunks per retrieval (the eval's peer baseline).
+        store: The run history to save the run in (not saved when None).
 
     Raises:
         LoupeError: empty question, no documents, unknown document.
     """
     started = time.monotonic()
+    created_at = now_iso()
     config = config or EngineConfig()
     question = normalize_space(question or "")
     if not question:
@@ -108,7 +112,9 @@ def answer(
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)
-    return RunResult(
+    result = RunResult(
+        run_id=new_run_id(),
+        created_at=created_at,
         question=question,
         docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
         strategy_requested=requested,
@@ -131,6 +137,9 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
+    if store is not None:
+        store.save(result)
+    return result
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

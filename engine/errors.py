@@ -45,3 +45,11 @@ class BackendUnavailableError(BackendError):
 
 class PlanValidationError(LoupeError):
     """A plan-and-execute plan is malformed (unknown dependency, cycle, missing placeholder)."""
+
+
+class RunNotFoundError(LoupeError):
+    """No saved run with that id (or the id prefix is ambiguous)."""
+
+
+class HistoryError(LoupeError):
+    """The run history cannot be read or written (damaged, newer schema, disk full)."""
