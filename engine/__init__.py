@@ -56,6 +56,16 @@ _LAZY = {
     "ensure_sample": "engine.sample",
     "SAMPLE_QUESTIONS": "engine.sample",
     "STOP_TEXT": "engine.compose.steps",
+    "follow_up": "engine.conversation",
+    "open_run_store": "engine.store",
+    "RunStore": "engine.store",
+    "RunSummary": "engine.store",
+    "build_pack": "engine.export",
+    "escape_markdown": "engine.export",
+    "escape_inline": "engine.export",
+    "add_personal_question": "engine.store.questions",
+    "personal_set_path": "engine.store.questions",
+    "personal_set_size": "engine.store.questions",
 }
 
 __all__ = [

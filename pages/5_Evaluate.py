@@ -125,7 +125,6 @@ def _cost_chart(report: EvalReport) -> go.Figure:
     return figure
 
 
-st.set_page_config(page_title="Loupe · Evaluate", page_icon="🔎", layout="wide")
 st.title("Evaluate")
 st.write("Run a question set with gold pages through the strategies; compare evidence recall, answers and cost.")
 try:
