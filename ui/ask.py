@@ -150,8 +150,7 @@ def page(settings: Settings) -> None:
         note.caption("Follow-ups ask the conversation's documents; changing the selection starts a new conversation."
                      if following else "The selection changed: the next question starts a new conversation.")  # fmt: skip
         button.button("New conversation", key="loupe_new_conversation", on_click=_new_conversation, width="stretch")
-    else:
-        _suggestions(doc_ids)
+    _suggestions(doc_ids)
     for n, result in enumerate(turns):
         _turn(result, n, latest=n == len(turns) - 1)
     typed = st.chat_input("Ask a follow-up…" if following else "Ask a question about the selected documents…",
