@@ -36,15 +36,18 @@ MARGIN = 48
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$&])")
 """Characters that start Markdown syntax anywhere in a line (emphasis, code, links, HTML, tables,
 strike-through, Streamlit's math and colour directives, entities)."""
-_LINE_START = re.compile(r"^(\s*\d*)([#+\-=>.)])")
-"""Characters that start a block (heading, list, quote, setext rule, ordered list) at a line's start."""
+_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|[-+](?=\s|$)|>|[-=]{2,}\s*$)")
+"""Block syntax at a line's start: a heading, a list item, a quote, a rule or a setext underline."""
+_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")
+"""An ordered-list marker at a line's start ("1. ", "2) ")."""
 
 
 def escape_inline(text: str) -> str:
     """One line of text shown literally by a Markdown renderer (CommonMark, GitHub, Streamlit): the
     characters that start syntax are backslash-escaped; line breaks become spaces."""
     line = _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-    return _LINE_START.sub(r"\1\\\2", line)
+    line = _LINE_START.sub(r"\1\\\2", line)
+    return _ORDERED.sub(r"\1\\\2", line)
 
 
 def escape_markdown(text: str) -> str:

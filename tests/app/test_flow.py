@@ -102,7 +102,7 @@ def test_marking_pages_builds_the_personal_set_that_evaluate_runs(app_engine: st
     _ok(at)
     assert any("question set now holds 1" in s.value for s in at.success)
     record = json.loads(personal_set_path().read_text().splitlines()[0])
-    assert record["question"] == SAMPLE_QUESTIONS[0] and {"page": 3} .items() <= record["evidence_pages"][-1].items()
+    assert record["question"] == SAMPLE_QUESTIONS[0] and {"page": 3}.items() <= record["evidence_pages"][-1].items()
     at.switch_page("pages/5_Evaluate.py").run()
     _ok(at)
     choice = at.radio(key="loupe_eval_set")
@@ -145,7 +145,9 @@ def test_history_lists_searches_reopens_and_compares(app_engine: str) -> None:
     at.multiselect(key="loupe_history_compare").select(ids[0]).select(ids[1]).run()
     _ok(at)
     table = at.dataframe[-1].value
-    assert list(table.columns) == ["aspect", "first run", "second run", "same"] and "evidence pages" in set(table["aspect"])
+    assert list(table.columns) == ["aspect", "first run", "second run", "same"] and "evidence pages" in set(
+        table["aspect"]
+    )
 
 
 def test_history_reruns_with_another_strategy_and_deletes_with_confirmation(app_engine: str) -> None:
@@ -193,7 +195,9 @@ def test_reupload_after_delete_adds_the_document_again(app_engine: str) -> None:
     assert len(at.multiselect(key="loupe_w_docs").options) == 2
     at.switch_page("pages/3_Library.py").run()
     at.selectbox(key="loupe_library_doc").select_index(
-        [at.selectbox(key="loupe_library_doc").format_func(o) for o in at.selectbox(key="loupe_library_doc").options].index("kestrel.pdf")
+        [
+            at.selectbox(key="loupe_library_doc").format_func(o) for o in at.selectbox(key="loupe_library_doc").options
+        ].index("kestrel.pdf")
     ).run()
     at = at.button(key="loupe_delete").click().run()
     at = at.button(key="loupe_delete_yes").click().run()

@@ -6,10 +6,10 @@ from engine import BudgetOverride, RunResult
 from tests.app.factories import run_result
 from ui import charts
 from ui.compare import compare_rows
+from ui.evidence import page_caption
 from ui.inspect import iteration_rows
 from ui.library import outline_markdown
 from ui.settings import build_config, default_budget
-from ui.evidence import page_caption
 from ui.views import activation_rows, budget_caption, citation_lines, narration_lines
 
 
@@ -88,7 +88,7 @@ def test_outline_markdown_indents_levels() -> None:
 
     toc = (TocEntry(level=1, title="1 Intro", start_page=1, end_page=2),
            TocEntry(level=2, title="1.1 Aim", start_page=2, end_page=2))  # fmt: skip
-    assert outline_markdown(toc) == "- 1 Intro (pp1-2)\n    - 1\\.1 Aim (p2)"  # escaped: renders as 1.1
+    assert outline_markdown(toc) == "- 1 Intro (pp1-2)\n    - 1.1 Aim (p2)"
 
 
 def test_config_from_sidebar_never_dumps_the_key() -> None:

@@ -11,8 +11,14 @@ from streamlit.testing.v1 import AppTest
 from engine import SAMPLE_QUESTIONS
 from tests.app.conftest import APP
 
-PAGES = ["pages/1_Inspect.py", "pages/2_Compare.py", "pages/3_Library.py", "pages/4_Settings.py", "pages/5_Evaluate.py",
-         "pages/6_History.py"]
+PAGES = [
+    "pages/1_Inspect.py",
+    "pages/2_Compare.py",
+    "pages/3_Library.py",
+    "pages/4_Settings.py",
+    "pages/5_Evaluate.py",
+    "pages/6_History.py",
+]
 
 
 def _app() -> AppTest:
@@ -119,7 +125,7 @@ def test_bad_upload_shows_error_and_keeps_library(app_engine: str, name: str, da
     before = list(at.multiselect(key="loupe_w_docs").options)
     at.file_uploader[0].upload(name, data, "application/pdf").run()
     assert not at.exception
-    assert at.error and name.replace(".", "\\.") in at.error[0].value or name in at.error[0].value
+    assert (at.error and name.replace(".", "\\.") in at.error[0].value) or name in at.error[0].value
     assert list(at.multiselect(key="loupe_w_docs").options) == before
 
 
