@@ -27,6 +27,8 @@ HIGHLIGHT_OPACITY = 0.28
 MAX_DPI = 300
 CROP_MARGIN = 40.0
 """Points of context kept around the marked lines in a cropped render (about three lines of body text)."""
+CROP_SIDE_MARGIN = 12.0
+"""Points kept left and right of the page's content in a cropped render."""
 LINE_MATCH_SHARE = 0.6
 """A line belongs to a quote that is not verbatim on the page when this share of its words are the quote's."""
 _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
@@ -64,8 +66,8 @@ def render_page(
         marks: Cited passages: the lines of each quote (found with PyMuPDF's text search) are boxed,
             amber for the answer's citations and blue for supporting ones; a quote the search cannot
             find falls back to the chunk's lines that hold the quote's words, then to its chunk's boxes.
-        crop: Render only the band around the boxes (the full text width of the marked region, with a
-            margin of a few lines); the whole page when nothing is marked.
+        crop: Render only the band around the boxes (the width of the page's content, a few lines of
+            context above and below); the whole page when nothing is marked.
 
     Raises:
         NotAPdfError: the bytes are not a readable PDF.
@@ -89,7 +91,7 @@ def render_page(
                 border, fill = _COLOURS[role]
                 target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
                 drawn.append(rect)
-        clip = _crop_rect(drawn, target.rect) if crop else None
+        clip = _crop_rect(target, drawn) if crop else None
         pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False, clip=clip)
         return pixmap.tobytes("png")
     finally:
@@ -137,16 +139,22 @@ def _quote_lines(target: pymupdf.Page, quote: str, area: pymupdf.Rect) -> list[B
     return boxes
 
 
-def _crop_rect(drawn: Sequence[pymupdf.Rect], page_rect: pymupdf.Rect) -> pymupdf.Rect | None:
-    """The band of the page around the drawn boxes: a few lines of context above and below, the boxes'
-    own width plus a margin (at least half the page wide, so a short quote keeps its neighbours)."""
+def _crop_rect(target: pymupdf.Page, drawn: Sequence[pymupdf.Rect]) -> pymupdf.Rect | None:
+    """The band of the page around the drawn boxes: a few lines of context above and below, and the
+    full width of the page's content (text and rules), so a crop reads like the page's own column."""
     if not drawn:
         return None
     x0, y0 = min(r.x0 for r in drawn), min(r.y0 for r in drawn)
     x1, y1 = max(r.x1 for r in drawn), max(r.y1 for r in drawn)
-    grow = max(0.0, page_rect.width / 2 - (x1 - x0)) / 2
-    rect = pymupdf.Rect(x0 - CROP_MARGIN - grow, y0 - CROP_MARGIN, x1 + CROP_MARGIN + grow, y1 + CROP_MARGIN)
-    return rect & page_rect
+    try:
+        content = [pymupdf.Rect(box) for _, box in target.get_bboxlog()]
+    except (RuntimeError, ValueError):
+        content = []
+    content = [r for r in content if not r.is_empty and r.width < target.rect.width * 0.98]  # not page backgrounds
+    if content:
+        x0, x1 = min(x0, min(r.x0 for r in content)), max(x1, max(r.x1 for r in content))
+    rect = pymupdf.Rect(x0 - CROP_SIDE_MARGIN, y0 - CROP_MARGIN, x1 + CROP_SIDE_MARGIN, y1 + CROP_MARGIN)
+    return rect & target.rect
 
 
 def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:
