@@ -169,7 +169,7 @@ def page(settings: Settings) -> None:
     with st.chat_message("user"):
         echo_question(question)
     with st.chat_message("assistant"):
-        result = ask(question, doc_ids, settings, previous=turns[-1] if following else None)
-    if result is not None:
-        state.add_turn(result)
+        fresh = ask(question, doc_ids, settings, previous=turns[-1] if following else None)
+    if fresh is not None:
+        state.add_turn(fresh)
         st.rerun()

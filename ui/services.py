@@ -90,7 +90,7 @@ def run_question(
 ) -> RunResult:  # fmt: skip
     """Answer with the sidebar's settings and save the run; raises LoupeError with a user-facing message."""
     return engine.answer(
-        question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,  # type: ignore[arg-type]
+        question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,
         budget=settings.budget, library=library(), progress=progress, store=store(),
     )  # fmt: skip
 
@@ -100,7 +100,7 @@ def run_follow_up(
 ) -> RunResult:
     """A follow-up of ``previous`` over its documents, saved; raises LoupeError with a user-facing message."""
     return engine.follow_up(
-        question, previous, config=settings.config, strategy=settings.strategy,  # type: ignore[arg-type]
+        question, previous, config=settings.config, strategy=settings.strategy,
         budget=settings.budget, library=library(), progress=progress, store=store(),
     )  # fmt: skip
 

@@ -126,7 +126,7 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
         multiselect = page.locator("[data-testid='stMultiSelect']")
         expect(multiselect).to_contain_text("osprey-report.pdf", timeout=60_000)
 
-        box = page.get_by_label("Question")
+        box = page.locator("[data-testid='stChatInputTextArea']")
         box.fill(QUESTION)
         box.press("Enter")
         page.get_by_text("Activation column").wait_for()
