@@ -62,6 +62,8 @@ def server(tmp_path: Path) -> Iterator[str]:
 def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=90_000)  # a loaded 2-core machine: wait on elements generously
+
     executable = chromium()
     pdf = tmp_path / "osprey-report.pdf"
     pdf.write_bytes(_report_pdf())

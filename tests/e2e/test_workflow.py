@@ -48,6 +48,8 @@ def _pdf_text(path: Path) -> str:
 def test_conversation_pack_restart_history(tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=90_000)  # a loaded 2-core machine: wait on elements generously
+
     executable = chromium()
     library = tmp_path / "library"
     library.mkdir()
