@@ -10,6 +10,7 @@ from engine.bricks.text import normalize_space
 from engine.compose.budget import LoopGuard
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
+from engine.compose.followup import inherit_parsed, seed_previous_evidence
 from engine.compose.loop import run_dispatched
 from engine.compose.steps import Outcome, finish_caveats, understand_question, with_support
 from engine.compose.strategies.dynamic import run_dynamic
@@ -58,6 +59,7 @@ def answer(
     progress: Progress | None = None,
     top_k: int | None = None,
     store: RunStore | None = None,
+    previous: RunResult | None = None,
 ) -> RunResult:
     """Answer ``question`` over the library documents ``doc_ids``.
 
@@ -72,6 +74,8 @@ def answer(
         progress: Called with a ``ProgressEvent`` at every stage.
         top_k: Fixed number of chunks per retrieval (the eval's peer baseline).
         store: The run history to save the run in (not saved when None).
+        previous: The turn this question follows up: the first pass starts from its parsed question's
+            hints and its evidence pages (see ``engine.conversation.follow_up``).
 
     Raises:
         LoupeError: empty question, no documents, unknown document.
@@ -95,6 +99,8 @@ def answer(
     provisional = LoopGuard(_limits(budget, config.budgets.moderate))
     _notify(progress, "understand", "reading the question")
     parsed = understand_question(question, backend, provisional, fallbacks)
+    if previous is not None:
+        parsed = inherit_parsed(parsed, previous.parsed_question)
     limits = _limits(budget, config.budgets.for_complexity(parsed.complexity))
     guard = LoopGuard(limits, started=provisional.started)
     guard.llm_calls, guard.prompt_tokens = provisional.llm_calls, provisional.prompt_tokens
@@ -107,6 +113,8 @@ def answer(
         question=question, parsed=parsed, indexes=indexes, config=config, backend=backend, guard=guard,
         activations=activations, pdf_bytes=library.pdf_bytes, progress=progress, fallbacks=fallbacks,
     )  # fmt: skip
+    if previous is not None:
+        seed_previous_evidence(state, previous)
     outcome, effective, reason = _run(state, effective, reason, top_k)
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
