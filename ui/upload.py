@@ -22,10 +22,10 @@ def _cancel() -> None:
     state.ns()[CANCELLED] = state.ns().pop(READING, None) or "the upload"
 
 
-def _read(file, on_added: Callable[[LibraryEntry], None]) -> tuple[str, str]:
+def _read(file, n: int, on_added: Callable[[LibraryEntry], None]) -> tuple[str, str]:
     """Ingest one file with progress; returns (kind, message) for the batch's notes."""
     bar = st.progress(0.0, text=f"{safe.inline(file.name, 80)}: starting")
-    st.button("Cancel", key=f"loupe_upload_cancel_{state.ns().get(GENERATION, 0)}", on_click=_cancel,
+    st.button("Cancel", key=f"loupe_upload_cancel_{state.ns().get(GENERATION, 0)}_{n}", on_click=_cancel,
               help="Stop reading this file; nothing is added to the library.")  # fmt: skip
     state.ns()[READING] = file.name
 
@@ -55,11 +55,9 @@ def uploads(on_added: Callable[[LibraryEntry], None]) -> None:
         st.rerun()
     if files:
         notes = []
-        for file in files:
+        for n, file in enumerate(files):
             try:
-                notes.append(_read(file, on_added))
-            except LoupeError as error:  # pragma: no cover - _read returns these
-                notes.append(("error", str(error)))
+                notes.append(_read(file, n, on_added))
             except Exception as error:
                 services.report_unexpected(error, f"Reading {file.name}")
                 notes.append(("error", f"{file.name}: reading failed unexpectedly ({type(error).__name__})"))

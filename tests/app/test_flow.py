@@ -226,3 +226,14 @@ def test_upload_shows_progress_stages(app_engine: str) -> None:
     at.file_uploader[0].upload("kestrel.pdf", _pdf(["The Kestrel pump moves water."]), "application/pdf").run()
     _ok(at)
     assert any("Added kestrel.pdf (1 pages)" in s.value for s in at.success)
+
+
+def test_several_files_in_one_upload(app_engine: str) -> None:
+    at = _app().run()
+    uploader = at.file_uploader[0]
+    uploader.upload("one.pdf", _pdf(["The Kestrel pump moves water."]), "application/pdf")
+    uploader.upload("two.pdf", _pdf(["The Osprey valve holds pressure."]), "application/pdf")
+    at.run()
+    _ok(at)
+    docs = at.multiselect(key="loupe_w_docs")
+    assert sorted(docs.format_func(d) for d in docs.value) == ["one.pdf", "two.pdf"]
