@@ -144,7 +144,6 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})
     library = Library(config)
-    store = open_run_store(config)
     override = BudgetOverride(
         max_iterations=args.max_iterations, max_llm_calls=args.max_llm_calls,
         max_retrieval_calls=args.max_retrieval_calls, max_unique_queries=args.max_unique_queries,
@@ -153,11 +152,13 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     if args.follow_up:
         from engine.conversation import follow_up
 
+        store = open_run_store(config)
         previous = store.get(args.follow_up)
         result = follow_up(question, previous, config=config, strategy=args.strategy, budget=override,
                            library=library, store=store)  # fmt: skip
     else:
         doc_ids = [library.get(d).doc_id for d in args.doc] + [library.ingest(*_read_pdf(f)).doc_id for f in files]
+        store = open_run_store(config)  # after the documents: a failed ingest leaves the library folder as it was
         result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library,
                         store=store)  # fmt: skip
     _emit(result.model_dump_json(), args.json, human_result(result))

@@ -237,3 +237,31 @@ def test_several_files_in_one_upload(app_engine: str) -> None:
     _ok(at)
     docs = at.multiselect(key="loupe_w_docs")
     assert sorted(docs.format_func(d) for d in docs.value) == ["one.pdf", "two.pdf"]
+
+
+def test_history_delete_can_be_cancelled(app_engine: str) -> None:
+    at = _history(_first_turn(_app().run()))
+    at = at.button(key="loupe_history_delete").click().run()
+    at = at.button(key="loupe_history_delete_no").click().run()
+    _ok(at)
+    assert len(at.dataframe[0].value) == 1 and not at.warning
+
+
+def test_library_delete_can_be_cancelled(app_engine: str) -> None:
+    at = _app().run()
+    at.switch_page("pages/3_Library.py").run()
+    at = at.button(key="loupe_delete").click().run()
+    at = at.button(key="loupe_delete_no").click().run()
+    _ok(at)
+    assert at.button(key="loupe_delete") and len(at.dataframe[0].value) == 1
+
+
+def test_inspect_offers_the_pack_and_page_marking(app_engine: str) -> None:
+    at = _first_turn(_app().run())
+    at.switch_page("pages/1_Inspect.py").run()
+    _ok(at)
+    assert "Evidence pack (PDF)" in [b.proto.label for b in at.get("download_button")]
+    at.checkbox(key="inspect_mark_right_0").check()
+    at = at.button(key="FormSubmitter:inspect_mark_mark-Add to my question set").click().run()
+    _ok(at)
+    assert personal_set_path().exists()
