@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 import engine
-from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult, escape_inline
 from engine.contracts import BBox
 from ui.settings import Settings
 
@@ -55,7 +55,7 @@ def sample_entry() -> LibraryEntry | None:
         try:
             return _sample(library_path())
         except LoupeError as error:
-            st.error(f"The sample document could not be prepared: {error}")
+            st.error(f"The sample document could not be prepared: {escape_inline(str(error))}")
             return None
 
 
@@ -131,4 +131,4 @@ def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:
 def report_unexpected(error: Exception, what: str) -> None:
     """Show an unexpected failure as a message (logged with its traceback, never shown)."""
     logger.exception("%s failed", what)
-    st.error(f"{what} failed unexpectedly ({type(error).__name__}: {error}).")
+    st.error(f"{escape_inline(what)} failed unexpectedly ({type(error).__name__}: {escape_inline(str(error))}).")

@@ -265,3 +265,14 @@ def test_inspect_offers_the_pack_and_page_marking(app_engine: str) -> None:
     at = at.button(key="FormSubmitter:inspect_mark_mark-Add to my question set").click().run()
     _ok(at)
     assert personal_set_path().exists()
+
+
+def test_untrusted_question_is_escaped_everywhere_it_is_echoed(app_engine: str) -> None:
+    hostile = "What is **this** [link](javascript:alert(1)) $x$ :red[boom] <b>bold</b>?"
+    at = _app().run().chat_input(key="loupe_chat").set_value(hostile).run()
+    assert not at.exception
+    echoed = at.chat_message[0].markdown[0].value
+    assert "[link](" not in echoed and "**this**" not in echoed and "\\$x\\$" in echoed and ":red\\[boom\\]" in echoed
+    at = _history(at)
+    shown = [m.value for m in at.markdown if "link" in m.value]
+    assert shown and all("[link](" not in m for m in shown)
