@@ -361,3 +361,30 @@ def stem(word: str) -> str:
 def stems(text: str) -> set[str]:
     """Stems of the words of ``text`` (stop words dropped)."""
     return {stem(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text) if w.lower() not in STOPWORDS}
+
+
+_SUBJECT_PATTERNS = (
+    re.compile(
+        r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
+        r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
+        r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
+        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
+        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
+        re.I,
+    ),
+)
+
+
+def listing_subject(question: str) -> str | None:
+    """The plural noun phrase a listing question asks for ("regularization techniques", "countries")."""
+    for pattern in _SUBJECT_PATTERNS:
+        match = pattern.search(question)
+        if match:
+            words = [w for w in match.group("subject").split() if w.lower() not in STOPWORDS]
+            if words:
+                return " ".join(words)
+    return None

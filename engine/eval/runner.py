@@ -163,7 +163,7 @@ AnswerFn = Callable[..., RunResult]
 def engine_answer() -> tuple[AnswerFn, Callable[[EngineConfig], object]]:
     """``engine.api.answer`` and the backend factory, imported on first use."""
     from engine.api import answer
-    from engine.llm.base import make_backend
+    from engine.llm import make_backend
 
     return answer, lambda config: make_backend(config.backend)
 

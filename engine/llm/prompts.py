@@ -6,8 +6,7 @@ import json
 
 from pydantic import BaseModel
 
-from engine.contracts import EvidenceItem, TaskName
-from engine.llm.base import TaskRequest
+from engine.contracts import EvidenceItem, TaskName, TaskRequest
 
 SYSTEM = (
     "You are one step of Loupe, a system that answers questions about PDF documents. "

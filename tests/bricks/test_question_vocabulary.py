@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bricks.glossary import BALANCE, CASH_FLOW, INCOME, expansions, statements_named, year_terms
-from engine.bricks.question_focus import focus
-from engine.bricks.understanding import enrich
-from engine.llm.offline_question import parse_question
+from engine.llm.offline.focus import enrich, focus
+from engine.llm.offline.glossary import BALANCE, CASH_FLOW, INCOME, expansions, statements_named
+from engine.llm.offline.question import parse_question
 
 
 @pytest.mark.parametrize(
@@ -71,11 +70,6 @@ def test_glossary_maps_question_terms_to_document_words_and_statements():
     assert "total current liabilities" in words
     assert statements == (CASH_FLOW, BALANCE)
     assert expansions("Which birds nest on the cliffs?") == ((), ())
-
-
-def test_year_terms_read_fiscal_notation():
-    assert year_terms("FY2018 vs FY 19 and fiscal 2020, Q2") == ("2018", "2019", "2020", "second quarter")
-    assert year_terms("the 2018 report") == ()
 
 
 def test_enrich_appends_document_words_once_and_keeps_the_question_words():

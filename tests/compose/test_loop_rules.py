@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from engine.compose.loop import _drifted, _unchanged
+from engine.compose.actions import anchor_share
+from engine.compose.stops import unchanged
 from engine.config import EngineConfig
 from engine.contracts import AnswerWithEvidence, Chunk, Citation, Hit
 
@@ -20,10 +21,10 @@ def _answer(confidence: float, *quotes: tuple[str, str], support: tuple[str, str
 
 def test_a_pass_that_changes_nothing_the_reader_sees_is_no_improvement():
     before = _answer(0.5, ("a", "The filter removes spikes."))
-    assert _unchanged(before, _answer(0.5, ("a", "The filter removes spikes."), support=("b", "other page")))
-    assert _unchanged(before, _answer(0.4, ("a", "The filter removes spikes.")))
-    assert not _unchanged(before, _answer(0.6, ("a", "The filter removes spikes."))), "confidence rose"
-    assert not _unchanged(before, _answer(0.5, ("c", "Another quote."))), "a different passage is cited"
+    assert unchanged(before, _answer(0.5, ("a", "The filter removes spikes."), support=("b", "other page")))
+    assert unchanged(before, _answer(0.4, ("a", "The filter removes spikes.")))
+    assert not unchanged(before, _answer(0.6, ("a", "The filter removes spikes."))), "confidence rose"
+    assert not unchanged(before, _answer(0.5, ("c", "Another quote."))), "a different passage is cited"
 
 
 def _state(anchors: tuple[str, ...], texts: list[str]) -> SimpleNamespace:
@@ -36,7 +37,7 @@ def _state(anchors: tuple[str, ...], texts: list[str]) -> SimpleNamespace:
 
 def test_drift_compares_word_stems_so_plurals_do_not_count_as_off_topic():
     state = _state(("sensors", "survey flights"), ["The sensor suite clips under the wing."])
-    assert not _drifted(state, list(state.ledger))
+    assert anchor_share(state, list(state.ledger)) == 0.5, "sensor matches sensors; survey flights is absent"
     unrelated = _state(("sensors", "survey flights"), ["Running costs per year and the insurance premium."])
-    assert _drifted(unrelated, list(unrelated.ledger))
-    assert not _drifted(unrelated, []), "nothing added is not drift"
+    assert anchor_share(unrelated, list(unrelated.ledger)) == 0.0
+    assert anchor_share(unrelated, []) is None, "nothing added is nothing to compare"

@@ -10,7 +10,7 @@ import pytest
 from engine.api import answer
 from engine.contracts import BudgetOverride, RunResult
 from engine.library import Library
-from engine.llm.base import allow_network
+from engine.llm import allow_network
 from tests.reliability import pdfs
 from tests.reliability.conftest import net_config
 from tests.reliability.fault_server import closed_port

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from engine.config import BackendConfig
-from engine.contracts import ParsedQuestion
-from engine.llm.base import TaskRequest, allow_network, make_backend
+from engine.contracts import ParsedQuestion, TaskRequest
+from engine.llm import allow_network, make_backend
 from tests.reliability.conftest import SECRET
 from tests.reliability.fault_server import closed_port
 

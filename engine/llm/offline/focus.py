@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.bricks.glossary import statements_named
-from engine.bricks.text import STOPWORDS, normalize_space
+from engine.bricks.text import normalize_space
+from engine.contracts import ParsedQuestion
+from engine.llm.offline.glossary import STATEMENT_TITLES, expansions, statements_named
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
 _INSTRUCTION = re.compile(
@@ -88,28 +89,24 @@ def focus(question: str) -> Focus:
     return Focus(content=content, instructions=tuple(dropped), sources=statements_named(text))
 
 
-_SUBJECT_PATTERNS = (
-    re.compile(
-        r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
-        r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
-        r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
-        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:list|enumerate|name)\s+(?:all\s+|every\s+|each\s+)?(?:of\s+)?(?:the\s+)?"
-        r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
-        re.I,
-    ),
-)
+def enrich(parsed: ParsedQuestion) -> ParsedQuestion:
+    """Add the document words the question's terms imply to its main query (the last step of the offline parse).
 
-
-def listing_subject(question: str) -> str | None:
-    """The plural noun phrase a listing question asks for ("regularization techniques", "countries")."""
-    for pattern in _SUBJECT_PATTERNS:
-        match = pattern.search(question)
-        if match:
-            words = [w for w in match.group("subject").split() if w.lower() not in STOPWORDS]
-            if words:
-                return " ".join(words)
-    return None
+    The named sources ("the cash flow statement"), the glossary's words for its terms ("capex" ->
+    "purchases of property and equipment") and the usual titles and line items of the financial
+    statements involved. Returns ``parsed`` unchanged when it already has expansions or none apply.
+    """
+    if parsed.retrieval.expansions:
+        return parsed
+    content = focus(parsed.original_question)
+    words, statements = expansions(content.content)
+    involved = dict.fromkeys((*content.sources, *statements))
+    terms = [*content.sources, *words, *(title for name in involved for title in STATEMENT_TITLES[name])]
+    query = parsed.retrieval.main_query
+    fresh = [t for t in dict.fromkeys(terms) if t.lower() not in query.lower()]
+    if not fresh:
+        return parsed
+    retrieval = parsed.retrieval.model_copy(
+        update={"expansions": tuple(fresh), "main_query": " ".join([query, *fresh])}
+    )
+    return parsed.model_copy(update={"retrieval": retrieval})

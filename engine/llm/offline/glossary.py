@@ -143,24 +143,10 @@ TERMS: tuple[Term, ...] = (
     ),
 )
 
-_FISCAL_YEAR = re.compile(r"\b(?:FY|fiscal(?: year)?)\s?'?((?:19|20)?\d\d)\b", re.I)
-_QUARTER = re.compile(r"\bQ([1-4])\b")
-_QUARTER_WORDS = {"1": "first quarter", "2": "second quarter", "3": "third quarter", "4": "fourth quarter"}
-
 
 def statements_named(text: str) -> tuple[str, ...]:
     """The financial statements ``text`` names ("the P&L", "statement of financial position")."""
     return tuple(name for pattern, name in _STATEMENT_NAMES if pattern.search(text))
-
-
-def year_terms(text: str) -> tuple[str, ...]:
-    """Plain years and quarters behind fiscal notation: "FY2018" -> "2018", "Q2" -> "second quarter"."""
-    found: list[str] = []
-    for match in _FISCAL_YEAR.finditer(text):
-        year = match.group(1)
-        found.append(year if len(year) == 4 else f"20{year}")
-    found += [_QUARTER_WORDS[m.group(1)] for m in _QUARTER.finditer(text)]
-    return tuple(dict.fromkeys(found))
 
 
 def expansions(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

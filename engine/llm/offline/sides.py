@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engine.bricks.text import STOPWORDS, normalize_space
-from engine.llm.offline_vocab import COMPARATIVE, CONNECTORS, GENERIC, INNER_CONNECTORS, QUESTION_WORDS, split_words
+from engine.llm.offline.lexicon import COMPARATIVE, CONNECTORS, GENERIC, INNER_CONNECTORS, QUESTION_WORDS, split_words
 
 _SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | {"same", "both", "either", "neither", "different", "similar"}
 
