@@ -60,6 +60,7 @@ _LAZY = {
     "strategy_summary": "engine.compose.strategies",
     "BACKEND_NAMES": "engine.llm",
     "backend_label": "engine.llm",
+    "backend_uses_network": "engine.llm",
 }
 
 __all__ = [

@@ -13,13 +13,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import LoupeError
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger("engine.cli")
-
-STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
 
 
 class CliError(Exception):
@@ -44,9 +44,9 @@ def _parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="answer a question over one or more PDFs")
     ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
-    ask.add_argument("--strategy", choices=STRATEGIES, default="auto")
-    ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    ask.add_argument("--model", default=None, help="model name for --backend openai")
+    ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
+    ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
+    ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
@@ -114,9 +114,9 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     if len(args.args) < 2:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     *files, question = args.args
-    if args.backend == "openai":
+    if args.backend != config.backend.kind or args.model or args.base_url:
         backend = config.backend.model_copy(
-            update={"kind": "openai", **({"model": args.model} if args.model else {}),
+            update={"kind": args.backend, **({"model": args.model} if args.model else {}),
                     **({"base_url": args.base_url} if args.base_url else {})}
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})

@@ -45,6 +45,12 @@ def backend_label(name: str) -> str:
     return spec.label if spec else name
 
 
+def backend_uses_network(name: str) -> bool:
+    """Whether backend ``name`` reaches an endpoint (and so needs a URL, a model and usually a key)."""
+    spec = BACKENDS.get(name)
+    return bool(spec and spec.network)
+
+
 def _build(name: str, config: BackendConfig) -> Backend:
     spec = BACKENDS.get(name)
     if spec is None:
@@ -80,6 +86,7 @@ __all__ = [
     "FallbackBackend",
     "allow_network",
     "backend_label",
+    "backend_uses_network",
     "ensure_network",
     "is_loopback",
     "make_backend",
