@@ -1,10 +1,9 @@
 """Separate what a question asks from how it wants the answer written.
 
-Questions from analysts and benchmarks carry instructions ("Round your answer to two decimal
-places.", "Answer in USD millions.", "Assume that you are an equities analyst.", "If gross margin is
-not a useful metric ... explain why.") and source restrictions ("using only the balance sheet").
-Their words are not evidence to look for: "round", "decimal", "format" or "analyst" would pull
-retrieval toward the wrong pages. ``focus`` keeps the content sentences (definitions included:
+Questions carry instructions ("Round your answer to two decimal places.", "Answer in USD millions.",
+"Assume you are an analyst.") and source restrictions ("using only the balance sheet"). Their words
+are not evidence to look for: "round", "decimal" or "format" would pull retrieval toward the wrong
+pages. The instruction openings are data in ``lexicon.INSTRUCTION_ENTRIES``. ``focus`` keeps the content sentences (definitions included:
 "X is defined as revenue / average PP&E" names the line items to find) and returns the named
 sources separately.
 """
@@ -16,29 +15,18 @@ from dataclasses import dataclass
 
 from engine.bricks.text import normalize_space
 from engine.contracts import ParsedQuestion
-from engine.llm.offline.glossary import STATEMENT_TITLES, expansions, statements_named
+from engine.llm.offline.glossary import expansions, statements_named
+from engine.llm.offline.lexicon import INSTRUCTION, LEAD_IN_ENTRIES, STATEMENT_TITLES, alternatives
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
-_INSTRUCTION = re.compile(
-    r"^(?:please\s+|kindly\s+|also\s+)?(?:"
-    r"write|round|format|return|represent|respond|express|enumerate all of them|"
-    r"give (?:me|a response|the answer|your answer|an?)\b|"
-    r"directly answer|answer (?:in|with|using|by|only|according|yes|the following|this)\b|an?wn?ser in\b|"
-    r"provide (?:the|your) answer|(?:the|your) answer (?:should|must|needs|has to)|note that|"
-    r"e\.g\.|for example|list (?:the numbers|all the pages|the page numbers)|"
-    r"calculate (?:\(or extract\) )?the answer|calculate what was asked|address the question|approach the question|"
-    r"base your|basing your|assume (?:that )?you|you are (?:an?|the) |we want to|help us|"
-    r"respond to the question|using the (?:line items|information)|"
-    r"if (?:the )?[\w\s&'-]{2,60}? (?:is|are) not (?:a |an )?(?:useful|relevant|meaningful|something|explicitly)"
-    r")",
-    re.I,
-)
 _LEAD_IN = re.compile(
-    r"^(?P<lead>.*?\b(?:question|abilities|following)\b[^:]{0,160}):\s*(?P<rest>.+)$|"
-    r"^(?P<lead2>(?:using|according to|based on|by drawing|when (?:primarily )?referencing|basing|from)\b[^,:]{0,120}"
+    r"^(?P<lead>.*?\b(?:question|following)\b[^:]{0,160}):\s*(?P<rest>.+)$|"
+    r"^(?P<lead2>(?:" + alternatives(LEAD_IN_ENTRIES) + r")\b[^,:]{0,120}"
     r"\b(?:statements?|sheets?|p&l|position)\b[^,:]{0,40}),\s*(?:answer the following question[^:]*:\s*)?(?P<rest2>.+)$",
     re.I,
 )
+"""A lead-in ending in a colon ("Answer the following question: ..."), or a source clause naming a
+statement ("Using the balance sheet, ...")."""
 _ASKS = re.compile(
     r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|"
     r"could|will|would|should|list|name|give|calculate|compute|find|identify|describe|explain)\b",
@@ -79,7 +67,7 @@ def focus(question: str) -> Focus:
             if not _ASKS.match(sentence):  # "... the question is (are): the balance sheet." names sources only
                 dropped.append(sentence)
                 continue
-        if _INSTRUCTION.match(sentence) and not (not kept and sentence.endswith("?")):
+        if INSTRUCTION.match(sentence) and not (not kept and sentence.endswith("?")):
             dropped.append(sentence)
             continue
         kept.append(_FORMAT_PARENS.sub("", sentence).strip())

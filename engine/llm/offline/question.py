@@ -24,13 +24,9 @@ from engine.llm.offline.lexicon import (
     PHRASE_BREAKERS,
     QUESTION_WORDS,
     SECTION_KINDS,
-    SEGMENT_SPLIT,
-    is_capitalised,
-    is_generic,
-    question_references,
-    split_words,
 )
 from engine.llm.offline.sides import find_sides, is_comparison, trim_side
+from engine.llm.offline.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
 
 __all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
 
