@@ -101,7 +101,7 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         for h in ranked.hits
     ]  # fmt: skip
     lines = [
-        f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows
+        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}" for h in ranked.hits
     ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from engine import (
@@ -56,7 +58,7 @@ def _budget(preset: str) -> BudgetOverride | None:
         values = {}
         for name, label, step in BUDGET_FIELDS:
             default = getattr(defaults, name)
-            kwargs = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
+            kwargs: dict[str, Any] = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
             if isinstance(default, float):
                 kwargs = {"min_value": 0.0}
             values[name] = st.number_input(f"{label} (default {default:g})", step=step, disabled=not use,
