@@ -10,6 +10,7 @@ import streamlit as st
 from engine import BACKEND_NAMES, EngineConfig, LoupeError, backend_label
 from engine.eval import (
     BASELINE_TOP5,
+    DEFAULT_CORPUS,
     DEFAULT_PRICE_PER_1K,
     EVAL_STRATEGIES,
     EvalProgress,
@@ -20,7 +21,6 @@ from engine.eval import (
     run_eval,
     summary_rows,
 )
-from engine.eval.dataset import DEFAULT_CORPUS
 
 REPORT_KEY = "eval_report_json"
 UPLOAD = "Upload a JSONL file"
