@@ -232,3 +232,10 @@ def test_allow_network_false_wins_and_nests(stub, monkeypatch):
 
 def test_offline_is_the_default_backend():
     assert make_backend(BackendConfig()).name == "offline"
+
+
+def test_the_parse_prompt_asks_the_model_for_parts_and_document_words():
+    from engine.llm.prompts import user_message
+
+    message = user_message("parse_question", TaskRequest(question=QUESTION))
+    assert "parts:" in message and "expansions" in message
