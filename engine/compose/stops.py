@@ -10,22 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
-from engine.contracts import Action, AnswerWithEvidence, StopReason, Trigger
+from engine.contracts import Action, AnswerWithEvidence, BudgetStopReason, StopReason, Trigger
 
 Phase = Literal["before_pass", "after_retrieval", "after_answer"]
 
-BUDGET_STOPS: frozenset[StopReason] = frozenset(
-    {
-        "budget_iterations",
-        "budget_llm_calls",
-        "budget_retrieval_calls",
-        "budget_unique_queries",
-        "budget_context_tokens",
-        "budget_seconds",
-    }
-)
+BUDGET_STOPS: frozenset[StopReason] = frozenset(get_args(BudgetStopReason))
 """Stop reasons that mean a budget ran out (the run is flagged ``exhausted``)."""
 
 SEARCH_TRIGGERS: frozenset[Trigger] = frozenset({"discovered_vocabulary", "incomplete_answer"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -69,15 +69,8 @@ PatternName = Literal[
     "adaptive_parsing",
     "iterative_feedback",
 ]
-PATTERN_NAMES: tuple[PatternName, ...] = (
-    "toc_retrieval",
-    "keyword_retrieval",
-    "dense_retrieval",
-    "two_hop_references",
-    "listing_aggregation",
-    "adaptive_parsing",
-    "iterative_feedback",
-)
+PATTERN_NAMES: tuple[PatternName, ...] = get_args(PatternName)
+"""The patterns in display order."""
 
 
 class PatternDecision(Contract):

@@ -78,6 +78,15 @@ Action = Literal[
     "re_plan",
     "execute_steps",
 ]
+BudgetStopReason = Literal[
+    "budget_iterations",
+    "budget_llm_calls",
+    "budget_retrieval_calls",
+    "budget_unique_queries",
+    "budget_context_tokens",
+    "budget_seconds",
+]
+"""A budget ran out (the run is flagged ``exhausted``)."""
 StopReason = Literal[
     "complete",
     "single_pass",
@@ -89,12 +98,7 @@ StopReason = Literal[
     "drift",
     "no_improvement",
     "no_trigger",
-    "budget_iterations",
-    "budget_llm_calls",
-    "budget_retrieval_calls",
-    "budget_unique_queries",
-    "budget_context_tokens",
-    "budget_seconds",
+    BudgetStopReason,
     "partial_answer",
     "plan_complete",
 ]

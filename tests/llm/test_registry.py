@@ -39,29 +39,23 @@ def test_an_unknown_backend_is_a_clear_error():
         make_backend(BackendConfig(kind="nope"))
 
 
+def _register(monkeypatch, name: str, network: bool = False) -> None:
+    """A backend module holding one class, and its one registry line."""
+    module = types.ModuleType(f"tests_fake_{name}")
+    module.Backend = type(f"{name.title()}Backend", (OfflineBackend,), {"name": name})  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(BACKENDS, name, BackendSpec(f"{module.__name__}:Backend", name.title(), network=network))
+
+
 def test_adding_a_backend_is_one_module_and_one_registry_line(monkeypatch):
-    module = types.ModuleType("tests_fake_backend")
-
-    class EchoBackend(OfflineBackend):
-        name = "echo"
-
-    module.EchoBackend = EchoBackend  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tests_fake_backend", module)
-    monkeypatch.setitem(BACKENDS, "echo", BackendSpec("tests_fake_backend:EchoBackend", "Echo"))
+    _register(monkeypatch, "echo")
     backend = make_backend(BackendConfig(kind="echo"))
-    assert backend.name == "echo"
+    assert backend.name == "echo" and not isinstance(backend, FallbackBackend)
     assert backend.run("plan_subqueries", REQUEST, SubQueryPlan).value.sub_queries
 
 
 def test_a_network_backend_comes_wrapped_with_the_offline_rules_as_fallback(monkeypatch):
-    module = types.ModuleType("tests_fake_remote")
-
-    class Remote(OfflineBackend):
-        name = "remote"
-
-    module.Remote = Remote  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tests_fake_remote", module)
-    monkeypatch.setitem(BACKENDS, "remote", BackendSpec("tests_fake_remote:Remote", "Remote", network=True))
+    _register(monkeypatch, "remote", network=True)
     backend = make_backend(BackendConfig(kind="remote"))
     assert isinstance(backend, FallbackBackend) and backend.name == "remote"
     assert isinstance(backend.fallback, OfflineBackend)
