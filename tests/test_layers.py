@@ -76,3 +76,16 @@ def test_pages_import_only_the_public_api():
     assert len(files) > 1
     for path in files:
         assert _engine_imports(path) <= PUBLIC_API, f"{path.name} imports {_engine_imports(path) - PUBLIC_API}"
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_every_module_is_at_most_400_lines():
+    files = [*REPO_ROOT.glob("engine/**/*.py"), *REPO_ROOT.glob("ui/**/*.py"), *REPO_ROOT.glob("pages/*.py")]
+    long = {
+        str(p.relative_to(REPO_ROOT)): n
+        for p in files
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, f"split these along their seams: {long}"
