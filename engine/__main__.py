@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.cli_history import add_history_commands, cmd_export, cmd_library, cmd_runs, human_result
+from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import LoupeError
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger("engine.cli")
-
-STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
 
 
 class CliError(Exception):
@@ -45,22 +45,13 @@ def _parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="answer a question over one or more PDFs (the run is saved in the history)")
     ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
-    ask.add_argument(
-        "--follow-up",
-        default=None,
-        metavar="RUN_ID",
-        help="ask a follow-up of a saved run (its documents; give only the question)",
-    )
-    ask.add_argument(
-        "--doc",
-        action="append",
-        default=[],
-        metavar="DOC_ID",
-        help="a library document by id (or unique prefix); repeatable",
-    )
-    ask.add_argument("--strategy", choices=STRATEGIES, default="auto")
-    ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    ask.add_argument("--model", default=None, help="model name for --backend openai")
+    ask.add_argument("--follow-up", default=None, metavar="RUN_ID",
+                     help="ask a follow-up of a saved run (its documents; give only the question)")  # fmt: skip
+    ask.add_argument("--doc", action="append", default=[], metavar="DOC_ID",
+                     help="a library document by id (or unique prefix); repeatable")  # fmt: skip
+    ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
+    ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
+    ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
@@ -116,7 +107,7 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         for h in ranked.hits
     ]  # fmt: skip
     lines = [
-        f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows
+        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}" for h in ranked.hits
     ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
@@ -137,9 +128,9 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         *files, question = args.args
     if args.follow_up and args.doc:
         raise CliError("a follow-up asks its run's documents; give --follow-up or --doc, not both")
-    if args.backend == "openai":
+    if args.backend != config.backend.kind or args.model or args.base_url:
         backend = config.backend.model_copy(
-            update={"kind": "openai", **({"model": args.model} if args.model else {}),
+            update={"kind": args.backend, **({"model": args.model} if args.model else {}),
                     **({"base_url": args.base_url} if args.base_url else {})}
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import EngineConfig, LoupeError
+from engine import BACKEND_NAMES, EngineConfig, LoupeError, backend_label
 from engine.eval import BASELINE_TOP5, DEFAULT_PRICE_PER_1K, EVAL_STRATEGIES, EvalReport
 from ui import evaluate, safe
 
@@ -22,7 +22,9 @@ def _config() -> EngineConfig:
             return config
     except ImportError:
         pass
-    backend = st.sidebar.radio("Backend", ["offline", "openai"], key="eval_backend", horizontal=True)
+    backend = st.sidebar.radio(
+        "Backend", list(BACKEND_NAMES), key="eval_backend", horizontal=True, format_func=backend_label
+    )
     config = EngineConfig()
     return config.model_copy(update={"backend": config.backend.model_copy(update={"kind": backend})})
 

@@ -1,15 +1,32 @@
-"""A follow-up's first pass starts from the previous turn: its parsed question (for the hints the
+"""Follow-ups: the question rewritten with the previous turn (a backend task: the offline rules or the
+model), and a first pass that starts from the previous turn: its parsed question (for the hints the
 follow-up does not restate) and its evidence pages (seeded into the ledger before the first retrieval)."""
 
 from __future__ import annotations
 
+from engine.bricks.text import normalize_space
+from engine.compose.calls import LlmCalls
 from engine.compose.evidence import RunState
-from engine.contracts import Hit, ParsedQuestion, RankedList, RunResult
+from engine.contracts import FollowUpRewrite, Hit, ParsedQuestion, RankedList, RunResult, TaskRequest
 
 SEED_RANK_OFFSET = 10
 """Seeded chunks enter the ledger as if ranked from 11 on: the first retrieval's own top hits outweigh
 them, and a seeded chunk the retrieval finds again gains weight like any other."""
 MAX_SEED_PAGES = 5
+MAX_REWRITE_CHARS = 2000
+"""A rewritten question longer than this is not a question (a model that answered instead): keep the user's."""
+
+
+def rewrite_question(question: str, previous: RunResult, llm: LlmCalls) -> str:
+    """The follow-up as a full question, by the run's backend (the rules when the LLM budget is spent)."""
+    request = TaskRequest(
+        question=question,
+        previous_question=previous.question,
+        previous_answer=previous.answer.text if previous.answer.answer_found else "",
+    )
+    rewrite = llm.call("rewrite_follow_up", request, FollowUpRewrite, "rules")
+    text = normalize_space(rewrite.question)
+    return text if 0 < len(text) <= MAX_REWRITE_CHARS else question
 
 
 def _shares_topic(parsed: ParsedQuestion, previous: ParsedQuestion) -> bool:

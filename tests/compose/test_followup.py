@@ -68,3 +68,34 @@ def test_an_empty_follow_up_is_refused(report, config) -> None:
     first = answer("What does Table 3 report for Station A?", [entry.doc_id], config=config, library=library)
     with pytest.raises(LoupeError, match="empty"):
         follow_up("   ", first, config=config, library=library)
+
+
+def test_with_no_llm_call_left_the_rules_rewrite_and_the_run_says_so(report, config) -> None:
+    from engine.contracts import BudgetOverride
+
+    library, entry = report
+    first = answer(
+        "What is the mean turbidity of Station B in Table 3?", [entry.doc_id], config=config, library=library
+    )
+    second = follow_up("And what about Station C?", first, config=config, library=library,
+                       budget=BudgetOverride(max_llm_calls=0))  # fmt: skip
+    assert second.question == "What is the mean turbidity of Station C in Table 3?"
+    assert "rewrite_follow_up" in [f.task for f in second.fallbacks]
+
+
+def test_a_runaway_rewrite_keeps_the_users_words(report, config) -> None:
+    from engine.compose.budget import LoopGuard
+    from engine.compose.calls import LlmCalls
+    from engine.compose.followup import rewrite_question
+    from engine.contracts import BackendReply, Budget, FollowUpRewrite, LlmUsage
+
+    class Chatty:
+        name = "chatty"
+
+        def run(self, task, request, output_type):
+            return BackendReply(value=FollowUpRewrite(question="word " * 1000), usage=LlmUsage(calls=1))
+
+    library, entry = report
+    first = answer("What does Table 3 report for Station A?", [entry.doc_id], config=config, library=library)
+    llm = LlmCalls(backend=Chatty(), rules=Chatty(), guard=LoopGuard(Budget()))
+    assert rewrite_question("And Station B?", first, llm) == "And Station B?"

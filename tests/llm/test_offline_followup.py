@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm.offline_followup import rewrite_follow_up
+from engine.llm.offline.followup import rewrite_follow_up
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_why_asks_for_the_reason_of_the_previous_answer() -> None:
 
 
 def test_why_without_an_answer_asks_about_the_question() -> None:
-    rewrite = rewrite_follow_up("How come?", "Did the plant close?", "No answer was found.", answer_found=False)
+    rewrite = rewrite_follow_up("How come?", "Did the plant close?", "")  # the previous turn found no answer
     assert rewrite.question == "What is the reason behind this: Did the plant close?"
 
 

@@ -18,9 +18,9 @@ rewriting). Every rule is about the form of the follow-up, never about a subject
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from engine.bricks.text import STOPWORDS
+from engine.contracts import FollowUpRewrite
 
 YEAR = re.compile(r"\b((?:FY|fiscal(?:\s+year)?\s*)?)((?:19|20)\d{2})\b", re.I)
 """A year, with an optional fiscal prefix ("FY2022", "fiscal 2022")."""
@@ -66,14 +66,6 @@ MAX_FOLLOW_UP_WORDS = 8
 """Follow-up forms are short; a longer question is taken as a full question."""
 MAX_WHY_SENTENCE = 220
 """Longest previous-answer sentence quoted in a rewritten "why" question."""
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """The full question, and the rule that made it ("unchanged" when none applied)."""
-
-    question: str
-    rule: str
 
 
 def _words(text: str) -> list[str]:
@@ -171,10 +163,10 @@ def _others(previous: str) -> str:
     return f"{question}, other than those already found?"
 
 
-def _why(previous: str, previous_answer: str, answer_found: bool) -> str:
+def _why(previous: str, previous_answer: str) -> str:
     sentence = re.split(r"(?<=[.!?])\s+|\n", previous_answer.strip(), maxsplit=1)[0].strip().rstrip(".")
     sentence = re.sub(r"\s*\([^)]*\)\s*$", "", sentence)
-    if answer_found and 0 < len(sentence) <= MAX_WHY_SENTENCE:
+    if 0 < len(sentence) <= MAX_WHY_SENTENCE:
         if sentence.split()[0].lower() in STOPWORDS:  # "The ...", "It ...": never a name
             sentence = sentence[:1].lower() + sentence[1:]
         return f"Why is it that {sentence}?"
@@ -204,27 +196,31 @@ def _pronouns(question: str, previous: str) -> str | None:
     return PRONOUN.sub(swap, question, count=1)
 
 
-def rewrite_follow_up(question: str, previous_question: str, previous_answer: str = "",
-                      answer_found: bool = True) -> Rewrite:  # fmt: skip
-    """A follow-up turned into a full question with the previous turn's question (and answer, for "why")."""
+def rewrite_follow_up(question: str, previous_question: str, previous_answer: str = "") -> FollowUpRewrite:
+    """A follow-up turned into a full question with the previous turn's question (and its answer, for "why";
+    empty when the previous turn found none)."""
     text = " ".join(question.split())
-    if not text or not previous_question.strip():
-        return Rewrite(text, "unchanged")
+    if not text:
+        raise ValueError("an empty follow-up cannot be rewritten")
+    if not previous_question.strip():
+        return FollowUpRewrite(question=text, rule="unchanged")
     if len(_words(text)) > MAX_FOLLOW_UP_WORDS:
-        return Rewrite(text, "unchanged")
+        return FollowUpRewrite(question=text, rule="unchanged")
     if WHY.match(text):
-        return Rewrite(_why(previous_question, previous_answer, answer_found), "why")
+        return FollowUpRewrite(question=_why(previous_question, previous_answer), rule="why")
     if OTHERS.match(text):
-        return Rewrite(_others(previous_question), "others")
+        return FollowUpRewrite(question=_others(previous_question), rule="others")
     lead = WHAT_ABOUT.match(text)
     if lead and text[lead.end() :].strip(" ?"):
-        return Rewrite(_what_about(previous_question, text[lead.end() :]), "what_about")
+        return FollowUpRewrite(question=_what_about(previous_question, text[lead.end() :]), rule="what_about")
     bare = re.fullmatch(
         r"(?:and\s+)?(?:in|for|during)?\s*((?:FY|fiscal(?:\s+year)?\s*)?(?:19|20)\d{2})\s*\??", text, re.I
     )
     if bare:
-        return Rewrite(_with_year(previous_question, YEAR.search(bare.group(1)).group(2)), "period")  # type: ignore[union-attr]
+        return FollowUpRewrite(
+            question=_with_year(previous_question, YEAR.search(bare.group(1)).group(2)), rule="period"
+        )  # type: ignore[union-attr]
     resolved = _pronouns(text, previous_question)
     if resolved:
-        return Rewrite(resolved, "pronoun")
-    return Rewrite(text, "unchanged")
+        return FollowUpRewrite(question=resolved, rule="pronoun")
+    return FollowUpRewrite(question=text, rule="unchanged")
