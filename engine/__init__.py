@@ -71,6 +71,13 @@ _LAZY = {
     "add_personal_question": "engine.store.questions",
     "personal_set_path": "engine.store.questions",
     "personal_set_size": "engine.store.questions",
+    "run_eval": "engine.eval",
+    "load_eval_set": "engine.eval",
+    "parse_eval_lines": "engine.eval",
+    "bundled_sets": "engine.eval",
+    "EvalReport": "engine.eval",
+    "EvalProgress": "engine.eval",
+    "DEFAULT_CORPUS": "engine.eval",
 }
 
 __all__ = [

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 
 import engine
 from engine import EngineConfig
-from engine.eval import EvalProgress, EvalReport, bundled_sets, load_eval_set, parse_eval_lines, run_eval
-from engine.eval.dataset import DEFAULT_CORPUS
-from engine.eval.metrics import Summary
 from ui import safe, services, state
+
+Summary = Any
+"""engine.eval's Summary (the UI reaches the evaluation only through engine's public API)."""
 
 REPORT_KEY = "eval_report_json"
 UPLOAD = "Upload a JSONL file"
@@ -44,7 +45,7 @@ COLUMN_LABELS: dict[str, str] = {
 
 def default_corpus() -> str:
     """The shared corpus folder when this machine has it, else empty (documents then come from the library)."""
-    return str(DEFAULT_CORPUS) if DEFAULT_CORPUS.is_dir() else ""
+    return str(engine.DEFAULT_CORPUS) if engine.DEFAULT_CORPUS.is_dir() else ""
 
 
 def readable_rows(summaries: tuple[Summary, ...] | list[Summary]) -> list[dict[str, object]]:
@@ -63,7 +64,7 @@ def choose_set(limit: int | None):
     """The question set picked on the page (None until an upload arrives)."""
     personal = engine.personal_set_path(services.library_config())
     count = engine.personal_set_size(services.library_config())
-    options = [f"Bundled: {name}" for name in bundled_sets()]
+    options = [f"Bundled: {name}" for name in engine.bundled_sets()]
     if count:
         options.insert(0, PERSONAL)
     options.append(UPLOAD)
@@ -73,14 +74,14 @@ def choose_set(limit: int | None):
     if not count:
         st.caption("Mark the cited pages of a run (Ask, Inspect or History) to build your own question set here.")
     if choice == PERSONAL:
-        return load_eval_set(personal, limit=limit, name="my questions")
+        return engine.load_eval_set(personal, limit=limit, name="my questions")
     if choice != UPLOAD:
-        return load_eval_set(choice.removeprefix("Bundled: "), limit=limit)
+        return engine.load_eval_set(choice.removeprefix("Bundled: "), limit=limit)
     uploaded = st.file_uploader("Question set (JSONL: id, doc, question, answer, evidence_pages, type)", type=["jsonl"])
     if uploaded is None:
         return None
     text = uploaded.getvalue().decode("utf-8", errors="replace")
-    return parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
+    return engine.parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
 
 
 def run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: str) -> None:
@@ -93,11 +94,11 @@ def run(config: EngineConfig, strategies: list[str], limit: int | None, price: f
         return
     bar = st.progress(0.0, text="starting")
 
-    def progress(event: EvalProgress) -> None:
+    def progress(event: Any) -> None:
         share = event.done / event.total if event.total else 1.0
         bar.progress(min(share, 1.0), text=f"{event.stage}: {safe.inline(event.message, 120)}")
 
-    report = run_eval(
+    report = engine.run_eval(
         eval_set, strategies, config=config, corpus=Path(corpus) if corpus else None, price_per_1k=price,
         progress=progress, library=services.library(),
     )  # fmt: skip
@@ -105,7 +106,7 @@ def run(config: EngineConfig, strategies: list[str], limit: int | None, price: f
     st.session_state[REPORT_KEY] = report.model_dump_json()
 
 
-def show(report: EvalReport) -> None:
+def show(report: Any) -> None:
     st.subheader(f"Results: {safe.inline(report.set_name)} ({report.questions} questions, backend {report.backend})")
     for failure in report.ingest_failures:
         st.warning(f"Not ingested: {safe.inline(failure)}")
@@ -141,7 +142,7 @@ def recall_chart(by_type: list[Summary], strategies: tuple[str, ...]) -> go.Figu
     return figure
 
 
-def cost_chart(report: EvalReport) -> go.Figure:
+def cost_chart(report: Any) -> go.Figure:
     """LLM calls per question against recall, one labelled point per strategy, with a legend."""
     figure = go.Figure()
     xs = []

@@ -25,6 +25,11 @@ from engine.contracts import FollowUpRewrite
 YEAR = re.compile(r"\b((?:FY|fiscal(?:\s+year)?\s*)?)((?:19|20)\d{2})\b", re.I)
 """A year, with an optional fiscal prefix ("FY2022", "fiscal 2022")."""
 
+BARE_PERIOD = re.compile(
+    r"(?:and\s+)?(?:in|for|during)?\s*(?:FY|fiscal(?:\s+year)?\s*)?(?P<year>(?:19|20)\d{2})\s*\??", re.I
+)
+"""A follow-up that is only a period: "2019?", "In 2019?", "FY2020?"."""
+
 WHAT_ABOUT = re.compile(
     r"^(?:and|but|so|ok(?:ay)?|also)?[\s,]*"
     r"(?:what|how)\s+about\s+|^(?:and|also)\s+(?:for|in|with|at|on)?\s*|^(?:same|the\s+same)\s+for\s+|^for\s+",
@@ -213,13 +218,9 @@ def rewrite_follow_up(question: str, previous_question: str, previous_answer: st
     lead = WHAT_ABOUT.match(text)
     if lead and text[lead.end() :].strip(" ?"):
         return FollowUpRewrite(question=_what_about(previous_question, text[lead.end() :]), rule="what_about")
-    bare = re.fullmatch(
-        r"(?:and\s+)?(?:in|for|during)?\s*((?:FY|fiscal(?:\s+year)?\s*)?(?:19|20)\d{2})\s*\??", text, re.I
-    )
-    if bare:
-        return FollowUpRewrite(
-            question=_with_year(previous_question, YEAR.search(bare.group(1)).group(2)), rule="period"
-        )  # type: ignore[union-attr]
+    period = BARE_PERIOD.fullmatch(text)
+    if period:
+        return FollowUpRewrite(question=_with_year(previous_question, period.group("year")), rule="period")
     resolved = _pronouns(text, previous_question)
     if resolved:
         return FollowUpRewrite(question=resolved, rule="pronoun")
