@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.cli_history import add_history_commands, cmd_export, cmd_library, cmd_runs, human_result
+from engine.cli_history import add_history_commands, cmd_export, cmd_library, cmd_runs, cmd_search_all, human_result
 from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import BudgetOverride
@@ -36,9 +36,9 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("file")
     ingest.add_argument("--json", action="store_true")
 
-    search = sub.add_parser("search", help="ranked hits for a query (ingests on first use)")
-    search.add_argument("file")
-    search.add_argument("query")
+    search = sub.add_parser("search", help="ranked hits for a query (ingests on first use), or across the library")
+    search.add_argument("args", nargs="+", metavar="FILE.pdf QUERY")
+    search.add_argument("--all", action="store_true", help="search every document of the library (give only QUERY)")
     search.add_argument("--k", type=int, default=8)
     search.add_argument("--retriever", choices=("keyword", "toc", "dense", "fused"), default="fused")
     search.add_argument("--json", action="store_true")
@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="ask a follow-up of a saved run (its documents; give only the question)")  # fmt: skip
     ask.add_argument("--doc", action="append", default=[], metavar="DOC_ID",
                      help="a library document by id (or unique prefix); repeatable")  # fmt: skip
+    ask.add_argument("--all", action="store_true",
+                     help="ask the whole library: a corpus-wide search picks the documents (give only the question)")  # fmt: skip
     ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
     ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
     ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
@@ -79,10 +81,10 @@ def _emit(payload: str, as_json: bool, human: str) -> None:
 
 
 def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
-    from engine.library import Library
+    from engine.store import open_library
 
     data, name = _read_pdf(args.file)
-    entry = Library(config).ingest(data, name)
+    entry = open_library(config).ingest(data, name)
     p = entry.profile
     human = (
         f"{p.file_name}: {p.total_pages} pages, outline {p.toc_entries} entries (usable: {p.has_usable_toc}), "
@@ -93,14 +95,21 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
 
 
 def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
-    from engine.library import Library
+    from engine.store import open_library
 
     if args.k < 1:
         raise CliError("--k must be at least 1")
-    data, name = _read_pdf(args.file)
-    library = Library(config)
+    if args.all:
+        if len(args.args) != 1:
+            raise CliError('with --all give only the query: search --all "QUERY"')
+        cmd_search_all(args.args[0], args.k, args.json, config)
+        return
+    if len(args.args) != 2:
+        raise CliError('search needs a PDF and a query: search FILE.pdf "QUERY" (or search --all "QUERY")')
+    data, name = _read_pdf(args.args[0])
+    library = open_library(config)
     entry = library.ingest(data, name)
-    ranked = library.load(entry.doc_id).search(args.query, args.retriever, k=args.k)
+    ranked = library.load(entry.doc_id).search(args.args[1], args.retriever, k=args.k)
     rows = [
         {"rank": h.rank, "page": h.chunk.page, "score": round(h.score, 4), "retriever": h.retriever,
          "chunk_id": h.chunk.chunk_id, "text": h.chunk.text}
@@ -110,31 +119,30 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}" for h in ranked.hits
     ]
     human = "\n".join(lines) or "no hits"
-    _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
+    _emit(json.dumps({"query": args.args[1], "retriever": args.retriever, "hits": rows}), args.json, human)
 
 
 def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.api import answer
-    from engine.library import Library
-    from engine.store import open_run_store
+    from engine.store import open_library, open_run_store
 
-    if args.follow_up or args.doc:
+    if args.follow_up or args.doc or args.all:
         if len(args.args) != 1:
-            raise CliError('with --follow-up or --doc give only the question: ask --follow-up RUN_ID "QUESTION"')
+            raise CliError('with --follow-up, --doc or --all give only the question: ask --doc DOC_ID "QUESTION"')
         files, question = [], args.args[0]
     elif len(args.args) < 2:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     else:
         *files, question = args.args
-    if args.follow_up and args.doc:
-        raise CliError("a follow-up asks its run's documents; give --follow-up or --doc, not both")
+    if sum((bool(args.follow_up), bool(args.doc), args.all)) > 1:
+        raise CliError("give one of --follow-up (a run's documents), --doc (documents by id) or --all (the library)")
     if args.backend != config.backend.kind or args.model or args.base_url:
         backend = config.backend.model_copy(
             update={"kind": args.backend, **({"model": args.model} if args.model else {}),
                     **({"base_url": args.base_url} if args.base_url else {})}
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})
-    library = Library(config)
+    library = open_library(config)
     override = BudgetOverride(
         max_iterations=args.max_iterations, max_llm_calls=args.max_llm_calls,
         max_retrieval_calls=args.max_retrieval_calls, max_unique_queries=args.max_unique_queries,
@@ -147,6 +155,11 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         previous = store.get(args.follow_up)
         result = follow_up(question, previous, config=config, strategy=args.strategy, budget=override,
                            library=library, store=store)  # fmt: skip
+    elif args.all:
+        from engine.corpus import ask_library
+
+        result = ask_library(question, config=config, library=library, store=open_run_store(config),
+                             strategy=args.strategy, budget=override)  # fmt: skip
     else:
         doc_ids = [library.get(d).doc_id for d in args.doc] + [library.ingest(*_read_pdf(f)).doc_id for f in files]
         store = open_run_store(config)  # after the documents: a failed ingest leaves the library folder as it was

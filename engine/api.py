@@ -32,9 +32,8 @@ from engine.contracts import (
     StrategyName,
 )
 from engine.errors import LoupeError
-from engine.library import Library
 from engine.llm import make_backend, rules_backend
-from engine.store import RunStore, new_run_id, now_iso
+from engine.store import DocumentLibrary, RunStore, new_run_id, now_iso, open_library
 
 logger = logging.getLogger(__name__)
 
@@ -42,10 +41,10 @@ Progress = Callable[[ProgressEvent], None]
 
 
 def ingest(
-    data: bytes, file_name: str, *, config: EngineConfig | None = None, library: Library | None = None
+    data: bytes, file_name: str, *, config: EngineConfig | None = None, library: DocumentLibrary | None = None
 ) -> LibraryEntry:
     """Add a PDF to the library (idempotent by content) and return its entry."""
-    return (library or Library(config)).ingest(data, file_name)
+    return (library or open_library(config)).ingest(data, file_name)
 
 
 def answer(
@@ -55,7 +54,7 @@ def answer(
     config: EngineConfig | None = None,
     strategy: StrategyName | None = None,
     budget: Budget | BudgetOverride | None = None,
-    library: Library | None = None,
+    library: DocumentLibrary | None = None,
     backend: Backend | None = None,
     progress: Progress | None = None,
     top_k: int | None = None,
@@ -93,7 +92,7 @@ def answer(
     requested: StrategyName = strategy or config.strategy
     if requested not in STRATEGY_NAMES:
         raise LoupeError(f"unknown strategy {requested!r}; choose one of {', '.join(STRATEGY_NAMES)}")
-    library = library or Library(config)
+    library = library or open_library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
     indexes = [library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)]
     profiles = tuple(ix.profile for ix in indexes)
@@ -111,7 +110,8 @@ def answer(
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
-    activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched")
+    engines = ", ".join(dict.fromkeys(ix.keyword.engine for ix in indexes))
+    activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched", engines)
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,

@@ -50,6 +50,8 @@ def human_result(result: RunResult) -> str:
     lines += [f"  {r.narration}" for r in result.history]
     pages = ", ".join(f"{p.file_name} p.{p.page}" for p in result.evidence_pages) or "none"
     lines += [f"evidence pages: {pages}", f"stop: {result.stop_reason} (exhausted: {result.exhausted})"]
+    if result.picked_by:
+        lines.append(f"documents picked by corpus-wide search: {result.picked_by}")
     lines += [f"caveat: {c}" for c in result.answer.caveats]
     if result.run_id:
         lines.append(
@@ -87,19 +89,33 @@ def cmd_runs(args: argparse.Namespace, config: EngineConfig) -> None:
 
 def cmd_export(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.export import export_run
-    from engine.library import Library
-    from engine.store import open_run_store
+    from engine.store import open_library, open_run_store
 
     result = open_run_store(config).get(args.run_id)
-    written = export_run(result, Library(config).pdf_bytes, args.format, Path(args.out))
+    written = export_run(result, open_library(config).pdf_bytes, args.format, Path(args.out))
     _emit("", False, "wrote " + ", ".join(str(p) for p in written[:1]) + (
         f" and {len(written) - 1} image(s)" if len(written) > 1 else ""))  # fmt: skip
 
 
 def cmd_library(args: argparse.Namespace, config: EngineConfig) -> None:
-    from engine.library import Library
+    from engine.store import open_library
 
-    entries = Library(config).entries()
+    entries = open_library(config).entries()
     human = "\n".join(f"{e.doc_id[:12]}  {e.total_pages:>5} pages  {e.file_name}" for e in entries)
     payload = json.dumps({"documents": [e.model_dump(mode="json") for e in entries]})
     _emit(payload, args.json, human or "the library is empty")
+
+
+def cmd_search_all(query: str, k: int, as_json: bool, config: EngineConfig) -> None:
+    """``search --all "QUERY"``: the best passages of the whole library (one line per hit)."""
+    from engine.corpus import search_library
+    from engine.store import open_library
+
+    library = open_library(config)
+    hits = search_library(library, query, k)
+    human = "\n".join(
+        f"{i:>2}. {h.doc_id[:12]} {h.file_name[:40]:<40} p.{h.page:<4} {h.score:>8.4f} {h.text[:80]!r}"
+        for i, h in enumerate(hits, start=1)
+    )
+    payload = json.dumps({"query": query, "scope": "library", "hits": [h.model_dump(mode="json") for h in hits]})
+    _emit(payload, as_json, human or "no hits")

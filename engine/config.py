@@ -37,6 +37,14 @@ class LibraryConfig(_Section):
     max_page_content_mb: float = Field(
         32.0, gt=0, description="Largest decoded content stream of one page (a 'zip bomb' guard), in megabytes."
     )
+    database_url: SecretStr | None = Field(
+        None,
+        exclude=True,
+        repr=False,
+        description="A postgresql:// URL: documents, chunks and runs live in that database (a team library); "
+        "None means $LOUPE_DATABASE_URL, and neither means the embedded default (this folder, Whoosh, SQLite). "
+        "Never dumped (it may hold a password).",
+    )
 
     def resolved_path(self) -> Path:
         """The library folder this configuration points at."""
@@ -46,6 +54,12 @@ class LibraryConfig(_Section):
         if env:
             return Path(env)
         return REPO_ROOT / "uploads"
+
+    def resolved_database_url(self) -> str:
+        """The database URL this configuration points at ("" for the embedded default)."""
+        if self.database_url is not None:
+            return self.database_url.get_secret_value().strip()
+        return os.environ.get("LOUPE_DATABASE_URL", "").strip()
 
 
 class ParsingConfig(_Section):

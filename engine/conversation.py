@@ -13,8 +13,7 @@ from collections.abc import Callable
 from engine.api import answer
 from engine.config import EngineConfig
 from engine.contracts import Backend, Budget, BudgetOverride, ProgressEvent, RunResult, StrategyName
-from engine.library import Library
-from engine.store import RunStore
+from engine.store import DocumentLibrary, RunStore
 
 
 def follow_up(
@@ -24,7 +23,7 @@ def follow_up(
     config: EngineConfig | None = None,
     strategy: StrategyName | None = None,
     budget: Budget | BudgetOverride | None = None,
-    library: Library | None = None,
+    library: DocumentLibrary | None = None,
     backend: Backend | None = None,
     progress: Callable[[ProgressEvent], None] | None = None,
     store: RunStore | None = None,

@@ -70,3 +70,7 @@ class RunNotFoundError(LoupeError):
 
 class HistoryError(LoupeError):
     """The run history cannot be read or written (damaged, newer schema, disk full)."""
+
+
+class DatabaseError(LoupeError):
+    """The PostgreSQL database named by ``LOUPE_DATABASE_URL`` cannot be reached or used."""

@@ -26,7 +26,7 @@ from engine.contracts import LibraryEntry
 from engine.sample_pages import PAGES, Block, H, P, T, Title
 
 if TYPE_CHECKING:
-    from engine.library import Library
+    from engine.store import DocumentLibrary
 
 logger = logging.getLogger(__name__)
 
@@ -183,12 +183,12 @@ def sample_doc_id() -> str:
     return hashlib.sha256(build_sample_pdf()).hexdigest()
 
 
-def ensure_sample(library: Library | None = None) -> LibraryEntry:
+def ensure_sample(library: DocumentLibrary | None = None) -> LibraryEntry:
     """The sample's library entry, ingesting it first when the library does not hold it yet."""
     from engine.errors import DocumentNotFoundError
-    from engine.library import Library
+    from engine.store import open_library
 
-    library = library or Library()
+    library = library or open_library()
     data = build_sample_pdf()
     doc_id = hashlib.sha256(data).hexdigest()
     try:

@@ -31,11 +31,12 @@ def library_config() -> EngineConfig:
 def _library(path: str):
     from engine.config import LibraryConfig
 
-    return engine.Library(EngineConfig(library=LibraryConfig(path=path)))
+    return engine.open_library(EngineConfig(library=LibraryConfig(path=path)))
 
 
 def library():
-    """The shared Library instance for this library folder (it caches parsed indexes by doc_id)."""
+    """The shared library of this process: the folder, or the team database LOUPE_DATABASE_URL names
+    (it caches parsed indexes by doc_id)."""
     return _library(library_path())
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from engine.contracts import Activations, DocumentProfile, EffectiveStrategy, ParsedQuestion, PatternDecision
 
 _OPEN_INTENTS = ("open_scoped", "open_corpus_wide", "vague")
+DEFAULT_KEYWORD_ENGINE = "Whoosh BM25F"
+"""The embedded library's keyword engine; a team library passes its own (PostgreSQL full-text search)."""
 
 
 def _on(reason: str) -> PatternDecision:
@@ -26,6 +28,7 @@ def decide(
     parsed: ParsedQuestion,
     profiles: Sequence[DocumentProfile],
     strategy: EffectiveStrategy = "dispatched",
+    keyword_engine: str = DEFAULT_KEYWORD_ENGINE,
 ) -> Activations:
     """Return the activation column for ``parsed`` over ``profiles``.
 
@@ -34,18 +37,23 @@ def decide(
         profiles: One profile per document asked.
         strategy: The strategy that will run; ``single_pass`` is the baseline and runs keyword (and
             TOC when an outline exists) only, once.
+        keyword_engine: The engine keyword search runs on (named in its reason).
     """
     if strategy == "single_pass":
-        return _single_pass_column(parsed, profiles)
+        return _single_pass_column(parsed, profiles, keyword_engine)
     return Activations(
         toc_retrieval=_toc_rule(parsed, profiles),
-        keyword_retrieval=_on("keyword search (BM25F) runs on every question"),
+        keyword_retrieval=_keyword_rule(keyword_engine),
         dense_retrieval=_dense_rule(parsed, profiles),
         two_hop_references=_two_hop_rule(parsed),
         listing_aggregation=_listing_rule(parsed),
         adaptive_parsing=_adaptive_rule(parsed, profiles),
         iterative_feedback=_on("the answer's feedback signals drive up to the iteration budget of extra passes"),
     )
+
+
+def _keyword_rule(engine: str) -> PatternDecision:
+    return _on(f"keyword search ({engine}) runs on every question")
 
 
 def _toc_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
@@ -96,12 +104,12 @@ def _adaptive_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) 
     return _off("layer-1 text is enough; switched on if the context comes out garbled")
 
 
-def _single_pass_column(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> Activations:
+def _single_pass_column(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], engine: str) -> Activations:
     toc = _toc_rule(parsed, profiles)
     baseline = "single-pass baseline: one retrieval, one answer"
     return Activations(
         toc_retrieval=toc if toc.on else _off(toc.reason),
-        keyword_retrieval=_on("keyword search (BM25F) runs on every question"),
+        keyword_retrieval=_keyword_rule(engine),
         dense_retrieval=_off(baseline),
         two_hop_references=_off(baseline),
         listing_aggregation=_off(baseline),

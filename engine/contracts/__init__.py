@@ -11,6 +11,7 @@ composition layer. ``from engine.contracts import X`` works for every name of th
 - ``answers``: evidence, citations, answers with their signals, plans
 - ``backend``: the ``Backend`` protocol, ``TaskRequest`` / ``BackendReply``, usage and fallbacks
 - ``runs``: budgets, usage, iteration records, ``RunResult``
+- ``corpus``: passages found across the library, documents picked for a library-wide question
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from engine.contracts.base import (
     EffectiveStrategy,
     StrategyName,
 )
+from engine.contracts.corpus import CorpusHit, DocumentPick
 from engine.contracts.documents import (
     Chunk,
     ChunkKind,
@@ -112,6 +114,8 @@ __all__ = [
     "ComparisonSide",
     "Complexity",
     "Contract",
+    "CorpusHit",
+    "DocumentPick",
     "DocumentProfile",
     "EffectiveStrategy",
     "EvidenceItem",

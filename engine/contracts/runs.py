@@ -139,6 +139,9 @@ class RunResult(Contract):
     )
     question: str
     docs: tuple[PageRef, ...] = Field(description="One entry per document asked (page = 1).")
+    picked_by: str | None = Field(
+        None, description="How the documents were picked when the question was asked of the whole library (else None)."
+    )
     strategy_requested: StrategyName
     strategy_effective: EffectiveStrategy
     strategy_reason: str

@@ -229,9 +229,9 @@ def run_eval(
     config = config or EngineConfig()
     answer, make_backend = engine_answer()
     if library is None:
-        from engine.library import Library
+        from engine.store import open_library
 
-        library = Library(config)
+        library = open_library(config)
     started = time.monotonic()
     docs = ingest_documents(eval_set.questions, library, corpus, progress)
     backend = make_backend(config)

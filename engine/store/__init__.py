@@ -1,19 +1,20 @@
-"""Stores beside the document library: the run history (one registry of store kinds) and the
+"""Stores: the run history and the document library (one registry of store kinds each), and the
 personal question set.
 
-``open_run_store(config)`` picks the store kind: ``sqlite`` (embedded, the default) unless
-``$LOUPE_DATABASE_URL`` names another registered kind by its scheme (``postgresql://...``).
+The store kind comes from ``store_kind(config)``: ``sqlite`` (the embedded default: the library
+folder, Whoosh, SQLite history) unless the database URL (``$LOUPE_DATABASE_URL`` or
+``LibraryConfig.database_url``) names another kind by its scheme: ``postgresql://...`` puts
+documents, chunks and runs in PostgreSQL (a team library several app replicas share).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from urllib.parse import urlparse
 
 from engine.config import EngineConfig
 from engine.errors import HistoryError
 from engine.store.base import RunStore, RunSummary, new_run_id, now_iso, summary_of
+from engine.store.libraries import LIBRARIES, CorpusSearch, DocumentLibrary, open_library, store_kind
 from engine.store.sqlite import FILE_NAME, SqliteRunStore
 
 StoreFactory = Callable[[EngineConfig], RunStore]
@@ -23,37 +24,41 @@ def _sqlite(config: EngineConfig) -> RunStore:
     return SqliteRunStore(config.library.resolved_path() / FILE_NAME)
 
 
-RUN_STORES: dict[str, StoreFactory] = {"sqlite": _sqlite}
-"""Store kind -> factory. A PostgreSQL store registers here under ``postgresql``."""
+def _postgresql(config: EngineConfig) -> RunStore:
+    from engine.store.pg_runs import PgRunStore
+    from engine.store.postgres import database
+
+    return PgRunStore(database(config.library.resolved_database_url()))
 
 
-def store_kind() -> str:
-    """``sqlite`` unless ``$LOUPE_DATABASE_URL`` names another kind (its URL scheme)."""
-    url = os.environ.get("LOUPE_DATABASE_URL", "").strip()
-    if not url:
-        return "sqlite"
-    scheme = urlparse(url).scheme.split("+")[0].lower()
-    return "postgresql" if scheme == "postgres" else scheme
+RUN_STORES: dict[str, StoreFactory] = {"sqlite": _sqlite, "postgresql": _postgresql}
+"""Store kind -> run-history factory (the same kinds as ``LIBRARIES``)."""
 
 
 def open_run_store(config: EngineConfig | None = None, kind: str | None = None) -> RunStore:
-    """The run history for ``config``'s library (the kind from ``store_kind()`` unless given)."""
-    kind = kind or store_kind()
+    """The run history for ``config``'s library (the kind from ``store_kind(config)`` unless given)."""
+    config = config or EngineConfig()
+    kind = kind or store_kind(config)
     factory = RUN_STORES.get(kind)
     if factory is None:
         raise HistoryError(
-            f"no run store for {kind!r} (known: {', '.join(RUN_STORES)}); unset LOUPE_DATABASE_URL to use SQLite"
+            f"no run store for {kind!r} (known: {', '.join(RUN_STORES)}); LOUPE_DATABASE_URL must start with "
+            "postgresql://, or be unset to use SQLite"
         )
-    return factory(config or EngineConfig())
+    return factory(config)
 
 
 __all__ = [
+    "LIBRARIES",
     "RUN_STORES",
+    "CorpusSearch",
+    "DocumentLibrary",
     "RunStore",
     "RunSummary",
     "SqliteRunStore",
     "new_run_id",
     "now_iso",
+    "open_library",
     "open_run_store",
     "store_kind",
     "summary_of",

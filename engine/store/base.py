@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
 from typing import Protocol
@@ -12,6 +13,9 @@ from engine.contracts import Contract, RunResult
 
 EXCERPT_CHARS = 240
 """Characters of the answer a summary row keeps."""
+
+RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+"""What a run id (or a prefix of one) looks like; anything else is refused before it reaches a query."""
 
 
 class RunSummary(Contract):
@@ -71,3 +75,19 @@ def summary_of(result: RunResult) -> RunSummary:
         documents=tuple(d.file_name for d in result.docs),
         follow_up_of=result.follow_up_of,
     )
+
+
+def search_text(result: RunResult) -> str:
+    """The lower-cased text ``RunStore.list(search=...)`` looks in: question, asked words, answer, documents, id."""
+    s = summary_of(result)
+    return " ".join([s.question, s.asked or "", result.answer.text, *s.documents, s.run_id]).lower()
+
+
+def like_pattern(text: str) -> str:
+    """``text`` as a LIKE pattern matching itself anywhere (``%``, ``_`` and the escape ``\\`` taken literally)."""
+    return "%" + re.sub(r"([\\%_])", r"\\\1", text) + "%"
+
+
+def normalized_search(search: str) -> str:
+    """The search words as ``list`` matches them: single spaces, lower case."""
+    return " ".join(search.split()).lower()

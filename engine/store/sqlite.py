@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +18,7 @@ from pydantic import ValidationError
 
 from engine.contracts import RunResult
 from engine.errors import HistoryError, RunNotFoundError
-from engine.store.base import RunSummary, summary_of
+from engine.store.base import RUN_ID, RunSummary, like_pattern, normalized_search, search_text, summary_of
 
 logger = logging.getLogger(__name__)
 
@@ -45,13 +44,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 }
 """Schema version -> statements that bring the previous version to it."""
 
-_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _COLUMNS = "run_id, created_at, question, asked, answer_excerpt, strategy, backend, documents, follow_up_of"
-
-
-def _like(text: str) -> str:
-    """``text`` as a LIKE pattern matching itself anywhere (``%``, ``_`` and the escape taken literally)."""
-    return "%" + re.sub(r"([\\%_])", r"\\\1", text) + "%"
 
 
 class SqliteRunStore:
@@ -96,22 +89,22 @@ class SqliteRunStore:
             logger.info("run history %s migrated to schema %d", self.path, target)
 
     def save(self, result: RunResult) -> None:
-        if not _RUN_ID.match(result.run_id):
+        if not RUN_ID.match(result.run_id):
             raise HistoryError(f"cannot save a run without a valid run_id ({result.run_id!r})")
         s = summary_of(result)
-        search = " ".join([s.question, s.asked or "", result.answer.text, *s.documents, s.run_id]).lower()
         row = (s.run_id, s.created_at, s.question, s.asked, s.answer_excerpt, s.strategy, s.backend,
-               json.dumps(s.documents), s.follow_up_of, search, result.model_dump_json())  # fmt: skip
+               json.dumps(s.documents), s.follow_up_of, search_text(result), result.model_dump_json())  # fmt: skip
         with self._connect() as db:
             db.execute(f"INSERT OR REPLACE INTO runs ({_COLUMNS}, search_text, result_json) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)  # fmt: skip
 
     def _resolve(self, db: sqlite3.Connection, run_id: str) -> str:
         key = str(run_id).strip()
-        if not _RUN_ID.match(key):
+        if not RUN_ID.match(key):
             raise RunNotFoundError(f"{run_id!r} is not a run id; list the runs with: python -m engine runs list")
         rows = db.execute(
-            "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' LIMIT 3", (key, _like(key)[1:])
+            "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' LIMIT 3",
+            (key, like_pattern(key)[1:]),
         ).fetchall()
         exact = [r[0] for r in rows if r[0] == key]
         if exact:
@@ -139,7 +132,7 @@ class SqliteRunStore:
         params: tuple = ()
         if search.strip():
             query += " WHERE search_text LIKE ? ESCAPE '\\'"
-            params = (_like(" ".join(search.split()).lower()),)
+            params = (like_pattern(normalized_search(search)),)
         query += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._connect() as db:
             rows = db.execute(query, (*params, max(1, int(limit)))).fetchall()

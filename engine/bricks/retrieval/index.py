@@ -11,7 +11,7 @@ from typing import Literal
 from engine.bricks.retrieval.cache import RetrievalCache, make_key, shared_cache
 from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.fusion import fill_pages, reciprocal_rank_fusion
-from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.bricks.retrieval.protocols import KeywordRetriever
 from engine.bricks.retrieval.toc import has_strong_title_match, toc_search
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, DocumentProfile, ParsedDocument, RankedList
@@ -28,7 +28,7 @@ class DocumentIndex:
         self,
         doc: ParsedDocument,
         profile: DocumentProfile,
-        keyword: KeywordIndex,
+        keyword: KeywordRetriever,
         config: RetrievalConfig,
         cache: RetrievalCache | None = None,
     ) -> None:

@@ -103,6 +103,8 @@ def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
 class KeywordIndex:
     """BM25F search over one document's chunks (on disk, one directory per document)."""
 
+    engine = "Whoosh BM25F"
+
     def __init__(self, ix: whoosh_index.Index, doc: ParsedDocument, config: RetrievalConfig) -> None:
         self._ix = ix
         self._config = config

@@ -1,0 +1,101 @@
+"""The run history of a team library: table ``loupe_runs`` in PostgreSQL (same behaviour as the SQLite store).
+
+Every replica sharing the database lists every run: a run saved on one is listed, shown and exported
+on the others. Rows keep the whole ``RunResult`` as JSON beside the columns a list shows.
+"""
+
+from __future__ import annotations
+
+import json
+
+from psycopg.types.json import Jsonb
+from pydantic import ValidationError
+
+from engine.contracts import RunResult
+from engine.errors import HistoryError, RunNotFoundError
+from engine.store.base import RUN_ID, RunSummary, like_pattern, normalized_search, search_text, summary_of
+from engine.store.postgres import PgDatabase
+
+_COLUMNS = "run_id, created_at, question, asked, answer_excerpt, strategy, backend, documents, follow_up_of"
+_SAVE = f"""
+INSERT INTO loupe_runs ({_COLUMNS}, search_text, result_json) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (run_id) DO UPDATE SET
+    created_at = EXCLUDED.created_at, question = EXCLUDED.question, asked = EXCLUDED.asked,
+    answer_excerpt = EXCLUDED.answer_excerpt, strategy = EXCLUDED.strategy, backend = EXCLUDED.backend,
+    documents = EXCLUDED.documents, follow_up_of = EXCLUDED.follow_up_of, search_text = EXCLUDED.search_text,
+    result_json = EXCLUDED.result_json, seq = nextval(pg_get_serial_sequence('loupe_runs', 'seq'))
+"""
+
+
+class PgRunStore:
+    """Saved runs in the team database (implements ``RunStore``)."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self.db = db
+
+    def save(self, result: RunResult) -> None:
+        if not RUN_ID.match(result.run_id):
+            raise HistoryError(f"cannot save a run without a valid run_id ({result.run_id!r})")
+        s = summary_of(result)
+        row = (s.run_id, s.created_at, s.question, s.asked, s.answer_excerpt, s.strategy, s.backend,
+               Jsonb(list(s.documents)), s.follow_up_of, search_text(result), result.model_dump_json())  # fmt: skip
+        with self.db.connection() as conn:
+            conn.execute(_SAVE, row)
+
+    def _resolve(self, run_id: str) -> str:
+        key = str(run_id).strip()
+        if not RUN_ID.match(key):
+            raise RunNotFoundError(f"{run_id!r} is not a run id; list the runs with: python -m engine runs list")
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                "SELECT run_id FROM loupe_runs WHERE run_id = %s OR run_id LIKE %s ORDER BY run_id LIMIT 3",
+                (key, like_pattern(key)[1:]),
+            ).fetchall()
+        ids = [str(r[0]) for r in rows]
+        if key in ids:
+            return key
+        if not ids:
+            raise RunNotFoundError(f"no saved run {run_id!r}; list the runs with: python -m engine runs list")
+        if len(ids) > 1:
+            raise RunNotFoundError(f"{run_id!r} matches several runs; give more characters of the id")
+        return ids[0]
+
+    def get(self, run_id: str) -> RunResult:
+        key = self._resolve(run_id)
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT result_json FROM loupe_runs WHERE run_id = %s", (key,)).fetchone()
+        if row is None:
+            raise RunNotFoundError(f"run {key} was deleted meanwhile; list the runs with: python -m engine runs list")
+        try:
+            return RunResult.model_validate_json(row[0])
+        except ValidationError as error:
+            raise HistoryError(
+                f"run {key} was saved by another version of Loupe and cannot be read ({error.error_count()} "
+                "field error(s)); delete it from the history"
+            ) from None
+
+    def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
+        query = f"SELECT {_COLUMNS} FROM loupe_runs"
+        params: tuple = ()
+        if search.strip():
+            query += " WHERE search_text LIKE %s"
+            params = (like_pattern(normalized_search(search)),)
+        query += " ORDER BY created_at DESC, seq DESC LIMIT %s"
+        with self.db.connection() as conn:
+            rows = conn.execute(query, (*params, max(1, int(limit)))).fetchall()
+        return [_summary(row) for row in rows]
+
+    def delete(self, run_id: str) -> None:
+        key = self._resolve(run_id)
+        with self.db.connection() as conn:
+            conn.execute("DELETE FROM loupe_runs WHERE run_id = %s", (key,))
+
+
+def _summary(row: tuple) -> RunSummary:
+    run_id, created_at, question, asked, excerpt, strategy, backend, documents, follow_up_of = row
+    if isinstance(documents, str):
+        documents = json.loads(documents)
+    return RunSummary(
+        run_id=run_id, created_at=created_at, question=question, asked=asked, answer_excerpt=excerpt,
+        strategy=strategy, backend=backend, documents=tuple(documents), follow_up_of=follow_up_of,
+    )  # fmt: skip
