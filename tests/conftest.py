@@ -56,3 +56,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def timed(request: pytest.FixtureRequest) -> bool:
     """True in the ``perf``-marked variant of a test, where its wall-clock bound is asserted too."""
     return bool(request.param)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    """The PostgreSQL test server's URL ($LOUPE_TEST_DATABASE_URL); skips without one, except in CI (fails)."""
+    from tests.pg import server_url
+
+    return server_url()
+
+
+@pytest.fixture
+def pg_url(pg_server: str, monkeypatch: pytest.MonkeyPatch):
+    """A fresh, empty database for this test; LOUPE_DATABASE_URL points at it (dropped afterwards)."""
+    from tests.pg import fresh_database
+
+    yield from fresh_database(pg_server, monkeypatch)

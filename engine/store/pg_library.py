@@ -70,7 +70,7 @@ def _row(values: tuple) -> _Row | None:
     return _Row(entry, int(parser_version), int(format_version), str(digest))
 
 
-def _db_text(text: str) -> str:
+def db_text(text: str) -> str:
     """Text PostgreSQL accepts: no NUL characters, no lone surrogates."""
     return text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
 
@@ -227,26 +227,9 @@ class PgLibrary:
             doc_id=doc_id, file_name=name, size_bytes=len(data), total_pages=doc.total_pages,
             added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=profile,
         )  # fmt: skip
-        blob, digest = encode_parsed(doc)
-        report(0.7, "saving the document")
-        conn.execute(
-            "INSERT INTO loupe_documents (doc_id, file_name, size_bytes, total_pages, added_at, entry, format_version,"
-            " parser_version, parsed, parsed_digest, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            (doc_id, name, len(data), doc.total_pages, entry.added_at, Jsonb(entry.model_dump(mode="json")),
-             FORMAT_VERSION, doc.parser_version, blob, digest, data),
-        )  # fmt: skip
-        report(0.85, f"indexing {len(doc.chunks)} passages")
-        self._write_chunks(conn, doc)
+        report(0.7, f"saving the document and indexing {len(doc.chunks)} passages")
+        blob, digest = write_document(conn, entry, doc, data)
         return entry, blob, digest
-
-    def _write_chunks(self, conn: psycopg.Connection, doc: ParsedDocument) -> None:
-        """The document's chunk rows (their ``tsv`` is computed by the database)."""
-        with conn.cursor() as cur:
-            copy_sql = "COPY loupe_chunks (doc_id, position, chunk_id, page, body, section) FROM STDIN"
-            with cur.copy(copy_sql) as copy:
-                for position, chunk in enumerate(doc.chunks):
-                    copy.write_row((doc.doc_id, position, chunk.chunk_id, chunk.page, _db_text(chunk.text),
-                                    _db_text(section_text(chunk))))  # fmt: skip
 
     # ---------------------------------------------------------------- re-parse and delete
 
@@ -273,7 +256,7 @@ class PgLibrary:
                 (blob, digest, doc.parser_version, FORMAT_VERSION, entry.doc_id),
             )
             conn.execute("DELETE FROM loupe_chunks WHERE doc_id = %s", (entry.doc_id,))
-            self._write_chunks(conn, doc)
+            write_chunks(conn, doc)
         self.cache.keep_parsed(entry.doc_id, digest, blob)
         return _Row(entry, doc.parser_version, FORMAT_VERSION, digest)
 
@@ -290,6 +273,29 @@ class PgLibrary:
     def ingest_path(self, path: str | Path) -> LibraryEntry:
         """Ingest a PDF file from disk (the display name is the file's name)."""
         return self.ingest(*read_pdf_file(path))
+
+
+def write_document(conn: psycopg.Connection, entry: LibraryEntry, doc: ParsedDocument, pdf: bytes) -> tuple[bytes, str]:
+    """Insert a document's row and its chunk rows (in the caller's transaction); returns the stored parse and its digest."""
+    blob, digest = encode_parsed(doc)
+    conn.execute(
+        "INSERT INTO loupe_documents (doc_id, file_name, size_bytes, total_pages, added_at, entry, format_version,"
+        " parser_version, parsed, parsed_digest, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (entry.doc_id, entry.file_name, entry.size_bytes, entry.total_pages, entry.added_at,
+         Jsonb(entry.model_dump(mode="json")), FORMAT_VERSION, doc.parser_version, blob, digest, pdf),
+    )  # fmt: skip
+    write_chunks(conn, doc)
+    return blob, digest
+
+
+def write_chunks(conn: psycopg.Connection, doc: ParsedDocument) -> None:
+    """The document's chunk rows, in order (their ``tsv`` is computed by the database)."""
+    with conn.cursor() as cur:
+        copy_sql = "COPY loupe_chunks (doc_id, position, chunk_id, page, body, section) FROM STDIN"
+        with cur.copy(copy_sql) as copy:
+            for position, chunk in enumerate(doc.chunks):
+                copy.write_row((doc.doc_id, position, chunk.chunk_id, chunk.page, db_text(chunk.text),
+                                db_text(section_text(chunk))))  # fmt: skip
 
 
 def _evict(doc_id: str) -> None:

@@ -1,4 +1,5 @@
-"""The run history: SQLite in the library folder (WAL, versioned schema), behind the RunStore protocol."""
+"""The run history behind the RunStore protocol: SQLite in the library folder (WAL, versioned schema) and,
+for a team library, PostgreSQL (the same behaviour, every generic test runs against both)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import EngineConfig
+from engine.config import EngineConfig, LibraryConfig
 from engine.errors import HistoryError, LoupeError, RunNotFoundError
-from engine.store import RUN_STORES, SqliteRunStore, new_run_id, open_run_store
+from engine.store import RUN_STORES, RunStore, SqliteRunStore, new_run_id, open_run_store
 from engine.store.sqlite import FILE_NAME, SCHEMA_VERSION
 from tests.app.factories import run_result
 
@@ -22,17 +23,25 @@ def _run(run_id: str, question: str = "What does Table 3 report?", created: str 
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SqliteRunStore:
+def sqlite_store(tmp_path: Path) -> SqliteRunStore:
     return SqliteRunStore(tmp_path / FILE_NAME)
 
 
-def test_save_and_get_round_trip_the_whole_result(store: SqliteRunStore) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> RunStore:
+    """Each store kind in turn (PostgreSQL in a fresh database)."""
+    if request.param == "postgresql":
+        request.getfixturevalue("pg_url")
+    return open_run_store(EngineConfig(library=LibraryConfig(path=str(tmp_path))), kind=request.param)
+
+
+def test_save_and_get_round_trip_the_whole_result(store: RunStore) -> None:
     result = _run("20250101-100000-aaaaaa")
     store.save(result)
     assert store.get("20250101-100000-aaaaaa") == result
 
 
-def test_list_is_newest_first_and_searches_question_answer_and_documents(store: SqliteRunStore) -> None:
+def test_list_is_newest_first_and_searches_question_answer_and_documents(store: RunStore) -> None:
     store.save(_run("r1", "How tall is the mast?", "2025-01-01T10:00:00+00:00"))
     store.save(_run("r2", "What is 50% of the budget_total?", "2025-01-02T10:00:00+00:00"))
     store.save(_run("r3", "Who signed it?", "2025-01-03T10:00:00+00:00", follow_up_of="r2", asked="Who?"))
@@ -46,7 +55,7 @@ def test_list_is_newest_first_and_searches_question_answer_and_documents(store: 
     assert row.follow_up_of == "r2" and row.asked == "Who?" and row.documents == ("report.pdf",)
 
 
-def test_get_accepts_a_unique_prefix_and_explains_misses(store: SqliteRunStore) -> None:
+def test_get_accepts_a_unique_prefix_and_explains_misses(store: RunStore) -> None:
     store.save(_run("20250101-100000-aaaaaa"))
     store.save(_run("20250101-100000-bbbbbb"))
     assert store.get("20250101-100000-a").run_id == "20250101-100000-aaaaaa"
@@ -58,7 +67,7 @@ def test_get_accepts_a_unique_prefix_and_explains_misses(store: SqliteRunStore) 
         store.get("'; DROP TABLE runs; --")
 
 
-def test_save_replaces_and_delete_removes(store: SqliteRunStore) -> None:
+def test_save_replaces_and_delete_removes(store: RunStore) -> None:
     store.save(_run("r1", "first"))
     store.save(_run("r1", "second"))
     assert [r.question for r in store.list()] == ["second"]
@@ -68,13 +77,13 @@ def test_save_replaces_and_delete_removes(store: SqliteRunStore) -> None:
         store.delete("r1")
 
 
-def test_a_run_without_id_is_refused(store: SqliteRunStore) -> None:
+def test_a_run_without_id_is_refused(store: RunStore) -> None:
     with pytest.raises(HistoryError, match="run_id"):
         store.save(_run(""))
 
 
-def test_file_uses_wal_and_records_its_schema_version(store: SqliteRunStore) -> None:
-    with sqlite3.connect(store.path) as db:
+def test_file_uses_wal_and_records_its_schema_version(sqlite_store: SqliteRunStore) -> None:
+    with sqlite3.connect(sqlite_store.path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
@@ -94,7 +103,8 @@ def test_a_damaged_file_is_a_clear_error(tmp_path: Path) -> None:
         SqliteRunStore(path)
 
 
-def test_a_row_from_another_version_is_a_clear_error(store: SqliteRunStore) -> None:
+def test_a_row_from_another_version_is_a_clear_error(sqlite_store: SqliteRunStore) -> None:
+    store = sqlite_store
     store.save(_run("r1"))
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE runs SET result_json = '{\"question\": 1}'")
@@ -103,10 +113,13 @@ def test_a_row_from_another_version_is_a_clear_error(store: SqliteRunStore) -> N
     assert [r.run_id for r in store.list()] == ["r1"]  # the list still works; the run can be deleted
 
 
-def test_concurrent_writers_lose_nothing(store: SqliteRunStore) -> None:
+def test_concurrent_writers_lose_nothing(store: RunStore, tmp_path: Path) -> None:
+    kind = "sqlite" if isinstance(store, SqliteRunStore) else "postgresql"
+    config = EngineConfig(library=LibraryConfig(path=str(tmp_path)))
+
     def write(n: int) -> None:
         for k in range(10):
-            SqliteRunStore(store.path).save(_run(f"w{n}-{k}"))
+            open_run_store(config, kind=kind).save(_run(f"w{n}-{k}"))
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
     for t in threads:
@@ -119,9 +132,9 @@ def test_concurrent_writers_lose_nothing(store: SqliteRunStore) -> None:
 def test_open_run_store_lives_in_the_library_and_registry_picks_by_url(config: EngineConfig, monkeypatch) -> None:
     store = open_run_store(config)
     assert isinstance(store, SqliteRunStore) and store.path == config.library.resolved_path() / FILE_NAME
-    assert set(RUN_STORES) == {"sqlite"}
-    monkeypatch.setenv("LOUPE_DATABASE_URL", "postgresql://db/loupe")
-    with pytest.raises(LoupeError, match="no run store for 'postgresql'"):
+    assert set(RUN_STORES) == {"sqlite", "postgresql"}
+    monkeypatch.setenv("LOUPE_DATABASE_URL", "mysql://db/loupe")
+    with pytest.raises(LoupeError, match="no run store for 'mysql'"):
         open_run_store(config)
 
 
