@@ -17,7 +17,6 @@ from engine.store import open_library, store_kind
 from engine.store.pg_cache import CACHE_DIR, FORMAT_VERSION, decode_parsed
 from engine.store.pg_library import PgLibrary
 from tests import pdfs
-from tests.reliability import pdfs as rpdfs
 
 pytestmark = pytest.mark.postgres
 
@@ -141,12 +140,6 @@ def test_a_failure_while_writing_chunks_rolls_everything_back(
     assert _one(pg_url, "SELECT (SELECT count(*) FROM loupe_documents), (SELECT count(*) FROM loupe_chunks)") == (0, 0)
     monkeypatch.undo()
     assert library.ingest(pdfs.pdf_with_outline(), "report.pdf").total_pages == 4
-
-
-def test_text_postgresql_would_refuse_is_stored(library: PgLibrary) -> None:
-    data = rpdfs.text_pdf(("Nul\x00byte and a lone surrogate \ud800 in the turbidity text.",))
-    entry = library.ingest(data, "odd.pdf")
-    assert library.load(entry.doc_id).search("turbidity", "keyword", k=1).hits
 
 
 def test_delete_removes_rows_caches_and_local_copies(library: PgLibrary, pg_url: str, tmp_path: Path) -> None:
