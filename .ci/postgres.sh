@@ -5,7 +5,7 @@
 # Installs Debian's postgresql when no server binaries are found.
 
 _pg_bin_dir() {
-  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
+  { ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true; } | sort -V | tail -n 1
 }
 
 _pg_as_owner() {  # run a command as the cluster's owner (postgres when we are root)
@@ -15,7 +15,7 @@ _pg_as_owner() {  # run a command as the cluster's owner (postgres when we are r
 pg_throwaway_start() {
   local bin port password
   bin="$(_pg_bin_dir)"
-  if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
+  if [ -z "$bin" ] || [ ! -x "$bin/initdb" ] || { [ "$(id -u)" = "0" ] && ! id postgres >/dev/null 2>&1; }; then
     apt-get update -qq
     apt-get install -y -qq postgresql >/dev/null
     bin="$(_pg_bin_dir)"
@@ -25,6 +25,7 @@ pg_throwaway_start() {
   password="$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
   printf '%s\n' "$password" >"$PG_THROWAWAY_DIR/pw"
   if [ "$(id -u)" = "0" ]; then chown -R postgres "$PG_THROWAWAY_DIR"; fi
+  cd "$PG_THROWAWAY_DIR" || return 1  # the owner may not be allowed into the current folder
   _pg_as_owner "$bin/initdb" -D "$PG_THROWAWAY_DIR/data" -U loupe --pwfile="$PG_THROWAWAY_DIR/pw" \
     -A scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$PG_THROWAWAY_DIR/initdb.log" 2>&1 \
     || { cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }
@@ -33,6 +34,7 @@ pg_throwaway_start() {
   _pg_as_owner "$bin/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" -w -t 60 \
     -o "-c listen_addresses=127.0.0.1 -p $port -k $PG_THROWAWAY_DIR -c fsync=off -c max_connections=200" start >/dev/null \
     || { cat "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
+  cd - >/dev/null || return 1
   PG_THROWAWAY_BIN="$bin"
   export PG_THROWAWAY_DIR PG_THROWAWAY_BIN
   export LOUPE_TEST_DATABASE_URL="postgresql://loupe:${password}@127.0.0.1:${port}/postgres"

@@ -87,3 +87,10 @@ def test_worked_example_activations():
         "listing_aggregation",
         "iterative_feedback",
     }
+
+
+@pytest.mark.parametrize("strategy", ["dispatched", "single_pass"])
+def test_the_keyword_reason_names_the_engine_that_runs(strategy):
+    assert "(Whoosh BM25F)" in decide(question(), [profile()], strategy).keyword_retrieval.reason
+    engine = "PostgreSQL full-text search, ts_rank_cd"
+    assert f"({engine})" in decide(question(), [profile()], strategy, engine).keyword_retrieval.reason

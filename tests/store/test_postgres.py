@@ -118,3 +118,35 @@ def test_one_pool_per_url_is_shared_by_the_library_and_the_run_store(pg_url: str
     library = open_library(config)
     store = open_run_store(config)
     assert library.db is store.db is pg.database(pg_url)  # type: ignore[attr-defined]
+
+
+def test_without_a_server_postgres_tests_skip_locally_and_fail_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.pg import SERVER_ENV, server_url
+
+    monkeypatch.delenv(SERVER_ENV, raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        server_url()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run the PostgreSQL tests"):
+        server_url()
+    monkeypatch.setenv(SERVER_ENV, f"postgresql://loupe:pw@127.0.0.1:{_closed_port()}/postgres")
+    with pytest.raises(pytest.fail.Exception, match="does not answer"):
+        server_url()
+
+
+def test_the_embedded_default_never_imports_psycopg(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from engine.config import REPO_ROOT
+
+    code = (
+        "import sys, engine, engine.api, engine.store\n"
+        "engine.store.open_library(); engine.store.open_run_store()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('psycopg')))"
+    )
+    env = {"PATH": "/usr/bin:/bin", "LOUPE_LIBRARY": str(tmp_path), "PYTHONPATH": str(REPO_ROOT)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO_ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
