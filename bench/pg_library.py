@@ -18,6 +18,7 @@ The database is dropped at the end unless ``--keep``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -31,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.search import make_queries, percentile  # noqa: E402
-from engine.config import REPO_ROOT, EngineConfig, LibraryConfig, RetrievalConfig  # noqa: E402
+from bench.search import make_queries, percentile
+from engine.config import REPO_ROOT, EngineConfig, LibraryConfig, RetrievalConfig
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 CORPUS_QUERIES = 60
@@ -90,15 +91,14 @@ def ingest(paths: list[Path], url: str, workers: int, work: Path) -> dict:
         rows = list(pool.map(_ingest_one, jobs))
     wall = time.perf_counter() - started
     good = [r for r in rows if "doc_id" in r]
+    from engine.errors import LoupeError
     from engine.store import open_library
 
     library = open_library(_config(work / "replica-0", url))
     started = time.perf_counter()
     for path in paths:  # again: every document is already there (one lookup each)
-        try:
+        with contextlib.suppress(LoupeError):
             library.ingest_path(path)
-        except Exception:
-            pass
     again = time.perf_counter() - started
     return {"wall": wall, "rows": rows, "good": good, "again": again, "docs_in_db": len(library.entries())}
 
@@ -196,7 +196,9 @@ def report(done: dict, raw: tuple[float, int], whoosh_build: float, runs: list[d
     for row in done["rows"]:
         if "error" in row:
             print(f"  refused {Path(row['path']).name}: {row['error'][:100]}")
-    print(f"  wall {done['wall']:.1f} s = {len(good) / done['wall']:.2f} documents/s, {pages / done['wall']:.0f} pages/s")
+    print(
+        f"  wall {done['wall']:.1f} s = {len(good) / done['wall']:.2f} documents/s, {pages / done['wall']:.0f} pages/s"
+    )
     print(f"  database writes {db:.1f} s of {busy:.1f} s of worker time ({db / busy:.0%}); "
           f"again (already there) {done['again']:.2f} s for all; documents in the database: {done['docs_in_db']}")  # fmt: skip
     print(f"  raw PyMuPDF get_text of the same files, one process: {raw[0]:.1f} s = {raw[1] / raw[0]:.0f} pages/s")

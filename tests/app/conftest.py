@@ -33,6 +33,7 @@ def app_engine(library_dir: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
     names = vars(engine)  # setitem: getattr on the lazy module would try the missing import
     monkeypatch.setitem(names, "Library", fakes.FakeLibrary)
+    monkeypatch.setitem(names, "open_library", fakes.FakeLibrary)
     monkeypatch.setitem(names, "answer", fakes.fake_answer)
     monkeypatch.setitem(names, "ensure_sample", fakes.fake_ensure_sample)
     return "fake"
