@@ -21,7 +21,6 @@ import argparse
 import contextlib
 import json
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -162,24 +161,6 @@ def query_phase(url: str, work: Path, n_queries: int) -> dict:
             "corpus_queries": len(pg_all)}  # fmt: skip
 
 
-def _fresh_database(server: str) -> tuple[str, str]:
-    import psycopg
-
-    from tests.pg import with_database
-
-    name = f"loupe_bench_{secrets.token_hex(4)}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
-    return name, with_database(server, name)
-
-
-def _drop(server: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")  # type: ignore[arg-type]
-
-
 def _stats(runs: list[dict], key: str) -> str:
     p50 = [statistics.median(r[key]) for r in runs]
     p95 = [percentile(r[key], 0.95) for r in runs]
@@ -233,7 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.url or not paths:
         print("error: give --url (a PostgreSQL server) and a corpus with PDFs", file=sys.stderr)
         return 2
-    name, url = _fresh_database(args.url)
+    from tests.pg import create_database, drop_database
+
+    name, url = create_database(args.url)
     try:
         with tempfile.TemporaryDirectory(prefix="loupe-pg-bench-") as tmp:
             work = Path(tmp)
@@ -249,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             report(done, raw, whoosh_build, runs, args.workers)
     finally:
         if not args.keep:
-            _drop(args.url, name)
+            drop_database(args.url, name)
         else:
             print(f"kept database {name}")
     return 0

@@ -10,6 +10,7 @@ from typing import Protocol
 from pydantic import Field
 
 from engine.contracts import Contract, RunResult
+from engine.errors import RunNotFoundError
 
 EXCERPT_CHARS = 240
 """Characters of the answer a summary row keeps."""
@@ -75,6 +76,25 @@ def summary_of(result: RunResult) -> RunSummary:
         documents=tuple(d.file_name for d in result.docs),
         follow_up_of=result.follow_up_of,
     )
+
+
+def run_key(run_id: str) -> str:
+    """``run_id`` stripped, when it looks like a run id (or a prefix of one); ``RunNotFoundError`` otherwise."""
+    key = str(run_id).strip()
+    if not RUN_ID.match(key):
+        raise RunNotFoundError(f"{run_id!r} is not a run id; list the runs with: python -m engine runs list")
+    return key
+
+
+def pick_run(key: str, found: list[str]) -> str:
+    """The run ``key`` names among the ids ``found`` by exact match or prefix (up to 3 of them)."""
+    if key in found:
+        return key
+    if not found:
+        raise RunNotFoundError(f"no saved run {key!r}; list the runs with: python -m engine runs list")
+    if len(found) > 1:
+        raise RunNotFoundError(f"{key!r} matches several runs; give more characters of the id")
+    return found[0]
 
 
 def search_text(result: RunResult) -> str:

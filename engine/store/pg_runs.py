@@ -13,7 +13,16 @@ from pydantic import ValidationError
 
 from engine.contracts import RunResult
 from engine.errors import HistoryError, RunNotFoundError
-from engine.store.base import RUN_ID, RunSummary, like_pattern, normalized_search, search_text, summary_of
+from engine.store.base import (
+    RUN_ID,
+    RunSummary,
+    like_pattern,
+    normalized_search,
+    pick_run,
+    run_key,
+    search_text,
+    summary_of,
+)
 from engine.store.postgres import PgDatabase
 
 _COLUMNS = "run_id, created_at, question, asked, answer_excerpt, strategy, backend, documents, follow_up_of"
@@ -43,22 +52,13 @@ class PgRunStore:
             conn.execute(_SAVE, row)
 
     def _resolve(self, run_id: str) -> str:
-        key = str(run_id).strip()
-        if not RUN_ID.match(key):
-            raise RunNotFoundError(f"{run_id!r} is not a run id; list the runs with: python -m engine runs list")
+        key = run_key(run_id)
         with self.db.connection() as conn:
             rows = conn.execute(
                 "SELECT run_id FROM loupe_runs WHERE run_id = %s OR run_id LIKE %s ORDER BY run_id LIMIT 3",
                 (key, like_pattern(key)[1:]),
             ).fetchall()
-        ids = [str(r[0]) for r in rows]
-        if key in ids:
-            return key
-        if not ids:
-            raise RunNotFoundError(f"no saved run {run_id!r}; list the runs with: python -m engine runs list")
-        if len(ids) > 1:
-            raise RunNotFoundError(f"{run_id!r} matches several runs; give more characters of the id")
-        return ids[0]
+        return pick_run(key, [str(r[0]) for r in rows])
 
     def get(self, run_id: str) -> RunResult:
         key = self._resolve(run_id)

@@ -17,8 +17,17 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.contracts import RunResult
-from engine.errors import HistoryError, RunNotFoundError
-from engine.store.base import RUN_ID, RunSummary, like_pattern, normalized_search, search_text, summary_of
+from engine.errors import HistoryError
+from engine.store.base import (
+    RUN_ID,
+    RunSummary,
+    like_pattern,
+    normalized_search,
+    pick_run,
+    run_key,
+    search_text,
+    summary_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -99,21 +108,12 @@ class SqliteRunStore:
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)  # fmt: skip
 
     def _resolve(self, db: sqlite3.Connection, run_id: str) -> str:
-        key = str(run_id).strip()
-        if not RUN_ID.match(key):
-            raise RunNotFoundError(f"{run_id!r} is not a run id; list the runs with: python -m engine runs list")
+        key = run_key(run_id)
         rows = db.execute(
             "SELECT run_id FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' LIMIT 3",
             (key, like_pattern(key)[1:]),
         ).fetchall()
-        exact = [r[0] for r in rows if r[0] == key]
-        if exact:
-            return exact[0]
-        if not rows:
-            raise RunNotFoundError(f"no saved run {run_id!r}; list the runs with: python -m engine runs list")
-        if len(rows) > 1:
-            raise RunNotFoundError(f"{run_id!r} matches several runs; give more characters of the id")
-        return rows[0][0]
+        return pick_run(key, [str(r[0]) for r in rows])
 
     def get(self, run_id: str) -> RunResult:
         with self._connect() as db:

@@ -10,22 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.bricks.retrieval.keyword import snippet
 from engine.contracts import Chunk, Hit, ParsedDocument, RetrieverName
 
-SNIPPET_CHARS = 160
 HIGHLIGHTED_HITS = 5
 """Hits that carry a highlight (the first ones, which a person reads)."""
-
-
-def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
-    """A cheap highlight: the window of ``text`` around the first query term it contains."""
-    flat = " ".join(text.split())
-    low = flat.lower()
-    positions = [p for p in (low.find(t[: max(4, len(t) - 2)]) for t in terms if t) if p >= 0]
-    if not positions:
-        return flat[:width]
-    start = max(0, min(positions) - width // 4)
-    return ("…" if start else "") + flat[start : start + width]
 
 
 class ChunkMap:
