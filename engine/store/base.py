@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from datetime import UTC, datetime
 from typing import Protocol
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from engine.contracts import Contract, RunResult
-from engine.errors import RunNotFoundError
+from engine.errors import HistoryError, RunNotFoundError
 
 EXCERPT_CHARS = 240
 """Characters of the answer a summary row keeps."""
@@ -95,6 +96,29 @@ def pick_run(key: str, found: list[str]) -> str:
     if len(found) > 1:
         raise RunNotFoundError(f"{key!r} matches several runs; give more characters of the id")
     return found[0]
+
+
+def result_from_json(key: str, text: str) -> RunResult:
+    """A saved run; ``HistoryError`` when another version of Loupe saved it in a shape this one cannot read."""
+    try:
+        return RunResult.model_validate_json(text)
+    except ValidationError as error:
+        raise HistoryError(
+            f"run {key} was saved by another version of Loupe and cannot be read ({error.error_count()} "
+            "field error(s)); delete it from the history"
+        ) from None
+
+
+def summary_row(row: tuple) -> RunSummary:
+    """A summary from the columns ``run_id, created_at, question, asked, answer_excerpt, strategy, backend,
+    documents (JSON text or a decoded list), follow_up_of``."""
+    run_id, created_at, question, asked, excerpt, strategy, backend, documents, follow_up_of = row
+    if isinstance(documents, str):
+        documents = json.loads(documents)
+    return RunSummary(
+        run_id=run_id, created_at=created_at, question=question, asked=asked, answer_excerpt=excerpt,
+        strategy=strategy, backend=backend, documents=tuple(documents), follow_up_of=follow_up_of,
+    )  # fmt: skip
 
 
 def search_text(result: RunResult) -> str:

@@ -6,10 +6,7 @@ on the others. Rows keep the whole ``RunResult`` as JSON beside the columns a li
 
 from __future__ import annotations
 
-import json
-
 from psycopg.types.json import Jsonb
-from pydantic import ValidationError
 
 from engine.contracts import RunResult
 from engine.errors import HistoryError, RunNotFoundError
@@ -19,9 +16,11 @@ from engine.store.base import (
     like_pattern,
     normalized_search,
     pick_run,
+    result_from_json,
     run_key,
     search_text,
     summary_of,
+    summary_row,
 )
 from engine.store.postgres import PgDatabase
 
@@ -66,13 +65,7 @@ class PgRunStore:
             row = conn.execute("SELECT result_json FROM loupe_runs WHERE run_id = %s", (key,)).fetchone()
         if row is None:
             raise RunNotFoundError(f"run {key} was deleted meanwhile; list the runs with: python -m engine runs list")
-        try:
-            return RunResult.model_validate_json(row[0])
-        except ValidationError as error:
-            raise HistoryError(
-                f"run {key} was saved by another version of Loupe and cannot be read ({error.error_count()} "
-                "field error(s)); delete it from the history"
-            ) from None
+        return result_from_json(key, row[0])
 
     def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
         query = f"SELECT {_COLUMNS} FROM loupe_runs"
@@ -83,19 +76,9 @@ class PgRunStore:
         query += " ORDER BY created_at DESC, seq DESC LIMIT %s"
         with self.db.connection() as conn:
             rows = conn.execute(query, (*params, max(1, int(limit)))).fetchall()
-        return [_summary(row) for row in rows]
+        return [summary_row(row) for row in rows]
 
     def delete(self, run_id: str) -> None:
         key = self._resolve(run_id)
         with self.db.connection() as conn:
             conn.execute("DELETE FROM loupe_runs WHERE run_id = %s", (key,))
-
-
-def _summary(row: tuple) -> RunSummary:
-    run_id, created_at, question, asked, excerpt, strategy, backend, documents, follow_up_of = row
-    if isinstance(documents, str):
-        documents = json.loads(documents)
-    return RunSummary(
-        run_id=run_id, created_at=created_at, question=question, asked=asked, answer_excerpt=excerpt,
-        strategy=strategy, backend=backend, documents=tuple(documents), follow_up_of=follow_up_of,
-    )  # fmt: skip

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from engine.contracts import RunResult
 from engine.errors import HistoryError
 from engine.store.base import (
@@ -24,9 +22,11 @@ from engine.store.base import (
     like_pattern,
     normalized_search,
     pick_run,
+    result_from_json,
     run_key,
     search_text,
     summary_of,
+    summary_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -119,13 +119,7 @@ class SqliteRunStore:
         with self._connect() as db:
             key = self._resolve(db, run_id)
             text = db.execute("SELECT result_json FROM runs WHERE run_id = ?", (key,)).fetchone()[0]
-        try:
-            return RunResult.model_validate_json(text)
-        except ValidationError as error:
-            raise HistoryError(
-                f"run {key} was saved by another version of Loupe and cannot be read ({error.error_count()} "
-                "field error(s)); delete it from the history"
-            ) from None
+        return result_from_json(key, text)
 
     def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
         query = f"SELECT {_COLUMNS} FROM runs"
@@ -136,17 +130,9 @@ class SqliteRunStore:
         query += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._connect() as db:
             rows = db.execute(query, (*params, max(1, int(limit)))).fetchall()
-        return [_summary(row) for row in rows]
+        return [summary_row(row) for row in rows]
 
     def delete(self, run_id: str) -> None:
         with self._connect() as db:
             key = self._resolve(db, run_id)
             db.execute("DELETE FROM runs WHERE run_id = ?", (key,))
-
-
-def _summary(row: tuple) -> RunSummary:
-    run_id, created_at, question, asked, excerpt, strategy, backend, documents, follow_up_of = row
-    return RunSummary(
-        run_id=run_id, created_at=created_at, question=question, asked=asked, answer_excerpt=excerpt,
-        strategy=strategy, backend=backend, documents=tuple(json.loads(documents)), follow_up_of=follow_up_of,
-    )  # fmt: skip
