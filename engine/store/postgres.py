@@ -166,6 +166,12 @@ class PgDatabase:
             ) from None
         except psycopg.OperationalError as error:
             raise DatabaseError(f"PostgreSQL at {self.label} failed: {_first_line(error)}") from None
+        except psycopg.Error as error:  # the transaction was rolled back: nothing was changed
+            logger.debug("statement failed on %s", self.label, exc_info=True)
+            raise DatabaseError(
+                f"PostgreSQL at {self.label} refused a statement ({type(error).__name__}: {_first_line(error)}); "
+                "nothing was changed"
+            ) from None
 
     def close(self) -> None:
         self.pool.close()

@@ -150,3 +150,14 @@ def test_the_embedded_default_never_imports_psycopg(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO_ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+@pytest.mark.postgres
+def test_a_statement_the_server_refuses_is_a_clear_error_and_rolls_back(pg_url: str) -> None:
+    db = pg.database(pg_url)
+    with pytest.raises(DatabaseError, match=r"refused a statement .*nothing was changed"), db.connection() as conn:
+        conn.execute("INSERT INTO loupe_schema (version) VALUES (4242)")
+        conn.execute("SELECT no_such_column FROM loupe_schema")
+    assert 4242 not in _versions(pg_url)
+    with db.connection() as conn:  # the pooled connection is usable again
+        assert conn.execute("SELECT 1").fetchone() == (1,)
