@@ -25,8 +25,10 @@ QUESTION = "How many stations did the Heron survey measure?"
 
 
 def _report(number: int, pages: int = 25) -> bytes:
-    texts = [f"Report {number}, page {p}. " + pdfs.BODY for p in range(1, pages)]
-    return pdfs.text_pdf((*texts, f"Report {number} results: turbidity fell at nine of the twelve stations."))
+    """Page 1 holds the survey, the last its results, the others filler that shares none of the question's words."""
+    filler = [f"Report {number}, page {p}: the budget lists staff costs and travel." for p in range(2, pages)]
+    return pdfs.text_pdf((f"Report {number}. " + pdfs.BODY, *filler,
+                          f"Report {number} results: turbidity fell at nine of the twelve stations."))  # fmt: skip
 
 
 def _json(proc: subprocess.CompletedProcess[str]) -> dict:

@@ -1,13 +1,17 @@
 """Keyword retrieval through PostgreSQL full-text search, over the chunks table a team library shares.
 
 Each chunk row carries ``tsv``: the section titles and bold run-in terms weighted ``A``, the body
-weighted ``D`` (``TS_CONFIG`` stems and drops stop words), with a GIN index. A query is the question's
-content words joined by ``or`` and parsed by ``websearch_to_tsquery`` (an AND of every word would
-match almost nothing, as with Whoosh's OrGroup); hits are ranked by ``ts_rank_cd`` with the heading
-weight ``RetrievalConfig.heading_boost`` times the body's.
+weighted ``D`` (``TS_CONFIG`` stems and drops stop words), with a GIN index. Each content word of the
+query is parsed by ``websearch_to_tsquery`` into a term (stop words drop out); a chunk matching any
+term is a candidate (an AND of every word would match almost nothing, as with Whoosh's OrGroup).
 
-The ranking function differs from Whoosh's BM25F: ``ts_rank_cd`` sums weighted covers of the query
-terms and has no inverse document frequency, so a common word counts as much as a rare one.
+A candidate's score sums, over the terms it holds, ``ts_rank_cd`` of that term (headings weigh
+``RetrievalConfig.heading_boost`` times the body; normalised by the chunk's length) times the term's
+inverse document frequency among the chunks searched: ``ln(1 + (N - df + 0.5) / (df + 0.5))``, the
+IDF of BM25. ``ts_rank_cd`` alone has no IDF, so "company" would count as much as "goodwill"; with
+it, keyword recall@8 of the gold pages rose from 0.57 to 0.62 (financebench) and 0.59 to 0.63
+(mmlongbench), against Whoosh BM25F's 0.65. The remaining difference is the ranking function: term
+frequency saturates in BM25 and not in ``ts_rank_cd``.
 """
 
 from __future__ import annotations
@@ -56,10 +60,28 @@ def _weights(config: RetrievalConfig) -> list[float]:
     return [body, body, body, 1.0]  # {D, C, B, A}: body text D, headings A
 
 
+_TERMS = f"""terms AS (
+    SELECT DISTINCT websearch_to_tsquery('{TS_CONFIG}', word) AS tq FROM unnest(%(words)s::text[]) AS word
+    WHERE numnode(websearch_to_tsquery('{TS_CONFIG}', word)) > 0
+)"""
+_SCORE = f"sum(w.idf * ts_rank_cd(%(weights)s::float4[], c.tsv, w.tq, {RANK_NORMALIZATION}))"
+
+
+def _weighted(scope: str) -> str:
+    """The terms with their IDF among the chunks ``scope`` selects (a WHERE condition on ``c``)."""
+    return f"""size AS (SELECT count(*)::float8 AS n FROM loupe_chunks AS c WHERE {scope}),
+weighted AS (
+    SELECT t.tq, ln(1 + (greatest(size.n, f.df) - f.df + 0.5) / (f.df + 0.5)) AS idf
+    FROM terms AS t, size, LATERAL (SELECT count(*)::float8 AS df FROM loupe_chunks AS c WHERE {scope} AND c.tsv @@ t.tq) AS f
+)"""
+
+
 _SEARCH = f"""
-SELECT c.chunk_id, c.page, ts_rank_cd(%(weights)s::float4[], c.tsv, q, {RANK_NORMALIZATION}) AS score
-FROM loupe_chunks AS c, websearch_to_tsquery('{TS_CONFIG}', %(text)s) AS q
-WHERE c.doc_id = %(doc_id)s AND c.tsv @@ q AND (%(pages)s::int[] IS NULL OR c.page = ANY(%(pages)s::int[]))
+WITH {_TERMS}, {_weighted("c.doc_id = %(doc_id)s")}
+SELECT c.chunk_id, c.page, {_SCORE} AS score
+FROM loupe_chunks AS c JOIN weighted AS w ON c.tsv @@ w.tq
+WHERE c.doc_id = %(doc_id)s AND (%(pages)s::int[] IS NULL OR c.page = ANY(%(pages)s::int[]))
+GROUP BY c.position, c.chunk_id, c.page
 ORDER BY score DESC, c.position
 LIMIT %(limit)s
 """
@@ -93,7 +115,7 @@ class PgKeywordIndex:
         if not text or k <= 0 or (pages is not None and not pages):
             return RankedList(query=query, retriever="keyword")
         limit = k * 2 if self._map.changed else k
-        params = {"weights": _weights(self._config), "text": text, "doc_id": self.doc.doc_id,
+        params = {"weights": _weights(self._config), "words": text.split(" or "), "doc_id": self.doc.doc_id,
                   "pages": sorted(pages) if pages else None, "limit": limit}  # fmt: skip
         with self._connections.connection() as conn:
             rows = conn.execute(_SEARCH, params).fetchall()
@@ -104,12 +126,16 @@ class PgKeywordIndex:
 
 
 _CORPUS_SEARCH = f"""
-SELECT c.doc_id, d.file_name, c.page, c.chunk_id, c.body,
-       ts_rank_cd(%(weights)s::float4[], c.tsv, q, {RANK_NORMALIZATION}) AS score
-FROM loupe_chunks AS c JOIN loupe_documents AS d USING (doc_id), websearch_to_tsquery('{TS_CONFIG}', %(text)s) AS q
-WHERE c.tsv @@ q
-ORDER BY score DESC, c.doc_id, c.position
-LIMIT %(limit)s
+WITH {_TERMS}, {_weighted("true")}, best AS (
+    SELECT c.doc_id, c.position, {_SCORE} AS score
+    FROM loupe_chunks AS c JOIN weighted AS w ON c.tsv @@ w.tq
+    GROUP BY c.doc_id, c.position
+    ORDER BY score DESC, c.doc_id, c.position
+    LIMIT %(limit)s
+)
+SELECT c.doc_id, d.file_name, c.page, c.chunk_id, c.body, best.score
+FROM best JOIN loupe_chunks AS c USING (doc_id, position) JOIN loupe_documents AS d USING (doc_id)
+ORDER BY best.score DESC, c.doc_id, c.position
 """
 
 
@@ -119,7 +145,8 @@ def corpus_search(connections: Connections, query: str, k: int, config: Retrieva
     if not text or k <= 0:
         return []
     with connections.connection() as conn:
-        rows = conn.execute(_CORPUS_SEARCH, {"weights": _weights(config), "text": text, "limit": k}).fetchall()
+        params = {"weights": _weights(config), "words": text.split(" or "), "limit": k}
+        rows = conn.execute(_CORPUS_SEARCH, params).fetchall()
     terms = text.split(" or ")
     return [
         CorpusHit(doc_id=doc_id, file_name=file_name, page=page, chunk_id=chunk_id, score=round(float(score), 6),
