@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from engine.config import EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import LoupeError
@@ -48,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
     ask.add_argument("--model", default=None, help="model name for --backend openai")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
+    ask.add_argument("--timeout", type=float, default=None, help="seconds one request may take (--backend openai)")
+    ask.add_argument("--context-window", type=int, default=None, help="the model's context window, in tokens")
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
         ("--max-unique-queries", int), ("--max-context-tokens", int), ("--max-seconds", float),
@@ -115,11 +119,7 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     *files, question = args.args
     if args.backend == "openai":
-        backend = config.backend.model_copy(
-            update={"kind": "openai", **({"model": args.model} if args.model else {}),
-                    **({"base_url": args.base_url} if args.base_url else {})}
-        )  # fmt: skip
-        config = config.model_copy(update={"backend": backend})
+        config = config.model_copy(update={"backend": _openai_settings(args, config)})
     library = Library(config)
     doc_ids = [library.ingest(*_read_pdf(f)).doc_id for f in files]
     override = BudgetOverride(
@@ -139,6 +139,20 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     human += [f"evidence pages: {pages}", f"stop: {result.stop_reason} (exhausted: {result.exhausted})"]
     human += [f"caveat: {c}" for c in result.answer.caveats]
     _emit(result.model_dump_json(), args.json, "\n".join(human))
+
+
+def _openai_settings(args: argparse.Namespace, config: EngineConfig):
+    """The backend settings ``ask --backend openai`` asks for (validated: a bad value is a CLI error)."""
+    chosen = {"model": args.model, "base_url": args.base_url, "timeout_seconds": args.timeout,
+              "context_window_tokens": args.context_window}  # fmt: skip
+    update = {"kind": "openai", **{k: v for k, v in chosen.items() if v is not None}}
+    try:
+        return type(config.backend).model_validate({**config.backend.model_dump(), **update})
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise CliError(
+            f"--{str(first['loc'][0]).replace('_seconds', '').replace('_tokens', '').replace('_', '-')}: {first['msg']}"
+        ) from None
 
 
 def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:
