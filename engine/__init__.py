@@ -56,6 +56,7 @@ _LAZY = {
     "ensure_sample": "engine.sample",
     "SAMPLE_QUESTIONS": "engine.sample",
     "STOP_TEXT": "engine.compose.steps",
+    "stream_answer_text": "engine.llm.streaming",
 }
 
 __all__ = [

@@ -38,6 +38,7 @@ from engine.errors import BackendError
 from engine.llm import prompts, structured, wire
 from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
 from engine.llm.offline import OfflineBackend
+from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
 from engine.llm.transport import InvalidReply, Tally, describe, request_with_retries, short_validation
 
 logger = logging.getLogger(__name__)
@@ -219,11 +220,12 @@ class OpenAIBackend:
         limits = TASK_LIMITS[task]
         model = self._model or ""
         key = self.base_url or ""
+        sink = current_sink() if task == "answer" else None  # read here: the request runs in a worker thread
         while True:
             mode = structured.MODES.get(key, model)
             fmt = structured.response_format(mode, wire_type.__name__, schema)
             sent = _with_schema_in_system(messages, schema, mode)
-            call = partial(self._create, model, sent, limits, fmt)
+            call = partial(self._create, model, sent, limits, fmt, sink)
             try:
                 completion = request_with_retries(self, call, tally, deadline, prompt=sent)
             except openai.APIStatusError as exc:
@@ -236,11 +238,16 @@ class OpenAIBackend:
                 continue
             return _parse_completion(completion, wire_type, mode, limits.max_tokens)
 
-    def _create(self, model: str, messages: list[dict[str, str]], limits: TaskLimits, fmt: dict | None) -> Any:
-        extra = {"response_format": fmt} if fmt is not None else {}
-        return self._get_client().chat.completions.create(
+    def _create(
+        self, model: str, messages: list[dict[str, str]], limits: TaskLimits, fmt: dict | None, sink: TextSink | None
+    ) -> Any:
+        extra: dict[str, Any] = {"response_format": fmt} if fmt is not None else {}
+        if sink is not None:
+            extra |= {"stream": True, "stream_options": {"include_usage": True}}
+        reply = self._get_client().chat.completions.create(
             model=model, messages=messages, max_tokens=limits.max_tokens, temperature=limits.temperature, **extra
         )
+        return collect_stream(reply, TextDeltas(sink), messages) if sink is not None else reply
 
     def _to_contract(self, task: TaskName, reply: BaseModel, request: TaskRequest, evidence: tuple) -> BaseModel:
         if isinstance(reply, wire.WireAnswer):

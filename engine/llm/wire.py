@@ -33,6 +33,7 @@ from engine.contracts import (
     EvidenceItem,
     ExecutionPlan,
     Intent,
+    LayoutHint,
     ParsedQuestion,
     PlanStep,
     RetrievalSpec,
@@ -146,7 +147,7 @@ def question_from_wire(wire: WireQuestion, question: str) -> ParsedQuestion:
     intent = wire.intent if wire.intent != "comparison" or len(sides) >= 2 else "single_fact"
     cue = find_cardinality_cue(question)
     section = next((r for r in references if r.split()[0] in ("Section", "Item", "Chapter", "Appendix")), None)
-    layout = "table" if any(r.startswith("Table") for r in references) else None
+    layout: LayoutHint | None = "table" if any(r.startswith("Table") for r in references) else None
     if layout is None and any(r.startswith("Figure") for r in references):
         layout = "figure"
     return ParsedQuestion(

@@ -56,6 +56,7 @@ class StubServer:
 
     actions: list[Action] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    with_usage_in_stream: bool = True
     models: tuple[str, ...] = ("stub-model",)
     """What ``GET /v1/models`` lists (an empty tuple: the route answers 404)."""
     _server: ThreadingHTTPServer | None = None
@@ -108,7 +109,25 @@ class StubServer:
                     message = action.message or f"stub error {action.code}"
                     self._send(action.code, {"error": {"message": message, "type": "stub"}}, dict(action.headers))
                     return
+                if body.get("stream"):
+                    self._stream(action.content, action.finish_reason, stub.with_usage_in_stream)
+                    return
                 self._send(200, _completion(body.get("model", "stub"), action.content, action.finish_reason), {})
+
+            def _stream(self, content: str, finish_reason: str, with_usage: bool) -> None:
+                """Server-sent events: the content in pieces of 7 characters, then usage, then [DONE]."""
+                pieces = [content[i : i + 7] for i in range(0, len(content), 7)]
+                events = [_chunk({"content": piece}, None) for piece in pieces] + [_chunk({}, finish_reason)]
+                if with_usage:
+                    events.append({**_chunk({}, None), "choices": [], "usage": _USAGE})
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for event in events:
+                    self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.close_connection = True
 
             def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
                 blob = json.dumps(payload).encode()
@@ -147,5 +166,18 @@ def _completion(model: str, content: str, finish_reason: str = "stop") -> dict[s
                 "message": {"role": "assistant", "content": content, "refusal": None},
             }
         ],
-        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+        "usage": _USAGE,
+    }
+
+
+_USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": "stub",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
     }

@@ -209,3 +209,38 @@ def test_a_corrective_retry_is_recorded(stub):
     result = run(backend)
     assert result.fallback is None and result.usage.calls == 2
     assert any("corrective retry" in e for e in backend.events)
+
+
+# ---- streaming ------------------------------------------------------------------------------------------
+
+STREAMED = {
+    "statements": [{"text": "Station 1 turbidity was 1.5 NTU.", "passages": [1]},
+                   {"text": "Station 2 turbidity was 2.5 NTU.", "passages": [2]}],
+    "answer_found": True, "missing": [],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("usage_in_stream", [True, False])
+def test_the_answer_streams_its_text_and_is_still_verified(stub, usage_in_stream):
+    from engine.llm.streaming import stream_answer_text
+
+    stub.with_usage_in_stream = usage_in_stream
+    stub.script(reply(STREAMED))
+    pieces: list[str] = []
+    with stream_answer_text(pieces.append):
+        result = run(backend_for(stub), task="answer", output=AnswerWithEvidence, evidence=passages(2))
+    assert stub.requests[0].body["stream"] is True
+    assert len(pieces) > 3 and "".join(pieces) == "Station 1 turbidity was 1.5 NTU. Station 2 turbidity was 2.5 NTU."
+    assert result.fallback is None and [c.page for c in result.value.citations] == [1, 2]
+    assert result.usage.prompt_tokens == 11 if usage_in_stream else result.usage.prompt_tokens > 11
+
+
+def test_other_tasks_and_unwatched_answers_do_not_stream(stub):
+    from engine.llm.streaming import stream_answer_text
+
+    stub.script(reply(PLAN))
+    with stream_answer_text(lambda piece: None):
+        run(backend_for(stub))
+    stub.script(reply(STREAMED))
+    run(backend_for(stub), task="answer", output=AnswerWithEvidence, evidence=passages(2))
+    assert all("stream" not in r.body for r in stub.requests)
