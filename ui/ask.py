@@ -10,6 +10,7 @@ import streamlit as st
 from engine import SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult
 from ui import services, state, views
 from ui.settings import Settings
+from ui.streaming import run_streaming
 
 QUESTION = "question"
 DOCS = "docs"
@@ -92,7 +93,11 @@ def _question_form() -> str | None:
 
 
 def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | None = None) -> RunResult | None:
-    """Run one question with an ``st.status`` progress box; errors become messages. Stores the run."""
+    """Run one question with an ``st.status`` progress box; errors become messages. Stores the run.
+
+    With the openai backend the model's draft answer streams above the box as it is written."""
+    streaming = settings.config.backend.kind == "openai"
+    draft = st.container() if streaming else None
     with st.status(f"Answering: {question}", expanded=False) as status:
 
         def progress(event: ProgressEvent) -> None:
@@ -101,7 +106,12 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.write(label)
 
         try:
-            result = services.run_question(question, doc_ids, settings, progress=progress, strategy=strategy)
+            run = partial(services.run_question, question, doc_ids, settings, strategy=strategy)
+            if draft is not None:
+                services.library()  # built in the script thread: the run itself goes to a worker thread
+                result = run_streaming(lambda report: run(progress=report), progress, draft)
+            else:
+                result = run(progress=progress)
         except LoupeError as error:
             status.update(label="The question could not be answered", state="error")
             st.error(str(error))
