@@ -36,3 +36,14 @@ def test_openai_answer_streams_into_the_page_then_the_run_is_shown(app_engine: s
     assert any(DRAFT in str(m.value) for m in at.markdown), "the draft was written into the page"
     runs = at.session_state["loupe"]["runs"]
     assert runs and all("sk-test-streaming-key" not in run for run in runs)
+
+
+def test_sidebar_request_timeout_and_empty_model_reach_the_backend_settings(app_engine: str) -> None:
+    from ui.settings import build_config
+
+    config = build_config("balanced", "openai", "http://127.0.0.1:9/v1", "", "k", "auto", timeout=45.0)
+    assert config.backend.timeout_seconds == 45.0 and config.backend.model is None
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    at.sidebar.radio(key="loupe_w_backend").set_value("openai").run()
+    timeout = at.sidebar.number_input(key="loupe_w_timeout")
+    assert timeout.value == 20.0 and not at.exception
