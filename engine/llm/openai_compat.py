@@ -70,6 +70,11 @@ TASK_LIMITS: dict[TaskName, TaskLimits] = {
 """Per-task request sizes, each with its reason."""
 
 
+_SERVED_MODEL: dict[str, str] = {}
+"""The model each endpoint was found to serve (asked once per endpoint and process)."""
+_SERVED_LOCK = threading.Lock()
+
+
 class OpenAIBackend:
     """``Backend`` over an OpenAI-compatible chat-completions endpoint."""
 
@@ -135,6 +140,10 @@ class OpenAIBackend:
         """The configured model, or the one the endpoint serves when none is configured."""
         if self._model:
             return self._model
+        with _SERVED_LOCK:
+            self._model = _SERVED_MODEL.get(self.base_url or "")
+        if self._model:
+            return self._model
         client = self._get_client()
         try:
             listing = request_with_retries(self, lambda: client.models.list(), tally, deadline, count_call=False)
@@ -148,7 +157,8 @@ class OpenAIBackend:
         if len(ids) != 1:
             shown = ", ".join(ids[:5]) or "none"
             raise BackendError(f"name the model to use (--model): the endpoint serves {len(ids)} ({shown})")
-        self._model = ids[0]
+        with _SERVED_LOCK:
+            self._model = _SERVED_MODEL.setdefault(self.base_url or "", ids[0])
         return self._model
 
     def _record(self, event: str) -> None:
@@ -225,7 +235,7 @@ class OpenAIBackend:
             mode = structured.MODES.get(key, model)
             fmt = structured.response_format(mode, wire_type.__name__, schema)
             sent = _with_schema_in_system(messages, schema, mode)
-            call = partial(self._create, model, sent, limits, fmt, sink)
+            call = partial(self._create, model, sent, limits, fmt, sink, deadline)
             try:
                 completion = request_with_retries(self, call, tally, deadline, prompt=sent)
             except openai.APIStatusError as exc:
@@ -239,15 +249,22 @@ class OpenAIBackend:
             return _parse_completion(completion, wire_type, mode, limits.max_tokens)
 
     def _create(
-        self, model: str, messages: list[dict[str, str]], limits: TaskLimits, fmt: dict | None, sink: TextSink | None
+        self,
+        model: str,
+        messages: list[dict[str, str]],
+        limits: TaskLimits,
+        fmt: dict | None,
+        sink: TextSink | None,
+        deadline: float | None,
     ) -> Any:
+        """One streamed request, read to its end (streamed so that an abandoned request stops the server's
+        work: llama.cpp's server keeps generating a non-streamed reply nobody waits for)."""
         extra: dict[str, Any] = {"response_format": fmt} if fmt is not None else {}
-        if sink is not None:
-            extra |= {"stream": True, "stream_options": {"include_usage": True}}
-        reply = self._get_client().chat.completions.create(
-            model=model, messages=messages, max_tokens=limits.max_tokens, temperature=limits.temperature, **extra
-        )
-        return collect_stream(reply, TextDeltas(sink), messages) if sink is not None else reply
+        stream = self._get_client().chat.completions.create(
+            model=model, messages=messages, max_tokens=limits.max_tokens, temperature=limits.temperature,
+            stream=True, stream_options={"include_usage": True}, **extra,
+        )  # fmt: skip
+        return collect_stream(stream, TextDeltas(sink), messages, deadline)
 
     def _to_contract(self, task: TaskName, reply: BaseModel, request: TaskRequest, evidence: tuple) -> BaseModel:
         if isinstance(reply, wire.WireAnswer):

@@ -22,6 +22,7 @@ from engine.bricks.text import estimate_tokens
 from engine.config import BackendConfig
 from engine.contracts import LlmUsage
 from engine.errors import BackendError
+from engine.llm.streaming import StreamDeadline
 from engine.llm.structured import refuses_response_format
 
 MIN_CALL_SECONDS = 1.0
@@ -82,8 +83,14 @@ def request_with_retries(
             tally.calls += 1
         try:
             reply = within_deadline(sender, call, limit)
-        except (openai.APITimeoutError, openai.APIConnectionError, Deadline, openai.APIStatusError) as exc:
-            if prompt is not None and isinstance(exc, Deadline | openai.APITimeoutError):
+        except (
+            openai.APITimeoutError,
+            openai.APIConnectionError,
+            Deadline,
+            StreamDeadline,
+            openai.APIStatusError,
+        ) as exc:
+            if prompt is not None and isinstance(exc, Deadline | StreamDeadline | openai.APITimeoutError):
                 tally.prompt_tokens += sum(estimate_tokens(m["content"]) for m in prompt)
             status = getattr(exc, "status_code", None)
             if isinstance(exc, openai.APIStatusError) and refuses_response_format(status, f"{exc} {exc.body}"):
@@ -157,7 +164,7 @@ def describe(exc: BaseException) -> str:
     """A short description of why a step could not be done on the endpoint (the caller scrubs keys)."""
     import openai
 
-    if isinstance(exc, BackendError | Deadline | InvalidReply):
+    if isinstance(exc, BackendError | Deadline | InvalidReply | StreamDeadline):
         return str(exc)
     if isinstance(exc, openai.APITimeoutError):
         return "the endpoint did not answer within the timeout"

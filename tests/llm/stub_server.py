@@ -57,6 +57,12 @@ class StubServer:
     actions: list[Action] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
     with_usage_in_stream: bool = True
+    ignore_stream: bool = False
+    """Answer a streamed request with one plain JSON completion (as some servers do)."""
+    piece_seconds: float = 0.0
+    """Pause after each streamed piece."""
+    stream_aborted: bool = False
+    """Set when the client closed a stream before its end."""
     models: tuple[str, ...] = ("stub-model",)
     """What ``GET /v1/models`` lists (an empty tuple: the route answers 404)."""
     _server: ThreadingHTTPServer | None = None
@@ -109,7 +115,7 @@ class StubServer:
                     message = action.message or f"stub error {action.code}"
                     self._send(action.code, {"error": {"message": message, "type": "stub"}}, dict(action.headers))
                     return
-                if body.get("stream"):
+                if body.get("stream") and not stub.ignore_stream:
                     self._stream(action.content, action.finish_reason, stub.with_usage_in_stream)
                     return
                 self._send(200, _completion(body.get("model", "stub"), action.content, action.finish_reason), {})
@@ -123,10 +129,14 @@ class StubServer:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for event in events:
-                    self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
-                    self.wfile.flush()
-                self.wfile.write(b"data: [DONE]\n\n")
+                try:
+                    for event in events:
+                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                        self.wfile.flush()
+                        time.sleep(stub.piece_seconds)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    stub.stream_aborted = True
                 self.close_connection = True
 
             def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str]) -> None:

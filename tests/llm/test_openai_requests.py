@@ -235,12 +235,23 @@ def test_the_answer_streams_its_text_and_is_still_verified(stub, usage_in_stream
     assert result.usage.prompt_tokens == 11 if usage_in_stream else result.usage.prompt_tokens > 11
 
 
-def test_other_tasks_and_unwatched_answers_do_not_stream(stub):
-    from engine.llm.streaming import stream_answer_text
-
+def test_a_server_that_ignores_stream_is_read_as_one_completion(stub):
+    stub.ignore_stream = True
     stub.script(reply(PLAN))
-    with stream_answer_text(lambda piece: None):
-        run(backend_for(stub))
-    stub.script(reply(STREAMED))
-    run(backend_for(stub), task="answer", output=AnswerWithEvidence, evidence=passages(2))
-    assert all("stream" not in r.body for r in stub.requests)
+    result = run(backend_for(stub))
+    assert stub.requests[0].body["stream"] is True
+    assert result.fallback is None and result.usage.prompt_tokens == 11
+
+
+def test_a_reply_still_streaming_at_the_deadline_is_closed_so_the_server_stops(stub):
+    stub.piece_seconds = 0.4
+    stub.script(reply(PLAN))
+    started = time.monotonic()
+    result = run(backend_for(stub, timeout_seconds=20.0), time_limit_seconds=5.0)
+    assert result.fallback is not None and "in time" in result.fallback.reason
+    assert time.monotonic() - started < 5.0 * TASK_LIMITS["plan_subqueries"].budget_share + 1.0
+    deadline = time.monotonic() + 3.0
+    while not stub.stream_aborted and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stub.stream_aborted, "the connection was closed before the reply's end"
+    assert result.usage.calls == 1 and result.usage.prompt_tokens > 0
