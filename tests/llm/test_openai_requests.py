@@ -248,7 +248,7 @@ def test_a_reply_still_streaming_at_the_deadline_is_closed_so_the_server_stops(s
     stub.script(reply(PLAN))
     started = time.monotonic()
     result = run(backend_for(stub, timeout_seconds=20.0), time_limit_seconds=5.0)
-    assert result.fallback is not None and "in time" in result.fallback.reason
+    assert result.fallback is not None and "did not finish its reply" in result.fallback.reason
     assert time.monotonic() - started < 5.0 * TASK_LIMITS["plan_subqueries"].budget_share + 1.0
     deadline = time.monotonic() + 3.0
     while not stub.stream_aborted and time.monotonic() < deadline:
