@@ -39,7 +39,7 @@ from engine.llm import prompts, structured, wire
 from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
 from engine.llm.offline import OfflineBackend
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
-from engine.llm.transport import InvalidReply, Tally, describe, request_with_retries, short_validation
+from engine.llm.transport import CutOff, InvalidReply, Tally, describe, request_with_retries, short_validation
 
 logger = logging.getLogger(__name__)
 
@@ -57,13 +57,13 @@ class TaskLimits:
 
 TASK_LIMITS: dict[TaskName, TaskLimits] = {
     # a handful of keywords and flags; deterministic, and cheap enough to leave time for the answer
-    "parse_question": TaskLimits(max_tokens=160, temperature=0.0, budget_share=0.3),
+    "parse_question": TaskLimits(max_tokens=96, temperature=0.0, budget_share=0.3),
     # up to four short queries; a little variety in wording helps recall
     "plan_subqueries": TaskLimits(max_tokens=200, temperature=0.2, budget_share=0.3),
     # a yes/no, a few gap queries and a sentence
     "judge_sufficiency": TaskLimits(max_tokens=160, temperature=0.0, budget_share=0.3),
     # up to six statements with passage numbers; deterministic, faithful to the passages
-    "answer": TaskLimits(max_tokens=400, temperature=0.0, budget_share=0.85),
+    "answer": TaskLimits(max_tokens=320, temperature=0.0, budget_share=0.85),
     # up to six steps
     "make_plan": TaskLimits(max_tokens=320, temperature=0.2, budget_share=0.3),
 }
@@ -207,6 +207,8 @@ class OpenAIBackend:
             try:
                 reply = self._call(task, messages, wire_type, schema, tally, deadline)
                 break
+            except CutOff:
+                raise  # asking again would restart the same runaway reply
             except InvalidReply as exc:
                 error = str(exc)
                 if attempt:
@@ -312,7 +314,7 @@ def _parse_completion(completion: Any, wire_type: type[BaseModel], mode: str, ma
     except (AttributeError, IndexError, KeyError, TypeError):
         raise InvalidReply("the endpoint's reply is not a chat completion") from None
     if getattr(choice, "finish_reason", None) == "length":
-        raise InvalidReply(f"the reply was cut off at {max_tokens} tokens; reply with a shorter JSON object")
+        raise CutOff(f"the reply was cut off at its {max_tokens}-token cap before the JSON object closed")
     text = structured.extract_json(content) if mode == "text" else content
     if not text:
         raise InvalidReply("the reply held no JSON object")

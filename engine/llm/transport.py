@@ -35,6 +35,10 @@ class InvalidReply(Exception):
     """The endpoint answered, but not with a valid instance of the schema."""
 
 
+class CutOff(InvalidReply):
+    """The reply stopped at its ``max_tokens`` cap (a runaway reply: not retried)."""
+
+
 class Deadline(Exception):
     """A request outlived its wall-clock deadline, or the step had no time left to send one."""
 
