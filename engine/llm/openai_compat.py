@@ -201,7 +201,7 @@ class OpenAIBackend:
                                         limits.max_tokens)  # fmt: skip
         if len(evidence) < len(request.evidence):
             self._record(f"{task}: {len(evidence)} of {len(request.evidence)} passages fit the context window")
-        messages = prompts.build_messages(task, request, evidence, None if mode == "json_schema" else schema)
+        messages = prompts.build_messages(task, request, evidence, schema if mode == "text" else None)
         error = ""
         for attempt in range(2):
             try:
@@ -296,8 +296,9 @@ class OpenAIBackend:
 
 
 def _with_schema_in_system(messages: list[dict[str, str]], schema: dict[str, Any], mode: str) -> list[dict[str, str]]:
-    """``messages`` with the schema spelled out in the system turn unless the server enforces it."""
-    if mode == "json_schema" or "JSON schema:" in messages[0]["content"]:
+    """``messages`` with the schema spelled out in the system turn when the server does not enforce it
+    (plain-text mode); the server-side modes keep the prompt short."""
+    if mode != "text" or "JSON schema:" in messages[0]["content"]:
         return messages
     return [{"role": "system", "content": prompts.system_message(schema)}, *messages[1:]]
 
