@@ -116,15 +116,15 @@ def main() -> int:
     parser.add_argument("--financebench", type=int, default=5, help="first N financebench questions (0: none)")
     parser.add_argument("--strategy", default="auto")
     parser.add_argument("--max-seconds", type=float, default=None, help="override the seconds budget")
+    parser.add_argument("--timeout", type=float, default=None, help="seconds one request may take")
     parser.add_argument("--report", default=None, help="write the per-question figures as JSON here")
     args = parser.parse_args()
     if not args.base_url:
         parser.error("--base-url (or OPENAI_BASE_URL) is required")
     os.environ.setdefault("OPENAI_API_KEY", "sk-local-bench-key")
     library = tempfile.mkdtemp(prefix="loupe-bench-llm-")
-    backend_config = BackendConfig(
-        kind="openai", base_url=args.base_url, **({"model": args.model} if args.model else {})
-    )
+    chosen = {"model": args.model, "timeout_seconds": args.timeout}
+    backend_config = BackendConfig(kind="openai", base_url=args.base_url, **{k: v for k, v in chosen.items() if v})
     config = EngineConfig(library=LibraryConfig(path=library), backend=backend_config)
     from engine.api import answer, ingest
 
