@@ -24,9 +24,8 @@ SYSTEM = (
 TASKS: dict[TaskName, str] = {
     "parse_question": (
         "Read the question. intent: one of single_fact, comparison, multi_hop, listing, section_retrieval, "
-        "open_scoped, open_corpus_wide, vague. keywords: up to 8 important words or phrases copied from the "
-        "question. sides: the things the question compares, if it compares. references: tables, figures or "
-        "sections the question names. asks_for_value: true when the question asks for a number, amount or date."
+        "open_scoped, open_corpus_wide, vague. keywords: the key terms of the question. sides: the things the "
+        "question compares, if it compares. asks_for_value: true when the question asks for a number, amount or date."
     ),
     "plan_subqueries": (
         "Write 1-4 short search queries that together cover the question. If gaps are listed, write queries "

@@ -9,7 +9,7 @@ bounded (a grammar-constrained reply cannot run away). Code then decides the res
   never from the model), checks that the passage supports the statement (``bricks.support``), cites an
   uncited statement's supporting passage when one does, and leaves out, with a caveat, a statement no
   passage supports. "complete" and confidence are computed from that check.
-- parse_question: intent, keywords, compared sides, named references. Keywords not in the question
+- parse_question: intent, keywords, compared sides. References are read by code; keywords not in the question
   are dropped (an example in a prompt must not leak into retrieval); complexity, hints and anchors are
   computed from the rest.
 - make_plan: the plan contract itself, repaired when the intent is clear (``repair_plan``).
@@ -119,7 +119,6 @@ class WireQuestion(Contract):
     intent: Intent
     keywords: tuple[str, ...] = Field(default=(), max_length=8)
     sides: tuple[str, ...] = Field(default=(), max_length=4)
-    references: tuple[str, ...] = Field(default=(), max_length=4)
     asks_for_value: bool = False
 
 
@@ -141,8 +140,7 @@ def question_from_wire(wire: WireQuestion, question: str) -> ParsedQuestion:
     asked = stems(question)
     keywords = [k.strip() for k in wire.keywords if k.strip() and stems(k) and stems(k) <= asked]
     keywords = list(dict.fromkeys(keywords)) or content_words(question)[:8]
-    named = find_references(question)
-    references = tuple(dict.fromkeys([*named, *(r for r in wire.references if r.lower() in question.lower())]))
+    references = find_references(question)  # code reads references; the model is not asked
     sides = tuple(s.strip() for s in wire.sides if s.strip() and stems(s) and stems(s) <= asked)
     intent = wire.intent if wire.intent != "comparison" or len(sides) >= 2 else "single_fact"
     cue = find_cardinality_cue(question)
