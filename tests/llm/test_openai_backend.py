@@ -28,7 +28,7 @@ def stub():
         yield server
 
 
-def backend_for(stub: StubServer, timeout: float = 1.0, retries: int = 0) -> OpenAIBackend:
+def backend_for(stub: StubServer, timeout: float = 5.0, retries: int = 0) -> OpenAIBackend:
     config = BackendConfig(kind="openai", model="stub-model", base_url=stub.base_url, api_key=SecretStr(KEY),
                            timeout_seconds=timeout, max_retries=retries)  # fmt: skip
     with allow_network():
@@ -89,7 +89,9 @@ def test_timeout_falls_back(stub, caplog):
     caplog.set_level(logging.DEBUG)
     stub.script(hang(2.0))
     result = run_plan(backend_for(stub, timeout=0.4))
-    assert result.fallback is not None and "timeout" in result.fallback.reason
+    assert result.fallback is not None and (
+        "timeout" in result.fallback.reason or "did not finish" in result.fallback.reason
+    )
     assert result.value.sub_queries
     assert_no_key(result.fallback, caplog.text)
 
