@@ -34,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.bricks.text import normalize_space
 from engine.config import REPO_ROOT, BackendConfig, EngineConfig, LibraryConfig
-from engine.contracts import AnswerWithEvidence, BudgetOverride
-from engine.llm.base import BackendReply, T, TaskRequest, make_backend
+from engine.contracts import AnswerWithEvidence, BackendReply, BudgetOverride, TaskRequest
+from engine.contracts.backend import T
+from engine.llm import make_backend
 
 SHARED = REPO_ROOT.parent / "shared"
 

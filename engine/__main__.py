@@ -15,13 +15,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import LoupeError
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger("engine.cli")
-
-STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
 
 
 class CliError(Exception):
@@ -46,9 +46,9 @@ def _parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="answer a question over one or more PDFs")
     ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
-    ask.add_argument("--strategy", choices=STRATEGIES, default="auto")
-    ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    ask.add_argument("--model", default=None, help="model name for --backend openai")
+    ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
+    ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
+    ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     ask.add_argument("--timeout", type=float, default=None, help="seconds one request may take (--backend openai)")
     ask.add_argument("--context-window", type=int, default=None, help="the model's context window, in tokens")
@@ -105,7 +105,7 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         for h in ranked.hits
     ]  # fmt: skip
     lines = [
-        f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows
+        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}" for h in ranked.hits
     ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
@@ -118,8 +118,10 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     if len(args.args) < 2:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     *files, question = args.args
-    if args.backend == "openai":
-        config = config.model_copy(update={"backend": _openai_settings(args, config)})
+    if args.backend != config.backend.kind or any(
+        v is not None for v in (args.model, args.base_url, args.timeout, args.context_window)
+    ):
+        config = config.model_copy(update={"backend": _backend_settings(args, config)})
     library = Library(config)
     doc_ids = [library.ingest(*_read_pdf(f)).doc_id for f in files]
     override = BudgetOverride(
@@ -141,11 +143,11 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     _emit(result.model_dump_json(), args.json, "\n".join(human))
 
 
-def _openai_settings(args: argparse.Namespace, config: EngineConfig):
-    """The backend settings ``ask --backend openai`` asks for (validated: a bad value is a CLI error)."""
+def _backend_settings(args: argparse.Namespace, config: EngineConfig):
+    """The backend settings ``ask`` asks for (validated: a bad value is a CLI error)."""
     chosen = {"model": args.model, "base_url": args.base_url, "timeout_seconds": args.timeout,
               "context_window_tokens": args.context_window}  # fmt: skip
-    update = {"kind": "openai", **{k: v for k, v in chosen.items() if v is not None}}
+    update = {"kind": args.backend, **{k: v for k, v in chosen.items() if v is not None}}
     try:
         return type(config.backend).model_validate({**config.backend.model_dump(), **update})
     except ValidationError as error:

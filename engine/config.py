@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
@@ -103,7 +102,11 @@ class GenerationConfig(_Section):
 class BackendConfig(_Section):
     """Which backend answers, and how a network backend is reached."""
 
-    kind: Literal["offline", "openai"] = Field("offline", description="offline rules or an OpenAI-compatible API.")
+    kind: str = Field(
+        "offline",
+        pattern=r"^[a-z][a-z0-9_]{0,31}$",
+        description="A backend name from engine.llm.BACKENDS: offline rules, or openai for an OpenAI-compatible API.",
+    )
     model: str | None = Field(
         None, description="Model name for the OpenAI-compatible endpoint; None: the one model the endpoint serves."
     )

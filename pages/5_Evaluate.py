@@ -7,9 +7,10 @@ from pathlib import Path
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import EngineConfig, LoupeError
+from engine import BACKEND_NAMES, EngineConfig, LoupeError, backend_label
 from engine.eval import (
     BASELINE_TOP5,
+    DEFAULT_CORPUS,
     DEFAULT_PRICE_PER_1K,
     EVAL_STRATEGIES,
     EvalProgress,
@@ -20,7 +21,6 @@ from engine.eval import (
     run_eval,
     summary_rows,
 )
-from engine.eval.dataset import DEFAULT_CORPUS
 
 REPORT_KEY = "eval_report_json"
 UPLOAD = "Upload a JSONL file"
@@ -39,7 +39,9 @@ def _config() -> EngineConfig:
             return config
     except ImportError:
         pass
-    backend = st.sidebar.radio("Backend", ["offline", "openai"], key="eval_backend", horizontal=True)
+    backend = st.sidebar.radio(
+        "Backend", list(BACKEND_NAMES), key="eval_backend", horizontal=True, format_func=backend_label
+    )
     config = EngineConfig()
     return config.model_copy(update={"backend": config.backend.model_copy(update={"kind": backend})})
 

@@ -1,4 +1,4 @@
-"""A backend for any OpenAI-compatible endpoint, with per-step fallback to the offline rules.
+"""A backend for any OpenAI-compatible endpoint (the factory wraps it in a per-step fallback to the offline rules).
 
 Every request fits the model: a ``max_tokens`` cap and a temperature per task (``TASK_LIMITS``), a
 deadline inside the run's seconds budget, the evidence fitted to the context window and numbered so
@@ -6,8 +6,11 @@ the model cites ``[3]``, and a small reply schema (``wire.py``) that code turns 
 checking every citation. Structured output walks down ``json_schema`` -> ``json_object`` with the
 schema -> plain text with the JSON extracted, on the server's actual refusal only, remembered per
 endpoint (``structured.py``). A reply that fails validation gets one corrective retry (recorded); a
-reply still invalid, or an endpoint that keeps failing, makes that step fall back to the offline rule
-and the reply says why. Usage counts every request sent, answered or not.
+reply still invalid, or an endpoint that keeps failing, raises ``BackendStepError`` with a key-free
+reason and what the step spent (the factory's ``FallbackBackend`` has the offline rules do that step
+and records why). Usage counts every request sent, answered or not. The answer's feedback signals
+(pending references, garbled pages, uncovered sides) are checked in code after the call
+(``engine.bricks.signals``), as for every backend: the model is not asked for them.
 
 The API key is only ever handed to the ``openai`` client (which sends it as the Authorization
 header); it is scrubbed from every message this module produces, and never logged or stored.
@@ -27,17 +30,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.config import BackendConfig
-from engine.contracts import (
-    AnswerWithEvidence,
-    BackendFallback,
-    BackendName,
-    ExecutionPlan,
-    TaskName,
-)
-from engine.errors import BackendError
+from engine.contracts import BackendReply, ExecutionPlan, TaskName, TaskRequest, check_output_type
+from engine.contracts.backend import T
+from engine.errors import BackendError, BackendStepError
 from engine.llm import prompts, structured, wire
-from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
-from engine.llm.offline import OfflineBackend
+from engine.llm.network import ensure_network
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
 from engine.llm.transport import CutOff, InvalidReply, Tally, describe, request_with_retries, short_validation
 
@@ -78,9 +75,9 @@ _SERVED_LOCK = threading.Lock()
 class OpenAIBackend:
     """``Backend`` over an OpenAI-compatible chat-completions endpoint."""
 
-    name: BackendName = "openai"
+    name = "openai"
 
-    def __init__(self, config: BackendConfig, offline: OfflineBackend | None = None) -> None:
+    def __init__(self, config: BackendConfig) -> None:
         """Check the network switch now; the client itself is built on the first ``run``.
 
         Raises:
@@ -89,7 +86,6 @@ class OpenAIBackend:
         self.config = config
         self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
         ensure_network(self.base_url or "https://api.openai.com/v1")
-        self._offline = offline or OfflineBackend()
         self._client: Any = None
         self._model: str | None = config.model
         self._lock = threading.Lock()
@@ -169,7 +165,11 @@ class OpenAIBackend:
     # ---- the protocol -----------------------------------------------------------------------------
 
     def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
-        """Run ``task`` on the endpoint; fall back to the offline rule when it cannot be done."""
+        """Run ``task`` on the endpoint.
+
+        Raises:
+            BackendStepError: the step could not be done (its reason names no secret).
+        """
         check_output_type(task, output_type)
         started = time.monotonic()
         tally = Tally()
@@ -177,12 +177,7 @@ class OpenAIBackend:
             value = self._attempt(task, request, tally, self._step_deadline(task, request, started))
         except Exception as exc:
             reason = self.scrub(describe(exc))
-            logger.warning("openai %s step fell back to offline rules: %s", task, reason)
-            offline = self._offline.run(task, request, output_type)
-            usage = tally.usage(time.monotonic() - started)
-            return BackendReply(value=offline.value, usage=usage, fallback=BackendFallback(task=task, reason=reason))
-        if isinstance(value, AnswerWithEvidence):
-            value = self._with_checked_signals(value, request)
+            raise BackendStepError(reason, usage=tally.usage(time.monotonic() - started)) from None
         return BackendReply(value=value, usage=tally.usage(time.monotonic() - started))  # type: ignore[arg-type]
 
     def _step_deadline(self, task: TaskName, request: TaskRequest, started: float) -> float | None:
@@ -279,20 +274,6 @@ class OpenAIBackend:
                 self._record(f"plan repaired: {note}")
             return plan
         return reply
-
-    def _with_checked_signals(self, answer: AnswerWithEvidence, request: TaskRequest) -> AnswerWithEvidence:
-        """Merge the signals code computes from the evidence (references, garbled pages, sides).
-
-        The model is not asked for them: garbled pages, pending references and uncovered sides come
-        from code alone.
-        """
-        checked = self._offline.run("answer", request, AnswerWithEvidence).value
-        complete = answer.complete_answer_found and not checked.pending_references and not checked.garbled_pages
-        return answer.model_copy(update={
-            "pending_references": checked.pending_references, "garbled_pages": checked.garbled_pages,
-            "uncovered_sides": checked.uncovered_sides, "context_structured": checked.context_structured,
-            "complete_answer_found": complete and not checked.uncovered_sides,
-        })  # fmt: skip
 
 
 def _with_schema_in_system(messages: list[dict[str, str]], schema: dict[str, Any], mode: str) -> list[dict[str, str]]:

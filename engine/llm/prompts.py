@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.bricks.text import estimate_tokens
-from engine.contracts import EvidenceItem, TaskName
-from engine.llm.base import TaskRequest
+from engine.contracts import EvidenceItem, TaskName, TaskRequest
 
 SYSTEM = (
     "You are one step of Loupe, a system that answers questions about PDF documents. "
@@ -25,7 +24,9 @@ TASKS: dict[TaskName, str] = {
     "parse_question": (
         "Read the question. intent: one of single_fact, comparison, multi_hop, listing, section_retrieval, "
         "open_scoped, open_corpus_wide, vague. keywords: the key terms of the question. sides: the things the "
-        "question compares, if it compares. asks_for_value: true when the question asks for a number, amount or date."
+        "question compares, if it compares. parts: when the question asks several things, one short phrase per "
+        "part. expansions: other words a document may use for the question's key terms. asks_for_value: true "
+        "when the question asks for a number, amount or date."
     ),
     "plan_subqueries": (
         "Write 1-4 short search queries that together cover the question. If gaps are listed, write queries "

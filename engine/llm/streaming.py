@@ -117,7 +117,7 @@ def _plain_reply(stream: Any) -> Any:
     """The completion of a non-streamed JSON answer to a streamed request, as attribute objects."""
     response = getattr(stream, "response", None)
     headers = getattr(response, "headers", None) or {}
-    if "json" not in str(headers.get("content-type", "")):
+    if response is None or "json" not in str(headers.get("content-type", "")):
         return None
     try:
         data = json.loads(response.read())

@@ -9,7 +9,8 @@ bounded (a grammar-constrained reply cannot run away). Code then decides the res
   never from the model), checks that the passage supports the statement (``bricks.support``), cites an
   uncited statement's supporting passage when one does, and leaves out, with a caveat, a statement no
   passage supports. "complete" and confidence are computed from that check.
-- parse_question: intent, keywords, compared sides. References are read by code; keywords not in the question
+- parse_question: intent, keywords, compared sides, parts, document words (expansions). References are
+  read by code; keywords and parts' words not in the question
   are dropped (an example in a prompt must not leak into retrieval); complexity, hints and anchors are
   computed from the rest.
 - make_plan: the plan contract itself, repaired when the intent is clear (``repair_plan``).
@@ -36,6 +37,7 @@ from engine.contracts import (
     LayoutHint,
     ParsedQuestion,
     PlanStep,
+    QuestionPart,
     RetrievalSpec,
     SubQueryPlan,
     SufficiencyJudgement,
@@ -119,6 +121,8 @@ class WireQuestion(Contract):
     intent: Intent
     keywords: tuple[str, ...] = Field(default=(), max_length=8)
     sides: tuple[str, ...] = Field(default=(), max_length=4)
+    parts: tuple[str, ...] = Field(default=(), max_length=4)
+    expansions: tuple[str, ...] = Field(default=(), max_length=6)
     asks_for_value: bool = False
 
 
@@ -148,17 +152,22 @@ def question_from_wire(wire: WireQuestion, question: str) -> ParsedQuestion:
     layout: LayoutHint | None = "table" if any(r.startswith("Table") for r in references) else None
     if layout is None and any(r.startswith("Figure") for r in references):
         layout = "figure"
+    parts = _parts(wire.parts, asked)
+    expansions = tuple(dict.fromkeys(e.strip() for e in wire.expansions if 2 < len(e.strip()) <= 60))
+    main_query = " ".join([*keywords, *(e for e in expansions if e.lower() not in " ".join(keywords).lower())])
     return ParsedQuestion(
         original_question=question,
         intent=intent,
         complexity=_COMPLEXITY[intent],
         keywords=tuple(keywords),
         retrieval=RetrievalSpec(
-            main_query=" ".join(keywords),
+            main_query=main_query,
             anchor_keywords=tuple(keywords[:3]),
             section_hint=section,
             layout_hint=layout,
+            expansions=expansions,
         ),
+        parts=parts,
         sides=tuple(ComparisonSide(label=s, query=s, keywords=tuple(content_words(s))) for s in sides)
         if intent == "comparison"
         else (),
@@ -166,6 +175,16 @@ def question_from_wire(wire: WireQuestion, question: str) -> ParsedQuestion:
         references=references,
         asks_for_value=wire.asks_for_value,
     )
+
+
+def _parts(phrases: Sequence[str], asked: set[str]) -> tuple[QuestionPart, ...]:
+    """The question's parts: each phrase's words that are the question's own; kept only when two or more."""
+    parts = []
+    for phrase in phrases:
+        words = tuple(w for w in content_words(phrase) if stems(w) <= asked)
+        if words:
+            parts.append(QuestionPart(text=phrase.strip()[:120], keywords=words))
+    return tuple(parts) if len(parts) >= 2 else ()
 
 
 # ---- make_plan ------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine.llm.base import allow_network
+from engine.llm.network import allow_network
 from engine.llm.structured import MODES
 from tests.app.conftest import APP
 from tests.llm.stub_server import StubServer, reply

@@ -8,8 +8,9 @@ import pytest
 from pydantic import SecretStr
 
 from engine.config import BackendConfig
-from engine.contracts import AnswerWithEvidence, EvidenceItem, ExecutionPlan, ParsedQuestion, SubQueryPlan
-from engine.llm.base import TaskRequest, allow_network
+from engine.contracts import AnswerWithEvidence, EvidenceItem, ExecutionPlan, ParsedQuestion, SubQueryPlan, TaskRequest
+from engine.llm import FallbackBackend, make_backend
+from engine.llm.network import allow_network
 from engine.llm.openai_compat import TASK_LIMITS, OpenAIBackend
 from engine.llm.structured import MODES
 from tests.llm.stub_server import StubServer, hang, raw, reply, status
@@ -26,11 +27,18 @@ def stub():
         yield server
 
 
-def backend_for(stub: StubServer, **settings) -> OpenAIBackend:
+def backend_for(stub: StubServer, **settings) -> FallbackBackend:
+    """The backend the factory builds for the endpoint (falling back to the offline rules step by step)."""
     values = {"kind": "openai", "model": "stub-model", "base_url": stub.base_url, "api_key": SecretStr(KEY),
               "timeout_seconds": 2.0, "max_retries": 0, **settings}  # fmt: skip
     with allow_network():
-        return OpenAIBackend(BackendConfig(**values))
+        backend = make_backend(BackendConfig(**values))
+    assert isinstance(backend, FallbackBackend) and isinstance(backend.primary, OpenAIBackend)
+    return backend
+
+
+def events(backend: FallbackBackend) -> list[str]:
+    return backend.primary.events  # type: ignore[attr-defined]
 
 
 def run(backend: OpenAIBackend, task="plan_subqueries", output=SubQueryPlan, **request):
@@ -59,7 +67,7 @@ def test_every_request_carries_the_tasks_max_tokens_and_temperature(stub, task):
 
 
 def _output(task: str):
-    from engine.llm.base import TASK_OUTPUTS
+    from engine.contracts.backend import TASK_OUTPUTS
 
     return TASK_OUTPUTS[task]
 
@@ -72,7 +80,7 @@ def test_evidence_is_fitted_to_the_context_window(stub):
     shown = [n for n in range(1, 21) if f"[{n}] r.pdf" in prompt]
     assert shown and shown == list(range(1, len(shown) + 1)) and len(shown) < 20
     assert result.fallback is None
-    assert any("fit the context window" in e for e in backend.events)
+    assert any("fit the context window" in e for e in events(backend))
 
 
 # ---- the output-mode ladder -----------------------------------------------------------------------
@@ -87,7 +95,7 @@ def test_500_naming_response_format_switches_to_json_object_with_the_schema_and_
     sent = stub.requests[1].body["response_format"]
     assert sent["type"] == "json_object" and sent["schema"]["properties"]["sub_queries"]
     assert first.usage.calls == 2
-    assert any("refused response_format json_schema (HTTP 500)" in e for e in backend.events)
+    assert any("refused response_format json_schema (HTTP 500)" in e for e in events(backend))
 
     stub.script(reply(PLAN))
     again = run(backend_for(stub))  # a new backend on the same endpoint remembers the mode
@@ -200,7 +208,7 @@ def test_a_plan_with_an_unknown_dependency_is_repaired_without_a_retry(stub):
     assert result.fallback is None and result.usage.calls == 1
     steps = {s.step_id: s.depends_on for s in result.value.steps}
     assert steps == {"s1": (), "s2": ("s1",)}
-    assert sum("plan repaired" in e for e in backend.events) == 2
+    assert sum("plan repaired" in e for e in events(backend)) == 2
 
 
 def test_a_corrective_retry_is_recorded(stub):
@@ -208,7 +216,7 @@ def test_a_corrective_retry_is_recorded(stub):
     backend = backend_for(stub)
     result = run(backend)
     assert result.fallback is None and result.usage.calls == 2
-    assert any("corrective retry" in e for e in backend.events)
+    assert any("corrective retry" in e for e in events(backend))
 
 
 # ---- streaming ------------------------------------------------------------------------------------------

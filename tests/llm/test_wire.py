@@ -82,3 +82,17 @@ def test_repair_adds_the_dependency_a_placeholder_names():
 def test_repair_leaves_an_unclear_placeholder_for_the_plan_check():
     repaired, notes = repair_plan(plan(("s1", "about {s7}", ("s7",))))
     assert repaired.steps[0].depends_on == ("s7",) and not notes
+
+
+def test_question_parts_keep_the_questions_own_words_and_expansions_extend_the_query():
+    from engine.llm.wire import WireQuestion, question_from_wire
+
+    question = "What was the revenue in 2021 and how many employees were there?"
+    wire = WireQuestion(intent="multi_hop", keywords=("revenue", "employees"),
+                        parts=("revenue in 2021", "number of employees"), expansions=("net sales", "headcount"))  # fmt: skip
+    parsed = question_from_wire(wire, question)
+    assert [p.keywords for p in parsed.parts] == [("revenue", "2021"), ("employees",)]
+    assert parsed.retrieval.expansions == ("net sales", "headcount")
+    assert parsed.retrieval.main_query == "revenue employees net sales headcount"
+    single = question_from_wire(WireQuestion(intent="single_fact", parts=("revenue",)), question)
+    assert single.parts == (), "one part is no multi-part question"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.llm.base import is_loopback
+from engine.llm.network import is_loopback
 
 URL_VARIABLE = "LOUPE_REAL_LLM_URL"
 PYTHON_VARIABLE = "LOUPE_LLAMA_PYTHON"
