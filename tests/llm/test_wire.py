@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.contracts import EvidenceItem, ExecutionPlan, PlanStep
 from engine.llm.wire import NOT_FOUND_TEXT, WireAnswer, WireStatement, answer_from_wire, repair_plan
 
@@ -96,3 +99,31 @@ def test_question_parts_keep_the_questions_own_words_and_expansions_extend_the_q
     assert parsed.retrieval.main_query == "revenue employees net sales headcount"
     single = question_from_wire(WireQuestion(intent="single_fact", parts=("revenue",)), question)
     assert single.parts == (), "one part is no multi-part question"
+
+
+# ---- whatever a model writes, code's reading of it never fails ------------------------------------
+
+_TEXT = st.text(max_size=60)
+_INTENTS = st.sampled_from(["single_fact", "comparison", "multi_hop", "listing", "section_retrieval", "open_scoped",
+                            "open_corpus_wide", "vague"])  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(intent=_INTENTS, keywords=st.lists(_TEXT, max_size=8), sides=st.lists(_TEXT, max_size=4),
+       parts=st.lists(_TEXT, max_size=4), expansions=st.lists(_TEXT, max_size=6), question=_TEXT)  # fmt: skip
+def test_any_question_reply_converts(intent, keywords, sides, parts, expansions, question):
+    from engine.llm.wire import WireQuestion, question_from_wire
+
+    wire = WireQuestion(intent=intent, keywords=tuple(keywords), sides=tuple(sides), parts=tuple(parts),
+                        expansions=tuple(expansions))  # fmt: skip
+    parsed = question_from_wire(wire, question or "?")
+    assert parsed.original_question == (question or "?")
+
+
+@settings(max_examples=150, deadline=None)
+@given(statements=st.lists(st.tuples(_TEXT, st.lists(st.integers(-3, 9), max_size=4)), max_size=6),
+       found=st.booleans(), missing=st.lists(_TEXT, max_size=4))  # fmt: skip
+def test_any_answer_reply_converts_and_cites_only_given_passages(statements, found, missing):
+    result = answer(*((t, tuple(p)) for t, p in statements), found=found, missing=tuple(missing))
+    assert {c.chunk_id for c in result.citations} <= {e.chunk_id for e in EVIDENCE}
+    assert 0.0 <= result.confidence <= 1.0
