@@ -232,6 +232,7 @@ class OpenAIBackend:
             mode = structured.MODES.get(key, model)
             fmt = structured.response_format(mode, wire_type.__name__, schema)
             sent = _with_schema_in_system(messages, schema, mode)
+            self._get_client()  # built (and ``openai`` imported) before the request's deadline starts
             call = partial(self._create, model, sent, limits, fmt, sink, deadline)
             try:
                 completion = request_with_retries(self, call, tally, deadline, prompt=sent)
