@@ -63,6 +63,8 @@ TASK_LIMITS: dict[TaskName, TaskLimits] = {
     "answer": TaskLimits(max_tokens=320, temperature=0.0, budget_share=0.85),
     # up to six steps
     "make_plan": TaskLimits(max_tokens=320, temperature=0.2, budget_share=0.3),
+    # one question; deterministic, and it runs before the run's own steps
+    "rewrite_follow_up": TaskLimits(max_tokens=120, temperature=0.0, budget_share=0.25),
 }
 """Per-task request sizes, each with its reason."""
 

@@ -33,6 +33,7 @@ from engine.contracts import (
     Contract,
     EvidenceItem,
     ExecutionPlan,
+    FollowUpRewrite,
     Intent,
     LayoutHint,
     ParsedQuestion,
@@ -226,6 +227,7 @@ WIRE_TYPES: dict[TaskName, type[BaseModel]] = {
     "judge_sufficiency": SufficiencyJudgement,
     "answer": WireAnswer,
     "make_plan": ExecutionPlan,
+    "rewrite_follow_up": FollowUpRewrite,
 }
 """The schema the model fills for each task (small ones where the contract is large)."""
 

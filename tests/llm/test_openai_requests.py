@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import time
+from typing import get_args
 
 import pytest
 from pydantic import SecretStr
 
 from engine.config import BackendConfig
-from engine.contracts import AnswerWithEvidence, EvidenceItem, ExecutionPlan, ParsedQuestion, SubQueryPlan, TaskRequest
+from engine.contracts import (
+    AnswerWithEvidence,
+    EvidenceItem,
+    ExecutionPlan,
+    ParsedQuestion,
+    SubQueryPlan,
+    TaskName,
+    TaskRequest,
+)
 from engine.llm import FallbackBackend, make_backend
 from engine.llm.network import allow_network
 from engine.llm.openai_compat import TASK_LIMITS, OpenAIBackend
 from engine.llm.structured import MODES
+from engine.llm.wire import WIRE_TYPES
 from tests.llm.stub_server import StubServer, hang, raw, reply, status
 
 KEY = "sk-test-SECRET-77aa11bb22"
@@ -57,8 +67,9 @@ def passages(count: int, words: int = 40) -> tuple[EvidenceItem, ...]:
 # ---- request sizes ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("task", sorted(TASK_LIMITS))
+@pytest.mark.parametrize("task", sorted(get_args(TaskName)))
 def test_every_request_carries_the_tasks_max_tokens_and_temperature(stub, task):
+    assert task in TASK_LIMITS and task in WIRE_TYPES, "every backend task has its request size and reply schema"
     stub.script(status(400, message="stop here"))
     run(backend_for(stub), task=task, output=_output(task))
     body = stub.requests[0].body
