@@ -91,7 +91,6 @@ class OpenAIBackend:
         self._client: Any = None
         self._model: str | None = config.model
         self._lock = threading.Lock()
-        self._local = threading.local()
         self.events: list[str] = []
         """What happened on the way (output-mode changes, corrective retries, plan repairs), in order."""
 
