@@ -56,7 +56,7 @@ TASK_LIMITS: dict[TaskName, TaskLimits] = {
     # a handful of keywords and flags; deterministic, and cheap enough to leave time for the answer
     "parse_question": TaskLimits(max_tokens=96, temperature=0.0, budget_share=0.3),
     # up to four short queries; a little variety in wording helps recall
-    "plan_subqueries": TaskLimits(max_tokens=200, temperature=0.2, budget_share=0.3),
+    "plan_subqueries": TaskLimits(max_tokens=160, temperature=0.2, budget_share=0.3),
     # a yes/no, a few gap queries and a sentence
     "judge_sufficiency": TaskLimits(max_tokens=160, temperature=0.0, budget_share=0.3),
     # up to six statements with passage numbers; deterministic, faithful to the passages

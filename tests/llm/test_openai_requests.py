@@ -148,7 +148,7 @@ def test_a_400_without_response_format_is_a_fallback_that_keeps_the_servers_word
 def test_a_length_limited_reply_is_not_retried_and_its_tokens_are_counted(stub):
     stub.script(raw('{"sub_queries": [{"query": "Station', finish_reason="length"), reply(PLAN))
     result = run(backend_for(stub))
-    assert result.fallback is not None and "cut off at its 200-token cap" in result.fallback.reason
+    assert result.fallback is not None and "cut off at its 160-token cap" in result.fallback.reason
     assert len(stub.requests) == 1, "asking again would restart the same runaway reply"
     assert (result.usage.calls, result.usage.prompt_tokens, result.usage.completion_tokens) == (1, 11, 7)
 
