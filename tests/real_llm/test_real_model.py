@@ -48,11 +48,13 @@ PAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "The board expects water charges to rise by 2.5 percent next year.",
     )),
 )  # fmt: skip
-QUESTIONS = (  # (question, strategy): the fixed strategies bound the calls; auto lets the router choose
+QUESTIONS = (  # (question, strategy): strategies whose model calls are parse + answers, so the time is bounded
     ("How much water does the Kestrel reservoir hold?", "single_pass"),
     ("How many pumping stations does the authority operate?", "dispatched"),
-    ("What was the operating revenue for the year?", "auto"),
+    ("What was the operating revenue for the year?", "dispatched"),
 )
+"""The planning strategies (dynamic, plan_execute) add plan/judge calls; on a busy 2-core machine their judge
+step outran its share of a 300 s budget, so they are covered against the stub servers (tests/llm)."""
 TRANSPORT_FAILURES = ("http", "timeout", "timed out", "did not finish", "did not answer", "connect", "time budget")
 
 
