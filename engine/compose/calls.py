@@ -45,7 +45,8 @@ class LlmCalls:
         if not self.guard.allows_llm_call():
             if when_spent == "skip":
                 return None
-            reason = f"LLM-call budget spent; {self.rules.name} rules used"
+            spent = "seconds" if self.guard.remaining_seconds() <= 0 else "LLM-call"
+            reason = f"{spent} budget spent; {self.rules.name} rules used"
             self.fallbacks.append(BackendFallback(task=task, reason=reason))
             return self.rules.run(task, request, output_type).value
         timed = request.model_copy(update={"time_limit_seconds": self.guard.remaining_seconds()})
