@@ -11,7 +11,7 @@
    own headings and words) on PostgreSQL full-text search and on Whoosh, and corpus-wide queries
    (one full-text query; Whoosh: every document's index in turn, as the embedded library does);
    p50/p95 of each run, then the min and median over runs; plus how many of Whoosh's top-5 pages
-   PostgreSQL's top 5 also holds (the two ranking functions differ: ts_rank_cd has no IDF).
+   PostgreSQL's top 5 also holds (the ranking functions differ: IDF-weighted ts_rank_cd vs BM25F).
 The database is dropped at the end unless ``--keep``.
 """
 
