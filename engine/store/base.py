@@ -1,20 +1,26 @@
-"""The run-history seam: what every store of saved runs provides, and the summary row it lists."""
+"""The run-history seam (what every store of saved runs provides, and the summary row it lists) and the
+small pieces both kinds of store share."""
 
 from __future__ import annotations
 
 import json
 import re
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Protocol
 
 from pydantic import Field, ValidationError
 
 from engine.contracts import Contract, RunResult
-from engine.errors import HistoryError, RunNotFoundError
+from engine.errors import DocumentNotFoundError, HistoryError, RunNotFoundError
 
 EXCERPT_CHARS = 240
 """Characters of the answer a summary row keeps."""
+
+Progress = Callable[[float, str], None]
+"""An ingest's progress callback: (fraction done, message)."""
 
 RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 """What a run id (or a prefix of one) looks like; anything else is refused before it reaches a query."""
@@ -135,3 +141,14 @@ def like_pattern(text: str) -> str:
 def normalized_search(search: str) -> str:
     """The search words as ``list`` matches them: single spaces, lower case."""
     return " ".join(search.split()).lower()
+
+
+def read_pdf_file(path: str | Path) -> tuple[bytes, str]:
+    """The bytes and file name of a PDF on disk; ``DocumentNotFoundError`` with what to do otherwise."""
+    path = Path(path)
+    try:
+        return path.read_bytes(), path.name
+    except FileNotFoundError:
+        raise DocumentNotFoundError(f"no file at {path}; check the path and try again") from None
+    except IsADirectoryError:
+        raise DocumentNotFoundError(f"{path} is a folder; give the path of a PDF file") from None

@@ -16,12 +16,11 @@ from urllib.parse import urlparse
 
 from engine.config import EngineConfig
 from engine.contracts import CorpusHit, LibraryEntry, ParsedDocument
-from engine.errors import DocumentNotFoundError, LoupeError
+from engine.errors import LoupeError
+from engine.store.base import Progress
 
 if TYPE_CHECKING:
     from engine.bricks.retrieval.index import DocumentIndex
-
-Progress = Callable[[float, str], None]
 
 
 class DocumentLibrary(Protocol):
@@ -60,17 +59,6 @@ class CorpusSearch(Protocol):
     """A library that searches all its documents in one query (the team database does)."""
 
     def search_all(self, query: str, k: int) -> list[CorpusHit]: ...
-
-
-def read_pdf_file(path: str | Path) -> tuple[bytes, str]:
-    """The bytes and file name of a PDF on disk; ``DocumentNotFoundError`` with what to do otherwise."""
-    path = Path(path)
-    try:
-        return path.read_bytes(), path.name
-    except FileNotFoundError:
-        raise DocumentNotFoundError(f"no file at {path}; check the path and try again") from None
-    except IsADirectoryError:
-        raise DocumentNotFoundError(f"{path} is a folder; give the path of a PDF file") from None
 
 
 LibraryFactory = Callable[[EngineConfig], DocumentLibrary]

@@ -34,7 +34,7 @@ from engine.config import EngineConfig
 from engine.contracts import CorpusHit, LibraryEntry, ParsedDocument
 from engine.errors import DocumentNotFoundError
 from engine.library import sanitize_file_name
-from engine.store.libraries import Progress, read_pdf_file
+from engine.store.base import Progress, read_pdf_file
 from engine.store.pg_cache import FORMAT_VERSION, LocalCache, decode_parsed, encode_parsed
 from engine.store.postgres import PgDatabase, lock_document
 
