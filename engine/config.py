@@ -38,6 +38,19 @@ class LibraryConfig(_Section):
     max_page_content_mb: float = Field(
         32.0, gt=0, description="Largest decoded content stream of one page (a 'zip bomb' guard), in megabytes."
     )
+    isolate_parsing: bool = Field(
+        True, description="Read each PDF in a worker process with memory and time limits (where fork exists)."
+    )
+    max_parse_memory_mb: int = Field(
+        2048, ge=256, description="Memory the PDF worker may use beyond what it inherits, in megabytes."
+    )
+    max_page_seconds: float = Field(30.0, gt=0, description="Reading one page may take this long at most.")
+    ocr: bool = Field(True, description="Read pages without a text layer with Tesseract OCR, when it is installed.")
+    ocr_dpi: int = Field(200, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
+    max_ocr_page_seconds: float = Field(90.0, gt=0, description="OCR of one page may take this long at most.")
+    cache_documents: int = Field(
+        8, ge=1, description="Documents kept loaded (parsed, indexed) per process; the least recently used go."
+    )
 
     def resolved_path(self) -> Path:
         """The library folder this configuration points at."""

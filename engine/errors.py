@@ -35,6 +35,10 @@ class LibraryCorruptError(LoupeError):
     """A library entry is damaged and could not be rebuilt."""
 
 
+class LibraryReadOnlyError(LoupeError):
+    """The library folder cannot be written: documents can be read and asked about, not added or removed."""
+
+
 class BackendError(LoupeError):
     """A network backend failed in a way the caller must see (configuration errors)."""
 

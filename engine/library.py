@@ -1,9 +1,17 @@
-"""The document library on disk: ``<root>/<doc_id>/{original.pdf, parsed.json, index/, manifest.json}``.
+"""The document library on disk: ``<root>/<doc_id>/{original.pdf, parsed.json, manifest.json, index/, dense.npz}``.
 
 An entry is built in ``<root>/.staging-<random>/`` and renamed into place, under a file lock per
 doc_id, with the manifest written last: a folder without ``manifest.json`` is not an entry (it is
 removed by the next ingest of the same bytes). Storage is always keyed by the sha256 of the bytes;
 file names are kept for display only.
+
+Ingest returns as soon as the document is read and stored. Its search indexes (the keyword index,
+then the LSA) are built next by a background thread, each written to a temporary name and renamed
+into place, so a killed process leaves at worst a missing index: whoever loads the document next
+builds it, under the same lock. What is not on disk yet is the entry's ``building`` state.
+
+A library folder that cannot be written stays readable: entries are listed and asked about (a
+missing index is then built in memory only); adding or deleting raises ``LibraryReadOnlyError``.
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ from pathlib import Path
 from filelock import FileLock
 from pydantic import ValidationError
 
-from engine.bricks.parsing import PARSER_VERSION, doc_id_of, parse_pdf
-from engine.bricks.profile import probe_pdf
+from engine.bricks.isolation import ReadResult, read_pdf
+from engine.bricks.parsed_codec import decode
+from engine.bricks.parsing import PARSER_VERSION, doc_id_of
 from engine.bricks.retrieval.cache import invalidate_shared
-from engine.bricks.retrieval.index import DocumentIndex
-from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.bricks.retrieval.dense import LsaRetriever
+from engine.bricks.retrieval.index import DenseSlot, DocumentIndex
+from engine.bricks.retrieval.keyword import META_NAME, KeywordIndex
 from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
-from engine.errors import DocumentNotFoundError, LibraryCorruptError
+from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
+from engine.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 
 logger = logging.getLogger(__name__)
 
@@ -40,14 +51,12 @@ PDF_NAME = "original.pdf"
 PARSED_NAME = "parsed.json"
 MANIFEST_NAME = "manifest.json"
 INDEX_DIR = "index"
+DENSE_NAME = "dense.npz"
 STAGING_PREFIX = ".staging-"
 STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
 
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
-
-_CACHE: dict[tuple[str, str, str], DocumentIndex] = {}
-_CACHE_LOCK = threading.Lock()
 
 
 def sanitize_file_name(name: str) -> str:
@@ -60,14 +69,23 @@ def sanitize_file_name(name: str) -> str:
     return name or "document.pdf"
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
-def _build_index(doc: ParsedDocument, directory: Path, config: EngineConfig) -> None:
-    KeywordIndex.build(doc, directory, config.retrieval).close()
+def _writable(root: Path) -> bool:
+    """The folder can take new entries (a read-only mount or missing permission says no)."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        (root / ".locks").mkdir(exist_ok=True)
+    except OSError:
+        return False
+    return os.access(root, os.W_OK) and os.access(root / ".locks", os.W_OK)
 
 
 class Library:
@@ -76,8 +94,11 @@ class Library:
     def __init__(self, config: EngineConfig | None = None) -> None:
         self.config = config or EngineConfig()
         self.root: Path = self.config.library.resolved_path()
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / ".locks").mkdir(exist_ok=True)
+        self.read_only = not _writable(self.root)
+        if self.read_only:
+            if not self.root.is_dir():
+                raise LibraryReadOnlyError(f"the library folder {self.root} does not exist and cannot be created")
+            logger.info("the library at %s is read-only: documents can be asked about, not added", self.root)
 
     # ---------------------------------------------------------------- paths and locks
 
@@ -88,27 +109,47 @@ class Library:
         timeout = self.config.library.max_parse_seconds + 60
         return FileLock(str(self.root / ".locks" / f"{doc_id}.lock"), timeout=timeout)
 
+    def _refuse_writes(self, action: str) -> None:
+        if self.read_only:
+            raise LibraryReadOnlyError(
+                f"the library folder {self.root} is read-only, so documents cannot be {action}; the documents in "
+                "it can still be listed and asked about (make the folder writable, or set LOUPE_LIBRARY to another)"
+            )
+
     def _read_manifest(self, folder: Path) -> LibraryEntry | None:
         try:
-            return LibraryEntry.model_validate_json((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+            entry = LibraryEntry.model_validate_json((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
         except (OSError, ValueError, ValidationError) as exc:
             logger.warning("ignoring %s: unreadable manifest (%s)", folder.name, exc)
             return None
+        building = tuple(
+            part
+            for part, path in (("keyword index", folder / INDEX_DIR / META_NAME), ("dense index", folder / DENSE_NAME))
+            if not path.exists()
+        )
+        return entry.model_copy(update={"building": building}) if building else entry
 
     # ---------------------------------------------------------------- ingest
 
     def ingest(self, data: bytes, file_name: str, progress: Progress | None = None) -> LibraryEntry:
         """Add a PDF (idempotent: the same bytes give the same entry) and return its manifest.
 
+        Returns once the document is read and stored; its search indexes are built in the background.
         Raises the parsing errors (NotAPdfError, EncryptedPdfError, NoTextLayerError,
-        DocumentTooLargeError); the library is unchanged when ingest fails.
+        DocumentTooLargeError) and LibraryReadOnlyError; the library is unchanged when ingest fails.
         """
         report = progress or (lambda fraction, message: None)
         doc_id = doc_id_of(data)
         name = sanitize_file_name(file_name)
         report(0.0, f"checking {name}")
+        if self.read_only:
+            existing = self._read_manifest(self._dir(doc_id))
+            if existing is None:
+                self._refuse_writes("added")
+            report(1.0, f"{name} is already in the library")
+            return existing  # type: ignore[return-value]
         with self._lock(doc_id):
             final = self._dir(doc_id)
             existing = self._read_manifest(final)
@@ -119,26 +160,23 @@ class Library:
                 logger.warning("removing incomplete library entry %s", doc_id)
                 shutil.rmtree(final, ignore_errors=True)
             self._clean_stale_staging()
-            entry = self._build_entry(data, doc_id, name, report)
-        report(1.0, f"{name} added: {entry.total_pages} pages")
+            entry, result = self._build_entry(data, doc_id, name, report)
+        self._start_background(entry, result)
+        report(1.0, f"{name} added: {entry.total_pages} pages (search indexes are being built)")
         return entry
 
-    def _build_entry(self, data: bytes, doc_id: str, name: str, report: Progress) -> LibraryEntry:
+    def _build_entry(self, data: bytes, doc_id: str, name: str, report: Progress) -> tuple[LibraryEntry, ReadResult]:
         staging = self.root / f"{STAGING_PREFIX}{secrets.token_hex(8)}"
         staging.mkdir()
         try:
             report(0.05, "reading the document structure")
-            profile = probe_pdf(data, name, self.config)
-            report(0.15, f"parsing {profile.total_pages} pages")
-            doc = parse_pdf(data, name, self.config)
-            report(0.6, "building the keyword index")
-            (staging / PDF_NAME).write_bytes(data)
-            (staging / PARSED_NAME).write_text(doc.model_dump_json(), encoding="utf-8")
-            _build_index(doc, staging / INDEX_DIR, self.config)
+            result = read_pdf(data, name, self.config, report)
             report(0.9, "saving")
+            (staging / PDF_NAME).write_bytes(data)
+            (staging / PARSED_NAME).write_bytes(result.encoded)
             entry = LibraryEntry(
-                doc_id=doc_id, file_name=name, size_bytes=len(data), total_pages=doc.total_pages,
-                added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=profile,
+                doc_id=doc_id, file_name=name, size_bytes=len(data), total_pages=result.profile.total_pages,
+                added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=result.profile,
             )  # fmt: skip
             (staging / MANIFEST_NAME).write_text(entry.model_dump_json(indent=2), encoding="utf-8")
             os.replace(staging, self._dir(doc_id))
@@ -146,7 +184,7 @@ class Library:
             shutil.rmtree(staging, ignore_errors=True)
             raise
         logger.info("ingested %s as %s (%d pages)", name, doc_id[:16], entry.total_pages)
-        return entry
+        return entry.model_copy(update={"building": ("keyword index", "dense index")}), result
 
     def _clean_stale_staging(self) -> None:
         now = time.time()
@@ -167,6 +205,39 @@ class Library:
         except IsADirectoryError:
             raise DocumentNotFoundError(f"{path} is a folder; give the path of a PDF file") from None
         return self.ingest(data, path.name)
+
+    # ---------------------------------------------------------------- background indexes
+
+    def _start_background(self, entry: LibraryEntry, result: ReadResult) -> None:
+        build = Build()
+        BUILDS.start((str(self.root.resolve()), entry.doc_id), build)
+        thread = threading.Thread(
+            target=self._build_indexes, args=(entry, result, build), name=f"loupe-index-{entry.doc_id[:8]}", daemon=True
+        )
+        build.thread = thread
+        thread.start()
+
+    def _build_indexes(self, entry: LibraryEntry, result: ReadResult, build: Build) -> None:
+        """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
+        try:
+            build.doc = result.document()
+            build.keyword = self._keyword(entry, build.doc, waiting=False)
+        except Exception:
+            logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
+        finally:
+            build.keyword_ready.set()
+        try:
+            if build.doc is not None:
+                self._dense(entry, build.doc, waiting=False)
+        except Exception:
+            logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
+        finally:
+            build.dense_ready.set()
+            BUILDS.finish((str(self.root.resolve()), entry.doc_id), build)
+
+    def wait_for_background(self, timeout: float | None = None) -> None:
+        """Wait until the background index builds of this library are done (benchmarks, the CLI)."""
+        BUILDS.join(str(self.root.resolve()), timeout)
 
     # ---------------------------------------------------------------- lookups
 
@@ -207,33 +278,77 @@ class Library:
             ) from None
 
     def parsed(self, doc_id: str) -> ParsedDocument:
-        """The parsed document of an entry (re-parsed from the PDF when parsed.json is damaged)."""
+        """The parsed document of an entry (re-parsed from the PDF when parsed.json is damaged or older)."""
         entry = self.get(doc_id)
-        return self._parsed(entry)
+        loaded = DOCUMENTS.get(cache_key(self.root, entry.doc_id, self.config))
+        return loaded.doc if loaded is not None else self._parsed(entry)
 
     def _parsed(self, entry: LibraryEntry) -> ParsedDocument:
         path = self._dir(entry.doc_id) / PARSED_NAME
         try:
-            doc = ParsedDocument.model_validate_json(path.read_text(encoding="utf-8"))
+            doc = decode(path.read_bytes())
             if doc.parser_version == PARSER_VERSION:
                 return doc
             logger.info("%s was parsed by parser version %d; re-parsing with version %d",
                         entry.doc_id[:16], doc.parser_version, PARSER_VERSION)  # fmt: skip
-        except (OSError, ValueError, ValidationError) as exc:
-            logger.warning("parsed.json of %s is unreadable (%s); re-parsing the PDF", entry.doc_id[:16], exc)
+        except (OSError, ValueError) as exc:
+            logger.warning("parsed.json of %s is unreadable or older (%s); re-parsing the PDF", entry.doc_id[:16], exc)
+        result = read_pdf(self.pdf_bytes(entry.doc_id), entry.file_name, self.config, lambda f, m: None)
+        if not self.read_only:
+            with self._lock(entry.doc_id):
+                _write_atomic(path, result.encoded)
+        return result.document()
+
+    def load(self, doc_id: str) -> DocumentIndex:
+        """The parsed document with its indexes, cached in-process (a bounded LRU); a damaged index is rebuilt."""
+        entry = self.get(doc_id)
+        key = cache_key(self.root, entry.doc_id, self.config)
+        loaded = DOCUMENTS.get(key)
+        if loaded is None:
+            build = BUILDS.get((str(self.root.resolve()), entry.doc_id))
+            if build is not None:
+                build.keyword_ready.wait(self.config.library.max_parse_seconds)
+            doc = build.doc if build is not None and build.doc is not None else self._parsed(entry)
+            keyword = build.keyword if build is not None and build.keyword is not None else None
+            if keyword is None or keyword.doc is not doc or not keyword.matches(self.config.retrieval):
+                keyword = self._keyword(entry, doc, waiting=True)
+            dense = DenseSlot(lambda: self._dense(entry, doc, waiting=True))
+            loaded = DOCUMENTS.put(key, Loaded(doc, entry.profile, keyword, dense), self.config.library.cache_documents)
+        return loaded.view(self.config.retrieval)
+
+    # ---------------------------------------------------------------- indexes on disk
+
+    def _keyword(self, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
+        """The saved keyword index, rebuilt (under the entry's lock) when missing, stale or damaged."""
+        directory = self._dir(entry.doc_id) / INDEX_DIR
+        settings = self.config.retrieval
+        try:
+            return KeywordIndex.open(directory, doc, settings)
+        except LibraryCorruptError as exc:
+            if self.read_only:
+                logger.info("keyword index of %s built in memory (read-only library): %s", entry.doc_id[:16], exc)
+                return KeywordIndex.in_memory(doc, settings)
+            if waiting:
+                logger.warning("rebuilding the keyword index of %s: %s", entry.doc_id[:16], exc)
         with self._lock(entry.doc_id):
-            doc = parse_pdf(self.pdf_bytes(entry.doc_id), entry.file_name, self.config)
-            _write_atomic(path, doc.model_dump_json())
+            try:
+                return KeywordIndex.open(directory, doc, settings)  # built meanwhile by another process
+            except LibraryCorruptError:
+                pass
+            if not (self._dir(entry.doc_id) / MANIFEST_NAME).exists():
+                raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
             self._rebuild_index(entry, doc)
-        return doc
+        return KeywordIndex.open(directory, doc, settings)
 
     def _rebuild_index(self, entry: LibraryEntry, doc: ParsedDocument) -> None:
         folder = self._dir(entry.doc_id)
+        for leftover in folder.glob(".index-*"):  # from a build that was killed
+            shutil.rmtree(leftover, ignore_errors=True)
         fresh = folder / f".index-{secrets.token_hex(4)}"
         try:
-            _build_index(doc, fresh, self.config)
+            KeywordIndex.build(doc, fresh, self.config.retrieval).close()
             old = folder / INDEX_DIR
-            trash = folder / f".old-index-{secrets.token_hex(4)}"
+            trash = folder / f".index-old-{secrets.token_hex(4)}"
             if old.exists():
                 os.replace(old, trash)
             os.replace(fresh, old)
@@ -242,32 +357,37 @@ class Library:
             shutil.rmtree(fresh, ignore_errors=True)
             raise
 
-    def load(self, doc_id: str) -> DocumentIndex:
-        """The parsed document with its indexes, cached in-process; a damaged index is rebuilt."""
-        entry = self.get(doc_id)
-        key = (str(self.root.resolve()), entry.doc_id, self.config.fingerprint())
-        with _CACHE_LOCK:
-            cached = _CACHE.get(key)
-        if cached is not None:
-            return cached
-        doc = self._parsed(entry)
-        directory = self._dir(entry.doc_id) / INDEX_DIR
+    def _dense(self, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> LsaRetriever:
+        """The saved LSA (waiting for a background build of this process), else built and saved."""
+        if waiting:
+            build = BUILDS.get((str(self.root.resolve()), entry.doc_id))
+            if build is not None:
+                build.dense_ready.wait(self.config.library.max_parse_seconds)
+        path = self._dir(entry.doc_id) / DENSE_NAME
+        dims = self.config.retrieval.dense_dimensions
         try:
-            keyword = KeywordIndex.open(directory, doc, self.config.retrieval)
-        except LibraryCorruptError as exc:
-            logger.warning("rebuilding the keyword index of %s: %s", entry.doc_id[:16], exc)
-            with self._lock(entry.doc_id):
-                self._rebuild_index(entry, doc)
-            keyword = KeywordIndex.open(directory, doc, self.config.retrieval)
-        index = DocumentIndex(doc, entry.profile, keyword, self.config.retrieval)
-        with _CACHE_LOCK:
-            return _CACHE.setdefault(key, index)
+            return LsaRetriever.load(path, doc, dims)
+        except ValueError as exc:
+            if path.exists():
+                logger.info("rebuilding the dense index of %s: %s", entry.doc_id[:16], exc)
+        if self.read_only:
+            return LsaRetriever.build(doc, self.config.retrieval)
+        with self._lock(entry.doc_id):
+            try:
+                return LsaRetriever.load(path, doc, dims)
+            except ValueError:
+                pass
+            lsa = LsaRetriever.build(doc, self.config.retrieval)
+            if (self._dir(entry.doc_id) / MANIFEST_NAME).exists():
+                lsa.save(path, dims)
+        return lsa
 
     # ---------------------------------------------------------------- delete
 
     def delete(self, doc_id: str) -> None:
         """Remove an entry from disk and from the in-process caches."""
         entry = self.get(doc_id)
+        self._refuse_writes("deleted")
         with self._lock(entry.doc_id):
             _evict(entry.doc_id)
             folder = self._dir(entry.doc_id)
@@ -279,11 +399,10 @@ class Library:
 
 def _evict(doc_id: str) -> None:
     invalidate_shared(doc_id)
-    with _CACHE_LOCK:
-        for key in [k for k in _CACHE if k[1] == doc_id]:
-            index = _CACHE.pop(key)
-            index.retrieval_cache.invalidate(doc_id)
-            try:
-                index.keyword.close()
-            except Exception:
-                logger.debug("closing the index of %s failed", doc_id[:16], exc_info=True)
+    for loaded in DOCUMENTS.drop(doc_id):
+        for view in loaded.views.values():
+            view.retrieval_cache.invalidate(doc_id)
+        try:
+            loaded.keyword.close()
+        except Exception:
+            logger.debug("closing the index of %s failed", doc_id[:16], exc_info=True)

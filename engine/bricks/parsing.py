@@ -11,8 +11,7 @@ import hashlib
 import logging
 import os
 import time
-import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 
@@ -31,7 +30,10 @@ from engine.bricks.layout import (
     merge_tiny,
     split_long,
 )
+from engine.bricks.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.bricks.outline import build_toc
+from engine.bricks.parsed_codec import chunk_id_of
+from engine.bricks.pdf_guard import FormMemo, check_page_content
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument
 from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
@@ -97,67 +99,47 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
     return doc
 
 
-_CHECK_RAW_BYTES = 16 * 1024
-"""Content streams shorter than this (compressed) cannot inflate past any sane limit; skip the check."""
+PageCallback = Callable[[int, int, bool], None]
+"""Told ``(page, total, ocr)`` before each page is read (``ocr=True`` again before it is OCR'd)."""
 
 
-def _content_bytes(pdf: pymupdf.Document, page: pymupdf.Page, limit: int) -> int:
-    """Decoded size of a page's content streams, counted only up to ``limit + 1`` bytes.
-
-    Large compressed streams are inflated incrementally, so a flate bomb costs at most ``limit``
-    bytes of memory instead of its full decoded size.
-    """
-    total = 0
-    for xref in page.get_contents():
-        length = pdf.xref_get_key(xref, "Length")
-        if length[0] == "int" and int(length[1]) < _CHECK_RAW_BYTES:
-            total += int(length[1])
-            continue
-        raw = pdf.xref_stream_raw(xref) or b""
-        if "FlateDecode" not in pdf.xref_get_key(xref, "Filter")[1]:
-            total += len(raw)
-            continue
-        inflater = zlib.decompressobj()
-        chunk = raw
-        while chunk and total <= limit:
-            out = inflater.decompress(chunk, 1 << 20)
-            total += len(out)
-            chunk = inflater.unconsumed_tail
-            if not out:
-                break
-    return total
+def _memory_error(exc: BaseException) -> bool:
+    return isinstance(exc, MemoryError) or "malloc" in str(exc) or "out of memory" in str(exc).lower()
 
 
-def check_page_content(pdf: pymupdf.Document, page: pymupdf.Page, limits: LibraryConfig) -> None:
-    """Refuse a page whose content streams decode past ``limits.max_page_content_mb``.
-
-    Raises:
-        DocumentTooLargeError: the page is a decompression bomb (or absurdly heavy).
-    """
-    limit = int(limits.max_page_content_mb * 1024 * 1024)
-    if _content_bytes(pdf, page, limit) > limit:
-        raise DocumentTooLargeError(
-            f"page {page.number + 1} holds more than {limits.max_page_content_mb:g} MB of drawing "
-            "instructions (a damaged or hostile PDF); export the document again or split that page out"
-        )
-
-
-def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list[list[Line]], float, float]]:
+def _read_pages(
+    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None
+) -> tuple[list[tuple[list[list[Line]], float, float]], list[int]]:
+    """Lines of every page (OCR'd where a page has no text layer but an image), and the OCR'd pages."""
+    limits = config.library
     started = time.perf_counter()
     pages: list[tuple[list[list[Line]], float, float]] = []
-    for number in range(pdf.page_count):
+    ocr_pages: list[int] = []
+    forms: FormMemo = {}
+    total = pdf.page_count
+    for number in range(total):
+        if on_page is not None:
+            on_page(number + 1, total, False)
         try:
             page = pdf.load_page(number)
             rect = page.rect
-            check_page_content(pdf, page, limits)
+            check_page_content(pdf, page, limits, forms)
             blocks = extract_lines(page.get_text("dict", flags=TEXT_FLAGS))
+            if limits.ocr and needs_ocr(blocks, page, config.parsing.scanned_chars_per_page):
+                if on_page is not None:
+                    on_page(number + 1, total, True)
+                read = ocr_lines(page, limits.ocr_dpi)
+                if read is not None:
+                    blocks = read
+                    ocr_pages.append(number + 1)
             width, height = rect.width, rect.height
-        except (
-            RuntimeError,
-            ValueError,
-            pymupdf.mupdf.FzErrorBase,
-        ) as exc:  # a damaged page: keep the page, without text
-            logger.warning("page %d could not be read: %s", number + 1, exc)
+        except (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase) as exc:
+            if _memory_error(exc):
+                raise DocumentTooLargeError(
+                    f"page {number + 1} needs more memory than the reader may use (a damaged or hostile PDF); "
+                    "export the document again or split that page out"
+                ) from None
+            logger.warning("page %d could not be read: %s", number + 1, exc)  # keep the page, without text
             blocks, width, height = [], 612.0, 792.0
         pages.append((blocks, width, height))
         if time.perf_counter() - started > limits.max_parse_seconds:
@@ -165,7 +147,7 @@ def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list
                 f"parsing took longer than {limits.max_parse_seconds:g} s (stopped at page {number + 1}); "
                 "split the PDF into smaller files or raise the parse time limit"
             )
-    return pages
+    return pages, ocr_pages
 
 
 def _outline(pdf: pymupdf.Document) -> list:
@@ -176,8 +158,8 @@ def _outline(pdf: pymupdf.Document) -> list:
         return []
 
 
-def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocument:
-    """Parse PDF bytes into pages, chunks and a table of contents.
+def parse_pdf(data: bytes, file_name: str, config: EngineConfig, on_page: PageCallback | None = None) -> ParsedDocument:
+    """Parse PDF bytes into pages, chunks and a table of contents (scanned pages OCR'd when possible).
 
     Raises:
         NotAPdfError, EncryptedPdfError, DocumentTooLargeError: see :func:`open_pdf`.
@@ -188,15 +170,13 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
     doc_id = doc_id_of(data)
     pdf = open_pdf(data, config.library)
     try:
-        raw_pages = _read_pages(pdf, config.library)
+        raw_pages, ocr_pages = _read_pages(pdf, config, on_page)
         raw_outline = _outline(pdf)
     finally:
         pdf.close()
     chars = [sum(line.chars for lines in blocks for line in lines) for blocks, _, _ in raw_pages]
     if not any(n >= max(cfg.scanned_chars_per_page, 1) for n in chars):
-        raise NoTextLayerError(
-            "this PDF has no text layer (it looks like a scan); OCR it first, e.g. with ocrmypdf, and upload the result"
-        )
+        raise NoTextLayerError(no_text_message(config.library))
     layout = [(blocks, height) for blocks, _, height in raw_pages]
     repeated = find_repeated(layout, cfg.repeated_line_min_fraction)
     body = body_font_size(layout)
@@ -210,9 +190,10 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
                 units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio))
         units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
+    # the parser's own values have the contract's types: built without re-validating 10,000 chunks
     chunks = [
-        Chunk(
-            chunk_id=f"{doc_id[:16]}:p{page}:b{index}",
+        Chunk.model_construct(
+            chunk_id=chunk_id_of(doc_id, page, index),
             doc_id=doc_id,
             page=page,
             index=index,
@@ -226,7 +207,9 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
         for index, unit in enumerate(units)
     ]
     pages = tuple(
-        PageText(page=n, text="\n".join(u.text for u in units), width=raw_pages[n - 1][1], height=raw_pages[n - 1][2])
+        PageText.model_construct(
+            page=n, text="\n".join(u.text for u in units), width=raw_pages[n - 1][1], height=raw_pages[n - 1][2]
+        )
         for n, units in enumerate(units_by_page, 1)
     )
     logger.info("parsed %s: %d pages, %d chunks, toc=%s (%d), %.2f s", file_name, len(pages), len(chunks),
@@ -234,6 +217,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
     return ParsedDocument(
         doc_id=doc_id, file_name=file_name, total_pages=len(pages), pages=pages, chunks=tuple(chunks),
         toc=toc, toc_source=toc_source, repeated_lines=tuple(repeated.values()), parser_version=PARSER_VERSION,
+        ocr_pages=tuple(ocr_pages),
     )  # fmt: skip
 
 

@@ -12,7 +12,8 @@ import re
 import pymupdf
 
 from engine.bricks.outline import clean_outline
-from engine.bricks.parsing import check_page_content, doc_id_of, open_pdf
+from engine.bricks.parsing import doc_id_of, open_pdf
+from engine.bricks.pdf_guard import check_page_content
 from engine.config import EngineConfig
 from engine.contracts import DocumentProfile, EffectiveStrategy
 

@@ -193,7 +193,10 @@ class KeywordIndex:
         except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
             log.warning("in-memory index build failed (%s); building on disk", exc)
             _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
-        meta = {"format": INDEX_FORMAT, "chunks": len(doc.chunks), "chunk_ids": _fingerprint(doc)}
+        meta = {
+            "format": INDEX_FORMAT, "chunks": len(doc.chunks), "chunk_ids": _fingerprint(doc),
+            "heading_boost": config.heading_boost,
+        }  # fmt: skip
         (directory / META_NAME).write_text(json.dumps(meta), encoding="utf-8")
         ix = whoosh_index.open_dir(str(directory))
         log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
@@ -224,10 +227,16 @@ class KeywordIndex:
             )
         if meta.get("chunk_ids") != _fingerprint(doc):
             raise LibraryCorruptError(f"the keyword index in {directory} was built from other chunks; rebuild it")
+        if meta.get("heading_boost") != config.heading_boost:
+            raise LibraryCorruptError(f"the keyword index in {directory} was built with another heading boost")
         try:
             return cls(ix, doc, config)
         except Exception as exc:
             raise LibraryCorruptError(f"the keyword index in {directory} cannot be searched ({exc})") from exc
+
+    def matches(self, config: RetrievalConfig) -> bool:
+        """Built with ``config``'s field boost (the only retrieval setting baked into the index)."""
+        return bool(self._ix.schema["section"].format.field_boost == config.heading_boost)
 
     def with_document(self, doc: ParsedDocument) -> KeywordIndex:
         """The same whoosh index over replaced chunks (adaptive re-parse of some pages)."""
