@@ -14,6 +14,7 @@ parse time only.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -187,7 +188,11 @@ def _read_in_worker(data: bytes, name: str, config: EngineConfig, progress: Prog
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
     worker = context.Process(target=_worker, args=(send, data, name, config), name="loupe-pdf-reader", daemon=True)
-    worker.start()
+    gc.freeze()  # the worker's garbage collector then leaves the inherited objects (and their pages) alone
+    try:
+        worker.start()
+    finally:
+        gc.unfreeze()
     send.close()
     try:
         return _supervise(worker, receive, _Watch(config.library), progress)

@@ -79,7 +79,13 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         doc.close()
         raise EncryptedPdfError("this PDF is password-protected; remove the password and upload it again")
     try:
-        pages = doc.page_count
+        pages = doc.page_count  # the page tree's count: cheap, checked before MuPDF maps every page
+        if pages > limits.max_pages:
+            doc.close()
+            raise DocumentTooLargeError(
+                f"this PDF has {pages} pages, over the {limits.max_pages}-page limit; "
+                "split it into smaller files or raise the page limit"
+            )
         if pages:
             doc.load_page(0)
     except (RuntimeError, ValueError) as exc:
@@ -89,12 +95,6 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         doc.close()
         raise NotAPdfError(
             "this PDF is truncated or has no pages (the end of the file is missing); download or export it again"
-        )
-    if pages > limits.max_pages:
-        doc.close()
-        raise DocumentTooLargeError(
-            f"this PDF has {pages} pages, over the {limits.max_pages}-page limit; "
-            "split it into smaller files or raise the page limit"
         )
     return doc
 

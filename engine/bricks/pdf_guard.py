@@ -24,8 +24,8 @@ MAX_FORM_DRAWS = 10_000
 """Form XObjects one page may draw, nested draws counted in full. Real pages draw a few hundred at
 most; 10**4 nested draws already cost MuPDF ~0.5 s and ~85 MB, and each further level ten times that."""
 
-_CHECK_RAW_BYTES = 16 * 1024
-"""Form-free content streams shorter than this (compressed) cannot inflate past any sane limit."""
+_MAX_FLATE_RATIO = 1032
+"""Deflate cannot expand data more than ~1032 times: a shorter stream cannot pass the limit."""
 _SMALL_OTHER_FILTER = 1 << 20
 """Streams with a filter other than a single FlateDecode are decoded by MuPDF only below this raw size."""
 _PIECE = 1 << 20
@@ -45,8 +45,13 @@ FormMemo = dict[int, _Cost]
 
 
 def _raw_length(pdf: pymupdf.Document, xref: int) -> int | None:
+    """The stream's stored /Length (an indirect one resolved), or None when it is not a number."""
     kind, value = pdf.xref_get_key(xref, "Length")
-    return int(value) if kind == "int" and value.lstrip("-").isdigit() else None
+    if kind == "xref":
+        value = pdf.xref_object(int(value.split()[0]), compressed=True).strip()
+    elif kind != "int":
+        return None
+    return int(value) if value.isdigit() else None
 
 
 def _pieces(pdf: pymupdf.Document, xref: int, limit: int) -> Iterator[bytes]:
@@ -163,9 +168,9 @@ def check_page_content(
     total = _Cost()
     for xref in page.get_contents():
         if not forms:
-            length = _raw_length(pdf, xref)
-            if length is not None and length < _CHECK_RAW_BYTES:
-                total.size += length
+            length = len(pdf.xref_stream_raw(xref) or b"")  # the bytes MuPDF reads, whatever /Length says
+            if length * _MAX_FLATE_RATIO <= limit - total.size:
+                total.size += length * _MAX_FLATE_RATIO  # its largest possible decoded size
                 continue
         cost = walker.stream(xref, forms, ())
         total.size += cost.size

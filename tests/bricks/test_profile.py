@@ -70,6 +70,7 @@ def test_suggest_strategy(toc, pages, tables, expected):
     assert suggest_strategy(toc, pages, tables) == expected
 
 
+@pytest.mark.perf
 def test_transformer_paper_probe_is_cheap(shared_dir):
     data = (shared_dir / "corpus/papers/attention_is_all_you_need.pdf").read_bytes()
     probe_pdf(data, "warm-up", EngineConfig())
