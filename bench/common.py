@@ -39,7 +39,9 @@ def run_child(script: Path, args: Sequence[str], timeout: float = 1800) -> dict:
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"child {script.name} {' '.join(args)} failed (rc {proc.returncode}):\n{proc.stderr[-3000:]}")
+        raise RuntimeError(
+            f"child {script.name} {' '.join(args)} failed (rc {proc.returncode}):\n{proc.stderr[-3000:]}"
+        )
     return json.loads(lines[-1])
 
 

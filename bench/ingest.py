@@ -69,7 +69,7 @@ def bench(pdf: Path, runs: int, count: int) -> list[str]:
     first = [(r["ingest"] + r["first"]) / r["raw"] for r in results]
     p95 = [percentile(r["later"], 95) for r in results]
     goal_later = LATER_GOAL_S.get(pdf.name)
-    verdict = (lambda values, goal: "PASS" if statistics.median(values) <= goal else "FAIL")  # noqa: E731
+    verdict = lambda values, goal: "PASS" if statistics.median(values) <= goal else "FAIL"  # noqa: E731
     raw = [r["raw"] for r in results]
     lines = [
         f"{pdf.name}: {results[0]['pages']} pages, {runs} fresh-process runs, {len(questions) - 1} later questions",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
@@ -273,7 +272,6 @@ def test_transformer_paper_ingest(library, shared_dir):
 
 
 def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
-    import json
 
     from engine.bricks.parsing import PARSER_VERSION
     from engine.config import EngineConfig, LibraryConfig

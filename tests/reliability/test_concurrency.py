@@ -162,7 +162,9 @@ def test_failure_between_staging_steps_leaves_no_entry(
 
 
 @pytest.mark.timeout(120)
-def test_failed_background_index_build_leaves_a_whole_entry(config: EngineConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_background_index_build_leaves_a_whole_entry(
+    config: EngineConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The keyword index fails to build after ingest returned: the entry is whole, shows the index as
     still to build, holds no half-written index, and the next load builds it."""
     from engine.bricks.retrieval import keyword

@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 import numpy as np
+import pytest
 
 from engine.bricks.retrieval.dense import DenseRetriever, LsaRetriever, _Csr, _randomized_svd
 from engine.config import RetrievalConfig
