@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from engine.bricks.parsed_codec import decode, encode
-from engine.bricks.parsing import parse_pdf
+from engine.bricks.parsing import is_memory_error, parse_pdf
 from engine.bricks.profile import probe_pdf
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import DocumentProfile, ParsedDocument
@@ -120,17 +120,14 @@ def _worker(conn: Connection, data: bytes, name: str, config: EngineConfig) -> N
     _limit_resources(config.library)
     message: tuple[Any, ...]
     try:
-        conn.send(("stage", "probe"))
-        profile = probe_pdf(data, name, config)
+        profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
         doc = parse_pdf(data, name, config, lambda page, total, ocr: conn.send(("page", page, total, ocr)))
         profile, doc = _finish(profile, doc)
         message = ("done", profile, encode(doc))
     except LoupeError as exc:
         message = ("error", exc)
-    except MemoryError:
-        message = ("memory",)
     except BaseException as exc:  # anything else is reported, never a silent death
-        message = ("crash", f"{type(exc).__name__}: {exc}")
+        message = ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
     with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
         conn.send(message)
     conn.close()
@@ -218,7 +215,9 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
             worker.join(5)
             raise _died(worker.exitcode, watch) from None
         kind = message[0]
-        if kind == "page":
+        if kind == "probe":
+            watch.saw_page(message[1], 0, False)
+        elif kind == "page":
             watch.saw_page(*message[1:])
             report(*message[1:])
         elif kind == "done":

@@ -103,8 +103,15 @@ PageCallback = Callable[[int, int, bool], None]
 """Told ``(page, total, ocr)`` before each page is read (``ocr=True`` again before it is OCR'd)."""
 
 
-def _memory_error(exc: BaseException) -> bool:
-    return isinstance(exc, MemoryError) or "malloc" in str(exc) or "out of memory" in str(exc).lower()
+def is_memory_error(exc: BaseException | None) -> bool:
+    """The error, or one it came from, is an allocation failure (Python's or MuPDF's)."""
+    seen = 0
+    while exc is not None and seen < 10:
+        text = str(exc).lower()
+        if isinstance(exc, MemoryError) or "malloc" in text or "out of memory" in text:
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _read_pages(
@@ -133,8 +140,8 @@ def _read_pages(
                     blocks = read
                     ocr_pages.append(number + 1)
             width, height = rect.width, rect.height
-        except (RuntimeError, ValueError, MemoryError, pymupdf.mupdf.FzErrorBase) as exc:
-            if _memory_error(exc):
+        except (RuntimeError, ValueError, MemoryError, SystemError, pymupdf.mupdf.FzErrorBase) as exc:
+            if is_memory_error(exc):
                 raise DocumentTooLargeError(
                     f"page {number + 1} needs more memory than the reader may use (a damaged or hostile PDF); "
                     "export the document again or split that page out"

@@ -260,8 +260,8 @@ def nested_forms_pdf(depth: int = 9, fan: int = 10) -> bytes:
     return raw_pdf(objects)
 
 
-def form_flate_bomb_pdf(decoded_mb: int = 200) -> bytes:
-    """A flate bomb inside a Form XObject the page draws once (the page's own content is tiny)."""
+def form_flate_bomb_pdf(decoded_mb: int = 200, draws: int = 1) -> bytes:
+    """A flate bomb inside a Form XObject the page draws ``draws`` times (the page's own content is tiny)."""
     line = b"BT /F1 12 Tf 72 720 Td (bomb text line) Tj ET\n"
     data = line * (decoded_mb * 1_000_000 // len(line))
     return raw_pdf(
@@ -270,7 +270,7 @@ def form_flate_bomb_pdf(decoded_mb: int = 200) -> bytes:
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
             b"/Resources << /XObject << /Fx 5 0 R >> >> >>",
-            _stream(b"q /Fx Do Q"),
+            _stream(b"q /Fx Do Q\n" * draws),
             _form(0, b"<< /Font << /F1 6 0 R >> >>", flate=True, data=data),
             _FONT,
         ]
