@@ -57,6 +57,16 @@ def image_only_pdf(pages: int = 3) -> bytes:
     return save(doc)
 
 
+def scanned_copy(data: bytes, dpi: int = 200) -> bytes:
+    """A scan of ``data``: every page rendered to an image, no text layer left."""
+    source = pymupdf.open(stream=data, filetype="pdf")
+    scan = pymupdf.open()
+    for page in source:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        scan.new_page(width=page.rect.width, height=page.rect.height).insert_image(page.rect, pixmap=pix)
+    return save(scan, deflate=True)
+
+
 def many_pages_pdf(count: int = 2000) -> bytes:
     """``count`` blank-ish pages with one short line each."""
     doc = pymupdf.open()
