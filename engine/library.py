@@ -16,12 +16,12 @@ missing index is then built in memory only); adding or deleting raises ``Library
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
 import secrets
 import shutil
-import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -209,13 +209,8 @@ class Library:
     # ---------------------------------------------------------------- background indexes
 
     def _start_background(self, entry: LibraryEntry, result: ReadResult) -> None:
-        build = Build()
-        BUILDS.start((str(self.root.resolve()), entry.doc_id), build)
-        thread = threading.Thread(
-            target=self._build_indexes, args=(entry, result, build), name=f"loupe-index-{entry.doc_id[:8]}", daemon=True
-        )
-        build.thread = thread
-        thread.start()
+        run = functools.partial(self._build_indexes, entry, result)
+        BUILDS.submit((str(self.root.resolve()), entry.doc_id), Build(run=run))
 
     def _build_indexes(self, entry: LibraryEntry, result: ReadResult, build: Build) -> None:
         """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
@@ -233,11 +228,15 @@ class Library:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
             build.dense_ready.set()
-            BUILDS.finish((str(self.root.resolve()), entry.doc_id), build)
 
-    def wait_for_background(self, timeout: float | None = None) -> None:
-        """Wait until the background index builds of this library are done (benchmarks, the CLI)."""
-        BUILDS.join(str(self.root.resolve()), timeout)
+    def _build_in_progress(self, doc_id: str) -> Build | None:
+        """This process's background build of ``doc_id`` when it has started (a queued one is not waited for)."""
+        build = BUILDS.get((str(self.root.resolve()), doc_id))
+        return build if build is not None and build.started.is_set() else None
+
+    def wait_for_background(self, timeout: float | None = None) -> bool:
+        """Wait until the background index builds of this library are done (benchmarks, tests)."""
+        return BUILDS.join(str(self.root.resolve()), timeout)
 
     # ---------------------------------------------------------------- lookups
 
@@ -305,7 +304,7 @@ class Library:
         key = cache_key(self.root, entry.doc_id, self.config)
         loaded = DOCUMENTS.get(key)
         if loaded is None:
-            build = BUILDS.get((str(self.root.resolve()), entry.doc_id))
+            build = self._build_in_progress(entry.doc_id)
             if build is not None:
                 build.keyword_ready.wait(self.config.library.max_parse_seconds)
             doc = build.doc if build is not None and build.doc is not None else self._parsed(entry)
@@ -359,10 +358,9 @@ class Library:
 
     def _dense(self, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> LsaRetriever:
         """The saved LSA (waiting for a background build of this process), else built and saved."""
-        if waiting:
-            build = BUILDS.get((str(self.root.resolve()), entry.doc_id))
-            if build is not None:
-                build.dense_ready.wait(self.config.library.max_parse_seconds)
+        build = self._build_in_progress(entry.doc_id) if waiting else None
+        if build is not None:
+            build.dense_ready.wait(self.config.library.max_parse_seconds)
         path = self._dir(entry.doc_id) / DENSE_NAME
         dims = self.config.retrieval.dense_dimensions
         try:

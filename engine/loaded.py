@@ -11,9 +11,11 @@ alive until that question ends.
 from __future__ import annotations
 
 import atexit
+import logging
+import queue
 import threading
-import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +24,8 @@ from engine.bricks.retrieval.index import DenseSlot, DocumentIndex
 from engine.bricks.retrieval.keyword import KeywordIndex
 from engine.config import EngineConfig, RetrievalConfig
 from engine.contracts import DocumentProfile, ParsedDocument
+
+logger = logging.getLogger(__name__)
 
 MAX_VIEWS = 4
 """Retrieval configurations kept per loaded document (presets); older views are rebuilt on demand."""
@@ -97,51 +101,65 @@ class DocumentCache:
 class Build:
     """A background index build of a freshly ingested document, as other threads see it."""
 
+    run: Callable[[Build], None]
+    started: threading.Event = field(default_factory=threading.Event)
     keyword_ready: threading.Event = field(default_factory=threading.Event)
     dense_ready: threading.Event = field(default_factory=threading.Event)
     doc: ParsedDocument | None = None
     keyword: KeywordIndex | None = None
-    thread: threading.Thread | None = None
 
 
 class BuildRegistry:
-    """Background builds running in this process, by (library folder, doc_id)."""
+    """Background builds of this process, run one at a time by one daemon thread, in ingest order.
+
+    One builder keeps many quick ingests from holding many parsed documents at once; a question about
+    a document whose build has not started yet builds what it needs itself (under the entry's lock).
+    """
 
     def __init__(self) -> None:
         self._data: dict[tuple[str, str], Build] = {}
-        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[tuple[tuple[str, str], Build]] = queue.SimpleQueue()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
 
-    def start(self, key: tuple[str, str], build: Build) -> None:
-        with self._lock:
+    def submit(self, key: tuple[str, str], build: Build) -> None:
+        with self._changed:
             self._data[key] = build
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._work, name="loupe-index-builder", daemon=True)
+                self._thread.start()
+        self._queue.put((key, build))
+
+    def _work(self) -> None:
+        while True:
+            key, build = self._queue.get()
+            build.started.set()
+            try:
+                build.run(build)
+            except Exception:  # run() logs its own failures; nothing may stop the builder
+                logger.exception("background index build failed")
+            finally:
+                build.keyword_ready.set()
+                build.dense_ready.set()
+                with self._changed:
+                    if self._data.get(key) is build:
+                        del self._data[key]
+                    self._changed.notify_all()
 
     def get(self, key: tuple[str, str]) -> Build | None:
-        with self._lock:
+        with self._changed:
             return self._data.get(key)
 
-    def finish(self, key: tuple[str, str], build: Build) -> None:
-        with self._lock:
-            if self._data.get(key) is build:
-                del self._data[key]
-
-    def join(self, root: str, timeout: float | None = None) -> None:
-        """Wait for the builds of one library folder."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._lock:
-            threads = [b.thread for (folder, _), b in self._data.items() if folder == root and b.thread is not None]
-        for thread in threads:
-            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-
-    def join_all(self, timeout: float) -> None:
-        with self._lock:
-            roots = {folder for folder, _ in self._data}
-        deadline = time.monotonic() + timeout
-        for root in roots:
-            self.join(root, max(0.0, deadline - time.monotonic()))
+    def join(self, root: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until no build of library folder ``root`` (of any, when None) is pending; True when none is."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: not any(root is None or folder == root for folder, _ in self._data), timeout
+            )
 
 
 DOCUMENTS = DocumentCache()
 BUILDS = BuildRegistry()
 EXIT_WAIT_SECONDS = 120.0
 """At interpreter exit, background builds get this long to finish (a CLI ingest leaves its indexes built)."""
-atexit.register(BUILDS.join_all, EXIT_WAIT_SECONDS)
+atexit.register(BUILDS.join, None, EXIT_WAIT_SECONDS)
