@@ -27,7 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import CORPUS, EVAL, min_median, percentile, questions_for, run_child
 
-DEFAULT_DOCS = (CORPUS / "papers" / "attention_is_all_you_need.pdf", CORPUS / "manuals" / "mmdetection-readthedocs-io-en-v2.18.0.pdf")
+DEFAULT_DOCS = (
+    CORPUS / "papers" / "attention_is_all_you_need.pdf",
+    CORPUS / "manuals" / "mmdetection-readthedocs-io-en-v2.18.0.pdf",
+)
 GOALS_S = {15: 0.3, 10_000: 1.5}  # pages up to -> dispatched p95 goal, seconds
 DEFAULT_SETS = ("mmlongbench.jsonl", "financebench.jsonl", "hotpotqa40.jsonl")
 
@@ -51,7 +54,9 @@ def child_calls(set_path: str, strategy: str, limit: int) -> None:
     from engine.config import EngineConfig
     from engine.eval import load_eval_set, run_eval
 
-    report = run_eval(load_eval_set(Path(set_path), limit=limit, answerable_only=True), [strategy], config=EngineConfig())
+    report = run_eval(
+        load_eval_set(Path(set_path), limit=limit, answerable_only=True), [strategy], config=EngineConfig()
+    )
     s = report.summary(strategy)
     assert s is not None
     print(json.dumps({"set": report.set_name, "n": s.n, "llm": s.llm_calls or 0, "retrieval": s.retrieval_calls or 0,
@@ -94,7 +99,9 @@ def latency(docs: list[Path], strategies: list[str], runs: int, count: int) -> l
 
 
 def calls(sets: list[str], strategies: list[str], limit: int) -> list[str]:
-    lines = [f"{'set':<20} {'strategy':<14} {'n':>4} {'llm/q':>6} {'retr/q':>7} {'uq/q':>6} {'recall':>7} {'p95 ms':>8}"]
+    lines = [
+        f"{'set':<20} {'strategy':<14} {'n':>4} {'llm/q':>6} {'retr/q':>7} {'uq/q':>6} {'recall':>7} {'p95 ms':>8}"
+    ]
     for name in sets:
         path = EVAL / name
         if not path.is_file():

@@ -60,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
                 refused += 1
         library.wait_for_background()
         ingest_s, after_ingest = time.perf_counter() - started, current_rss_mb()
-        print(f"ingested {len(ids)} documents ({refused} refused) in {ingest_s:.0f} s; RSS {after_ingest:.0f} MB", flush=True)
+        print(
+            f"ingested {len(ids)} documents ({refused} refused) in {ingest_s:.0f} s; RSS {after_ingest:.0f} MB",
+            flush=True,
+        )
         highest, started = after_ingest, time.perf_counter()
         for number, doc_id in enumerate(ids, 1):
             engine.answer("What are the main results reported?", [doc_id], config=config, library=library,

@@ -290,3 +290,62 @@ def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
     assert doc.parser_version == PARSER_VERSION and len(doc.chunks) > 1
     assert decode(parsed.read_bytes()).parser_version == PARSER_VERSION
     assert fresh.load(entry.doc_id).search("introduction", "keyword", k=2).hits
+
+
+def test_presets_share_one_loaded_document(library):
+    from engine.config import PRESETS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    views = []
+    for name in ("balanced", "fast", "thorough"):
+        config = PRESETS[name].model_copy(update={"library": library.config.library})
+        views.append(Library(config).load(entry.doc_id))
+    assert len({id(v) for v in views}) == 3, "each preset gets its own view (its own sizes)"
+    assert len({id(v.keyword) for v in views}) == 1 and len({id(v.dense_slot) for v in views}) == 1
+    assert len({id(v.doc) for v in views}) == 1
+
+
+def test_the_document_cache_is_bounded(library_dir):
+    from engine.config import EngineConfig, LibraryConfig
+    from engine.loaded import DOCUMENTS, cache_key
+
+    small = Library(EngineConfig(library=LibraryConfig(path=str(library_dir), cache_documents=2)))
+    ids = [small.ingest(data, f"{n}.pdf").doc_id for n, data in enumerate(
+        [pdfs.pdf_with_outline(), pdfs.pdf_listing(), pdfs.pdf_with_table()]
+    )]  # fmt: skip
+    first = small.load(ids[0])
+    small.load(ids[1])
+    small.load(ids[2])
+    assert DOCUMENTS.get(cache_key(small.root, ids[0], small.config)) is None, "the least recently used stays"
+    assert DOCUMENTS.get(cache_key(small.root, ids[2], small.config)) is not None
+    assert first.search("dropout", retriever="keyword").hits, "an evicted view still in use keeps working"
+    assert small.load(ids[0]) is not first
+
+
+def test_a_saved_dense_index_is_loaded_not_rebuilt(library, library_dir, monkeypatch):
+    from engine.loaded import DOCUMENTS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    DOCUMENTS.drop(entry.doc_id)  # as a new process would start
+    monkeypatch.setattr(library_module.LsaRetriever, "build", lambda *a, **k: pytest.fail("the LSA was rebuilt"))
+    assert library.load(entry.doc_id).dense.search("dropout training", 3).hits
+
+
+def test_an_entry_in_the_older_layout_is_reparsed_and_reindexed(library, library_dir, caplog):
+    from engine.bricks.retrieval.keyword import META_NAME
+    from engine.loaded import DOCUMENTS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    folder = library_dir / entry.doc_id
+    old = decode((folder / "parsed.json").read_bytes())
+    (folder / "parsed.json").write_text(old.model_dump_json())  # the pydantic dump older versions wrote
+    (folder / "index" / META_NAME).unlink()  # an index of the older schema has no metadata file
+    DOCUMENTS.drop(entry.doc_id)
+    index = library.load(entry.doc_id)
+    assert index.search("dropout", retriever="keyword").hits
+    assert decode((folder / "parsed.json").read_bytes()).total_pages == 4
+    assert (folder / "index" / META_NAME).is_file()
+    assert any("re-parsing" in r.message for r in caplog.records)

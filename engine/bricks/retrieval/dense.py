@@ -11,7 +11,9 @@ import contextlib
 import hashlib
 import logging
 import math
+import secrets
 import threading
+import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -159,16 +161,16 @@ class LsaRetriever:
         rows, cols, vals = [], [], []
         for r, counts in enumerate(counted):
             for term, tf in counts.items():
-                i = vocab.get(term)
-                if i is not None:
+                column = vocab.get(term)
+                if column is not None:
                     rows.append(r)
-                    cols.append(i)
-                    vals.append((1.0 + math.log(tf)) * idf[i])
+                    cols.append(column)
+                    vals.append((1.0 + math.log(tf)) * idf[column])
         vals_a = np.asarray(vals, dtype=np.float32)
         rows_a = np.asarray(rows, dtype=np.int64)
         if vals_a.size:
             norms = np.sqrt(np.bincount(rows_a, weights=vals_a**2, minlength=n))
-            vals_a = vals_a / norms[rows_a]
+            vals_a = (vals_a / norms[rows_a]).astype(np.float32)
         matrix = _Csr(rows_a, np.asarray(cols, dtype=np.int64), vals_a, (n, len(vocab)))
         rank = min(config.dense_dimensions, n - 1, len(vocab) - 1)
         if rank < 2:
@@ -189,18 +191,19 @@ class LsaRetriever:
     def save(self, path: Path, dimensions: int) -> None:
         """Write the model to ``path`` (a temporary file renamed into place: never half-written)."""
         path = Path(path)
-        tmp = path.with_name(f".{path.name}.{threading.get_ident()}.tmp")
-        arrays = {
-            "format": np.array([DENSE_FORMAT, dimensions], dtype=np.int64),
-            "chunks": np.frombuffer(_chunk_digest(self._chunks), dtype=np.uint8),
-            "vocab": np.frombuffer("\n".join(self._vocab).encode("utf-8"), dtype=np.uint8),
-            "idf": self._idf,
-            "docs": self._docs,
-            "projection": self._projection if self._projection is not None else np.zeros((0, 0), np.float32),
-        }
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        projection = self._projection if self._projection is not None else np.zeros((0, 0), np.float32)
         try:
             with open(tmp, "wb") as handle:
-                np.savez(handle, **arrays)
+                np.savez(
+                    handle,
+                    format=np.array([DENSE_FORMAT, dimensions], dtype=np.int64),
+                    chunks=np.frombuffer(_chunk_digest(self._chunks), dtype=np.uint8),
+                    vocab=np.frombuffer("\n".join(self._vocab).encode("utf-8"), dtype=np.uint8),
+                    idf=self._idf,
+                    docs=self._docs,
+                    projection=projection,
+                )
             tmp.replace(path)
         finally:
             tmp.unlink(missing_ok=True)
@@ -214,7 +217,7 @@ class LsaRetriever:
                 digest = bytes(data["chunks"])
                 words = bytes(data["vocab"]).decode("utf-8")
                 idf, docs, projection = data["idf"], data["docs"], data["projection"]
-        except (OSError, KeyError, ValueError, EOFError, UnicodeDecodeError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"unreadable dense index ({exc})") from exc
         if fmt != DENSE_FORMAT or dims != dimensions or digest != _chunk_digest(doc.chunks):
             raise ValueError("the dense index was built for another format, setting or parse")
