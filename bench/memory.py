@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,15 +26,13 @@ from common import CORPUS, current_rss_mb, peak_rss_mb
 GOAL_MB = 2048
 
 
-def documents(count: int) -> list[tuple[str, bytes]]:
+def documents(count: int) -> Iterator[tuple[str, bytes]]:
+    """``count`` distinct PDFs, read one at a time (the benchmark holds no more than one)."""
     pdfs = sorted(CORPUS.rglob("*.pdf"))
-    out = []
     for i in range(count):
         path = pdfs[i % len(pdfs)]
         copy = i // len(pdfs)
-        data = path.read_bytes() + (f"\n%loupe-bench-copy {copy}\n".encode() if copy else b"")
-        out.append((f"{path.stem}-{copy}.pdf", data))
-    return out
+        yield f"{path.stem}-{copy}.pdf", path.read_bytes() + (f"\n%loupe-bench-copy {copy}\n".encode() if copy else b"")
 
 
 def main(argv: list[str] | None = None) -> int:
