@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
@@ -116,7 +115,11 @@ class GenerationConfig(_Section):
 class BackendConfig(_Section):
     """Which backend answers, and how a network backend is reached."""
 
-    kind: Literal["offline", "openai"] = Field("offline", description="offline rules or an OpenAI-compatible API.")
+    kind: str = Field(
+        "offline",
+        pattern=r"^[a-z][a-z0-9_]{0,31}$",
+        description="A backend name from engine.llm.BACKENDS: offline rules, or openai for an OpenAI-compatible API.",
+    )
     model: str = Field("gpt-4o-mini", description="Model name for the OpenAI-compatible endpoint.")
     base_url: str | None = Field(None, description="Endpoint; None means $OPENAI_BASE_URL or the OpenAI default.")
     api_key: SecretStr | None = Field(

@@ -8,7 +8,7 @@ Public functions (the Evaluate page and the CLI use only these):
 
 from __future__ import annotations
 
-from engine.eval.dataset import SETS_DIR, EvalQuestion, EvalSet, load_eval_set, parse_eval_lines
+from engine.eval.dataset import DEFAULT_CORPUS, SETS_DIR, EvalQuestion, EvalSet, load_eval_set, parse_eval_lines
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary
 from engine.eval.report import format_report, summary_rows, write_report
 from engine.eval.runner import BASELINE_TOP5, EVAL_STRATEGIES, EvalProgress, EvalReport, parse_strategies, run_eval
@@ -21,6 +21,7 @@ def bundled_sets() -> tuple[str, ...]:
 
 __all__ = [
     "BASELINE_TOP5",
+    "DEFAULT_CORPUS",
     "DEFAULT_PRICE_PER_1K",
     "EVAL_STRATEGIES",
     "EvalProgress",
