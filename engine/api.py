@@ -153,8 +153,10 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
-    if store is not None:
+    if store is not None and not store.read_only:
         store.save(result)
+    elif store is not None:
+        logger.info("run %s not saved: the run history is read-only", result.run_id)
     return result
 
 

@@ -49,6 +49,29 @@ def test_cli_searches_and_asks_in_a_read_only_library(filled: tuple[Path, str], 
 
 
 @pytest.mark.timeout(300)
+def test_cli_lists_documents_and_saved_runs_of_a_read_only_library(filled: tuple[Path, str], library_dir: Path) -> None:
+    import os
+    import subprocess
+
+    pdf, doc_id = filled
+    env = {**os.environ, "LOUPE_LIBRARY": str(library_dir)}
+    saved = subprocess.run([sys.executable, "-m", "engine", "ask", str(pdf), QUESTION, "--json"], env=env,
+                           capture_output=True, text=True, timeout=180)  # fmt: skip
+    run_id = json.loads(saved.stdout.strip().splitlines()[-1])["run_id"]
+    listed = _cli(library_dir, "library", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert doc_id in listed.stdout
+    runs = _cli(library_dir, "runs", "list", "--json")
+    assert runs.returncode == 0, runs.stderr
+    assert run_id in runs.stdout
+    asked = _cli(library_dir, "ask", str(pdf), QUESTION, "--json")
+    assert asked.returncode == 0, asked.stderr
+    unsaved = json.loads(asked.stdout.strip().splitlines()[-1])["run_id"]
+    after = _cli(library_dir, "runs", "list", "--json")
+    assert run_id in after.stdout and unsaved not in after.stdout, "a read-only library stored a run"
+
+
+@pytest.mark.timeout(300)
 def test_cli_ingest_into_a_read_only_library_is_one_clear_error(
     filled: tuple[Path, str], library_dir: Path, tmp_path: Path
 ) -> None:

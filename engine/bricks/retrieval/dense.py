@@ -1,22 +1,21 @@
 """Dense retrieval: the protocol, and an offline LSA retriever (TF-IDF + truncated SVD in numpy).
 
 The LSA of a document is built once and saved with its library entry (:meth:`LsaRetriever.save`,
-:meth:`LsaRetriever.load`). BLAS runs on one thread while the engine uses it: on a small machine
-OpenBLAS threads fight each other and every other request (4-18x slower measured on 2 cores).
+:meth:`LsaRetriever.load`). BLAS is pinned to one thread once the engine uses it: on a small
+machine OpenBLAS threads fight each other and every other request (4-18x slower measured on 2 cores).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import math
 import secrets
 import threading
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -35,28 +34,24 @@ DENSE_FORMAT = 1
 """Bump when the LSA or its file layout changes: saved indexes of another format are rebuilt."""
 
 _blas_lock = threading.Lock()
-_blas_users = 0
-_blas_limiter: Any = None
-_controller: ThreadpoolController | None = None
+_blas_pinned = False
 
 
-@contextlib.contextmanager
-def single_thread_blas() -> Iterator[None]:
-    """BLAS limited to one thread while any caller is inside (reference-counted across threads)."""
-    global _blas_users, _blas_limiter, _controller
+def pin_blas_to_one_thread() -> None:
+    """Limit BLAS to one thread for the rest of the process, once (threadpoolctl).
+
+    OpenBLAS (pthreads) keeps one thread pool for the whole process, and threadpoolctl lets only one
+    Python thread at a time set its size, so the limit is set once and kept rather than set and
+    restored around each call. The engine is the only BLAS user in the process that needs it.
+    """
+    global _blas_pinned
+    if _blas_pinned:
+        return
     with _blas_lock:
-        if _blas_users == 0:
-            _controller = _controller or ThreadpoolController()
-            _blas_limiter = _controller.limit(limits=1, user_api="blas")
-        _blas_users += 1
-    try:
-        yield
-    finally:
-        with _blas_lock:
-            _blas_users -= 1
-            if _blas_users == 0 and _blas_limiter is not None:
-                _blas_limiter.restore_original_limits()
-                _blas_limiter = None
+        if not _blas_pinned:
+            ThreadpoolController().limit(limits=1, user_api="blas")  # kept: never restored
+            _blas_pinned = True
+            log.debug("BLAS limited to one thread")
 
 
 @runtime_checkable
@@ -141,8 +136,8 @@ class LsaRetriever:
     @classmethod
     def build(cls, doc: ParsedDocument, config: RetrievalConfig) -> LsaRetriever:
         """TF-IDF (sublinear tf, min df 2 once there are 50+ chunks) reduced to ``dense_dimensions``."""
-        with single_thread_blas():
-            return cls._build(doc, config)
+        pin_blas_to_one_thread()
+        return cls._build(doc, config)
 
     @classmethod
     def _build(cls, doc: ParsedDocument, config: RetrievalConfig) -> LsaRetriever:
@@ -232,8 +227,8 @@ class LsaRetriever:
 
     def search(self, query: str, k: int, pages: frozenset[int] | None = None) -> RankedList:
         """Chunks ranked by cosine similarity to the query folded into the LSA space."""
-        with single_thread_blas():
-            return self._search(query, k, pages)
+        pin_blas_to_one_thread()
+        return self._search(query, k, pages)
 
     def _search(self, query: str, k: int, pages: frozenset[int] | None) -> RankedList:
         counts = _count(_terms(query))

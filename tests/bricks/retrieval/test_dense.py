@@ -121,18 +121,17 @@ def test_load_refuses_another_setting_another_parse_or_damage(tmp_path):
         LsaRetriever.load(path, doc, CFG.dense_dimensions)
 
 
-def test_blas_runs_on_one_thread_while_the_lsa_works():
+def test_blas_is_pinned_to_one_thread_once_the_lsa_runs_in_any_thread():
+    import threading
+
     from threadpoolctl import threadpool_info
 
-    from engine.bricks.retrieval.dense import single_thread_blas
+    def blas_threads() -> set[int]:  # numpy's own BLAS (another library may load its own copy)
+        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas" and "numpy" in p["filepath"]}
 
-    def blas_threads() -> set[int]:
-        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"}
-
-    before = blas_threads()
-    with single_thread_blas():
-        assert blas_threads() == {1}
-        with single_thread_blas():  # nested and concurrent users keep the limit
-            assert blas_threads() == {1}
-        assert blas_threads() == {1}
-    assert blas_threads() == before
+    worker = threading.Thread(target=lambda: LsaRetriever.build(paper(), CFG).search("attention heads", 3))
+    worker.start()
+    worker.join()
+    assert blas_threads() == {1}
+    LsaRetriever.build(paper(), CFG)
+    assert blas_threads() == {1}
