@@ -44,6 +44,20 @@ def test_page_caption_marks_later_passes() -> None:
     assert page_caption(result.evidence_pages[0], 0) == "report.pdf · page 2"
     assert page_caption(result.evidence_pages[1], 1) == "report.pdf · page 5 · added in pass 1"
     assert page_caption(result.evidence_pages[0], 0, True) == "report.pdf · page 2 · supporting passage"
+    assert page_caption(result.evidence_pages[0], 0, ocr=True) == "report.pdf · page 2 · read by OCR"
+
+
+def test_library_rows_show_ocr_pages_and_indexes_still_building() -> None:
+    from ui.library import entry_rows
+
+    entry = run_result().profiles[0]
+    from engine.contracts import LibraryEntry
+
+    base = LibraryEntry(doc_id=entry.doc_id, file_name="scan.pdf", size_bytes=2048, total_pages=entry.total_pages,
+                        added_at="2025-01-02T03:04:05+00:00", profile=entry.model_copy(update={"ocr_pages": (1, 2)}))  # fmt: skip
+    building, ready = entry_rows([base.model_copy(update={"building": ("keyword index",)}), base])
+    assert building["OCR pages"] == 2 and building["search indexes"] == "building: keyword index"
+    assert ready["search indexes"] == "ready"
 
 
 def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
