@@ -349,3 +349,21 @@ def test_an_entry_in_the_older_layout_is_reparsed_and_reindexed(library, library
     assert decode((folder / "parsed.json").read_bytes()).total_pages == 4
     assert (folder / "index" / META_NAME).is_file()
     assert any("re-parsing" in r.message for r in caplog.records)
+
+
+def test_a_cli_ingest_leaves_its_indexes_built(library_dir, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from engine.config import REPO_ROOT
+
+    path = tmp_path / "outline.pdf"
+    path.write_bytes(pdfs.pdf_with_outline())
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "ingest", str(path), "--json"], cwd=REPO_ROOT, capture_output=True,
+        text=True, timeout=300, env={**os.environ, "LOUPE_LIBRARY": str(library_dir)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = Library().entries()
+    assert entry.building == (), "the process exited before its background index builds were done"
