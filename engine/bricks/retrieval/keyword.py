@@ -19,8 +19,8 @@ import re
 import shutil
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -50,22 +50,34 @@ _MIN_TERM = 2  # StemmingAnalyzer's StopFilter minsize
 _STOP = frozenset(STOP_WORDS)
 
 
-@lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    return stem(word)
+_WORD = re.compile(default_pattern.pattern.replace("(\\.?", "(?:\\.?"))
+"""Whoosh's token pattern without its capturing group, so ``findall`` returns whole tokens."""
+_STEMS: dict[str, str] = {}
+_MAX_STEMS = 200_000
+
+
+def _stem_all(words: list[str]) -> list[str]:
+    stems = _STEMS
+    if len(stems) > _MAX_STEMS:
+        stems.clear()
+    out = []
+    for word in words:
+        if len(word) < _MIN_TERM or word in _STOP:
+            continue
+        term = stems.get(word)
+        if term is None:
+            term = stems[word] = stem(word)
+        out.append(term)
+    return out
 
 
 def index_terms(text: str) -> dict[str, int]:
     """Term frequencies of ``text`` exactly as whoosh's default ``StemmingAnalyzer`` produces them
     (regex tokens, lower-cased, stop words and 1-letter tokens dropped, Porter-stemmed)."""
-    counts: dict[str, int] = {}
-    for match in default_pattern.finditer(text):
-        word = match.group(0).lower()
-        if len(word) < _MIN_TERM or word in _STOP:
-            continue
-        term = _stem(word)
-        counts[term] = counts.get(term, 0) + 1
-    return counts
+    words = _WORD.findall(text)
+    if not words:
+        return {}
+    return Counter(_stem_all(" ".join(words).lower().split(" ")))  # one lower() call; tokens hold no spaces
 
 
 class _PrecountedText(TEXT):
