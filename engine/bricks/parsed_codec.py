@@ -14,6 +14,8 @@ import hashlib
 import json
 from typing import Any, get_args
 
+import numpy as np
+
 from engine.contracts import Chunk, ChunkKind, PageText, ParsedDocument, TocEntry
 
 PARSED_FORMAT = 3
@@ -31,9 +33,8 @@ def encode(doc: ParsedDocument) -> bytes:
     """``doc`` in the compact layout (a layer-1 parse; re-parsed variants are never stored)."""
     sections: dict[tuple[str, ...], int] = {}
     rows: list[list[Any]] = []
-    for chunk in doc.chunks:
+    for chunk, boxes in zip(doc.chunks, _rounded_boxes(doc), strict=True):
         section = sections.setdefault(chunk.section_path, len(sections))
-        boxes = [round(v, 2) for box in chunk.bboxes for v in box]
         row: list[Any] = [chunk.page, chunk.index, chunk.text, _KINDS.index(chunk.kind), section, boxes]
         if chunk.bold_terms:
             row.append(list(chunk.bold_terms))
@@ -60,6 +61,18 @@ def encode(doc: ParsedDocument) -> bytes:
     return header.encode() + b"\n" + data
 
 
+def _rounded_boxes(doc: ParsedDocument) -> list[list[float]]:
+    """Every chunk's boxes as one flat list of values rounded to 0.01 pt (numpy does the rounding)."""
+    flat = [v for chunk in doc.chunks for box in chunk.bboxes for v in box]
+    values = np.round(np.asarray(flat, dtype=np.float64), 2).tolist()
+    out, start = [], 0
+    for chunk in doc.chunks:
+        end = start + 4 * len(chunk.bboxes)
+        out.append(values[start:end])
+        start = end
+    return out
+
+
 def decode(data: bytes) -> ParsedDocument:
     """The document written by :func:`encode`; ``ValueError`` for another layout or a damaged file."""
     head, newline, body = data.partition(b"\n")
@@ -77,6 +90,36 @@ def decode(data: bytes) -> ParsedDocument:
         raise ValueError(f"the parsed document is malformed ({exc})") from exc
 
 
+_set = object.__setattr__
+_CHUNK_FIELDS = frozenset(Chunk.model_fields)
+
+
+def _direct_chunk(values: dict[str, Any]) -> Chunk:
+    """A Chunk from checked values, the way ``model_construct`` makes it but about 3x faster."""
+    chunk = Chunk.__new__(Chunk)
+    _set(chunk, "__dict__", values)
+    _set(chunk, "__pydantic_fields_set__", set(_CHUNK_FIELDS))
+    _set(chunk, "__pydantic_extra__", None)
+    _set(chunk, "__pydantic_private__", None)
+    return chunk
+
+
+def _pick_chunk_maker() -> Any:
+    """The direct maker when it gives what ``model_construct`` gives on this pydantic, else model_construct."""
+    sample = {"chunk_id": "a:p1:b0", "doc_id": "a", "page": 1, "index": 0, "text": "t", "bboxes": ((0.0, 1.0, 2.0, 3.0),),
+              "section_path": ("s",), "kind": "text", "bold_terms": ()}  # fmt: skip
+    try:
+        direct = _direct_chunk(dict(sample))
+        if direct == Chunk.model_construct(**sample) and direct.model_dump() == Chunk(**sample).model_dump():
+            return _direct_chunk
+    except (AttributeError, TypeError):
+        pass
+    return lambda values: Chunk.model_construct(**values)
+
+
+_chunk = _pick_chunk_maker()
+
+
 def _build(body: dict[str, Any]) -> ParsedDocument:
     doc_id: str = body["doc_id"]
     sections = [tuple(path) for path in body["sections"]]
@@ -87,11 +130,11 @@ def _build(body: dict[str, Any]) -> ParsedDocument:
         bold = tuple(row[6]) if len(row) > 6 else ()
         chunk_id = row[7] if len(row) > 7 else chunk_id_of(doc_id, page, index)
         boxes = tuple(tuple(flat[i : i + 4]) for i in range(0, len(flat), 4))
-        chunk = Chunk.model_construct(
-            chunk_id=chunk_id, doc_id=doc_id, page=page, index=index, text=text, bboxes=boxes,
-            section_path=sections[section], kind=_KINDS[kind], bold_terms=bold,
-        )  # fmt: skip
-        chunks.append(chunk)
+        values = {
+            "chunk_id": chunk_id, "doc_id": doc_id, "page": page, "index": index, "text": text, "bboxes": boxes,
+            "section_path": sections[section], "kind": _KINDS[kind], "bold_terms": bold,
+        }  # fmt: skip
+        chunks.append(_chunk(values))
         texts.setdefault(page, []).append(text)
     pages = tuple(
         PageText.model_construct(page=n, text="\n".join(texts.get(n, ())), width=w, height=h)
