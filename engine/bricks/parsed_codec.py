@@ -117,7 +117,8 @@ def _pick_chunk_maker() -> Any:
     return lambda values: Chunk.model_construct(**values)
 
 
-_chunk = _pick_chunk_maker()
+make_chunk = _pick_chunk_maker()
+"""Build a Chunk from values already of the contract's types (the parser's own, or a checked file's)."""
 
 
 def _build(body: dict[str, Any]) -> ParsedDocument:
@@ -134,7 +135,7 @@ def _build(body: dict[str, Any]) -> ParsedDocument:
             "chunk_id": chunk_id, "doc_id": doc_id, "page": page, "index": index, "text": text, "bboxes": boxes,
             "section_path": sections[section], "kind": _KINDS[kind], "bold_terms": bold,
         }  # fmt: skip
-        chunks.append(_chunk(values))
+        chunks.append(make_chunk(values))
         texts.setdefault(page, []).append(text)
     pages = tuple(
         PageText.model_construct(page=n, text="\n".join(texts.get(n, ())), width=w, height=h)

@@ -34,7 +34,7 @@ from engine.bricks.layout import (
 )
 from engine.bricks.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.bricks.outline import build_toc
-from engine.bricks.parsed_codec import chunk_id_of
+from engine.bricks.parsed_codec import chunk_id_of, make_chunk
 from engine.bricks.pdf_guard import FormMemo, check_page_content
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument
@@ -167,6 +167,15 @@ def _outline(pdf: pymupdf.Document) -> list:
         return []
 
 
+def _chunk(doc_id: str, page: int, index: int, unit: Unit, path: tuple[str, ...]) -> Chunk:
+    values = {
+        "chunk_id": chunk_id_of(doc_id, page, index), "doc_id": doc_id, "page": page, "index": index,
+        "text": unit.text, "bboxes": tuple(unit.bboxes), "section_path": path, "kind": unit.kind,
+        "bold_terms": tuple(unit.bold_terms),
+    }  # fmt: skip
+    return make_chunk(values)
+
+
 def parse_pdf(data: bytes, file_name: str, config: EngineConfig, on_page: PageCallback | None = None) -> ParsedDocument:
     """Parse PDF bytes into pages, chunks and a table of contents (scanned pages OCR'd when possible).
 
@@ -201,17 +210,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig, on_page: PageCa
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
     # the parser's own values have the contract's types: built without re-validating 10,000 chunks
     chunks = [
-        Chunk.model_construct(
-            chunk_id=chunk_id_of(doc_id, page, index),
-            doc_id=doc_id,
-            page=page,
-            index=index,
-            text=unit.text,
-            bboxes=tuple(unit.bboxes),
-            section_path=paths[page - 1][index],
-            kind=unit.kind,
-            bold_terms=tuple(unit.bold_terms),
-        )
+        _chunk(doc_id, page, index, unit, paths[page - 1][index])
         for page, units in enumerate(units_by_page, 1)
         for index, unit in enumerate(units)
     ]
