@@ -5,8 +5,9 @@ what it inherits (a page needing more fails inside the worker with a clear error
 runs longer than ``max_page_seconds`` (``max_ocr_page_seconds`` while it is OCR'd) or a parse
 longer than ``max_parse_seconds`` is stopped by killing the worker. The structural guards of
 :mod:`engine.bricks.pdf_guard` refuse the common bombs in milliseconds before that. Forking costs
-a few milliseconds (no interpreter start, nothing re-imported); the result comes back in the
-compact ``parsed.json`` layout, which the library writes as it is. Where fork does not exist, or
+a few milliseconds (no interpreter start, nothing re-imported), a long document is read by two
+processes at once (:mod:`engine.bricks.pdf_worker`), and the result comes back in the compact
+``parsed.json`` layout, which the library writes as it is. Where fork does not exist, or
 ``isolate_parsing`` is off, the same reading runs in-process, bounded by the guards and the total
 parse time only.
 """
@@ -18,7 +19,7 @@ import gc
 import logging
 import multiprocessing
 import os
-import resource
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -27,17 +28,20 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from engine.bricks.parsed_codec import decode, encode
-from engine.bricks.parsing import is_memory_error, parse_pdf
+from engine.bricks.parsing import parse_pdf
+from engine.bricks.pdf_worker import run_worker, with_ocr_pages
 from engine.bricks.profile import probe_pdf
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import DocumentProfile, ParsedDocument
-from engine.errors import DocumentError, DocumentTooLargeError, LoupeError
+from engine.errors import DocumentError, DocumentTooLargeError
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[float, str], None]
 READ_START, READ_END = 0.1, 0.85
 """Share of the ingest progress bar the reading of pages covers."""
+PROBE = -1
+"""The reader id of the probe's sampled pages (they come before the pages are read in order)."""
 
 
 @dataclass
@@ -54,18 +58,9 @@ class ReadResult:
         return self._doc
 
 
-def _finish(profile: DocumentProfile, doc: ParsedDocument) -> tuple[DocumentProfile, ParsedDocument]:
-    if not doc.ocr_pages:
-        return profile, doc
-    return profile.model_copy(update={"ocr_pages": doc.ocr_pages, "is_likely_scanned": True}), doc
-
-
-def _page_progress(progress: Progress) -> Callable[[int, int, bool], None]:
-    def report(page: int, total: int, ocr: bool) -> None:
-        fraction = READ_START + (READ_END - READ_START) * (page - 1) / max(total, 1)
-        progress(fraction, f"{'reading page' if not ocr else 'OCR of page'} {page} of {total}")
-
-    return report
+def _report(progress: Progress, done: int, page: int, total: int, ocr: bool) -> None:
+    fraction = READ_START + (READ_END - READ_START) * (done - 1) / max(total, 1)
+    progress(fraction, f"{'reading page' if not ocr else 'OCR of page'} {page} of {total}")
 
 
 def read_pdf(data: bytes, name: str, config: EngineConfig, progress: Progress) -> ReadResult:
@@ -77,7 +72,8 @@ def read_pdf(data: bytes, name: str, config: EngineConfig, progress: Progress) -
     if config.library.isolate_parsing and _can_fork():
         return _read_in_worker(data, name, config, progress)
     profile = probe_pdf(data, name, config)
-    profile, doc = _finish(profile, parse_pdf(data, name, config, _page_progress(progress)))
+    doc = parse_pdf(data, name, config, lambda page, total, ocr: _report(progress, page, page, total, ocr))
+    profile, doc = with_ocr_pages(profile, doc)
     return ReadResult(profile, encode(doc))  # decoded when needed, so it equals what is read back from disk
 
 
@@ -85,78 +81,41 @@ def _can_fork() -> bool:
     return hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods()
 
 
-# --------------------------------------------------------------------------------------------
-# The worker
-# --------------------------------------------------------------------------------------------
-
-
-def _vm_bytes() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-def _limit_resources(limits: LibraryConfig) -> None:
-    """Cap the worker's address space (what it inherited plus the allowance) and its CPU time."""
-    for kind, soft in (
-        (resource.RLIMIT_AS, _vm_bytes() + limits.max_parse_memory_mb * 1024 * 1024),
-        (resource.RLIMIT_CPU, int(limits.max_parse_seconds) + 10),
-    ):
-        _, hard = resource.getrlimit(kind)
-        if hard != resource.RLIM_INFINITY:
-            soft = min(soft, hard)
-        try:
-            resource.setrlimit(kind, (soft, hard))
-        except (ValueError, OSError) as exc:
-            logger.warning("could not limit the PDF worker (%s): %s", kind, exc)
-
-
-def _worker(conn: Connection, data: bytes, name: str, config: EngineConfig) -> None:
-    _limit_resources(config.library)
-    message: tuple[Any, ...]
-    try:
-        profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
-        doc = parse_pdf(data, name, config, lambda page, total, ocr: conn.send(("page", page, total, ocr)))
-        profile, doc = _finish(profile, doc)
-        message = ("done", profile, encode(doc))
-    except LoupeError as exc:
-        message = ("error", exc)
-    except BaseException as exc:  # anything else is reported, never a silent death
-        message = ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
-    with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
-        conn.send(message)
-    conn.close()
-
-
 @dataclass
 class _Watch:
-    """What the worker said last, and until when it may stay silent."""
+    """The page each reader of the worker is on, and until when the worker may stay silent."""
 
     limits: LibraryConfig
     started: float = field(default_factory=time.monotonic)
-    page: int = 0
-    total: int = 0
-    ocr: bool = False
-    deadline: float = 0.0
+    readers: dict[int, tuple[int, bool, float]] = field(default_factory=dict)  # pid -> page, ocr, since
+    pages_started: int = 0
+    last_message: float = 0.0
 
     def __post_init__(self) -> None:
-        self.deadline = self.started + self.limits.max_page_seconds
+        self.last_message = self.started
 
-    def saw_page(self, page: int, total: int, ocr: bool) -> None:
-        self.page, self.total, self.ocr = page, total, ocr
-        allowance = self.limits.max_ocr_page_seconds if ocr else self.limits.max_page_seconds
-        self.deadline = time.monotonic() + allowance
+    def saw_page(self, page: int, ocr: bool, reader: int) -> None:
+        now = time.monotonic()
+        if reader != PROBE and not ocr:
+            self.pages_started += 1
+        self.readers[reader] = (page, ocr, now)
+        self.last_message = now
+
+    def _allowance(self, ocr: bool) -> float:
+        return self.limits.max_ocr_page_seconds if ocr else self.limits.max_page_seconds
+
+    def _stuck(self) -> tuple[int, bool, float]:
+        """The page whose time runs out first (after the last page: the finishing work since then)."""
+        if not self.readers:
+            return 0, False, self.last_message + self.limits.max_page_seconds
+        return min(((p, o, since + self._allowance(o)) for p, o, since in self.readers.values()), key=lambda x: x[2])
 
     def wait_seconds(self) -> float:
-        return min(self.deadline, self.started + self.limits.max_parse_seconds) - time.monotonic()
+        return min(self._stuck()[2], self.started + self.limits.max_parse_seconds) - time.monotonic()
 
     def where(self) -> str:
-        return f"page {self.page}" if self.page else "opening the file"
+        page = self._stuck()[0]
+        return f"page {page}" if page else "opening the file"
 
     def timeout_error(self) -> DocumentTooLargeError:
         if time.monotonic() >= self.started + self.limits.max_parse_seconds:
@@ -164,10 +123,10 @@ class _Watch:
                 f"parsing took longer than {self.limits.max_parse_seconds:g} s (stopped at {self.where()}); "
                 "split the PDF into smaller files or raise the parse time limit"
             )
-        seconds = self.limits.max_ocr_page_seconds if self.ocr else self.limits.max_page_seconds
-        action = "OCR of" if self.ocr else "reading"
+        _, ocr, _ = self._stuck()
+        action = "OCR of" if ocr else "reading"
         return DocumentTooLargeError(
-            f"{action} {self.where()} took longer than {seconds:g} s (a damaged or hostile PDF); "
+            f"{action} {self.where()} took longer than {self._allowance(ocr):g} s (a damaged or hostile PDF); "
             "export the document again or split that page out"
         )
 
@@ -184,7 +143,7 @@ def _read_in_worker(data: bytes, name: str, config: EngineConfig, progress: Prog
     for stream in (sys.stdout, sys.stderr):  # a forked child would flush the parent's buffered output again
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-    worker = context.Process(target=_worker, args=(send, data, name, config), name="loupe-pdf-reader", daemon=True)
+    worker = context.Process(target=run_worker, args=(send, data, name, config), name="loupe-pdf-reader", daemon=True)
     gc.freeze()  # the worker's garbage collector then leaves the inherited objects (and their pages) alone
     try:
         worker.start()
@@ -194,18 +153,23 @@ def _read_in_worker(data: bytes, name: str, config: EngineConfig, progress: Prog
     try:
         return _supervise(worker, receive, _Watch(config.library), progress)
     finally:
-        if worker.is_alive():
-            worker.kill()
-        worker.join(10)
+        _stop(worker)
         receive.close()
 
 
+def _stop(worker: Any) -> None:
+    """Stop the worker and its helper (they form one process group led by the worker)."""
+    if worker.pid is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if worker.is_alive():
+                os.killpg(worker.pid, signal.SIGKILL)
+    worker.join(10)
+
+
 def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progress) -> ReadResult:
-    report = _page_progress(progress)
     while True:
         wait = watch.wait_seconds()
         if wait <= 0:
-            worker.kill()
             raise watch.timeout_error()
         if not receive.poll(wait):
             continue
@@ -216,10 +180,15 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
             raise _died(worker.exitcode, watch) from None
         kind = message[0]
         if kind == "probe":
-            watch.saw_page(message[1], 0, False)
+            watch.saw_page(message[1], False, PROBE)
         elif kind == "page":
-            watch.saw_page(*message[1:])
-            report(*message[1:])
+            page, total, ocr, reader = message[1:]
+            watch.readers.pop(PROBE, None)  # the probe is over
+            watch.saw_page(page, ocr, reader)
+            _report(progress, watch.pages_started, page, total, ocr)
+        elif kind == "reader-done":
+            watch.readers.pop(message[1], None)
+            watch.last_message = time.monotonic()
         elif kind == "done":
             return ReadResult(message[1], message[2])
         elif kind == "error":

@@ -106,7 +106,7 @@ def _direct_chunk(values: dict[str, Any]) -> Chunk:
 
 def _pick_chunk_maker() -> Any:
     """The direct maker when it gives what ``model_construct`` gives on this pydantic, else model_construct."""
-    sample = {"chunk_id": "a:p1:b0", "doc_id": "a", "page": 1, "index": 0, "text": "t", "bboxes": ((0.0, 1.0, 2.0, 3.0),),
+    sample: dict[str, Any] = {"chunk_id": "a:p1:b0", "doc_id": "a", "page": 1, "index": 0, "text": "t", "bboxes": ((0.0, 1.0, 2.0, 3.0),),
               "section_path": ("s",), "kind": "text", "bold_terms": ()}  # fmt: skip
     try:
         direct = _direct_chunk(dict(sample))

@@ -116,17 +116,24 @@ def is_memory_error(exc: BaseException | None) -> bool:
     return False
 
 
-def _read_pages(
-    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None
-) -> tuple[list[tuple[list[list[Line]], float, float]], list[int]]:
-    """Lines of every page (OCR'd where a page has no text layer but an image), and the OCR'd pages."""
+RawPage = tuple[list[list[Line]], float, float]
+"""One page as read: its blocks of lines, width and height."""
+PageReader = Callable[[pymupdf.Document, "EngineConfig", "PageCallback | None"], tuple[list[RawPage], list[int]]]
+"""Reads every page of an open PDF: the pages in order and the pages read by OCR (see :func:`read_pages`)."""
+
+
+def read_pages(
+    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: range | None = None
+) -> tuple[list[RawPage], list[int]]:
+    """Lines of the pages ``numbers`` (0-based; all by default), OCR'd where a page has no text layer but
+    an image, and the 1-based numbers of the OCR'd pages."""
     limits = config.library
     started = time.perf_counter()
-    pages: list[tuple[list[list[Line]], float, float]] = []
+    pages: list[RawPage] = []
     ocr_pages: list[int] = []
     forms: FormMemo = {}
     total = pdf.page_count
-    for number in range(total):
+    for number in numbers if numbers is not None else range(total):
         if on_page is not None:
             on_page(number + 1, total, False)
         try:
@@ -176,8 +183,16 @@ def _chunk(doc_id: str, page: int, index: int, unit: Unit, path: tuple[str, ...]
     return make_chunk(values)
 
 
-def parse_pdf(data: bytes, file_name: str, config: EngineConfig, on_page: PageCallback | None = None) -> ParsedDocument:
+def parse_pdf(
+    data: bytes,
+    file_name: str,
+    config: EngineConfig,
+    on_page: PageCallback | None = None,
+    reader: PageReader = read_pages,
+) -> ParsedDocument:
     """Parse PDF bytes into pages, chunks and a table of contents (scanned pages OCR'd when possible).
+
+    ``reader`` reads the pages (the PDF worker passes one that reads them in two processes).
 
     Raises:
         NotAPdfError, EncryptedPdfError, DocumentTooLargeError: see :func:`open_pdf`.
@@ -188,7 +203,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig, on_page: PageCa
     doc_id = doc_id_of(data)
     pdf = open_pdf(data, config.library)
     try:
-        raw_pages, ocr_pages = _read_pages(pdf, config, on_page)
+        raw_pages, ocr_pages = reader(pdf, config, on_page)
         raw_outline = _outline(pdf)
     finally:
         pdf.close()

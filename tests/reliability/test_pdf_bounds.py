@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bricks import isolation
+from engine.bricks import pdf_worker
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DocumentError, DocumentTooLargeError
 from engine.library import Library
@@ -81,7 +81,7 @@ def test_a_crashing_reader_is_a_clear_error_and_the_library_is_unchanged(
     def crash(*args: object, **kwargs: object) -> None:
         os.kill(os.getpid(), signal.SIGSEGV)  # what a MuPDF crash on a hostile page looks like
 
-    monkeypatch.setattr(isolation, "parse_pdf", crash)
+    monkeypatch.setattr(pdf_worker, "parse_pdf", crash)
     library = Library(_bounded(library_dir))
     with pytest.raises(DocumentError, match="crashed the reader") as info:
         library.ingest(pdfs.text_pdf(), "crash.pdf")
