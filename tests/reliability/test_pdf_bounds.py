@@ -99,3 +99,33 @@ def test_without_isolation_the_guards_still_refuse_the_bombs(library_dir: Path) 
         with pytest.raises(DocumentTooLargeError):
             library.ingest(data, "bomb.pdf")
         assert time.monotonic() - started < 10
+
+
+def _with_heavy_page(pages: int, heavy: int) -> bytes:
+    """``pages`` pages of text with page ``heavy`` (1-based) replaced by 8 MB of text operators."""
+    import pymupdf
+
+    doc = pymupdf.open(stream=pdfs.distinct_pages_pdf(pages), filetype="pdf")
+    bomb = pymupdf.open(stream=pdfs.huge_content_stream_pdf(8), filetype="pdf")
+    doc.delete_page(heavy - 1)
+    doc.insert_pdf(bomb, start_at=heavy - 1)
+    return pdfs.save(doc, deflate=True)
+
+
+@pytest.mark.timeout(180)
+def test_a_slow_page_in_the_second_half_is_named(library_dir: Path) -> None:
+    """Long documents are read by two processes: the helper's pages have the same per-page bound."""
+    with pytest.raises(DocumentTooLargeError, match=r"reading page 55 took longer than 2 s"):
+        Library(_bounded(library_dir, max_page_seconds=2.0)).ingest(_with_heavy_page(60, 55), "slow.pdf")
+    assert Library(_bounded(library_dir)).entries() == []
+
+
+@pytest.mark.timeout(180)
+def test_two_readers_give_the_same_parse_as_one(library_dir: Path) -> None:
+    data = pdfs.distinct_pages_pdf(90)
+    split = Library(_bounded(library_dir)).ingest(data, "split.pdf")
+    alone = Library(_bounded(library_dir / "alone", isolate_parsing=False)).ingest(data, "alone.pdf")
+    assert split.total_pages == alone.total_pages == 90
+    assert Library(_bounded(library_dir)).parsed(split.doc_id) == Library(
+        _bounded(library_dir / "alone", isolate_parsing=False)
+    ).parsed(alone.doc_id).model_copy(update={"file_name": "split.pdf"})
