@@ -35,11 +35,11 @@ from engine.bricks.isolation import ReadResult, read_pdf
 from engine.bricks.parsed_codec import decode
 from engine.bricks.parsing import PARSER_VERSION, doc_id_of
 from engine.bricks.retrieval.cache import invalidate_shared
-from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.index import DenseSlot, DocumentIndex
-from engine.bricks.retrieval.keyword import META_NAME, KeywordIndex
+from engine.bricks.retrieval.keyword import META_NAME
 from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
+from engine.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open_keyword
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
 from engine.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 
@@ -50,8 +50,6 @@ Progress = Callable[[float, str], None]
 PDF_NAME = "original.pdf"
 PARSED_NAME = "parsed.json"
 MANIFEST_NAME = "manifest.json"
-INDEX_DIR = "index"
-DENSE_NAME = "dense.npz"
 STAGING_PREFIX = ".staging-"
 STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
@@ -102,10 +100,12 @@ class Library:
 
     # ---------------------------------------------------------------- paths and locks
 
-    def _dir(self, doc_id: str) -> Path:
+    def entry_dir(self, doc_id: str) -> Path:
+        """The folder of an entry."""
         return self.root / doc_id
 
-    def _lock(self, doc_id: str) -> FileLock:
+    def entry_lock(self, doc_id: str) -> FileLock:
+        """The cross-process lock of an entry (taken by every write to it)."""
         timeout = self.config.library.max_parse_seconds + 60
         return FileLock(str(self.root / ".locks" / f"{doc_id}.lock"), timeout=timeout)
 
@@ -145,13 +145,13 @@ class Library:
         name = sanitize_file_name(file_name)
         report(0.0, f"checking {name}")
         if self.read_only:
-            existing = self._read_manifest(self._dir(doc_id))
+            existing = self._read_manifest(self.entry_dir(doc_id))
             if existing is None:
                 self._refuse_writes("added")
             report(1.0, f"{name} is already in the library")
             return existing  # type: ignore[return-value]
-        with self._lock(doc_id):
-            final = self._dir(doc_id)
+        with self.entry_lock(doc_id):
+            final = self.entry_dir(doc_id)
             existing = self._read_manifest(final)
             if existing is not None:
                 report(1.0, f"{name} is already in the library")
@@ -168,9 +168,11 @@ class Library:
     def _build_entry(self, data: bytes, doc_id: str, name: str, report: Progress) -> tuple[LibraryEntry, ReadResult]:
         staging = self.root / f"{STAGING_PREFIX}{secrets.token_hex(8)}"
         staging.mkdir()
+        result: ReadResult | None = None
         try:
             report(0.05, "reading the document structure")
-            result = read_pdf(data, name, self.config, report)
+            dense_to = self.root / f"{STAGING_PREFIX}{secrets.token_hex(8)}.{DENSE_NAME}"
+            result = read_pdf(data, name, self.config, report, dense_to)
             report(0.9, "saving")
             (staging / PDF_NAME).write_bytes(data)
             (staging / PARSED_NAME).write_bytes(result.encoded)
@@ -179,9 +181,11 @@ class Library:
                 added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=result.profile,
             )  # fmt: skip
             (staging / MANIFEST_NAME).write_text(entry.model_dump_json(indent=2), encoding="utf-8")
-            os.replace(staging, self._dir(doc_id))
+            os.replace(staging, self.entry_dir(doc_id))
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
+            if result is not None:
+                result.close()
             raise
         logger.info("ingested %s as %s (%d pages)", name, doc_id[:16], entry.total_pages)
         return entry.model_copy(update={"building": ("keyword index", "dense index")}), result
@@ -216,20 +220,21 @@ class Library:
         """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
         try:
             build.doc = result.document()
-            build.keyword = self._keyword(entry, build.doc, waiting=False)
+            build.keyword = open_keyword(self, entry, build.doc, waiting=False)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
             build.keyword_ready.set()
         try:
             if build.doc is not None:
-                self._dense(entry, build.doc, waiting=False)
+                open_dense(self, entry, build.doc, waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
+            result.close()
             build.dense_ready.set()
 
-    def _build_in_progress(self, doc_id: str) -> Build | None:
+    def build_in_progress(self, doc_id: str) -> Build | None:
         """This process's background build of ``doc_id`` when it has started (a queued one is not waited for)."""
         build = BUILDS.get((str(self.root.resolve()), doc_id))
         return build if build is not None and build.started.is_set() else None
@@ -256,7 +261,7 @@ class Library:
         key = str(doc_id).strip().lower()
         if not _HEX.match(key):
             raise DocumentNotFoundError(f"{doc_id!r} is not a document id; pick a document from the library")
-        entry = self._read_manifest(self._dir(key)) if len(key) == 64 else None
+        entry = self._read_manifest(self.entry_dir(key)) if len(key) == 64 else None
         if entry is not None:
             return entry
         matches = [e for e in self.entries() if e.doc_id.startswith(key)]
@@ -270,7 +275,7 @@ class Library:
         """The original PDF bytes of an entry."""
         entry = self.get(doc_id)
         try:
-            return (self._dir(entry.doc_id) / PDF_NAME).read_bytes()
+            return (self.entry_dir(entry.doc_id) / PDF_NAME).read_bytes()
         except FileNotFoundError:
             raise LibraryCorruptError(
                 f"the PDF of {entry.file_name} is missing from the library; delete it and upload it again"
@@ -283,7 +288,7 @@ class Library:
         return loaded.doc if loaded is not None else self._parsed(entry)
 
     def _parsed(self, entry: LibraryEntry) -> ParsedDocument:
-        path = self._dir(entry.doc_id) / PARSED_NAME
+        path = self.entry_dir(entry.doc_id) / PARSED_NAME
         try:
             doc = decode(path.read_bytes())
             if doc.parser_version == PARSER_VERSION:
@@ -294,7 +299,7 @@ class Library:
             logger.warning("parsed.json of %s is unreadable or older (%s); re-parsing the PDF", entry.doc_id[:16], exc)
         result = read_pdf(self.pdf_bytes(entry.doc_id), entry.file_name, self.config, lambda f, m: None)
         if not self.read_only:
-            with self._lock(entry.doc_id):
+            with self.entry_lock(entry.doc_id):
                 _write_atomic(path, result.encoded)
         return result.document()
 
@@ -304,81 +309,16 @@ class Library:
         key = cache_key(self.root, entry.doc_id, self.config)
         loaded = DOCUMENTS.get(key)
         if loaded is None:
-            build = self._build_in_progress(entry.doc_id)
+            build = self.build_in_progress(entry.doc_id)
             if build is not None:
                 build.keyword_ready.wait(self.config.library.max_parse_seconds)
             doc = build.doc if build is not None and build.doc is not None else self._parsed(entry)
             keyword = build.keyword if build is not None and build.keyword is not None else None
             if keyword is None or keyword.doc is not doc or not keyword.matches(self.config.retrieval):
-                keyword = self._keyword(entry, doc, waiting=True)
-            dense = DenseSlot(lambda: self._dense(entry, doc, waiting=True))
+                keyword = open_keyword(self, entry, doc, waiting=True)
+            dense = DenseSlot(lambda: open_dense(self, entry, doc, waiting=True))
             loaded = DOCUMENTS.put(key, Loaded(doc, entry.profile, keyword, dense), self.config.library.cache_documents)
         return loaded.view(self.config.retrieval)
-
-    # ---------------------------------------------------------------- indexes on disk
-
-    def _keyword(self, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
-        """The saved keyword index, rebuilt (under the entry's lock) when missing, stale or damaged."""
-        directory = self._dir(entry.doc_id) / INDEX_DIR
-        settings = self.config.retrieval
-        try:
-            return KeywordIndex.open(directory, doc, settings)
-        except LibraryCorruptError as exc:
-            if self.read_only:
-                logger.info("keyword index of %s built in memory (read-only library): %s", entry.doc_id[:16], exc)
-                return KeywordIndex.in_memory(doc, settings)
-            if waiting:
-                logger.warning("rebuilding the keyword index of %s: %s", entry.doc_id[:16], exc)
-        with self._lock(entry.doc_id):
-            try:
-                return KeywordIndex.open(directory, doc, settings)  # built meanwhile by another process
-            except LibraryCorruptError:
-                pass
-            if not (self._dir(entry.doc_id) / MANIFEST_NAME).exists():
-                raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
-            self._rebuild_index(entry, doc)
-        return KeywordIndex.open(directory, doc, settings)
-
-    def _rebuild_index(self, entry: LibraryEntry, doc: ParsedDocument) -> None:
-        folder = self._dir(entry.doc_id)
-        for leftover in folder.glob(".index-*"):  # from a build that was killed
-            shutil.rmtree(leftover, ignore_errors=True)
-        fresh = folder / f".index-{secrets.token_hex(4)}"
-        try:
-            KeywordIndex.build(doc, fresh, self.config.retrieval).close()
-            old = folder / INDEX_DIR
-            trash = folder / f".index-old-{secrets.token_hex(4)}"
-            if old.exists():
-                os.replace(old, trash)
-            os.replace(fresh, old)
-            shutil.rmtree(trash, ignore_errors=True)
-        except BaseException:
-            shutil.rmtree(fresh, ignore_errors=True)
-            raise
-
-    def _dense(self, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> LsaRetriever:
-        """The saved LSA (waiting for a background build of this process), else built and saved."""
-        build = self._build_in_progress(entry.doc_id) if waiting else None
-        if build is not None:
-            build.dense_ready.wait(self.config.library.max_parse_seconds)
-        path = self._dir(entry.doc_id) / DENSE_NAME
-        dims = self.config.retrieval.dense_dimensions
-        try:
-            return LsaRetriever.load(path, doc, dims)
-        except ValueError as exc:
-            if path.exists():
-                logger.info("rebuilding the dense index of %s: %s", entry.doc_id[:16], exc)
-        if self.read_only:
-            return LsaRetriever.build(doc, self.config.retrieval)
-        with self._lock(entry.doc_id):
-            try:
-                return LsaRetriever.load(path, doc, dims)
-            except ValueError:
-                pass
-            lsa = LsaRetriever.build(doc, self.config.retrieval)
-            if (self._dir(entry.doc_id) / MANIFEST_NAME).exists():
-                lsa.save(path, dims)
-        return lsa
 
     # ---------------------------------------------------------------- delete
 
@@ -386,9 +326,9 @@ class Library:
         """Remove an entry from disk and from the in-process caches."""
         entry = self.get(doc_id)
         self._refuse_writes("deleted")
-        with self._lock(entry.doc_id):
+        with self.entry_lock(entry.doc_id):
             _evict(entry.doc_id)
-            folder = self._dir(entry.doc_id)
+            folder = self.entry_dir(entry.doc_id)
             trash = self.root / f"{STAGING_PREFIX}deleted-{secrets.token_hex(4)}"
             os.replace(folder, trash)  # the entry disappears at once; the files go next
             shutil.rmtree(trash, ignore_errors=True)

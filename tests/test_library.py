@@ -9,7 +9,9 @@ import pytest
 
 import engine.library as library_module
 from engine.bricks.parsed_codec import decode, encode
+from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.index import DocumentIndex
+from engine.bricks.retrieval.keyword import KeywordIndex
 from engine.contracts import LibraryEntry
 from engine.errors import DocumentNotFoundError, NotAPdfError, NoTextLayerError
 from engine.library import Library, sanitize_file_name
@@ -153,8 +155,8 @@ def test_failed_background_index_build_leaves_an_entry_that_loads(library, libra
     def boom(*args, **kwargs):
         raise RuntimeError("simulated crash while indexing")
 
-    monkeypatch.setattr(library_module.KeywordIndex, "build", boom)
-    monkeypatch.setattr(library_module.LsaRetriever, "build", boom)
+    monkeypatch.setattr(KeywordIndex, "build", boom)
+    monkeypatch.setattr(LsaRetriever, "build", boom)
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     library.wait_for_background()
     monkeypatch.undo()
@@ -329,7 +331,7 @@ def test_a_saved_dense_index_is_loaded_not_rebuilt(library, library_dir, monkeyp
     library.wait_for_background()
     assert (library_dir / entry.doc_id / "dense.npz").is_file()
     DOCUMENTS.drop(entry.doc_id)  # as a new process would start
-    monkeypatch.setattr(library_module.LsaRetriever, "build", lambda *a, **k: pytest.fail("the LSA was rebuilt"))
+    monkeypatch.setattr(LsaRetriever, "build", lambda *a, **k: pytest.fail("the LSA was rebuilt"))
     assert library.load(entry.doc_id).dense.search("dropout training", 3).hits
 
 
@@ -367,3 +369,20 @@ def test_a_cli_ingest_leaves_its_indexes_built(library_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr
     (entry,) = Library().entries()
     assert entry.building == (), "the process exited before its background index builds were done"
+
+
+def test_the_pdf_worker_builds_the_dense_index(library, library_dir, monkeypatch):
+    """The LSA comes from the worker process (the parent only moves the file into the entry)."""
+    from engine import entry_indexes
+
+    class NoBuildHere(LsaRetriever):
+        @classmethod
+        def build(cls, *args, **kwargs):
+            raise AssertionError("the LSA was built in the parent process")
+
+    monkeypatch.setattr(entry_indexes, "LsaRetriever", NoBuildHere)
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    assert not list(library_dir.glob(".staging-*")), "the worker's file was left in staging"
+    assert library.load(entry.doc_id).dense.search("dropout training", 3).hits

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from engine.bricks.parsed_codec import decode, encode
@@ -45,11 +46,36 @@ PROBE = -1
 
 
 @dataclass
+class DenseHandoff:
+    """The worker, still running after the parse, building the document's LSA into ``path``."""
+
+    worker: Any
+    receive: Connection
+    path: Path
+
+    def wait(self, timeout: float) -> bool:
+        """True once the LSA is saved at ``path`` (False when the worker failed, died or took too long)."""
+        try:
+            if self.receive.poll(timeout):
+                return bool(self.receive.recv() == ("dense", True)) and self.path.is_file()
+        except (EOFError, OSError):
+            pass
+        return False
+
+    def close(self) -> None:
+        _stop(self.worker)
+        self.receive.close()
+        self.path.unlink(missing_ok=True)
+
+
+@dataclass
 class ReadResult:
-    """A read PDF: its profile (OCR'd pages included) and the parse, in the on-disk layout."""
+    """A read PDF: its profile (OCR'd pages included), the parse in the on-disk layout and, when the
+    worker goes on to build the LSA, the handoff of that file."""
 
     profile: DocumentProfile
     encoded: bytes
+    dense: DenseHandoff | None = None
     _doc: ParsedDocument | None = field(default=None, repr=False)
 
     def document(self) -> ParsedDocument:
@@ -57,20 +83,29 @@ class ReadResult:
             self._doc = decode(self.encoded)
         return self._doc
 
+    def close(self) -> None:
+        """Stop what still runs for this result (the LSA build) and remove its files."""
+        if self.dense is not None:
+            self.dense.close()
+
 
 def _report(progress: Progress, done: int, page: int, total: int, ocr: bool) -> None:
     fraction = READ_START + (READ_END - READ_START) * (done - 1) / max(total, 1)
     progress(fraction, f"{'reading page' if not ocr else 'OCR of page'} {page} of {total}")
 
 
-def read_pdf(data: bytes, name: str, config: EngineConfig, progress: Progress) -> ReadResult:
+def read_pdf(
+    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None = None
+) -> ReadResult:
     """Profile and parse ``data``, in a bounded worker process where the platform allows it.
 
+    With ``dense_to``, the worker goes on to build the LSA into that file after returning the parse
+    (on the other core, while the caller builds the keyword index): ``ReadResult.dense``.
     Raises the parsing errors (NotAPdfError, EncryptedPdfError, NoTextLayerError,
     DocumentTooLargeError) and DocumentTooLargeError for a page over a time or memory limit.
     """
     if config.library.isolate_parsing and _can_fork():
-        return _read_in_worker(data, name, config, progress)
+        return _read_in_worker(data, name, config, progress, dense_to)
     profile = probe_pdf(data, name, config)
     doc = parse_pdf(data, name, config, lambda page, total, ocr: _report(progress, page, page, total, ocr))
     profile, doc = with_ocr_pages(profile, doc)
@@ -137,24 +172,33 @@ class _Watch:
         )
 
 
-def _read_in_worker(data: bytes, name: str, config: EngineConfig, progress: Progress) -> ReadResult:
+def _read_in_worker(
+    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None
+) -> ReadResult:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     for stream in (sys.stdout, sys.stderr):  # a forked child would flush the parent's buffered output again
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-    worker = context.Process(target=run_worker, args=(send, data, name, config), name="loupe-pdf-reader", daemon=True)
+    worker = context.Process(
+        target=run_worker, args=(send, data, name, config, dense_to), name="loupe-pdf-reader", daemon=True
+    )
     gc.freeze()  # the worker's garbage collector then leaves the inherited objects (and their pages) alone
     try:
         worker.start()
     finally:
         gc.unfreeze()
     send.close()
+    result: ReadResult | None = None
     try:
-        return _supervise(worker, receive, _Watch(config.library), progress)
+        result = _supervise(worker, receive, _Watch(config.library), progress)
+        if dense_to is not None:
+            result.dense = DenseHandoff(worker, receive, dense_to)
+        return result
     finally:
-        _stop(worker)
-        receive.close()
+        if result is None or result.dense is None:
+            _stop(worker)
+            receive.close()
 
 
 def _stop(worker: Any) -> None:

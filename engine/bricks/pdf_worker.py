@@ -20,6 +20,7 @@ import os
 import pickle
 import resource
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 import pymupdf
@@ -27,6 +28,7 @@ import pymupdf
 from engine.bricks.parsed_codec import encode
 from engine.bricks.parsing import PageCallback, RawPage, is_memory_error, parse_pdf, read_pages
 from engine.bricks.profile import probe_pdf
+from engine.bricks.retrieval.dense import LsaRetriever
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import DocumentProfile, ParsedDocument
 from engine.errors import DocumentError, LoupeError
@@ -76,8 +78,8 @@ def _outcome(exc: BaseException) -> tuple[Any, ...]:
     return ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
 
 
-def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig) -> None:
-    """The worker's body (the target of the forked process)."""
+def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None) -> None:
+    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
     _limit_resources(config.library)
@@ -86,6 +88,7 @@ def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig) -
         conn.send(("page", page, total, ocr, os.getpid()))
 
     message: tuple[Any, ...]
+    doc: ParsedDocument | None = None
     try:
         profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(_two_readers, conn))
@@ -95,7 +98,18 @@ def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig) -
         message = _outcome(exc)
     with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
         conn.send(message)
+        if doc is not None and dense_to is not None:
+            conn.send(("dense", _save_lsa(doc, config, dense_to)))
     conn.close()
+
+
+def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path) -> bool:
+    try:
+        LsaRetriever.build(doc, config.retrieval).save(path, config.retrieval.dense_dimensions)
+        return True
+    except Exception:
+        logger.warning("the worker could not build the dense index", exc_info=True)
+        return False
 
 
 def _finished(conn: Connection) -> None:
