@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.bricks.formulas import Node, Working, evaluate, parse_formula
+from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
@@ -87,12 +87,16 @@ def _computed(
 ) -> ValueAnswer | None:
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
-        for match in rank_cells(spec, cells):
-            if period is None or match.period_match is True:
-                return match.cell
+        ranked = rank_cells(spec, cells)
+        for rows_only in (True, False):  # a statement's row before a sentence that mentions the metric
+            for match in ranked:
+                if rows_only and not match.cell.is_row:
+                    continue
+                if period is None or match.period_match is True:
+                    return match.cell
         return None
 
-    working = evaluate(formula, lookup)
+    working = evaluate(formula, lookup, question_period(question))
     if working.value is None:
         if not working.inputs:
             return None

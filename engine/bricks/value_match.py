@@ -106,7 +106,8 @@ def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> f
     if spec.terms:
         total = sum(weights)
         own = sum(w * len(t & label) / len(t) for t, w in zip(spec.terms, weights, strict=True)) / total
-    alternative = max((len(a & label) / len(a) for a in spec.alternatives), default=0.0)
+    # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
+    alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
     return max(own, alternative)
 
 
