@@ -1,0 +1,71 @@
+"""What financial statements call a line item that questions name in analysts' shorthand.
+
+Each entry maps a question term (a regular expression) to the row labels filings use for the very
+same quantity: synonyms only, never components ("EBITDA" is not "operating income"). The value brick
+reads a row whose label is one of them as naming the metric. General accounting vocabulary, one
+line of reason each; no entry exists for a particular document or question.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ENTRIES: tuple[tuple[str, str, str], ...] = (
+    # (question term, the labels filings use, why)
+    (r"\bcapex\b|\bcapital expenditures?\b|\bcapital spending\b",
+     "purchases of property and equipment; purchases of property, plant and equipment; "
+     "additions to property and equipment; payments for property and equipment; capital expenditures; "
+     "capital spending",
+     "the cash-flow line for money spent on fixed assets goes by these names"),
+    (r"\bpp\s?&\s?e\b|\bfixed assets?\b|\bproperty,? plant,? and equipment\b",
+     "property, plant and equipment, net; property and equipment, net; property, plant and equipment",
+     "the balance-sheet line for fixed assets"),
+    (r"\bcogs\b|\bcost of goods sold\b",
+     "cost of sales; cost of revenues; cost of goods sold; cost of products sold",
+     "income statements title the cost of what was sold in these ways"),
+    (r"\brevenues?\b|\bsales\b|\btop line\b",
+     "total revenues; total net revenues; net revenues; revenues; total net sales; net sales",
+     "the top line of an income statement"),
+    (r"\bd\s?&\s?a\b|\bdepreciation and amortization\b",
+     "depreciation and amortization; depreciation, depletion and amortization; depreciation and amortization expense",
+     "the non-cash charge added back in the cash-flow statement"),
+    (r"\bcash (?:flow )?from operations\b|\boperating cash flows?\b|\bcash flows? from operating activities\b|\bcfo\b",
+     "net cash provided by operating activities; net cash provided by (used in) operating activities; "
+     "cash provided by operations; net cash from operating activities",
+     "the operating subtotal of a cash-flow statement"),
+    (r"\baccounts payable\b|\bpayables\b",
+     "accounts payable; trade payables; accounts payable and accrued liabilities",
+     "what a company owes its suppliers"),
+    (r"\baccounts receivable\b|\breceivables\b",
+     "accounts receivable, net; receivables, net; trade receivables; accounts receivable",
+     "what customers owe the company"),
+    (r"\binventor(?:y|ies)\b", "inventories; merchandise inventories; inventory", "goods held for sale"),
+    (r"\bnet (?:income|earnings|profit)\b",
+     "net income; net earnings; net income attributable to; net earnings attributable to",
+     "the bottom line of an income statement"),
+    (r"\boperating (?:income|profit)\b|\bincome from operations\b|\bebit\b",
+     "operating income; operating income (loss); income from operations; operating profit",
+     "profit from operations before interest and taxes"),
+    (r"\bsg\s?&\s?a\b|\bselling,? general,? and administrative\b",
+     "selling, general and administrative expenses; selling, general and administrative",
+     "overhead expenses"),
+    (r"\bcurrent assets\b", "total current assets", "the balance-sheet subtotal"),
+    (r"\bcurrent liabilities\b", "total current liabilities", "the balance-sheet subtotal"),
+    (r"\btotal assets\b", "total assets", "the balance-sheet total"),
+    (r"\b(?:shareholders'?|stockholders'?) equity\b|\btotal equity\b",
+     "total shareholders' equity; total stockholders' equity; total equity",
+     "what the owners' stake is called"),
+    (r"\binterest expense\b", "interest expense; interest expense, net", "the cost of debt"),
+    (r"\bdividends\b", "dividends paid; cash dividends paid; dividends paid to shareholders", "cash returned"),
+)  # fmt: skip
+
+_COMPILED = tuple((re.compile(term, re.I), tuple(x.strip() for x in labels.split(";"))) for term, labels, _ in _ENTRIES)
+
+
+def line_item_names(text: str) -> tuple[str, ...]:
+    """The row labels filings use for the metrics ``text`` names, in order of first mention."""
+    found: dict[str, None] = {}
+    for pattern, labels in _COMPILED:
+        if pattern.search(text):
+            found.update(dict.fromkeys(labels))
+    return tuple(found)
