@@ -11,6 +11,7 @@ from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
+from engine.compose.sides import with_document_sides
 from engine.compose.steps import finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
@@ -91,7 +92,7 @@ def answer(
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
                    guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
     _notify(progress, "understand", "reading the question")
-    parsed = understand_question(question, llm)
+    parsed = with_document_sides(understand_question(question, llm), indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)

@@ -21,18 +21,31 @@ class ContextBundle(Contract):
     dropped: tuple[str, ...] = ()
 
 
-def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int | None) -> ContextBundle:
+def assemble_context(
+    hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int | None, reserved: Sequence[str] = ()
+) -> ContextBundle:
     """Deduplicate hits by chunk id, take the strongest first, stop at ``max_tokens`` (None: no limit).
 
     Hits with equal scores keep their input order. Chunks that do not fit are listed in ``dropped``
-    (a smaller later chunk may still fit). The evidence keeps strongest-first order.
+    (a smaller later chunk may still fit). The ``reserved`` chunk ids go first, in their order (the
+    best passages of each side of a comparison, so one side cannot crowd out the other); the rest
+    follows strongest first.
     """
     best: dict[str, tuple[int, Hit]] = {}
     for position, hit in enumerate(hits):
         cid = hit.chunk.chunk_id
         if cid not in best or hit.score > best[cid][1].score:
             best[cid] = (best[cid][0] if cid in best else position, hit)
-    ordered = sorted(best.values(), key=lambda pair: (-pair[1].score, pair[0]))
+    first = {cid: n for n, cid in enumerate(dict.fromkeys(reserved)) if cid in best}
+    ordered = sorted(
+        best.values(),
+        key=lambda pair: (
+            pair[1].chunk.chunk_id not in first,
+            first.get(pair[1].chunk.chunk_id, 0),
+            -pair[1].score,
+            pair[0],
+        ),
+    )
     evidence: list[EvidenceItem] = []
     dropped: list[str] = []
     tokens = 0

@@ -183,7 +183,10 @@ def unresolved_references(
 
 
 def side_covered(side: ComparisonSide, units: Sequence[Unit]) -> bool:
-    """Whether a unit holds at least half of the words of the side's label."""
+    """Whether a unit covers the side: one from the side's own document (when it has one), else one
+    that holds at least half of the words of the side's label."""
+    if side.doc_id is not None:
+        return any(u.item.doc_id == side.doc_id for u in units)
     label = stems(side.label)
     return any(len(label & stems(u.text)) / max(1, len(label)) >= 0.5 for u in units)
 

@@ -133,13 +133,16 @@ def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
 
     def run(s: RunState) -> tuple[list[str], list[str]]:
         added: list[str] = []
-        queries = [f"{side.query} {' '.join(side.keywords)}".strip() for side in sides]
-        for query in queries:
-            added += s.search(query, k=quota)
+        queries = []
+        for side in sides:
+            query = " ".join(dict.fromkeys(f"{side.query} {' '.join(side.keywords)}".split()))
+            docs = [ix for ix in s.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
+            added += s.search(query, k=quota + 2, docs=docs, use_dense=True)
+            queries.append(query)
         return queries, added
 
-    why = "no evidence yet for " + ", ".join(s.label for s in sides)
-    return PlannedAction("uncovered_side", "side_quota_retrieve", why, run)
+    why = "no evidence yet for " + ", ".join(s.label for s in sides) + " (a search of that side alone)"
+    return PlannedAction("side_missing", "side_quota_retrieve", why, run, detail=",".join(s.label for s in sides))
 
 
 def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -16,13 +16,14 @@ from engine.bricks.generation import ContextBundle, assemble_context
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
-from engine.bricks.text import listing_subject
+from engine.bricks.text import listing_subject, stems
 from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
 from engine.config import EngineConfig
 from engine.contracts import (
     Activations,
     Chunk,
+    ComparisonSide,
     Hit,
     ListingResult,
     PageRef,
@@ -37,6 +38,14 @@ logger = logging.getLogger(__name__)
 
 TARGETED: frozenset[RetrieverName] = frozenset({"two_hop", "listing"})
 """Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search."""
+
+
+def side_holds(side: ComparisonSide, chunk: Chunk) -> bool:
+    """A chunk belongs to a side: it is in the side's document, or (one document) it names the side."""
+    if side.doc_id is not None:
+        return chunk.doc_id == side.doc_id
+    label = stems(side.label)
+    return bool(label) and 2 * len(label & stems(chunk.text)) >= len(label)
 
 
 @dataclass
@@ -119,10 +128,20 @@ class RunState:
             self.ledger[chunk.chunk_id] = LedgerEntry(hit=hit, fused=best, first_pass=first)
 
     def context(self, max_tokens: int | None) -> ContextBundle:
-        """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first)."""
+        """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first), each
+        side's best passages first, taken in turn, so the answer sees every side the ledger holds."""
         ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
         hits = [e.hit.model_copy(update={"score": round(e.fused * self.rrf_k, 4)}) for e in ordered]
-        return assemble_context(hits, self.file_names(), max_tokens)
+        return assemble_context(hits, self.file_names(), max_tokens, reserved=self.side_leaders(ordered))
+
+    def side_leaders(self, ordered: Sequence[LedgerEntry], per_side: int = 3) -> list[str]:
+        """The best ``per_side`` chunks of each side (its document's, or those naming its label), in turns."""
+        if len(self.parsed.sides) < 2:
+            return []
+        lists = [[e.hit.chunk.chunk_id for e in ordered if side_holds(side, e.hit.chunk)][:per_side]
+                 for side in self.parsed.sides]  # fmt: skip
+        turns = [cid for rank in range(per_side) for chunks in lists if rank < len(chunks) for cid in [chunks[rank]]]
+        return list(dict.fromkeys(turns))
 
     def by_pass(self) -> ContextBundle:
         """Every retrieved chunk in the order supporting citations use: pages fetched on purpose (a

@@ -61,7 +61,7 @@ Trigger = Literal[
     "cardinality_mismatch",
     "garbled_context",
     "validation_failure",
-    "uncovered_side",
+    "side_missing",
     "insufficient_evidence",
     "plan_layer",
 ]

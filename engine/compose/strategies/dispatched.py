@@ -25,10 +25,7 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     added += state.search(parsed.retrieval.main_query, section_hint=hint)
     queries.append(parsed.retrieval.main_query)
     if len(parsed.sides) > 1:
-        quota = max(2, state.config.retrieval.top_k // len(parsed.sides))
-        for side in parsed.sides:
-            added += state.search(side.query, k=quota)
-            queries.append(side.query)
+        added += _side_searches(state, queries)
     if acts.is_on("two_hop_references"):
         for reference in parsed.references:
             added += state.follow_reference(reference)
@@ -43,6 +40,21 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
         queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
         added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
     return queries, list(dict.fromkeys(added))
+
+
+def side_quota(state: RunState) -> int:
+    """Chunks each side's own search keeps, so one side (or document) cannot take the whole top-k."""
+    return max(3, state.config.retrieval.top_k // max(1, len(state.parsed.sides)) + 1)
+
+
+def _side_searches(state: RunState, queries: list[str]) -> list[str]:
+    """One search per side, in the side's own document when it has one, with the side's quota."""
+    added: list[str] = []
+    for side in state.parsed.sides:
+        docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
+        added += state.search(side.query, k=side_quota(state), docs=docs)
+        queries.append(side.query)
+    return added
 
 
 def run_dispatched(state: RunState) -> Outcome:

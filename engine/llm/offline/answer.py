@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
+from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems, unit_terms
 from engine.bricks.signals import (
     CAVEATS,
     announced_count,
     cue_order,
     garbled_pages,
+    part_key,
     reference_present,
     uncovered_parts,
     unresolved_references,
@@ -39,18 +40,43 @@ weighs more than "aircraft" in a note about aircraft), else the answer is "not f
 
 
 def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The best unit of each side: from the side's own document (the best-scoring one that answers
+    at all), or, in one document, the unit that names the side best."""
     chosen: list[tuple[str, Unit]] = []
     uncovered: list[str] = []
     for side in parsed.sides:
+        if side.doc_id is not None:
+            own = [u for u in units if u.item.doc_id == side.doc_id and u.coverage > 0 and u.item.kind != "heading"]
+            best = max(own, key=lambda u: u.score, default=None)
+            if best is None or best.weighted_coverage < MIN_WEIGHTED:
+                uncovered.append(side.label)
+                continue
+            chosen.append((side.label, best))
+            chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
+            continue
         label = stems(side.label)
         scored = [(len(label & stems(u.text)) / max(1, len(label)), u) for u in units]
         scored = [(cov, u) for cov, u in scored if cov >= 0.5]
         if not scored:
             uncovered.append(side.label)
             continue
-        best = max(scored, key=lambda pair: (pair[0], pair[1].score))[1]
-        chosen.append((side.label, best))
+        chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
     return chosen, uncovered
+
+
+def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
+    """For a multi-part question, the best further unit of a side for each part its first unit misses."""
+    extra: list[Unit] = []
+    for part in parts:
+        if not part.keywords:
+            continue
+        key = part_key(part.keywords)
+        if any(2 * len(key & unit_terms(u)) >= len(key) for u in [first, *extra]):
+            continue
+        holding = [u for u in own if 2 * len(key & unit_terms(u)) >= len(key)]
+        if holding:
+            extra.append(max(holding, key=lambda u: u.score))
+    return extra[:2]
 
 
 def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
@@ -102,7 +128,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         return [], [s.label for s in parsed.sides]
     uncovered: list[str] = []
     chosen: list[tuple[str, Unit]] = []
-    if parsed.intent == "comparison" and parsed.sides:
+    if parsed.sides and (parsed.intent == "comparison" or any(side.doc_id for side in parsed.sides)):
         chosen, uncovered = _side_units(units, parsed)
     elif parsed.intent == "listing":
         cue = next(iter(cue_order(ranked, parsed)), None)
@@ -136,13 +162,16 @@ def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
 
 
 def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    if any(label for label, _ in chosen):  # one line per side: "2018: ...", "2022: ..."
+        lines: dict[str, list[str]] = {}
+        for label, unit in chosen:
+            lines.setdefault(label, []).append(_with_caption(unit, parsed.original_question))
+        return "\n".join(f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in lines.items())
     if parsed.intent == "listing" and len(chosen) > 1:
         intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
         items = [u for _, u in chosen if u.text not in intro]
         lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
         return "\n".join([*intro, *lines])
-    if parsed.intent == "comparison" and any(label for label, _ in chosen):
-        return "\n".join(f"{label}: {u.text}" if label else u.text for label, u in chosen)
     return " ".join(_with_caption(u, parsed.original_question) for _, u in chosen)
 
 
