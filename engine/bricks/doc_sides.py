@@ -197,13 +197,13 @@ def _label(found: list[tuple[str, float]]) -> str:
     return " ".join([*kinds[:1], *marks[:1]])
 
 
-def aspect_of(question: str, sides: Sequence[DocSide]) -> str:
-    """The question without the periods, versions and kinds of report that name its sides: what is
-    compared. Names stay: "EPS" may name a side's document and still be what is compared."""
+def aspect_of(question: str, sides: Sequence[DocSide], names: bool = False) -> str:
+    """The question without the periods, versions and kinds of report that name its sides (and their
+    names too, with ``names``): what is compared."""
     text = question
     for side in sides:
         for phrase in side.phrases:
-            if _is_name(phrase):
+            if _is_name(phrase) and not names:
                 continue
             text = re.sub(rf"(?<![\w.]){re.escape(phrase)}(?![\w]|\.\d)", " ", text)
     return normalize_space(text)

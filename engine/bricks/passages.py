@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.text import normalize_space, split_sentences, stems
-from engine.contracts import EvidenceItem, ParsedQuestion
+from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
 
@@ -179,3 +179,19 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         if unit.item.kind == "heading":
             score -= 0.4
         unit.score = score
+
+
+def side_question(parsed: ParsedQuestion, side: ComparisonSide) -> ParsedQuestion:
+    """The question as one document side reads it: the side's own terms (no other side's name) plus
+    the document words for them ("employed people" for "headcount"), no anchors of its own."""
+    terms = tuple(dict.fromkeys([*(side.keywords or parsed.keywords), *parsed.retrieval.expansions]))
+    retrieval = parsed.retrieval.model_copy(update={"anchor_keywords": ()})
+    return parsed.model_copy(update={"keywords": terms, "retrieval": retrieval})
+
+
+def side_units(evidence: Sequence[EvidenceItem], parsed: ParsedQuestion, side: ComparisonSide) -> list[Unit]:
+    """The units of one document side's evidence, scored on the side's terms, that share a term with it."""
+    own = [e for e in evidence if e.doc_id == side.doc_id and e.kind != "heading"]
+    units = split_units(own)
+    score_units(units, side_question(parsed, side))
+    return [u for u in units if u.coverage > 0]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
+from engine.bricks.passages import side_units
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
@@ -135,11 +136,12 @@ class RunState:
         return assemble_context(hits, self.file_names(), max_tokens, reserved=self.side_leaders(ordered))
 
     def side_leaders(self, ordered: Sequence[LedgerEntry], per_side: int = 3) -> list[str]:
-        """The best ``per_side`` chunks of each side (its document's, or those naming its label), in turns."""
+        """The best ``per_side`` chunks of each side, in turns: a document side's chunks ranked by how
+        well their passages answer the side (from the whole ledger, whatever pass found them); a side
+        of one document by retrieval among the chunks naming its label."""
         if len(self.parsed.sides) < 2:
             return []
-        lists = [[e.hit.chunk.chunk_id for e in ordered if side_holds(side, e.hit.chunk)][:per_side]
-                 for side in self.parsed.sides]  # fmt: skip
+        lists = [self._side_best(side, ordered)[:per_side] for side in self.parsed.sides]
         turns = [cid for rank in range(per_side) for chunks in lists if rank < len(chunks) for cid in [chunks[rank]]]
         return list(dict.fromkeys(turns))
 
@@ -156,6 +158,15 @@ class RunState:
         )
         hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
         return assemble_context(hits, self.file_names(), None)
+
+    def _side_best(self, side: ComparisonSide, ordered: Sequence[LedgerEntry]) -> list[str]:
+        if side.doc_id is None:
+            return [e.hit.chunk.chunk_id for e in ordered if side_holds(side, e.hit.chunk)]
+        items = assemble_context([e.hit for e in ordered if e.hit.chunk.doc_id == side.doc_id], self.file_names(), None)
+        best: dict[str, float] = {}
+        for unit in side_units(items.evidence, self.parsed, side):
+            best[unit.item.chunk_id] = max(best.get(unit.item.chunk_id, float("-inf")), unit.score)
+        return sorted(best, key=lambda cid: -best[cid])
 
     def pages_of(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
         names = self.file_names()

@@ -28,15 +28,28 @@ def with_document_sides(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]
     if len(indexes) < 2:
         return parsed
     doc_sides = map_sides(parsed.original_question, [document_identity(ix) for ix in indexes])
-    aspect = aspect_of(parsed.original_question, doc_sides)
-    sides = tuple(_side(parsed, side, aspect) for side in doc_sides)
+    aspect = aspect_of(parsed.original_question, doc_sides, names=True)
+    named = {w.lower() for side in doc_sides for phrase in side.phrases for w in phrase.split()}
+    keywords = _without(parsed.keywords, named)
+    sides = tuple(_side(parsed, side, aspect, keywords) for side in doc_sides)
     return parsed.model_copy(update={"sides": sides})
 
 
-def _side(parsed: ParsedQuestion, side: DocSide, aspect: str) -> ComparisonSide:
+def _without(keywords: Sequence[str], named: set[str]) -> tuple[str, ...]:
+    """The question's keywords without the words that name a side ("URL in OpenAPI 2.0" -> "URL in"):
+    inside its own document a side's name says nothing about which passage answers."""
+    kept: dict[str, None] = {}
+    for keyword in keywords:
+        words = [w for w in keyword.split() if w.lower() not in named]
+        while words and words[-1].lower() in ("in", "of", "for", "on", "the"):
+            words.pop()
+        if words:
+            kept.setdefault(" ".join(words), None)
+    return tuple(kept)
+
+
+def _side(parsed: ParsedQuestion, side: DocSide, aspect: str, keywords: tuple[str, ...]) -> ComparisonSide:
     """The side of one document: what is compared, searched in that document only."""
-    named = {w.lower() for phrase in side.phrases for w in phrase.split()}
-    keywords = tuple(k for k in parsed.keywords if k.lower() not in named)
     query = " ".join(dict.fromkeys([*content_words(aspect), *parsed.retrieval.expansions]))
     return ComparisonSide(label=side.label, query=query or parsed.retrieval.main_query, keywords=keywords,
                           doc_id=side.doc_id)  # fmt: skip

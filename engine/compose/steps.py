@@ -64,7 +64,23 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
     checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
-    return _with_unfetched_references(_with_listing(checked, state), state)
+    return _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
+
+
+def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """Keep only pending references whose target exists: a caption or heading of that name in one of
+    the documents ("Version 2.0" in a release table names no "Note 2.0")."""
+    real = tuple(r for r in answer.pending_references if any(resolve_reference(ix.doc, r) for ix in state.indexes))
+    if real == answer.pending_references:
+        return answer
+    gone = [r for r in answer.pending_references if r not in real]
+    caveats = tuple(c for c in answer.caveats if not any(r in c for r in gone) or "refers to" not in c)
+    if real:
+        caveats = tuple(
+            c if "refers to" not in c else f"the evidence refers to {', '.join(real)}, which was not retrieved"
+            for c in caveats
+        )
+    return answer.model_copy(update={"pending_references": real, "caveats": caveats})
 
 
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:

@@ -48,12 +48,17 @@ def side_quota(state: RunState) -> int:
 
 
 def _side_searches(state: RunState, queries: list[str]) -> list[str]:
-    """One search per side, in the side's own document when it has one, with the side's quota."""
+    """One search per side, in the side's own document when it has one, with the side's quota; for a
+    multi-part question, one more per part in each document side (each part has its own words)."""
     added: list[str] = []
+    parts = [" ".join(p.keywords) for p in state.parsed.parts if p.keywords] if len(state.parsed.parts) > 1 else []
     for side in state.parsed.sides:
         docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
         added += state.search(side.query, k=side_quota(state), docs=docs)
         queries.append(side.query)
+        for part in parts if docs else []:
+            added += state.search(part, k=max(2, side_quota(state) // 2), docs=docs)
+            queries.append(part)
     return added
 
 

@@ -7,10 +7,11 @@ comparisons, one line per item for listings). Feedback fields are computed from 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 
-from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems, unit_terms
+from engine.bricks.passages import Unit, coverage, score_units, side_units, split_units, term_stems, unit_terms
 from engine.bricks.signals import (
     CAVEATS,
     announced_count,
@@ -27,11 +28,16 @@ from engine.llm.offline.discovery import discovered_keywords
 from engine.llm.offline.focus import focus
 from engine.llm.offline.question import question_parts
 
+logger = logging.getLogger(__name__)
+
 NOT_FOUND = "I could not find the answer in the retrieved evidence."
 MIN_OVERLAP = 0.34
 MIN_WEIGHTED = 0.2
 """The best passage must hold this share of the question's terms weighted by rarity ("purchase price"
 weighs more than "aircraft" in a note about aircraft), else the answer is "not found"."""
+SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
+"""A document side's best passage is scored on the side's terms plus the document words for them, a
+longer list than one question's: half the share suffices to cite it as that side's closest passage."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -46,9 +52,13 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
     uncovered: list[str] = []
     for side in parsed.sides:
         if side.doc_id is not None:
-            own = [u for u in units if u.item.doc_id == side.doc_id and u.coverage > 0 and u.item.kind != "heading"]
+            own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
             best = max(own, key=lambda u: u.score, default=None)
-            if best is None or best.weighted_coverage < MIN_WEIGHTED:
+            for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
+                logger.debug(
+                    "side %s: %.2f wc=%.2f p.%d %s", side.label, u.score, u.weighted_coverage, u.item.page, u.text[:90]
+                )
+            if best is None or best.weighted_coverage < SIDE_MIN_WEIGHTED:
                 uncovered.append(side.label)
                 continue
             chosen.append((side.label, best))
@@ -65,7 +75,8 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
 
 
 def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
-    """For a multi-part question, the best further unit of a side for each part its first unit misses."""
+    """For a multi-part question, the best further unit of a side for each part its first unit misses
+    (one that holds the part's key term and scores at least half as well as the side's best)."""
     extra: list[Unit] = []
     for part in parts:
         if not part.keywords:
@@ -73,10 +84,14 @@ def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> 
         key = part_key(part.keywords)
         if any(2 * len(key & unit_terms(u)) >= len(key) for u in [first, *extra]):
             continue
-        holding = [u for u in own if 2 * len(key & unit_terms(u)) >= len(key)]
+        holding = [
+            u for u in own
+            if 2 * len(key & unit_terms(u)) >= len(key) and u.score >= 0.8 * first.score
+            and all(u.item.chunk_id != x.item.chunk_id or u.text != x.text for x in [first, *extra])
+        ]  # fmt: skip
         if holding:
             extra.append(max(holding, key=lambda u: u.score))
-    return extra[:2]
+    return extra[:1]
 
 
 def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
@@ -235,6 +250,8 @@ def extract_answer(
     found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
         best is not None and best.weighted_coverage >= MIN_WEIGHTED
     )  # the question's rarest terms must be in the best passage, not only its common ones
+    if any(side.doc_id for side in parsed.sides):
+        found = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
     pending = unresolved_references(parsed, units, evidence)
     question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
@@ -251,7 +268,7 @@ def extract_answer(
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
     parts = parsed.parts or question_parts(question)
-    if chosen:
+    if chosen and not any(side.doc_id for side in parsed.sides):  # document sides cover their parts themselves
         chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])
     if missing_parts:
