@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.bricks.entities import Focus, focus_of, focus_score
 from engine.bricks.text import stems
 from engine.bricks.values import Cell, Period, periods_in
 
@@ -53,6 +54,7 @@ class ValueSpec:
     periods: tuple[Period, ...]
     wanted_scale: str
     """"thousand", "million", "billion" when the question names the scale of its answer, else ""."""
+    question: str = ""
 
     @property
     def is_empty(self) -> bool:
@@ -86,7 +88,9 @@ def value_spec(
     wanted = {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
         scale.group(1).lower() if scale else "", ""
     )
-    return ValueSpec(terms=tuple(terms), alternatives=tuple(alts), periods=periods, wanted_scale=wanted)
+    return ValueSpec(
+        terms=tuple(terms), alternatives=tuple(alts), periods=periods, wanted_scale=wanted, question=question
+    )
 
 
 def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
@@ -139,6 +143,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     latest = max((p.year for c in cells for p in c.periods), default=None)
     page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
     exact = set(spec.terms) | set(spec.alternatives)
+    entities = Focus(entities=focus_of(spec.question).entities)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         cover = label_cover(spec, label, weights)
@@ -157,6 +162,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.2 if cell.is_row else 0.0
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score -= 0.03 * page_rank[(cell.doc_id, cell.page)]  # earlier (better retrieved) pages first
+        if entities.entities:  # the Heron 3's row never answers for the Heron 2
+            score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
+                1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0
+            )
         matches.append(ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched))
     return sorted(matches, key=lambda m: -m.score)
 

@@ -29,9 +29,15 @@ _PERIODS = re.compile(
 )
 _NUMBER = re.compile(
     r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
-    r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?",
+    r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
+    r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
+    r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
+    r"miles?|ft|inches|km/h|mph|m/s|GB|MB|KB|TB|mAh|Wh|kWh|kW|Hz|GHz|MHz|°C|°F|times|people|"
+    r"employees|stores|units|shares|points|bps|basis points|cps|cents)(?![\w/])))?",
     re.I,
 )
+"""A number with its sign, currency, percent, scale word and measurement unit ("38 min", "1.2 kg",
+"$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers."""
 _SCALE = re.compile(
     r"\(\s*(?:in\s+|amounts?\s+in\s+|dollars\s+in\s+|\$\s*in\s+|€\s*in\s+|US\$\s*in\s+)?(?P<a>thousands|millions|billions)\b"
     r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)",
@@ -102,6 +108,10 @@ class Cell:
     quote: str
     """The row or sentence, as it occurs in the chunk (whitespace-normalised)."""
     is_row: bool
+    measure: str = ""
+    """The unit of measure printed after the number ("min", "kg", "metres"), if any."""
+    context: str = ""
+    """The section the number sits in (its chunk's section title), for entity focus."""
 
     @property
     def scaled(self) -> float:
@@ -115,12 +125,19 @@ class Cell:
         if self.unit == "%":
             return f"{sign}{number}%"
         scale = f" {self.scale}" if self.scale else ""
-        return f"{sign}{self.unit}{number}{scale}"
+        measure = f" {self.measure}" if self.measure else ""
+        return f"{sign}{self.unit}{number}{scale}{measure}"
 
 
 def _decimals(raw: str) -> int:
     match = re.search(r"\.(\d+)", raw)
     return len(match.group(1)) if match else 0
+
+
+def measure_of(text: str) -> str:
+    """The unit of measure of the first number in ``text`` ("38 min" -> "min"), else ""."""
+    m = _NUMBER.search(text)
+    return (m.group("measure") or "") if m else ""
 
 
 def parse_number(text: str) -> tuple[float, str, str, str] | None:
@@ -148,14 +165,21 @@ def table_scale(text: str) -> str:
 # Reading tables and sentences
 # --------------------------------------------------------------------------------------------
 
-_HEADER_CELL = re.compile(rf"^\(?[A-Za-z][^\d]*\)?$|.*\b{_YEAR}\b.*$")
+_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{_YEAR}\b")
+"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
 
 
 def _is_header(cells: list[str]) -> bool:
     """A row of column headers: after its first cell (a label, or the first header) only words,
     years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
-    rest = [c for c in cells[1:] if c.strip()]
-    return bool(rest) and all(_HEADER_CELL.match(c.strip()) and not _is_amount(c) for c in rest)
+    rest = [c.strip() for c in cells[1:] if c.strip()]
+    return bool(rest) and all(
+        _HEADER_CELL.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(_YEAR, c)) for c in rest
+    )
+
+
+_NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
+"""A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
 
 def _is_amount(cell: str) -> bool:
@@ -242,7 +266,8 @@ def _cells_of_row(item: EvidenceItem, line: str, row: list[str], columns: list[s
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
-                periods=periods_in(column), quote=line, is_row=True,
+                periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
+                context=" ".join(item.section_path),
             )
         )  # fmt: skip
     return found
@@ -266,6 +291,7 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
                 Cell(
                     chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
                     raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
+                    measure=m.group("measure") or "", context=" ".join(item.section_path),
                 )
             )  # fmt: skip
     return found

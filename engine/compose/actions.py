@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.bricks.line_items import line_item_names
 from engine.bricks.text import normalize_query, stems
 from engine.compose.evidence import RunState
 from engine.contracts import Action, AnswerWithEvidence, Trigger
@@ -57,6 +58,7 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
         _vocabulary(state, answer),
         _references(state, answer),
         _sides(state, answer),
+        _value_inputs(state),
         _cardinality(state, answer),
     ]
 
@@ -143,6 +145,26 @@ def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
 
     why = "no evidence yet for " + ", ".join(s.label for s in sides) + " (a search of that side alone)"
     return PlannedAction("side_missing", "side_quota_retrieve", why, run, detail=",".join(s.label for s in sides))
+
+
+def _value_inputs(state: RunState) -> PlannedAction | None:
+    """Inputs of the asked arithmetic the evidence lacks: search for each by the names filings use."""
+    missing = list(state.value_missing)
+    if not missing:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        queries = []
+        for item in missing:
+            phrase = item.rsplit(" (", 1)[0]
+            query = " ".join(dict.fromkeys([phrase, *line_item_names(phrase)[:3], *s.parsed.retrieval.expansions[:3]]))
+            added += s.search(query, k=s.config.retrieval.top_k)
+            queries.append(query)
+        return queries, added
+
+    why = "the computation needs " + "; ".join(missing) + ", which the evidence does not hold"
+    return PlannedAction("missing_value", "retrieve_inputs", why, run, detail=",".join(missing))
 
 
 def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -78,6 +78,8 @@ class RunState:
     listing: ListingResult | None = None
     resolved_references: set[str] = field(default_factory=set)
     reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
+    value_missing: list[str] = field(default_factory=list)
+    """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     iteration: int = 0
 
     # ---- bookkeeping ------------------------------------------------------------------------

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 from engine.bricks.generation import ContextBundle, add_support, answer_request, validate_citations
 from engine.bricks.retrieval.index import DocumentIndex
-from engine.bricks.retrieval.two_hop import resolve_reference
+from engine.bricks.retrieval.two_hop import locate_reference, resolve_reference
 from engine.bricks.signals import check_answer
 from engine.bricks.text import estimate_tokens, find_references
 from engine.bricks.understanding import check_parse, question_request
 from engine.compose.calls import LlmCalls
 from engine.compose.evidence import RunState
 from engine.compose.stops import STOP_TEXT
+from engine.compose.values import with_value
 from engine.contracts import (
     Action,
     AnswerWithEvidence,
@@ -64,13 +65,18 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
     checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
-    return _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
+    checked = _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
+    return with_value(checked, state)
 
 
 def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
-    """Keep only pending references whose target exists: a caption or heading of that name in one of
-    the documents ("Version 2.0" in a release table names no "Note 2.0")."""
-    real = tuple(r for r in answer.pending_references if any(resolve_reference(ix.doc, r) for ix in state.indexes))
+    """Keep only pending references whose target exists (a caption or heading of that name in one of
+    the documents: "Version 2.0" in a release table names no "Note 2.0") and is not in the evidence
+    already (its caption, or the rows or text right below it, were retrieved)."""
+    real = tuple(
+        r for r in answer.pending_references
+        if any(resolve_reference(ix.doc, r) for ix in state.indexes) and not _target_held(state, r)
+    )  # fmt: skip
     if real == answer.pending_references:
         return answer
     gone = [r for r in answer.pending_references if r not in real]
@@ -104,11 +110,26 @@ def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> A
     for reference in dict.fromkeys(named):
         if reference in pending or reference in state.resolved_references:
             continue
-        if any(_target_unfetched(state, ix, reference) for ix in state.indexes):
+        if any(_target_unfetched(state, ix, reference) for ix in state.indexes) and not _target_held(state, reference):
             pending.append(reference)
     if len(pending) == len(answer.pending_references):
         return answer
     return answer.model_copy(update={"pending_references": tuple(pending), "complete_answer_found": False})
+
+
+def _target_held(state: RunState, reference: str) -> bool:
+    """The evidence holds a reference's target: its caption or heading chunk, or one of the few chunks
+    that follow it on its page (a table's rows, a section's first paragraphs)."""
+    for index in state.indexes:
+        found = locate_reference(index.doc, reference)
+        if found is None:
+            continue
+        page, anchor = found
+        chunks = list(index.chunks_on_pages([page]))
+        start = chunks.index(anchor) if anchor is not None and anchor in chunks else 0
+        if any(c.chunk_id in state.ledger for c in chunks[start : start + 4]):
+            return True
+    return False
 
 
 def _target_unfetched(state: RunState, index: DocumentIndex, reference: str) -> bool:

@@ -62,6 +62,7 @@ Trigger = Literal[
     "garbled_context",
     "validation_failure",
     "side_missing",
+    "missing_value",
     "insufficient_evidence",
     "plan_layer",
 ]
@@ -75,6 +76,7 @@ Action = Literal[
     "adaptive_parse",
     "retry_answer",
     "side_quota_retrieve",
+    "retrieve_inputs",
     "re_plan",
     "execute_steps",
 ]
