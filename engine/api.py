@@ -11,7 +11,7 @@ from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
-from engine.compose.sides import with_document_sides
+from engine.compose.sides import side_quota, with_document_sides
 from engine.compose.steps import finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
@@ -96,7 +96,11 @@ def answer(
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
-    activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched")
+    quota = side_quota(config.retrieval.top_k, len(parsed.sides)) if effective != "single_pass" else 0
+    activations = decide(
+        parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
+        max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
+    )  # fmt: skip
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,

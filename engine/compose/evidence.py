@@ -170,6 +170,17 @@ class RunState:
             best[unit.item.chunk_id] = max(best.get(unit.item.chunk_id, float("-inf")), unit.score)
         return sorted(best, key=lambda cid: -best[cid])
 
+    def new_pages(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
+        """The pages of ``chunk_ids`` that no earlier pass had reached (the pages this pass added)."""
+        ids = list(chunk_ids)
+        fresh = set(ids)
+        earlier = {
+            (e.hit.chunk.doc_id, e.hit.chunk.page)
+            for cid, e in self.ledger.items()
+            if cid not in fresh and e.first_pass < self.iteration
+        }
+        return tuple(p for p in self.pages_of(ids) if (p.doc_id, p.page) not in earlier)
+
     def pages_of(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
         names = self.file_names()
         seen: dict[tuple[str, int], None] = {}

@@ -16,6 +16,11 @@ from engine.bricks.text import content_words
 from engine.contracts import ComparisonSide, ParsedQuestion
 
 
+def side_quota(top_k: int, sides: int) -> int:
+    """Chunks each side's own search keeps, so one side (or document) cannot take the whole top-k."""
+    return max(3, top_k // max(1, sides) + 1) if sides > 1 else 0
+
+
 def document_identity(index: DocumentIndex) -> DocIdentity:
     """A document's identity: its file name, its first pages and its first heading."""
     doc = index.doc

@@ -174,7 +174,7 @@ def record(
         trigger=trigger,
         action_taken=action,
         queries=tuple(queries),
-        pages_added=state.pages_of(added),
+        pages_added=state.new_pages(added),
         candidates_added=tuple(added),
         confidence_before=round(before, 3),
         confidence_after=round(after, 3),
@@ -184,7 +184,9 @@ def record(
 
 
 def pages_phrase(state: RunState, added: Sequence[str]) -> str:
-    pages = state.pages_of(added)
+    """The pages a pass added, and only those ("pages 7, 9"; "no new pages" when it found more of pages
+    the evidence already had)."""
+    pages = state.new_pages(added)
     if not pages:
         return "no new pages"
     names = {p.doc_id for p in pages}

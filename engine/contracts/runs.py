@@ -46,6 +46,7 @@ class Usage(Contract):
     iterations: int = 0
     llm_calls: int = 0
     retrieval_calls: int = 0
+    cached_retrievals: int = Field(0, description="Retrievals the cache answered (they cost no retrieval call).")
     unique_queries: int = 0
     context_tokens: int = 0
     prompt_tokens: int = 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.compose.actions import PlannedAction, anchor_share, next_action
 from engine.compose.evidence import RunState
+from engine.compose.sides import side_quota
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
 from engine.compose.stops import BUDGET_STOPS, LoopView, Phase, first_stop
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
@@ -42,11 +43,6 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     return queries, list(dict.fromkeys(added))
 
 
-def side_quota(state: RunState) -> int:
-    """Chunks each side's own search keeps, so one side (or document) cannot take the whole top-k."""
-    return max(3, state.config.retrieval.top_k // max(1, len(state.parsed.sides)) + 1)
-
-
 def _side_searches(state: RunState, queries: list[str]) -> list[str]:
     """One search per side, in the side's own document when it has one, with the side's quota; for a
     multi-part question, one more per part in each document side (each part has its own words)."""
@@ -54,10 +50,11 @@ def _side_searches(state: RunState, queries: list[str]) -> list[str]:
     parts = [" ".join(p.keywords) for p in state.parsed.parts if p.keywords] if len(state.parsed.parts) > 1 else []
     for side in state.parsed.sides:
         docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
-        added += state.search(side.query, k=side_quota(state), docs=docs)
+        quota = side_quota(state.config.retrieval.top_k, len(state.parsed.sides))
+        added += state.search(side.query, k=quota, docs=docs)
         queries.append(side.query)
         for part in parts if docs else []:
-            added += state.search(part, k=max(2, side_quota(state) // 2), docs=docs)
+            added += state.search(part, k=max(2, quota // 2), docs=docs)
             queries.append(part)
     return added
 
@@ -69,7 +66,9 @@ def run_dispatched(state: RunState) -> Outcome:
     narration = _first_narration(state, added, answer)
     history = [record(state, "initial", "retrieve", queries, added, 0.0, answer.confidence, narration)]
     if not state.activations.is_on("iterative_feedback"):
-        return Outcome(answer, history, "single_pass", False)
+        if state.guard.budget.max_iterations == 0 and not answer.complete_answer_found:
+            return Outcome(answer, history, "budget_iterations", True)  # the loop was wanted; the budget allowed none
+        return Outcome(answer, history, "complete" if answer.complete_answer_found else "single_pass", False)
     return _feedback(state, answer, history)
 
 
