@@ -159,3 +159,19 @@ def test_side_coverage_counts_documents_with_a_gold_or_also_page_cited():
     assert side_coverage(q, [("A", 39), ("B", 1)], ids) == 0.5
     assert side_coverage(q, [("A", 4), ("B", 6)], ids) == 1.0
     assert side_coverage(q.model_copy(update={"docs": ("a.pdf",)}), [("A", 4)], ids) is None
+
+
+def test_reliability_bins_count_right_answers_by_confidence():
+    from engine.eval.calibration import format_reliability, reliability
+    from engine.eval.metrics import QuestionScore
+
+    def row(confidence, recall, match, complete=True):
+        return QuestionScore(question_id="q", type="t", strategy="auto", confidence=confidence, recall=recall,
+                             answer_match=match, complete=complete)  # fmt: skip
+
+    rows = [row(0.9, 1.0, True), row(0.85, 0.0, True), row(0.1, 1.0, None, complete=False), row(0.5, None, None)]
+    bins = {(b.low, b.strategy): b for b in reliability(rows)}
+    top = bins[(0.8, "auto")]
+    assert (top.n, top.right, top.complete) == (2, 1, 2), "a gold page missed makes an answer wrong"
+    assert bins[(0.0, "auto")].right == 1 and bins[(0.4, "auto")].n == 0, "unjudgeable rows are left out"
+    assert "0.8-1.0" in format_reliability(list(bins.values()))
