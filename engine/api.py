@@ -12,7 +12,7 @@ from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
 from engine.compose.sides import side_quota, with_document_sides
-from engine.compose.steps import finish_caveats, understand_question, with_support
+from engine.compose.steps import below_the_line, finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
 from engine.config import EngineConfig
@@ -110,6 +110,7 @@ def answer(
     if outcome.handed_to is not None:
         effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    final = below_the_line(final, config.generation.min_claim_confidence)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)

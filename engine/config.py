@@ -97,6 +97,13 @@ class GenerationConfig(_Section):
         le=1,
         description="A supporting passage scores at least this share of the best supporting candidate's score.",
     )
+    min_claim_confidence: float = Field(
+        0.6,
+        ge=0,
+        le=1,
+        description="Below this confidence an incomplete answer is not stated as one: the answer says what is "
+        "missing and shows the closest passages instead.",
+    )
 
 
 class BackendConfig(_Section):

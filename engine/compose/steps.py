@@ -224,5 +224,24 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
     return answer.model_copy(update={"caveats": deduped})
 
 
+NOT_ESTABLISHED = "The evidence does not establish an answer."
+"""How an answer below the confidence line begins: the passages that follow are the closest found."""
+
+
+def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
+    """An incomplete answer under ``min_confidence`` says so, names what is missing and offers its
+    passages as the closest ones found (support), instead of claiming them as the answer."""
+    if answer.complete_answer_found or answer.confidence >= min_confidence or not answer.answer_found:
+        return answer
+    missing = [c for c in answer.caveats if not c.startswith("may be incomplete")]
+    lines = [NOT_ESTABLISHED]
+    if missing:
+        lines.append("Missing: " + "; ".join(missing[:3]) + ".")
+    lines.append("Closest passages:")
+    lines.append(answer.text)
+    citations = tuple(c.model_copy(update={"role": "support"}) for c in answer.citations)
+    return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
+
+
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
     return sum(estimate_tokens(i.text) for i in items)
