@@ -21,10 +21,10 @@ from engine.bricks.values import Cell, Period, periods_in
 _PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
-    r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\s*:?\s*"
-    r"|(?P<n2>\b[A-Za-z][\w&()' -]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as\s*:?\s*"
-    r"|\bcalculate\s+(?:the\s+)?(?P<n3>[^.?;:]{2,60}?)\s+as\s*:?\s*"
-    r"|\bdefined\s+as\s*:?\s*)"
+    r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
+    r"|(?P<n2>\b[A-Za-z][\w&()' -]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as\b\s*:?\s*"
+    r"|\bcalculate\s+(?:the\s+)?(?P<n3>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
+    r"|\bdefined\s+as\b\s*:?\s*)"
     r"(?P<expr>[^?;]+?)(?=\.\s|\.$|\?|;|$)",
     re.I,
 )
@@ -211,23 +211,31 @@ def _clean_expression(expr: str) -> str:
     return _NOISE.sub(" ", _drop_asides(expr)).strip(" .:")
 
 
-def parse_formula(question: str) -> Node | None:
-    """The arithmetic ``question`` asks for, else None (see the module docstring)."""
+def parse_formula(question: str, standard: Callable[[str], str | None] | None = None) -> Node | None:
+    """The arithmetic ``question`` asks for, else None (see the module docstring).
+
+    ``standard`` gives the textbook definition of a metric the question names without defining it
+    ("EBITDA", "free cash flow"); a definition the question states always wins."""
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
     definitions = _definitions(text)
     asked = _ASKED.search(text)
     main = _asked_expression(asked.group("rest"), definitions) if asked else None
     if main is not None:
         return main
-    margin = _margin(asked.group("rest"), definitions) if asked else None
+    margin = _margin(asked.group("rest"), definitions) if asked and definitions else None
     if margin is not None:
         return margin
     named = [tree for name, tree in definitions.items() if name and asked and stems(name) <= stems(asked.group("rest"))]
     if named:
         return named[0]
-    if len(definitions) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
-        return next(iter(definitions.values()))
-    return _growth(text, asked.group("rest") if asked else text)
+    computed = [tree for tree in definitions.values() if tree.op]
+    if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
+        return computed[0]
+    growth = _growth(text, asked.group("rest") if asked else text)
+    if growth is not None or standard is None or asked is None:
+        return growth
+    definition = standard(asked.group("rest"))
+    return _parse(_clean_expression(definition), {}) if definition else None
 
 
 _MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
@@ -282,6 +290,15 @@ def _growth_subject(text: str) -> str:
         plain = re.sub(r"^(?:(?:the|to|from|and)\s+)+", "", plain.strip(), flags=re.I)
         m = re.search(r"^([a-z][\w\s&-]{2,60}?)\s+growth(?: rate)?\b", plain, re.I)
     return _clean(m.group(1)) if m else ""
+
+
+def operands(node: Node | None) -> list[str]:
+    """The metric phrases a computation reads, in order, each once."""
+    if node is None:
+        return []
+    if node.operand is not None:
+        return [node.operand.phrase]
+    return list(dict.fromkeys([*operands(node.left), *operands(node.right)]))
 
 
 # --------------------------------------------------------------------------------------------

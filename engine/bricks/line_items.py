@@ -69,3 +69,37 @@ def line_item_names(text: str) -> tuple[str, ...]:
         if pattern.search(text):
             found.update(dict.fromkeys(labels))
     return tuple(found)
+
+
+_STANDARD: tuple[tuple[str, str, str], ...] = (
+    # (the metric a question names, its textbook definition in line items, why)
+    (r"\bebitda\b(?!\s*(?:%\s*)?margin)", "operating income + depreciation and amortization",
+     "EBITDA adds the non-cash depreciation and amortization back to operating income"),
+    (r"\bebitda\s*(?:%\s*)?margin\b", "(operating income + depreciation and amortization) as a % of revenue",
+     "a margin is the measure as a share of revenue"),
+    (r"\bfree cash flows?\b|\bfcf\b", "cash from operations - capex",
+     "free cash flow is operating cash flow less capital expenditures"),
+    (r"\bworking capital ratio\b|\bcurrent ratio\b", "total current assets / total current liabilities",
+     "the current ratio compares current assets with current liabilities"),
+    (r"\bworking capital\b(?!\s+ratio)", "total current assets - total current liabilities",
+     "working capital is current assets less current liabilities"),
+    (r"\bgross (?:profit )?margin\b", "gross profit as a % of revenue", "a margin is a profit as a share of revenue"),
+    (r"\boperating (?:profit )?margin\b", "operating income as a % of revenue", "a margin is a profit as a share of revenue"),
+    (r"\bnet (?:profit )?margin\b|\bprofit margin\b", "net income as a % of revenue",
+     "a margin is a profit as a share of revenue"),
+    (r"\binterest coverage\b", "operating income / interest expense",
+     "interest coverage is how many times operating income covers interest"),
+    (r"\breturn on assets\b|\broa\b", "net income / total assets", "return on assets is income per unit of assets"),
+    (r"\breturn on (?:shareholders'? |stockholders'? )?equity\b|\broe\b", "net income / total shareholders' equity",
+     "return on equity is income per unit of equity"),
+)  # fmt: skip
+
+_STANDARD_COMPILED = tuple((re.compile(term, re.I), definition) for term, definition, _ in _STANDARD)
+
+
+def standard_definition(text: str) -> str | None:
+    """The textbook definition of the first standard metric ``text`` names, in line items, else None."""
+    for pattern, definition in _STANDARD_COMPILED:
+        if pattern.search(text):
+            return definition
+    return None

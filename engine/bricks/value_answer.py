@@ -13,9 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
+from engine.bricks.line_items import standard_definition
 from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
+
+OPERAND_COVER = 0.75
+"""An input of a computation must be named by its row label: three quarters of its terms, or a
+document phrase for it whole (half a name is how "Cash and cash equivalents" would stand in for
+"cash from operations")."""
+
+OPERAND_PRECISION = 0.6
+"""And most of the label's words must be the input's: "Deferred revenue" is not "revenue"."""
 
 Alternatives = Callable[[str], Sequence[str]]
 """The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
@@ -47,14 +56,26 @@ def answer_value(
     entity_words: Sequence[str] = (),
 ) -> ValueAnswer | None:
     """Answer ``question`` from the cells of ``pages`` (each a page's chunks in reading order)."""
-    cells = cells_in(pages)
+    return answer_from_cells(question, keywords, alternatives, cells_in(pages), entity_words)
+
+
+def answer_from_cells(
+    question: str,
+    keywords: Sequence[str],
+    alternatives: Alternatives,
+    cells: Sequence[Cell],
+    entity_words: Sequence[str] = (),
+) -> ValueAnswer | None:
+    """Answer ``question`` from ``cells`` (best-retrieved pages first: earlier pages weigh more)."""
+    cells = list(cells)
     if not cells:
         return None
-    formula = parse_formula(question)
+    formula = parse_formula(question, standard_definition)
     if formula is not None:
         return _computed(question, formula, cells, alternatives, entity_words)
     spec = value_spec(question, keywords, alternatives(question), entity_words)
-    ranked = rank_cells(spec, cells)
+    # a value of another period than the one asked is never stated as the answer
+    ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
     if not ranked:
         return None
     best = ranked[0]
@@ -87,7 +108,10 @@ def _computed(
 ) -> ValueAnswer | None:
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
-        ranked = rank_cells(spec, cells)
+        ranked = [
+            m for m in rank_cells(spec, cells)
+            if m.label_cover >= OPERAND_COVER and (m.precision >= OPERAND_PRECISION or not m.cell.is_row)
+        ]  # fmt: skip
         for rows_only in (True, False):  # a statement's row before a sentence that mentions the metric
             for match in ranked:
                 if rows_only and not match.cell.is_row:
@@ -98,8 +122,6 @@ def _computed(
 
     working = evaluate(formula, lookup, question_period(question))
     if working.value is None:
-        if not working.inputs:
-            return None
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
     return ValueAnswer(
@@ -118,12 +140,13 @@ def _computed_statement(question: str, formula: Node, working: Working) -> str:
     assert working.value is not None
     decimals = _decimals(question)
     value = working.value
-    percent = formula.op == "%" or (_PERCENT_WANTED.search(question) and formula.op == "/" and abs(value) < 5)
-    if formula.op == "/" and percent:
+    top = formula.left.op if formula.op == "avg" and formula.left is not None else formula.op
+    percent = top in ("%", "pct_of") or (_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
+    if top == "/" and percent:
         value *= 100.0
     if percent:
         shown = f"{value:,.{1 if decimals is None else decimals}f}%"
-    elif formula.op in ("+", "-") or (formula.op == "" and formula.operand):
+    elif top in ("+", "-") or (top == "" and formula.operand):
         shown = _amount(value, working, decimals)
     else:
         shown = f"{value:,.{2 if decimals is None else decimals}f}"

@@ -70,6 +70,8 @@ class ValueMatch:
     label_cover: float
     period_match: bool | None
     """True/False when the question names a period and the cell has one; None when either has none."""
+    precision: float = 1.0
+    """Share of the label's words the metric's names use ("Deferred revenue" for "revenue": 0.5)."""
 
 
 def value_spec(
@@ -166,7 +168,11 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
                 1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0
             )
-        matches.append(ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched))
+        precise = 1.0 if frozenset(label) in exact else _precision(spec, label)
+        matches.append(
+            ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
+                       precision=round(precise, 3))
+        )  # fmt: skip
     return sorted(matches, key=lambda m: -m.score)
 
 

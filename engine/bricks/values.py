@@ -224,6 +224,10 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 def _read_caption(line: str, state: _TableState) -> None:
     state.scale = table_scale(line) or state.scale
+    lead = re.match(rf"^({_YEAR})\b", line)
+    if lead and len(line) > 120 and state.years and not state.in_rows:
+        state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
+        return
     years = [str(p.year) for p in periods_in(line) if p.quarter is None]
     if not years or len(line) > 120:
         return
@@ -238,9 +242,14 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.header, state.years, state.in_rows = row, None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
-    state.in_rows = True
     values = row[1:]
     amounts = sum(1 for v in values if _is_amount(v))
+    wrapped = re.match(rf"^({_YEAR})\s+(\S.*)$", row[0])
+    if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
+        # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
+        state.years.append(wrapped.group(1))
+        row = [wrapped.group(2), *values]
+    state.in_rows = True
     if state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:
@@ -250,11 +259,24 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     return _cells_of_row(item, line, row, columns, state.scale)
 
 
+def _offset(columns: list[str], values: list[str]) -> int:
+    """Where a row's values start among the columns: on the right (a blank label column), unless the
+    header's extra columns are not periods while its first ones are ("2021 | 2020 | Change" over
+    two amounts: the change column was left empty)."""
+    extra = len(columns) - len(values)
+    if extra <= 0:
+        return extra
+    lead, tail = columns[: len(values)], columns[len(values) :]
+    if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
+        return 0
+    return extra
+
+
 def _cells_of_row(item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str) -> list[Cell]:
-    label, values = row[0], row[1:]
+    label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
     if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
-    offset = len(columns) - len(values)  # fewer values than columns: aligned on the right
+    offset = _offset(columns, values)
     found: list[Cell] = []
     for n, raw in enumerate(values):
         parsed = parse_number(raw)

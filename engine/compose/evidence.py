@@ -79,6 +79,10 @@ class RunState:
     resolved_references: set[str] = field(default_factory=set)
     reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
     value_missing: list[str] = field(default_factory=list)
+    value_chunks: list[str] = field(default_factory=list)
+    """Chunks the value searches found, best first: the pages a value is read from first."""
+    last_hits: list[str] = field(default_factory=list)
+    """Every chunk the last search returned (new or already held), best first."""
     """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     iteration: int = 0
 
@@ -213,12 +217,14 @@ class RunState:
             return []
         dense = self.activations.is_on("dense_retrieval") if use_dense is None else use_dense
         added: list[str] = []
+        self.last_hits = []
         for index in docs or self.indexes:
             if not self.guard.allows_retrieval(query):
                 break
             ranked = index.search(query, "fused", k=k, pages=pages, section_hint=section_hint, use_dense=dense)
             self.guard.charge_retrieval(query, from_cache=ranked.from_cache)
             added += self.add(ranked)
+            self.last_hits += [h.chunk.chunk_id for h in ranked.hits]
         self.queries_run.append(query)
         return added
 

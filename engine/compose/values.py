@@ -11,11 +11,15 @@ evidence lacks is named; the loop looks for it next.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections import Counter, OrderedDict
+from dataclasses import replace
 
-from engine.bricks.formulas import parse_formula
-from engine.bricks.line_items import line_item_names
-from engine.bricks.value_answer import ValueAnswer, answer_value
+from engine.bricks.formulas import operands, parse_formula
+from engine.bricks.line_items import line_item_names, standard_definition
+from engine.bricks.value_answer import ValueAnswer, answer_from_cells
+from engine.bricks.values import Cell, cells_in, table_cells
 from engine.compose.evidence import RunState
 from engine.contracts import (
     AnswerWithEvidence,
@@ -28,14 +32,39 @@ from engine.contracts import (
     RankedList,
 )
 
+logger = logging.getLogger(__name__)
+
 MAX_VALUE_PAGES = 4
 """Pages per document read whole for a value: those of the strongest evidence, best first."""
 GOOD_COVER = 0.75
 """A value's row label must name at least this much of the metric for the answer to be complete."""
 
 
+def value_searches(state: RunState) -> tuple[list[str], list[str]]:
+    """One search per input of the computation the question asks for, by the names filings give it:
+    each input may sit in another statement than the question's words find. (queries, chunk ids added)"""
+    if state.top_k is not None:  # the peer baseline retrieves its fixed top-k only
+        return [], []
+    formula = parse_formula(_content(state), standard_definition)
+    queries: list[str] = []
+    added: list[str] = []
+    phrases = operands(formula)
+    if formula is None and state.parsed.asks_for_value and line_item_names(_content(state)):
+        phrases = [_content(state)]  # a line item asked by its analysts' name: search for the names filings use
+    logger.debug("value searches for %s", phrases)
+    for phrase in phrases:
+        names = line_item_names(phrase)
+        # the statement titles the question's terms imply lift a statement's page over prose mentions
+        own = names if phrase == _content(state) else [phrase]
+        query = " ".join(dict.fromkeys([*own, *names, *state.parsed.retrieval.expansions]))
+        added += state.search(query, k=state.config.retrieval.top_k, use_dense=False)
+        state.value_chunks += [cid for cid in state.last_hits if cid not in state.value_chunks]
+        queries.append(query)
+    return queries, added
+
+
 def asks_for_value(state: RunState) -> bool:
-    return state.parsed.asks_for_value or parse_formula(_content(state)) is not None
+    return state.parsed.asks_for_value or parse_formula(_content(state), standard_definition) is not None
 
 
 def _content(state: RunState) -> str:
@@ -46,9 +75,73 @@ def _content(state: RunState) -> str:
     return " ".join(text.split())
 
 
+_DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
+_DOC_CELLS_KEPT = 8
+"""Documents whose cells stay cached (a document's tables read once, then for every question)."""
+
+
+def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
+    """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
+    only): a value the retrieval missed is still read from its statement."""
+    index = state.index_of(doc_id)
+    if index is None:
+        return {}
+    key = (doc_id, len(index.doc.chunks))
+    cached = _DOC_CELLS.get(key)
+    if cached is None:
+        name = index.doc.file_name
+        cached = {}
+        for page in range(1, index.doc.total_pages + 1):
+            items = [_item(c, name) for c in index.chunks_on_pages([page]) if " | " in c.text]
+            if items:
+                cached[page] = table_cells(items)
+        _DOC_CELLS[key] = cached
+        while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
+            _DOC_CELLS.popitem(last=False)
+    _DOC_CELLS.move_to_end(key)
+    return cached
+
+
+def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
+    """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
+    in page order: the matcher weighs earlier pages more, so retrieval still leads."""
+    pages = value_pages(state, doc_id)
+    cells = cells_in(pages)
+    seen = {(p[0].doc_id, p[0].page) for p in pages if p}
+    for index in state.indexes:
+        if doc_id is not None and index.doc.doc_id != doc_id:
+            continue
+        for page, page_cells in sorted(document_cells(state, index.doc.doc_id).items()):
+            if (index.doc.doc_id, page) not in seen:
+                cells += page_cells
+    return with_document_scale(cells)
+
+
+_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
+"""Rows whose amounts are not in the statement's scale ("except per share data")."""
+
+
+def with_document_scale(cells: list[Cell]) -> list[Cell]:
+    """A table row with no scale of its own takes the scale most of its document's tables state
+    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
+    amounts, ratios and percentages."""
+    scales: dict[str, Counter[str]] = {}
+    for cell in cells:
+        if cell.is_row and cell.scale:
+            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+    out = []
+    for cell in cells:
+        common = scales.get(cell.doc_id)
+        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
+            cell = replace(cell, scale=common.most_common(1)[0][0])
+        out.append(cell)
+    return out
+
+
 def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
     """The chunks of the pages holding the strongest evidence (of one document), page by page."""
-    ordered = sorted(state.ledger.values(), key=lambda e: -e.fused)
+    targeted = [state.ledger[cid] for cid in state.value_chunks if cid in state.ledger]
+    ordered = [*targeted, *sorted(state.ledger.values(), key=lambda e: -e.fused)]
     pages: dict[tuple[str, int], None] = {}
     for entry in ordered:
         chunk = entry.hit.chunk
@@ -56,7 +149,8 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
             pages.setdefault((chunk.doc_id, chunk.page), None)
     names = state.file_names()
     out: list[list[EvidenceItem]] = []
-    for doc, page in list(pages)[: MAX_VALUE_PAGES * (1 if doc_id else max(1, len(state.indexes)))]:
+    limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
+    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
         index = state.index_of(doc)
         if index is None:
             continue
@@ -84,7 +178,10 @@ Pair = tuple[ComparisonSide | None, QuestionPart | None]
 
 
 def _pairs(state: RunState) -> list[Pair]:
-    """What needs a value of its own: each side (document or named) times each part (aspect)."""
+    """What needs a value of its own: each side (document or named) times each part (aspect); a
+    computation the question asks for is one value (its periods are its inputs', not sides)."""
+    if parse_formula(_content(state), standard_definition) is not None:
+        return [(side, None) for side in state.parsed.sides if side.doc_id] or [(None, None)]
     sides: list[ComparisonSide | None] = list(state.parsed.sides) or [None]
     parts: list[QuestionPart | None] = list(state.parsed.parts) if state.parsed.sides and state.parsed.parts else [None]
     return [(side, part) for side in sides for part in parts]
@@ -107,6 +204,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     other (a comparison's aspects, "the wingspan of the Heron 2") only a table row or sentence whose
     label names the metric whole for what is asked."""
     state.value_missing = []
+    if state.top_k is not None:  # the peer baseline answers as its peers do: no value reading
+        return answer
     explicit = asks_for_value(state)
     if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
         return answer
@@ -114,8 +213,9 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     found: list[tuple[Pair, ValueAnswer]] = []
     for side, part in pairs:
         question, keywords = _pair_question(state, side, part)
-        pages = value_pages(state, side.doc_id if side else None)
-        value = answer_value(question, keywords, line_item_names, pages, _entity_words(state))
+        cells = value_cells(state, side.doc_id if side else None)
+        value = answer_from_cells(question, keywords, line_item_names, cells, _entity_words(state))
+        logger.debug("value from %d cells -> %s", len(cells), value)
         if value is not None and value.missing:
             state.value_missing += [m for m in value.missing if m not in state.value_missing]
         if value is not None and value.statement and (explicit or _strict_ok(value)):

@@ -13,6 +13,7 @@ from engine.compose.evidence import RunState
 from engine.compose.sides import side_quota
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
 from engine.compose.stops import BUDGET_STOPS, LoopView, Phase, first_stop
+from engine.compose.values import value_searches
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
 
 
@@ -27,6 +28,9 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     queries.append(parsed.retrieval.main_query)
     if len(parsed.sides) > 1:
         added += _side_searches(state, queries)
+    inputs, found = value_searches(state)
+    queries += inputs
+    added += found
     if acts.is_on("two_hop_references"):
         for reference in parsed.references:
             added += state.follow_reference(reference)
