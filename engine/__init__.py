@@ -61,6 +61,23 @@ _LAZY = {
     "BACKEND_NAMES": "engine.llm",
     "backend_label": "engine.llm",
     "backend_uses_network": "engine.llm",
+    "follow_up": "engine.conversation",
+    "open_run_store": "engine.store",
+    "RunStore": "engine.store",
+    "RunSummary": "engine.store",
+    "build_pack": "engine.export",
+    "escape_markdown": "engine.export",
+    "escape_inline": "engine.export",
+    "add_personal_question": "engine.store.questions",
+    "personal_set_path": "engine.store.questions",
+    "personal_set_size": "engine.store.questions",
+    "run_eval": "engine.eval",
+    "load_eval_set": "engine.eval",
+    "parse_eval_lines": "engine.eval",
+    "bundled_sets": "engine.eval",
+    "EvalReport": "engine.eval",
+    "EvalProgress": "engine.eval",
+    "DEFAULT_CORPUS": "engine.eval",
 }
 
 __all__ = [

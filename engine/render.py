@@ -6,6 +6,7 @@ Pure: the PDF bytes are opened as a private in-memory copy; nothing is written a
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 
 import pymupdf
@@ -24,6 +25,12 @@ SUPPORT_FILL = (0.35, 0.62, 0.95)
 SUPPORT_BORDER = (0.1, 0.35, 0.75)
 HIGHLIGHT_OPACITY = 0.28
 MAX_DPI = 300
+CROP_MARGIN = 40.0
+"""Points of context kept around the marked lines in a cropped render (about three lines of body text)."""
+CROP_SIDE_MARGIN = 12.0
+"""Points kept left and right of the page's content in a cropped render."""
+LINE_MATCH_SHARE = 0.6
+"""A line belongs to a quote that is not verbatim on the page when this share of its words are the quote's."""
 _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
@@ -47,6 +54,7 @@ def render_page(
     highlights: Sequence[BBox] = (),
     dpi: int = 110,
     marks: Sequence[PageMark] = (),
+    crop: bool = False,
 ) -> bytes:
     """Render one page of a PDF as PNG bytes with translucent boxes over ``highlights`` and ``marks``.
 
@@ -57,7 +65,9 @@ def render_page(
         dpi: Resolution of the image (clamped to 36..300).
         marks: Cited passages: the lines of each quote (found with PyMuPDF's text search) are boxed,
             amber for the answer's citations and blue for supporting ones; a quote the search cannot
-            find falls back to its chunk's boxes.
+            find falls back to the chunk's lines that hold the quote's words, then to its chunk's boxes.
+        crop: Render only the band around the boxes (the width of the page's content, a few lines of
+            context above and below); the whole page when nothing is marked.
 
     Raises:
         NotAPdfError: the bytes are not a readable PDF.
@@ -74,12 +84,15 @@ def render_page(
         boxes: list[tuple[BBox, CitationRole]] = [(box, "answer") for box in highlights] + [
             (box, m.role) for m in marks for box in _mark_boxes(target, m)
         ]
+        drawn = []
         for box, role in boxes:
             rect = _padded(box, target.rect)
             if rect is not None:
                 border, fill = _COLOURS[role]
                 target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
-        pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False)
+                drawn.append(rect)
+        clip = _crop_rect(target, drawn) if crop else None
+        pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False, clip=clip)
         return pixmap.tobytes("png")
     finally:
         doc.close()
@@ -97,7 +110,51 @@ def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:
         found = target.search_for(quote, clip=area) if quote else []
     except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
         found = []
-    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or list(mark.boxes)
+    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or _quote_lines(target, quote, area) or list(mark.boxes)
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _quote_lines(target: pymupdf.Page, quote: str, area: pymupdf.Rect) -> list[BBox]:
+    """The lines inside ``area`` whose words are mostly the quote's (when the quote is not verbatim on the
+    page: joined table cells, hyphenation, ligatures), so a passage is boxed line by line, not as a block."""
+    wanted = set(_tokens(quote))
+    if not wanted:
+        return []
+    lines: dict[tuple[int, int], list[tuple[float, float, float, float, str]]] = {}
+    try:
+        words = target.get_text("words", clip=area)
+    except (RuntimeError, ValueError):
+        return []
+    for x0, y0, x1, y1, word, block, line, _ in words:
+        lines.setdefault((block, line), []).append((x0, y0, x1, y1, word))
+    boxes: list[BBox] = []
+    for members in lines.values():
+        tokens = [t for w in members for t in _tokens(w[4])]
+        if tokens and sum(t in wanted for t in tokens) >= LINE_MATCH_SHARE * len(tokens):
+            boxes.append((min(w[0] for w in members), min(w[1] for w in members),
+                          max(w[2] for w in members), max(w[3] for w in members)))  # fmt: skip
+    return boxes
+
+
+def _crop_rect(target: pymupdf.Page, drawn: Sequence[pymupdf.Rect]) -> pymupdf.Rect | None:
+    """The band of the page around the drawn boxes: a few lines of context above and below, and the
+    full width of the page's content (text and rules), so a crop reads like the page's own column."""
+    if not drawn:
+        return None
+    x0, y0 = min(r.x0 for r in drawn), min(r.y0 for r in drawn)
+    x1, y1 = max(r.x1 for r in drawn), max(r.y1 for r in drawn)
+    try:
+        content = [pymupdf.Rect(box) for _, box in target.get_bboxlog()]
+    except (RuntimeError, ValueError):
+        content = []
+    content = [r for r in content if not r.is_empty and r.width < target.rect.width * 0.98]  # not page backgrounds
+    if content:
+        x0, x1 = min(x0, min(r.x0 for r in content)), max(x1, max(r.x1 for r in content))
+    rect = pymupdf.Rect(x0 - CROP_SIDE_MARGIN, y0 - CROP_MARGIN, x1 + CROP_SIDE_MARGIN, y1 + CROP_MARGIN)
+    return rect & target.rect
 
 
 def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:
