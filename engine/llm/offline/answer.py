@@ -181,7 +181,9 @@ def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
         by_side: dict[str, list[str]] = {}
         for label, unit in chosen:
             by_side.setdefault(label, []).append(_with_caption(unit, parsed.original_question))
-        return "\n".join(f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items())
+        return "\n".join(
+            f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items()
+        )
     if parsed.intent == "listing" and len(chosen) > 1:
         intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
         items = [u for _, u in chosen if u.text not in intro]
