@@ -37,6 +37,14 @@ ASKING_WORDS = frozenset(
 )
 """Question words that say how a value is asked for, never what the line item is called."""
 
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+_STATEMENT = re.compile(
+    r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
+    r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",
+    re.I,
+)
+"""The titles of the primary financial statements, where a filing's audited figures are printed."""
+
 MIN_LABEL_COVER = 0.5
 """A cell answers only when its label holds at least half of the metric's (weighted) terms."""
 
@@ -163,6 +171,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score += 0.3  # no period asked: the latest one reported
         score += 0.2 if cell.is_row else 0.0
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
+        score += 0.1 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        score += 0.15 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
         score -= 0.03 * page_rank[(cell.doc_id, cell.page)]  # earlier (better retrieved) pages first
         if entities.entities:  # the Heron 3's row never answers for the Heron 2
             score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (

@@ -92,9 +92,11 @@ def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
         name = index.doc.file_name
         cached = {}
         for page in range(1, index.doc.total_pages + 1):
-            items = [_item(c, name) for c in index.chunks_on_pages([page]) if " | " in c.text]
-            if items:
-                cached[page] = table_cells(items)
+            chunks = index.chunks_on_pages([page])
+            if any(
+                " | " in c.text for c in chunks
+            ):  # a page with table rows, read whole (its captions name the columns)
+                cached[page] = table_cells([_item(c, name) for c in chunks])
         _DOC_CELLS[key] = cached
         while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
             _DOC_CELLS.popitem(last=False)
