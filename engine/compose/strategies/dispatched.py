@@ -3,7 +3,7 @@
 Every pass reads the last answer's signals, plans the first applicable action (``engine.compose.actions``),
 runs it and answers again; the stop rules (``engine.compose.stops``) are asked before each pass, after
 its retrieval and after its answer. The latest answer is returned (it has seen the most evidence),
-unless confidence fell past the threshold, in which case the best earlier answer is returned.
+unless an earlier one was better (complete, more sides covered, or more confident: ``better``).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         allowed = plan is None or answer.complete_answer_found or state.guard.allows_iteration()
         stop = first_stop(_view(state, "before_pass", answer, best, plan, only_used=repeated, allowed=allowed))
         if stop is not None or plan is None:
-            return _stop(answer, history, stop or "no_trigger")
+            return _stop(better(best, answer), history, stop or "no_trigger")
         used.add(plan.key)
         state.guard.charge_iteration()
         state.iteration += 1
@@ -102,16 +102,26 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
             note = f"; {_STOP_NOTES.get(stop, 'nothing new, stopping')}"
             narration = _narrate(state, plan, added, before, before) + note
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before, narration))
-            return _stop(answer, history, stop)
+            return _stop(better(best, answer), history, stop)
         previous, answer = answer, answer_now(state)
         narration = _narrate(state, plan, added, before, answer.confidence)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence, narration))
         following, _ = next_action(state, answer, used)
         stop = first_stop(_view(state, "after_answer", answer, best, following, last=plan, previous=previous))
         if stop is not None:
-            return _stop(best if stop == "confidence_drop" else answer, history, stop)
-        if answer.confidence >= best.confidence or answer.complete_answer_found:
-            best = answer
+            return _stop(best if stop == "confidence_drop" else better(best, answer), history, stop)
+        best = better(best, answer)
+
+
+def better(best: AnswerWithEvidence, latest: AnswerWithEvidence) -> AnswerWithEvidence:
+    """The answer to keep: a complete one first, then the one covering more sides, then the more
+    confident; on a tie the latest (it has seen the most evidence). More evidence is not always a
+    better answer: a pass that drew noisier passages must not replace a better earlier answer."""
+
+    def key(a: AnswerWithEvidence) -> tuple[bool, int, float]:
+        return (a.complete_answer_found, -len(a.uncovered_sides), round(a.confidence, 3))
+
+    return latest if key(latest) >= key(best) else best
 
 
 def _view(
