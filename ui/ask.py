@@ -88,8 +88,8 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.update(label="The question could not be answered", state="error")
             services.report_unexpected(error, "Answering")
             return None
-        status.update(label=f"Done: {result.strategy_effective}, stopped on {result.stop_reason} "
-                            f"({result.usage.latency_ms / 1000:.1f} s)", state="complete")  # fmt: skip
+        status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s ({result.strategy_effective.replace('_', ' ')}): "
+                            f"{views.stop_sentence(result)}", state="complete")  # fmt: skip
     state.add_run(result)
     return result
 
