@@ -97,8 +97,15 @@ _STANDARD: tuple[tuple[str, str, str], ...] = (
 _STANDARD_COMPILED = tuple((re.compile(term, re.I), definition) for term, definition, _ in _STANDARD)
 
 
+_COMPANY_DEFINED = re.compile(r"\b(?<!un)adjusted\b|\bnon-?gaap\b|\bcore\b|\borganic\b|\bunderlying\b", re.I)
+"""Measures a company defines for itself ("adjusted EBITDA", "non-GAAP", "core EPS"): read as reported,
+never computed from a textbook definition."""
+
+
 def standard_definition(text: str) -> str | None:
     """The textbook definition of the first standard metric ``text`` names, in line items, else None."""
+    if _COMPANY_DEFINED.search(text):
+        return None
     for pattern, definition in _STANDARD_COMPILED:
         if pattern.search(text):
             return definition

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
-from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec
+from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec, wanted_scale
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
 
@@ -65,14 +65,18 @@ def answer_from_cells(
     alternatives: Alternatives,
     cells: Sequence[Cell],
     entity_words: Sequence[str] = (),
+    asked_as: str = "",
 ) -> ValueAnswer | None:
-    """Answer ``question`` from ``cells`` (best-retrieved pages first: earlier pages weigh more)."""
+    """Answer ``question`` from ``cells`` (best-retrieved pages first: earlier pages weigh more).
+
+    ``asked_as`` is the question as the user wrote it, answer-format instructions included ("Answer in
+    USD millions.", "Round to two decimals."): the value is restated and rounded as it asks."""
     cells = list(cells)
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)
     if formula is not None:
-        return _computed(question, formula, cells, alternatives, entity_words)
+        return _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
@@ -80,7 +84,7 @@ def answer_from_cells(
         return None
     best = ranked[0]
     return ValueAnswer(
-        statement=_statement(best, spec.wanted_scale),
+        statement=_statement(best, spec.wanted_scale or wanted_scale(asked_as)),
         cells=(best.cell,),
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
@@ -89,10 +93,12 @@ def answer_from_cells(
 
 def _statement(match: ValueMatch, wanted_scale: str) -> str:
     cell = match.cell
-    where = f", {cell.column}" if cell.column else ""
-    label = cell.label if cell.is_row else "as stated"
     restated = in_wanted_scale(cell, wanted_scale)
     value = cell.display() + (f" ({restated})" if restated else "")
+    if not cell.is_row:  # a number stated in prose: the value, then the sentence that states it
+        return f"{value}: \u201c{cell.quote}\u201d"
+    where = f", {cell.column}" if cell.column else ""
+    label = cell.label
     if cell.is_row and cell.value < 0 and cell.raw.startswith("("):
         value += f" (printed as {cell.raw})"
     return f"{label}{where}: {value}"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.entities import Focus, focus_of, focus_score
-from engine.bricks.text import stems
+from engine.bricks.text import find_references, stems
 from engine.bricks.values import Cell, Period, periods_in
 
 ASKING_WORDS = frozenset(
@@ -33,6 +33,11 @@ ASKING_WORDS = frozenset(
         "million",  # the scale the answer is wanted in
         "billion",
         "thousand",
+        "report",  # "what does Table 3 report": where the value is written, not what it measures
+        "show",
+        "state",
+        "disclose",
+        "give",
     }
 )
 """Question words that say how a value is asked for, never what the line item is called."""
@@ -87,19 +92,30 @@ def value_spec(
 ) -> ValueSpec:
     """The spec of ``question``: metric terms from its keywords minus periods, entity and asking words."""
     periods = periods_in(question)
+    named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
+    references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_WORDS
+    drop |= named | references
     terms = []
     for keyword in keywords:
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
         if kept and kept not in terms:
             terms.append(kept)
     alts = [frozenset(stems(a)) for a in alternatives if stems(a)]
-    scale = _WANTED_SCALE.search(question)
-    wanted = {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
-        scale.group(1).lower() if scale else "", ""
-    )
     return ValueSpec(
-        terms=tuple(terms), alternatives=tuple(alts), periods=periods, wanted_scale=wanted, question=question
+        terms=tuple(terms),
+        alternatives=tuple(alts),
+        periods=periods,
+        wanted_scale=wanted_scale(question),
+        question=question,
+    )
+
+
+def wanted_scale(text: str) -> str:
+    """The scale a question wants its answer in ("Answer in USD millions" -> "million"), else ""."""
+    scale = _WANTED_SCALE.search(text)
+    return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
+        scale.group(1).lower() if scale else "", ""
     )
 
 
@@ -133,6 +149,16 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
     return len(label & wanted) / len(label)
 
 
+def _nearness(cell: Cell, spec: ValueSpec) -> float:
+    """For a number in a sentence: 0.2 when it follows one of the metric's words closely ("a wingspan of
+    1.9 metres"), else -0.2 (the sentence's other numbers measure something else)."""
+    wanted = set().union(*spec.terms, *spec.alternatives)
+    for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label):
+        if m.end() <= cell.position and cell.position - m.end() <= 25 and stems(m.group(0)) & wanted:
+            return 0.2
+    return -0.2
+
+
 def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
     """Whether the cell's period is one asked for; a quarter never stands for a fiscal year."""
     if not asked or not cell.periods:
@@ -156,7 +182,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     entities = Focus(entities=focus_of(spec.question).entities)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
-        cover = label_cover(spec, label, weights)
+        # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
+        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights)
         if cover < MIN_LABEL_COVER:
             continue
         matched = period_match(spec.periods, cell)
@@ -169,11 +196,12 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score -= 0.4  # a sentence that names no period may speak of any
         if not spec.periods and latest is not None and any(p.year == latest for p in cell.periods):
             score += 0.3  # no period asked: the latest one reported
-        score += 0.2 if cell.is_row else 0.0
+        score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.1 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         score += 0.15 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
-        score -= 0.03 * page_rank[(cell.doc_id, cell.page)]  # earlier (better retrieved) pages first
+        # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
+        score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
         if entities.entities:  # the Heron 3's row never answers for the Heron 2
             score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
                 1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0

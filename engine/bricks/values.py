@@ -112,6 +112,8 @@ class Cell:
     """The unit of measure printed after the number ("min", "kg", "metres"), if any."""
     context: str = ""
     """The section the number sits in (its chunk's section title), for entity focus."""
+    position: int = -1
+    """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
 
     @property
     def scaled(self) -> float:
@@ -303,7 +305,9 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
         periods = periods_in(sentence)
         for m in _NUMBER.finditer(sentence):
             raw = m.group(0).strip()
-            if not _is_amount(raw) or not (m.group("cur") or m.group("pct") or m.group("word") or "," in raw):
+            if not _is_amount(raw) or not (
+                m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
+            ):
                 continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
             parsed = parse_number(raw)
             if parsed is None:
@@ -313,7 +317,7 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
                 Cell(
                     chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
                     raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
-                    measure=m.group("measure") or "", context=" ".join(item.section_path),
+                    measure=m.group("measure") or "", context=" ".join(item.section_path), position=m.start(),
                 )
             )  # fmt: skip
     return found

@@ -36,8 +36,9 @@ logger = logging.getLogger(__name__)
 
 MAX_VALUE_PAGES = 4
 """Pages per document read whole for a value: those of the strongest evidence, best first."""
-GOOD_COVER = 0.75
-"""A value's row label must name at least this much of the metric for the answer to be complete."""
+GOOD_COVER = 0.7
+"""A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
+answer to be complete."""
 
 
 def value_searches(state: RunState) -> tuple[list[str], list[str]]:
@@ -216,7 +217,9 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     for side, part in pairs:
         question, keywords = _pair_question(state, side, part)
         cells = value_cells(state, side.doc_id if side else None)
-        value = answer_from_cells(question, keywords, line_item_names, cells, _entity_words(state))
+        value = answer_from_cells(
+            question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
+        )
         logger.debug("value from %d cells -> %s", len(cells), value)
         if value is not None and value.missing:
             state.value_missing += [m for m in value.missing if m not in state.value_missing]

@@ -35,6 +35,10 @@ MIN_OVERLAP = 0.34
 MIN_WEIGHTED = 0.2
 """The best passage must hold this share of the question's terms weighted by rarity ("purchase price"
 weighs more than "aircraft" in a note about aircraft), else the answer is "not found"."""
+EXTRACTIVE_SCALE = 0.55
+"""Passages chosen by word overlap answer about half of the questions they seem to: their confidence
+is scaled to stay under the claim line (0.6) unless code verified more (a listing's announced count
+matched here; a value read by its label and period, by the composition layer)."""
 SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
 """A document side's best passage is scored on the side's terms plus the document words for them, a
 longer list than one question's: half the share suffices to cite it as that side's closest passage."""
@@ -286,6 +290,9 @@ def extract_answer(
         if found
         else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
     )
+    counted = parsed.intent == "listing" and expected is not None and found_count is not None and not count_short
+    if not counted:
+        confidence = round(confidence * EXTRACTIVE_SCALE, 3)
     citations = tuple(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
     )[:max_citations]
