@@ -78,6 +78,7 @@ _LAZY = {
     "EvalReport": "engine.eval",
     "EvalProgress": "engine.eval",
     "DEFAULT_CORPUS": "engine.eval",
+    "stream_answer_text": "engine.llm.streaming",
 }
 
 __all__ = [

@@ -114,12 +114,19 @@ class BackendConfig(_Section):
         pattern=r"^[a-z][a-z0-9_]{0,31}$",
         description="A backend name from engine.llm.BACKENDS: offline rules, or openai for an OpenAI-compatible API.",
     )
-    model: str = Field("gpt-4o-mini", description="Model name for the OpenAI-compatible endpoint.")
+    model: str | None = Field(
+        None, description="Model name for the OpenAI-compatible endpoint; None: the one model the endpoint serves."
+    )
     base_url: str | None = Field(None, description="Endpoint; None means $OPENAI_BASE_URL or the OpenAI default.")
     api_key: SecretStr | None = Field(
         None, exclude=True, repr=False, description="Key; None means $OPENAI_API_KEY. Never dumped."
     )
-    timeout_seconds: float = Field(20.0, gt=0, description="Per-request timeout.")
+    timeout_seconds: float = Field(
+        20.0, gt=0, description="Per-request timeout (cut to what the question's seconds budget leaves the step)."
+    )
+    context_window_tokens: int = Field(
+        8192, ge=512, description="The model's context window; the evidence of a request is fitted inside it."
+    )
     max_retries: int = Field(2, ge=0, le=6, description="Retries of 408/429/5xx and connection errors.")
 
 

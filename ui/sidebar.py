@@ -31,22 +31,26 @@ def _reset_budget() -> None:
     state.set_value("use_override", False)
 
 
-def _backend() -> tuple[str, str, str, str]:
+def _backend() -> tuple[str, str, str, str, float | None]:
     kind = st.radio("Backend", list(BACKEND_NAMES), key=state.prime("backend", "offline"), horizontal=True,
                     format_func=backend_label,
                     help="Offline needs no network. OpenAI-compatible works with OpenAI, Azure, vLLM, Ollama...")  # fmt: skip
     state.bind("backend")
     if not backend_uses_network(kind):
-        return kind, "", "", ""
+        return kind, "", "", "", None
     base_url = st.text_input("Base URL", key=state.prime("base_url", ""), placeholder="https://api.openai.com/v1")
-    model = st.text_input("Model", key=state.prime("model", "gpt-4o-mini"))
+    model = st.text_input("Model", key=state.prime("model", ""), placeholder="the endpoint's only model",
+                          help="Leave empty when the endpoint serves a single model (a local server does).")  # fmt: skip
+    timeout = st.number_input("Request timeout (s)", min_value=1.0, step=5.0, key=state.prime("timeout", 20.0),
+                              help="Longest one model request may take; the question's seconds budget bounds the run.")  # fmt: skip
     # The key lives only in this session's widget state; it is never written to disk or exported.
     api_key = st.text_input("API key", type="password", key=state.prime("api_key", ""),
                             help="Kept in this browser session only; never written anywhere.")  # fmt: skip
     state.bind("api_key")
     state.bind("base_url")
     state.bind("model")
-    return kind, base_url, model, api_key
+    state.bind("timeout")
+    return kind, base_url, model, api_key, float(timeout)
 
 
 def _budget(preset: str) -> BudgetOverride | None:
@@ -75,12 +79,12 @@ def render_sidebar() -> Settings:
         preset = state.value("preset", "balanced")
         if preset not in PRESETS:
             preset = "balanced"
-        kind, base_url, model, api_key = _backend()
+        kind, base_url, model, api_key, timeout = _backend()
         strategy = st.selectbox("Strategy", STRATEGY_NAMES, key=state.prime("strategy", "auto"),
                                 format_func=_strategy_choice,
                                 help="auto lets a router pick the cheapest strategy that fits the question.")  # fmt: skip
         state.bind("strategy")
         budget = _budget(preset)
         st.caption(f"Preset: {preset} (change it on the Settings page)")
-    config = build_config(preset, kind, base_url, model, api_key, strategy)
+    config = build_config(preset, kind, base_url, model, api_key, strategy, timeout=timeout)
     return Settings(config=config, strategy=strategy, budget=budget, preset=preset)

@@ -73,3 +73,11 @@ def test_a_spent_budget_has_the_rules_do_a_required_step_and_records_why_once():
     assert [(f.task, f.reason) for f in llm.fallbacks] == [
         ("parse_question", "the LLM-call budget is spent; offline rules used")
     ]
+
+
+def test_a_spent_seconds_budget_is_named_as_such():
+    primary, rules = Recorder(), Recorder(name="offline")
+    guard = LoopGuard(Budget(max_llm_calls=4, max_seconds=0))
+    llm = LlmCalls(backend=primary, rules=rules, guard=guard)
+    llm.call("parse_question", TaskRequest(question="q"), ParsedQuestion, "rules")
+    assert [f.reason for f in llm.fallbacks] == ["the time budget is spent; offline rules used"]
