@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.generation import ContextBundle, add_support, answer_request, validate_citations
+from engine.bricks.passages import Unit, side_units
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.two_hop import locate_reference, resolve_reference
 from engine.bricks.signals import check_answer
@@ -24,6 +25,7 @@ from engine.compose.values import with_value
 from engine.contracts import (
     Action,
     AnswerWithEvidence,
+    Citation,
     EffectiveStrategy,
     EvidenceItem,
     IterationRecord,
@@ -90,10 +92,38 @@ def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
 
 
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
-    """The run's final answer plus supporting passages from any retrieved page, not only the prompt's."""
+    """The run's final answer plus supporting passages from any retrieved page, not only the prompt's;
+    for a question over several documents, each document side's own best pages, in turns."""
     settings = state.config.generation
     ledger = state.by_pass().evidence
+    if any(side.doc_id for side in state.parsed.sides):
+        answer = _side_support(answer, state, ledger, settings.max_evidence_pages)
     return add_support(answer, state.parsed, ledger, settings.max_evidence_pages, settings.min_support_share)
+
+
+def _side_support(
+    answer: AnswerWithEvidence, state: RunState, ledger: Sequence[EvidenceItem], max_pages: int
+) -> AnswerWithEvidence:
+    """Supporting passages chosen per document side by how well they answer that side, sides in turns."""
+    cited = {(c.doc_id, c.page) for c in answer.citations}
+    queues: list[list[Citation]] = []
+    for side in (s for s in state.parsed.sides if s.doc_id):
+        best: dict[tuple[str, int], Unit] = {}
+        for unit in sorted(side_units(ledger, state.parsed, side), key=lambda u: -u.score):
+            best.setdefault((unit.item.doc_id, unit.item.page), unit)
+        queues.append([
+            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
+            for page, u in best.items() if page not in cited and u.weighted_coverage > 0
+        ])  # fmt: skip
+    added: list[Citation] = []
+    while len(cited) < max_pages and any(queues):
+        for queue in queues:
+            if queue and len(cited) < max_pages:
+                citation = queue.pop(0)
+                if (citation.doc_id, citation.page) not in cited:
+                    cited.add((citation.doc_id, citation.page))
+                    added.append(citation)
+    return answer.model_copy(update={"citations": answer.citations + tuple(added)}) if added else answer
 
 
 def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
