@@ -55,12 +55,19 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
     return [
         _garbled(state, answer),
         _validation(answer),
-        _vocabulary(state, answer),
+        None if _across_documents(state) else _vocabulary(state, answer),
         _references(state, answer),
         _sides(state, answer),
         _value_inputs(state),
         _cardinality(state, answer),
     ]
+
+
+def _across_documents(state: RunState) -> bool:
+    """A question over several documents: new vocabulary found in one document is not the other's (its
+    search of every document with that vocabulary drew off-topic passages), and each document's side
+    already searches for the question's own aspect; the loop follows sides, values and references."""
+    return any(side.doc_id for side in state.parsed.sides)
 
 
 def _garbled(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -48,18 +48,15 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
 
 
 def _side_searches(state: RunState, queries: list[str]) -> list[str]:
-    """One search per side, in the side's own document when it has one, with the side's quota; for a
-    multi-part question, one more per part in each document side (each part has its own words)."""
+    """One search per side, in the side's own document when it has one, with the side's quota. (A search
+    per part as well was tried: on two-document comparisons it drew passages that match one part's few
+    words and crowded out the passages that answer the side; the answer still covers each part.)"""
     added: list[str] = []
-    parts = [" ".join(p.keywords) for p in state.parsed.parts if p.keywords] if len(state.parsed.parts) > 1 else []
     for side in state.parsed.sides:
         docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
         quota = side_quota(state.config.retrieval.top_k, len(state.parsed.sides))
         added += state.search(side.query, k=quota, docs=docs)
         queries.append(side.query)
-        for part in parts if docs else []:
-            added += state.search(part, k=max(2, quota // 2), docs=docs)
-            queries.append(part)
     return added
 
 
