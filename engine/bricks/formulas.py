@@ -228,6 +228,11 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     named = [tree for name, tree in definitions.items() if name and asked and stems(name) <= stems(asked.group("rest"))]
     if named:
         return named[0]
+    ratio = _RATIO_PARTS.search(text)
+    if ratio:  # "using A as the numerator and B as the denominator"
+        tree = _parse(f"({_clean_expression(ratio.group('a'))}) / ({_clean_expression(ratio.group('b'))})", {})
+        if tree is not None:
+            return tree
     computed = [tree for tree in definitions.values() if tree.op]
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
@@ -237,6 +242,12 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     definition = standard(asked.group("rest"))
     return _parse(_clean_expression(definition), {}) if definition else None
 
+
+_RATIO_PARTS = re.compile(
+    r"\busing (?:the )?(?P<a>[^,;.?]{2,80}?) as (?:the )?numerator,? and (?:the )?(?P<b>[^,;.?]{2,80}?) as (?:the )?"
+    r"denominator\b",
+    re.I,
+)
 
 _MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
 

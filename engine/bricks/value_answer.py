@@ -8,6 +8,7 @@ answer and whose quotes are the rows or sentences the value came from.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from engine.bricks.line_items import standard_definition
 from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec, wanted_scale
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
+
+logger = logging.getLogger(__name__)
 
 OPERAND_COVER = 0.75
 """An input of a computation must be named by its row label: three quarters of its terms, or a
@@ -82,6 +85,10 @@ def answer_from_cells(
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
     if not ranked:
         return None
+    for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
+        logger.debug(
+            "value %.2f cover=%.2f p.%d %s | %s", m.score, m.label_cover, m.cell.page, m.cell.label[:50], m.cell.column
+        )
     best = ranked[0]
     return ValueAnswer(
         statement=_statement(best, spec.wanted_scale or wanted_scale(asked_as)),

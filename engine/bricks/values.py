@@ -180,6 +180,7 @@ def _is_header(cells: list[str]) -> bool:
     )
 
 
+_CURRENCY_SIGN = re.compile(r"[$€£¥]")
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
@@ -191,7 +192,16 @@ def _is_amount(cell: str) -> bool:
 
 
 def _row_cells(line: str) -> list[str]:
-    return [c.strip() for c in line.split(ROW_SEPARATOR)]
+    """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
+    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
+    cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
+    out: list[str] = []
+    for cell in cells:
+        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
+            out[-1] = f"{out[-1]} {cell}"
+        elif cell or not out:
+            out.append(cell)
+    return out
 
 
 @dataclass

@@ -85,6 +85,11 @@ class RunState:
     """Every chunk the last search returned (new or already held), best first."""
     """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     iteration: int = 0
+    layer1_indexes: list[DocumentIndex] = field(default_factory=list)
+    """The documents as loaded (``indexes`` may hold adaptively re-parsed pages)."""
+
+    def __post_init__(self) -> None:
+        self.layer1_indexes = list(self.indexes)
 
     # ---- bookkeeping ------------------------------------------------------------------------
 
@@ -106,6 +111,11 @@ class RunState:
 
     def index_of(self, doc_id: str) -> DocumentIndex | None:
         return next((ix for ix in self.indexes if ix.doc.doc_id == doc_id), None)
+
+    def layer1_index_of(self, doc_id: str) -> DocumentIndex | None:
+        """The document as the library parsed it, before any adaptive re-parse of its pages (the table
+        finder's cells lose the header lines a value's columns are read from)."""
+        return next((ix for ix in self.layer1_indexes if ix.doc.doc_id == doc_id), None) or self.index_of(doc_id)
 
     def add(self, ranked: RankedList) -> list[str]:
         """Merge a ranked list into the ledger; returns the chunk ids it added."""

@@ -16,6 +16,7 @@ import re
 from collections import Counter, OrderedDict
 from dataclasses import replace
 
+from engine.bricks.answer_type import expected_type
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.line_items import line_item_names, standard_definition
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
@@ -64,8 +65,18 @@ def value_searches(state: RunState) -> tuple[list[str], list[str]]:
     return queries, added
 
 
+_NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
+"""Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""
+
+
 def asks_for_value(state: RunState) -> bool:
-    return state.parsed.asks_for_value or parse_formula(_content(state), standard_definition) is not None
+    """The question asks for a value, or for arithmetic on values (not a yes/no, which or why question)."""
+    content = _content(state)
+    if parse_formula(content, standard_definition) is not None:
+        return True
+    if expected_type(content) == "yes_no" or _NOT_A_VALUE.match(content):
+        return False
+    return state.parsed.asks_for_value
 
 
 def _content(state: RunState) -> str:
@@ -84,7 +95,7 @@ _DOC_CELLS_KEPT = 8
 def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
     """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
     only): a value the retrieval missed is still read from its statement."""
-    index = state.index_of(doc_id)
+    index = state.layer1_index_of(doc_id)
     if index is None:
         return {}
     key = (doc_id, len(index.doc.chunks))
@@ -154,7 +165,7 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
     out: list[list[EvidenceItem]] = []
     limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
     for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
-        index = state.index_of(doc)
+        index = state.layer1_index_of(doc)
         if index is None:
             continue
         out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
@@ -280,7 +291,7 @@ def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
     """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
     if chunk_id in state.ledger:
         return
-    index = state.index_of(doc_id)
+    index = state.layer1_index_of(doc_id)
     chunk = index.chunk(chunk_id) if index is not None else None
     if chunk is not None:
         hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
