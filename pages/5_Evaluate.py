@@ -20,10 +20,12 @@ from engine.eval import (
     run_eval,
     summary_rows,
 )
-from engine.eval.dataset import DEFAULT_CORPUS
+from engine.eval.dataset import corpus_folders
 
 REPORT_KEY = "eval_report_json"
 UPLOAD = "Upload a JSONL file"
+LIBRARY_ONLY = -1
+"""The corpus choice "documents from the library only" (no folder on the server is read)."""
 
 
 def _config() -> EngineConfig:
@@ -56,10 +58,23 @@ def _choose_set(limit: int | None):
     return parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
 
 
-def _run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: str) -> None:
+def _corpus_choice(column) -> Path | None:
+    """The documents' folder: one the operator allows (``corpus_folders``), or None for the library only."""
+    folders = corpus_folders()
+    labels = {
+        LIBRARY_ONLY: "the library only",
+        **{n: f"the {f.name} folder, then the library" for n, f in enumerate(folders)},
+    }
+    choice = column.selectbox("Documents from", list(labels), index=1 if folders else 0, format_func=labels.get,
+                              help="Set documents are looked up by file name in the library; the server folders "
+                              "offered here are the ones the operator lists in LOUPE_EVAL_CORPORA.")  # fmt: skip
+    return folders[choice] if choice in range(len(folders)) else None
+
+
+def _run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: Path | None) -> None:
     eval_set = _choose_set(limit)
     if eval_set is None:
-        st.info("Upload a JSONL question set; its documents must be in the library or under the corpus folder.")
+        st.info("Upload a JSONL question set; its documents must be in the library (upload them on the Ask page).")
         return
     st.caption(f"{len(eval_set.questions)} question(s) x {len(strategies)} strategy(ies)")
     if not st.button("Run evaluation", type="primary", disabled=not strategies):
@@ -71,8 +86,8 @@ def _run(config: EngineConfig, strategies: list[str], limit: int | None, price: 
         bar.progress(min(share, 1.0), text=f"{event.stage}: {event.message}")
 
     report = run_eval(
-        eval_set, strategies, config=config, corpus=Path(corpus) if corpus else None, price_per_1k=price,
-        progress=progress,
+        eval_set, strategies, config=config, corpus=corpus, price_per_1k=price, progress=progress,
+        library_only=corpus is None,
     )  # fmt: skip
     bar.progress(1.0, text=f"done in {report.seconds:.1f} s")
     st.session_state[REPORT_KEY] = report.model_dump_json()
@@ -136,11 +151,13 @@ try:
     price_value = col_price.number_input(
         "Price per 1k tokens", min_value=0.0, value=DEFAULT_PRICE_PER_1K, format="%.4f"
     )
-    corpus_value = col_corpus.text_input("Corpus folder (for uploaded sets)", value=str(DEFAULT_CORPUS))
+    corpus_value = _corpus_choice(col_corpus)
     _run(engine_config, chosen, int(limit_value) or None, float(price_value), corpus_value)
     if REPORT_KEY in st.session_state:
         _show(EvalReport.model_validate_json(st.session_state[REPORT_KEY]))
 except LoupeError as error:
     st.error(str(error))
 except Exception as error:
-    st.error(f"The evaluation failed unexpectedly ({type(error).__name__}: {error}).")
+    from ui.services import report_unexpected
+
+    report_unexpected(error, "The evaluation")
