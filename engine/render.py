@@ -6,6 +6,7 @@ Pure: the PDF bytes are opened as a private in-memory copy; nothing is written a
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 
 import pymupdf
@@ -24,6 +25,11 @@ SUPPORT_FILL = (0.35, 0.62, 0.95)
 SUPPORT_BORDER = (0.1, 0.35, 0.75)
 HIGHLIGHT_OPACITY = 0.28
 MAX_DPI = 300
+MAX_IMAGE_PIXELS = 12_000_000
+"""Most pixels one page image may have (a letter page at 300 dpi has 8.4 million); a larger page is drawn
+at a lower resolution instead (a 14400 pt square page at 110 dpi would need 1.5 GB)."""
+MAX_IMAGE_SIDE = 6000
+"""Longest side of a page image in pixels (a 100:1 strip of paper stays within the pixel budget otherwise)."""
 _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
@@ -59,9 +65,12 @@ def render_page(
             amber for the answer's citations and blue for supporting ones; a quote the search cannot
             find falls back to its chunk's boxes.
 
+    The image has at most ``MAX_IMAGE_PIXELS`` pixels and ``MAX_IMAGE_SIDE`` pixels a side: an oversized
+    page is drawn at a lower resolution.
+
     Raises:
         NotAPdfError: the bytes are not a readable PDF.
-        LoupeError: the page does not exist.
+        LoupeError: the page does not exist, or MuPDF cannot draw it.
     """
     try:
         doc = pymupdf.open(stream=pdf_bytes, filetype="pdf")
@@ -79,10 +88,26 @@ def render_page(
             if rect is not None:
                 border, fill = _COLOURS[role]
                 target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
-        pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False)
-        return pixmap.tobytes("png")
+        zoom = image_zoom(target.rect, dpi)
+        try:
+            pixmap = target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+            return pixmap.tobytes("png")
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as error:
+            logger.warning("cannot draw page %d: %s", page, error)
+            raise LoupeError(f"page {page} cannot be drawn as an image ({type(error).__name__})") from None
     finally:
         doc.close()
+
+
+def image_zoom(rect: pymupdf.Rect, dpi: int) -> float:
+    """Scale from PDF points to pixels: ``dpi`` (clamped to 36..300), lowered so the image stays within
+    ``MAX_IMAGE_PIXELS`` and ``MAX_IMAGE_SIDE``."""
+    zoom = max(36, min(int(dpi), MAX_DPI)) / 72
+    width, height = max(abs(rect.width), 1.0), max(abs(rect.height), 1.0)
+    # 1% headroom: MuPDF rounds the image edges out by up to a pixel each (2 x 6000 px x 2 < 1% of the budget)
+    by_pixels = math.sqrt(0.99 * MAX_IMAGE_PIXELS / (width * height))
+    by_side = (MAX_IMAGE_SIDE - 2) / max(width, height)
+    return min(zoom, by_pixels, by_side)
 
 
 def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:

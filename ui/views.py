@@ -166,6 +166,9 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
             except LoupeError as error:
                 st.error(f"{ref.file_name} page {ref.page}: {error}")
                 continue
+            except Exception as error:  # a page MuPDF chokes on must not take the whole answer down
+                services.report_unexpected(error, f"Drawing {ref.file_name} page {ref.page}")
+                continue
             caption = page_caption(ref, added, (ref.doc_id, ref.page) in supporting)
             st.image(png, caption=caption, width="stretch")
 
