@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.config import PRESETS, EngineConfig, preset
+from engine.config import MAX_QUESTION_CHARS, PRESETS, EngineConfig, preset
 from engine.contracts import (
     PATTERN_NAMES,
     Activations,
@@ -59,6 +59,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "MAX_QUESTION_CHARS",
     "PATTERN_NAMES",
     "PRESETS",
     "Activations",

@@ -16,7 +16,7 @@ from engine.compose.strategies.dynamic import run_dynamic
 from engine.compose.strategies.plan_execute import make_plan, run_plan, validate_plan
 from engine.compose.strategies.router import route
 from engine.compose.strategies.single_pass import run_single_pass
-from engine.config import EngineConfig
+from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     AnswerWithEvidence,
     BackendFallback,
@@ -75,6 +75,7 @@ def answer(
     """
     started = time.monotonic()
     config = config or EngineConfig()
+    check_question_length(question)
     question = normalize_space(question or "")
     if not question:
         raise LoupeError("the question is empty; type a question first")
@@ -131,6 +132,15 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
+
+
+def check_question_length(question: str | None) -> None:
+    """Raise ``LoupeError`` when ``question`` is longer than ``MAX_QUESTION_CHARS`` (checked before any parsing)."""
+    if question is not None and len(question) > MAX_QUESTION_CHARS:
+        raise LoupeError(
+            f"the question is {len(question):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
+            "ask it in fewer words, or split it into several questions"
+        )
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

@@ -19,6 +19,9 @@ from engine.contracts import Budget, Complexity, StrategyName
 HARD_ITERATION_CAP = 4
 """No strategy may run more feedback passes than this, whatever the caller asks."""
 
+MAX_QUESTION_CHARS = 2000
+"""Longest question accepted (about 300 words); longer input is refused with a message, never parsed."""
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 

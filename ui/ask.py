@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult
 from ui import services, state, views
 from ui.settings import Settings
 
@@ -81,8 +81,9 @@ def _suggestions(doc_ids: list[str]) -> None:
 def _question_form() -> str | None:
     with st.form("loupe_ask_form", border=False):
         col_q, col_b = st.columns([6, 1], vertical_alignment="bottom")
-        question = col_q.text_input("Question", key=state.prime(QUESTION, ""),
-                                    placeholder="e.g. What does Table 3 report for ...?")  # fmt: skip
+        question = col_q.text_input("Question", key=state.prime(QUESTION, ""), max_chars=MAX_QUESTION_CHARS,
+                                    placeholder="e.g. What does Table 3 report for ...?",
+                                    help=f"At most {MAX_QUESTION_CHARS:,} characters.")  # fmt: skip
         asked = col_b.form_submit_button("Ask", type="primary", width="stretch")
     state.bind(QUESTION)
     pending = state.ns().pop("pending", None)
@@ -127,6 +128,9 @@ def page(settings: Settings) -> None:
     if question is not None:
         if not question.strip():
             st.error("The question is empty; type a question first.")
+        elif len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
+            st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
+                     "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
         elif not doc_ids:
             st.error("No document selected; upload a PDF or pick one from the library.")
         else:
