@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.config import MAX_QUESTION_CHARS, PRESETS, EngineConfig, preset
+from engine.config import MAX_QUESTION_CHARS, PRESETS, EngineConfig, preset, typed_endpoints_allowed
 from engine.contracts import (
     PATTERN_NAMES,
     Activations,
@@ -94,6 +94,7 @@ __all__ = [
     "TocEntry",
     "Usage",
     "preset",
+    "typed_endpoints_allowed",
     *_LAZY,
 ]
 

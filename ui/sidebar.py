@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import PRESETS, BudgetOverride
+from engine import PRESETS, BudgetOverride, typed_endpoints_allowed
 from ui import state
 from ui.settings import BUDGET_FIELDS, STRATEGIES, Settings, build_config, default_budget
 
@@ -25,14 +25,22 @@ def _backend() -> tuple[str, str, str, str]:
     state.bind("backend")
     if kind != "openai":
         return kind, "", "", ""
-    base_url = st.text_input("Base URL", key=state.prime("base_url", ""), placeholder="https://api.openai.com/v1")
+    base_url = ""
+    if typed_endpoints_allowed():
+        base_url = st.text_input("Base URL", key=state.prime("base_url", ""),
+                                 placeholder="empty: the server's endpoint",
+                                 help="An endpoint you type needs your own API key below.")  # fmt: skip
+        state.bind("base_url")
+    else:
+        st.caption("This server answers with its own endpoint; it does not let visitors choose another.")
     model = st.text_input("Model", key=state.prime("model", "gpt-4o-mini"))
-    # The key lives only in this session's widget state; it is never written to disk or exported.
-    api_key = st.text_input("API key", type="password", key=state.prime("api_key", ""),
-                            help="Kept in this browser session only; never written anywhere.")  # fmt: skip
-    state.bind("api_key")
-    state.bind("base_url")
     state.bind("model")
+    api_key = st.text_input("API key", type="password", key=state.prime_secret("api_key"),
+                            help="Kept in this browser session only (masked in its state); never written anywhere. "
+                            "Empty: the server's key, which only goes to the server's endpoint.")  # fmt: skip
+    state.bind_secret("api_key")
+    if base_url.strip() and not api_key:
+        st.warning("A Base URL you type needs your own API key: the server's key only goes to its own endpoint.")
     return kind, base_url, model, api_key
 
 
