@@ -52,6 +52,7 @@ _LAZY = {
     "Library": "engine.library",
     "render_page": "engine.render",
     "page_marks": "engine.render",
+    "escape_markdown": "engine.render",
     "build_sample_pdf": "engine.sample",
     "ensure_sample": "engine.sample",
     "SAMPLE_QUESTIONS": "engine.sample",

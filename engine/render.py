@@ -1,4 +1,5 @@
-"""Page images for the UI: one PDF page rendered to PNG, with the cited lines highlighted.
+"""Rendering for the UI: one PDF page as a PNG with the cited lines highlighted, and untrusted text made
+safe for Markdown.
 
 Pure: the PDF bytes are opened as a private in-memory copy; nothing is written anywhere.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Sequence
 
 import pymupdf
@@ -34,6 +36,31 @@ _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, floa
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
 }
+
+
+_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&~$|]|:(?=\S)|(?<=www)\.", re.IGNORECASE)
+"""Characters that start inline Markdown anywhere in a line: escapes, code, emphasis, links and images,
+HTML and autolinks, entities, strikethrough, LaTeX, table cells; a colon before a non-space (``http://``,
+Streamlit's ``:red[...]`` and ``:smile:``); the dot of ``www.`` (an autolink)."""
+_LINE_START_SYNTAX = re.compile(r"^([#>+=-]|\d+[.)])")
+"""What starts a block at the beginning of a line: heading, quote, list item, setext underline."""
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally by a CommonMark renderer (Streamlit's markdown, captions, labels, alerts,
+    table cells) and in a Markdown export.
+
+    Every character that could start Markdown syntax is backslash-escaped, so no emphasis ("OAS 3.*.*"),
+    link, image (which would make the browser fetch its URL), autolink, heading, list, raw HTML, LaTeX or
+    Streamlit directive can form; ordinary punctuation ("3.5%", "Table 3: Results") stays as it is. Lines are
+    stripped and joined by hard breaks. Use it on everything that comes from a document, a file name, a
+    question or a model: answers, quotes, captions, outline titles, caveats, fallback reasons, errors.
+    """
+    lines = []
+    for line in str(text).splitlines():
+        line = _INLINE_SYNTAX.sub(lambda m: "\\" + m.group(0), line.strip())
+        lines.append(_LINE_START_SYNTAX.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1], line))
+    return "  \n".join(lines)
 
 
 def page_marks(result: RunResult, doc_id: str, page: int) -> tuple[PageMark, ...]:

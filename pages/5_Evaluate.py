@@ -7,7 +7,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import EngineConfig, LoupeError
+from engine import EngineConfig, LoupeError, escape_markdown
 from engine.eval import (
     BASELINE_TOP5,
     DEFAULT_PRICE_PER_1K,
@@ -94,9 +94,11 @@ def _run(config: EngineConfig, strategies: list[str], limit: int | None, price: 
 
 
 def _show(report: EvalReport) -> None:
-    st.subheader(f"Results: {report.set_name} ({report.questions} questions, backend {report.backend})")
+    st.subheader(
+        f"Results: {escape_markdown(report.set_name)} ({report.questions} questions, backend {report.backend})"
+    )
     for failure in report.ingest_failures:
-        st.warning(f"Not ingested: {failure}")
+        st.warning(f"Not ingested: {escape_markdown(failure)}")
     rows = summary_rows(report.summaries)
     overall = [r for r in rows if not str(r["slice"]).startswith("type:")]
     by_type = [r for r in rows if str(r["slice"]).startswith("type:")]
@@ -109,7 +111,8 @@ def _show(report: EvalReport) -> None:
     errors = [r for r in report.rows if r.error]
     if errors:
         st.caption(
-            f"{len(errors)} run(s) failed; first: {errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}"
+            f"{len(errors)} run(s) failed; first: "
+            + escape_markdown(f"{errors[0].question_id} [{errors[0].strategy}]: {errors[0].error}")
         )
     st.download_button(
         "Download report (JSON)", report.model_dump_json(indent=1), file_name=f"eval-{report.set_name}.json",
@@ -156,7 +159,7 @@ try:
     if REPORT_KEY in st.session_state:
         _show(EvalReport.model_validate_json(st.session_state[REPORT_KEY]))
 except LoupeError as error:
-    st.error(str(error))
+    st.error(escape_markdown(str(error)))
 except Exception as error:
     from ui.services import report_unexpected
 

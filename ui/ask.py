@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult, escape_markdown
 from ui import services, state, views
 from ui.settings import Settings
 
@@ -24,14 +24,14 @@ def _uploads() -> None:
         digest = hashlib.sha256(data).hexdigest()
         if digest in done:
             if done[digest].startswith("error:"):
-                st.error(f"{file.name}: {done[digest].removeprefix('error:')}")
+                st.error(escape_markdown(f"{file.name}: {done[digest].removeprefix('error:')}"))
             continue
         try:
-            with st.spinner(f"Reading {file.name}..."):
+            with st.spinner(f"Reading {escape_markdown(file.name)}..."):
                 entry = services.ingest_upload(data, file.name)
         except LoupeError as error:
             done[digest] = "error:" + str(error)
-            st.error(f"{file.name}: {error}")
+            st.error(escape_markdown(f"{file.name}: {error}"))
             continue
         except Exception as error:
             services.report_unexpected(error, f"Reading {file.name}")
@@ -43,7 +43,7 @@ def _uploads() -> None:
             selected = []
         if entry.doc_id not in selected:
             state.set_value(DOCS, [*selected, entry.doc_id])
-        st.toast(f"Added {file.name} ({entry.total_pages} pages)")
+        st.toast(f"Added {escape_markdown(file.name)} ({entry.total_pages} pages)")
 
 
 def _documents() -> list[str]:
@@ -94,10 +94,10 @@ def _question_form() -> str | None:
 
 def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | None = None) -> RunResult | None:
     """Run one question with an ``st.status`` progress box; errors become messages. Stores the run."""
-    with st.status(f"Answering: {question}", expanded=False) as status:
+    with st.status(f"Answering: {escape_markdown(question[:200])}", expanded=False) as status:
 
         def progress(event: ProgressEvent) -> None:
-            label = f"{event.stage}: {event.message}"
+            label = escape_markdown(f"{event.stage}: {event.message}")
             status.update(label=label)
             status.write(label)
 
@@ -105,7 +105,7 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             result = services.run_question(question, doc_ids, settings, progress=progress, strategy=strategy)
         except LoupeError as error:
             status.update(label="The question could not be answered", state="error")
-            st.error(str(error))
+            st.error(escape_markdown(str(error)))
             return None
         except Exception as error:
             status.update(label="The question could not be answered", state="error")
@@ -138,5 +138,5 @@ def page(settings: Settings) -> None:
     result = state.latest_run()
     if result is not None:
         st.divider()
-        st.markdown(f"#### {result.question}")
+        st.markdown(f"#### {escape_markdown(result.question)}")
         views.show_run(result, key="ask")

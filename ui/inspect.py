@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import RunResult
+from engine import RunResult, escape_markdown
 from ui import charts, state, views
 
 
@@ -55,7 +55,8 @@ def page() -> None:
     )
     result = runs[chosen or 0]
     st.caption(f"Config fingerprint `{result.config_fingerprint}` · backend {result.backend} · strategy "
-               f"{result.strategy_effective} (asked {result.strategy_requested}) · {result.strategy_reason}")  # fmt: skip
+               f"{result.strategy_effective} (asked {result.strategy_requested}) · "
+               f"{escape_markdown(result.strategy_reason)}")  # fmt: skip
     st.subheader("Parsed question")
     st.json(result.parsed_question.model_dump(mode="json"), expanded=1)
     st.subheader("Document profiles")

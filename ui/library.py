@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import LibraryEntry, LoupeError, TocEntry
+from engine import LibraryEntry, LoupeError, TocEntry, escape_markdown
 from ui import services, state
 
 
@@ -32,7 +32,7 @@ def outline_markdown(toc: tuple[TocEntry, ...]) -> str:
     lines = []
     for t in toc:
         pages = f"p{t.start_page}" if t.start_page == t.end_page else f"pp{t.start_page}-{t.end_page}"
-        lines.append("    " * (max(t.level, 1) - 1) + f"- {t.title} ({pages})")
+        lines.append("    " * (max(t.level, 1) - 1) + f"- {escape_markdown(t.title)} ({pages})")
     return "\n".join(lines)
 
 
@@ -48,13 +48,13 @@ def _delete(entry: LibraryEntry) -> None:
     try:
         services.library().delete(entry.doc_id)
     except LoupeError as error:
-        st.error(str(error))
+        st.error(escape_markdown(str(error)))
         return
     _cancel_delete()
     docs = [d for d in (state.value("docs") or []) if d != entry.doc_id]
     state.ns()["values"]["docs"] = docs
     st.session_state.pop(state.wkey("docs"), None)
-    st.success(f"Deleted {entry.file_name}.")
+    st.success(f"Deleted {escape_markdown(entry.file_name)}.")
 
 
 def _details(entry: LibraryEntry) -> None:
@@ -68,11 +68,11 @@ def _details(entry: LibraryEntry) -> None:
     try:
         toc = services.library().parsed(entry.doc_id).toc
     except LoupeError as error:
-        st.error(str(error))
+        st.error(escape_markdown(str(error)))
         toc = ()
     st.markdown(outline_markdown(toc) if toc else "_This document has no outline._")
     if state.ns().get("confirm_delete") == entry.doc_id:
-        st.warning(f"Delete **{entry.file_name}** from the library? This cannot be undone.")
+        st.warning(f"Delete **{escape_markdown(entry.file_name)}** from the library? This cannot be undone.")
         yes, no = st.columns(2)
         if yes.button("Yes, delete it", type="primary", key="loupe_delete_yes"):
             _delete(entry)

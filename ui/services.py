@@ -49,7 +49,7 @@ def sample_entry() -> LibraryEntry | None:
         try:
             return _sample(library_path())
         except LoupeError as error:
-            st.error(f"The sample document could not be prepared: {error}")
+            st.error(engine.escape_markdown(f"The sample document could not be prepared: {error}"))
             return None
 
 
@@ -57,7 +57,7 @@ def entries() -> list[LibraryEntry]:
     try:
         return library().entries()
     except LoupeError as error:
-        st.error(str(error))
+        st.error(engine.escape_markdown(str(error)))
         return []
 
 
@@ -98,4 +98,5 @@ def report_unexpected(error: Exception, what: str) -> None:
     (an exception's text can hold server paths or an endpoint's reply). The reference ties the two together."""
     reference = secrets.token_hex(4)
     logger.error("%s failed (reference %s)", what, reference, exc_info=error)
-    st.error(f"{what} failed unexpectedly. The details are in the server log (reference {reference}).")
+    st.error(f"{engine.escape_markdown(what)} failed unexpectedly. The details are in the server log "
+             f"(reference {reference}).")  # fmt: skip

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from engine import LoupeError, RunResult
+from engine import LoupeError, RunResult, escape_markdown
 from engine.contracts import PageRef
 from ui import charts, services
 
@@ -25,7 +25,7 @@ PATTERN_LABELS = {
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
     """The activation column as table rows: all seven patterns, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": d.reason}
+        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": escape_markdown(d.reason)}
         for name, d in result.activations.items()
     ]
 
@@ -37,7 +37,7 @@ def narration_lines(result: RunResult) -> list[str]:
         added = f" (+{len(r.pages_added)} page(s))" if r.pages_added else ""
         trigger = r.trigger.replace("_", " ")
         action = r.action_taken.replace("_", " ")
-        narration = re.sub(r"^Pass \d+:\s*", "", r.narration)  # the bold prefix already says which pass
+        narration = escape_markdown(re.sub(r"^Pass \d+:\s*", "", r.narration))  # the bold prefix says which pass
         lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {narration}")
     return lines
 
@@ -63,13 +63,14 @@ def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
             continue
         name = names.get(c.doc_id, c.doc_id[:12] or "document")
         quote = c.quote if len(c.quote) <= 180 else c.quote[:177] + "..."
-        lines.append(f"[{n}] **{name}**, [page {c.page}](#{anchor(c.doc_id, c.page)}): “{quote}”")
+        lines.append(f"\\[{n}\\] **{escape_markdown(name)}**, [page {c.page}](#{anchor(c.doc_id, c.page)}): "
+                     f"“{escape_markdown(quote)}”")  # fmt: skip
     return lines
 
 
 def answer_markdown(text: str) -> str:
-    """The answer's own line breaks kept (one line per comparison side or list item)."""
-    return "  \n".join(line.strip() for line in text.splitlines() if line.strip())
+    """The answer, escaped, with its own line breaks kept (one line per comparison side or list item)."""
+    return "  \n".join(escape_markdown(line) for line in text.splitlines() if line.strip())
 
 
 def show_answer(result: RunResult) -> None:
@@ -77,7 +78,7 @@ def show_answer(result: RunResult) -> None:
     if result.answer.answer_found:
         st.markdown(answer_markdown(result.answer.text) or "_(empty answer)_")
     else:
-        st.warning(result.answer.text or "The selected documents do not seem to contain an answer.")
+        st.warning(escape_markdown(result.answer.text) or "The selected documents do not seem to contain an answer.")
     lines = citation_lines(result, "answer")
     if lines:
         st.markdown("**Citations**  \n" + "  \n".join(lines))
@@ -85,7 +86,8 @@ def show_answer(result: RunResult) -> None:
     if support:
         title = "Closest passages" if not result.answer.answer_found else "Supporting passages on other pages"
         st.markdown(f"**{title}**  \n" + "  \n".join(support))
-    meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; {result.strategy_reason})"
+    meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; "
+            f"{escape_markdown(result.strategy_reason)})"
             f" · backend {result.backend} · confidence {result.answer.confidence:.2f}")  # fmt: skip
     st.caption(meta)
 
@@ -118,9 +120,9 @@ def show_stop(result: RunResult) -> None:
     else:
         st.success(message)
     for caveat in result.answer.caveats:
-        st.caption(f"⚠️ {caveat}")
+        st.caption(f"⚠️ {escape_markdown(caveat)}")
     for fallback in result.fallbacks:
-        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {fallback.reason}")
+        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {escape_markdown(fallback.reason)}")
 
 
 def _stop_text() -> dict[str, str]:
@@ -133,7 +135,7 @@ def _stop_text() -> dict[str, str]:
 
 
 def page_caption(ref: PageRef, added_in: int | None, supporting: bool = False) -> str:
-    caption = f"{ref.file_name} · page {ref.page}"
+    caption = f"{escape_markdown(ref.file_name)} · page {ref.page}"
     if supporting:
         caption += " · supporting passage"
     if added_in:
@@ -164,7 +166,7 @@ def show_evidence(result: RunResult, columns: int = 2) -> None:
             try:
                 png = services.page_image(path, ref.doc_id, ref.page, services.marks_of(result, ref.doc_id, ref.page))
             except LoupeError as error:
-                st.error(f"{ref.file_name} page {ref.page}: {error}")
+                st.error(escape_markdown(f"{ref.file_name} page {ref.page}: {error}"))
                 continue
             except Exception as error:  # a page MuPDF chokes on must not take the whole answer down
                 services.report_unexpected(error, f"Drawing {ref.file_name} page {ref.page}")
