@@ -82,8 +82,7 @@ def _question_form() -> str | None:
     with st.form("loupe_ask_form", border=False):
         col_q, col_b = st.columns([6, 1], vertical_alignment="bottom")
         question = col_q.text_input("Question", key=state.prime(QUESTION, ""), max_chars=MAX_QUESTION_CHARS,
-                                    placeholder="e.g. What does Table 3 report for ...?",
-                                    help=f"At most {MAX_QUESTION_CHARS:,} characters.")  # fmt: skip
+                                    placeholder="e.g. What does Table 3 report for ...?")  # fmt: skip
         asked = col_b.form_submit_button("Ask", type="primary", width="stretch")
     state.bind(QUESTION)
     pending = state.ns().pop("pending", None)
