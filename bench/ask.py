@@ -60,7 +60,7 @@ def percentile(values: list[float], q: float) -> float:
 def latency(docs: list[Path], strategies: list[str], config: EngineConfig) -> list[str]:
     from engine.api import answer
     from engine.library import Library
-    from engine.llm.base import make_backend
+    from engine.llm import make_backend
 
     library, backend = Library(config), make_backend(config.backend)
     lines = [

@@ -56,7 +56,12 @@ _LAZY = {
     "build_sample_pdf": "engine.sample",
     "ensure_sample": "engine.sample",
     "SAMPLE_QUESTIONS": "engine.sample",
-    "STOP_TEXT": "engine.compose.steps",
+    "STOP_TEXT": "engine.compose.stops",
+    "STRATEGY_NAMES": "engine.compose.strategies",
+    "strategy_summary": "engine.compose.strategies",
+    "BACKEND_NAMES": "engine.llm",
+    "backend_label": "engine.llm",
+    "backend_uses_network": "engine.llm",
 }
 
 __all__ = [

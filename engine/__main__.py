@@ -17,13 +17,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import BYTES_PER_MB, EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import DocumentTooLargeError, LoupeError
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger("engine.cli")
-
-STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
 
 
 class CliError(Exception):
@@ -48,9 +48,9 @@ def _parser() -> argparse.ArgumentParser:
 
     ask = sub.add_parser("ask", help="answer a question over one or more PDFs")
     ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
-    ask.add_argument("--strategy", choices=STRATEGIES, default="auto")
-    ask.add_argument("--backend", choices=("offline", "openai"), default="offline")
-    ask.add_argument("--model", default=None, help="model name for --backend openai")
+    ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
+    ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
+    ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
@@ -141,7 +141,8 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         for h in ranked.hits[: args.k]
     ]  # fmt: skip
     lines = [
-        f"{r['rank']:>2}. p.{r['page']:<4} {r['score']:>8.4f} {r['retriever']:<8} {r['text'][:100]!r}" for r in rows
+        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}"
+        for h in ranked.hits[: args.k]
     ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.query, "retriever": args.retriever, "hits": rows}), args.json, human)
@@ -155,9 +156,9 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
     *files, question = args.args
     override = _budget_override(args)
-    if args.backend == "openai":
+    if args.backend != config.backend.kind or args.model or args.base_url:
         backend = config.backend.model_copy(
-            update={"kind": "openai", **({"model": args.model} if args.model else {}),
+            update={"kind": args.backend, **({"model": args.model} if args.model else {}),
                     **({"base_url": args.base_url} if args.base_url else {})}
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})

@@ -8,30 +8,31 @@ from collections.abc import Callable, Sequence
 
 from engine.bricks.text import normalize_space
 from engine.compose.budget import LoopGuard
+from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
-from engine.compose.loop import run_dispatched
-from engine.compose.steps import Outcome, finish_caveats, understand_question, with_support
-from engine.compose.strategies.dynamic import run_dynamic
-from engine.compose.strategies.plan_execute import make_plan, run_plan, validate_plan
+from engine.compose.steps import finish_caveats, understand_question, with_support
+from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
-from engine.compose.strategies.single_pass import run_single_pass
 from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     AnswerWithEvidence,
-    BackendFallback,
+    Backend,
     Budget,
     BudgetOverride,
+    Chunk,
+    DocumentProfile,
     EffectiveStrategy,
     LibraryEntry,
     PageRef,
+    ParsedQuestion,
     ProgressEvent,
     RunResult,
     StrategyName,
 )
-from engine.errors import LoupeError, PlanValidationError
+from engine.errors import LoupeError
 from engine.library import Library
-from engine.llm.base import Backend, make_backend
+from engine.llm import make_backend, rules_backend
 
 logger = logging.getLogger(__name__)
 
@@ -81,33 +82,32 @@ def answer(
         raise LoupeError("the question is empty; type a question first")
     if not doc_ids:
         raise LoupeError("no document selected; upload a PDF or pick one from the library")
-    library = library or Library(config)
     requested: StrategyName = strategy or config.strategy
+    if requested not in STRATEGY_NAMES:
+        raise LoupeError(f"unknown strategy {requested!r}; choose one of {', '.join(STRATEGY_NAMES)}")
+    library = library or Library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
     indexes = [library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)]
     profiles = tuple(ix.profile for ix in indexes)
-    backend = backend or make_backend(config.backend)
-
-    fallbacks: list[BackendFallback] = []
-    provisional = LoopGuard(_limits(budget, config.budgets.moderate))
+    llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
+                   guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
     _notify(progress, "understand", "reading the question")
-    parsed = understand_question(question, backend, provisional, fallbacks)
-    limits = _limits(budget, config.budgets.for_complexity(parsed.complexity))
-    guard = LoopGuard(limits, started=provisional.started)
-    guard.llm_calls, guard.prompt_tokens = provisional.llm_calls, provisional.prompt_tokens
-    guard.completion_tokens = provisional.completion_tokens
+    parsed = understand_question(question, llm)
+    llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
     activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched")
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
-        question=question, parsed=parsed, indexes=indexes, config=config, backend=backend, guard=guard,
-        activations=activations, pdf_bytes=library.pdf_bytes, progress=progress, fallbacks=fallbacks,
+        question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
+        pdf_bytes=library.pdf_bytes, progress=progress, top_k=top_k,
     )  # fmt: skip
-    outcome, effective, reason = _run(state, effective, reason, top_k)
+    outcome = strategy_runner(effective)(state)
+    if outcome.handed_to is not None:
+        effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
-    usage = guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
+    usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)
     return RunResult(
         question=question,
@@ -115,7 +115,7 @@ def answer(
         strategy_requested=requested,
         strategy_effective=effective,
         strategy_reason=reason,
-        backend=backend.name,
+        backend=llm.backend.name,
         parsed_question=parsed,
         profiles=profiles,
         activations=state.activations,
@@ -127,8 +127,8 @@ def answer(
         evidence_chunks=chunks,
         page_added_in=added_in,
         page_scores=state.page_score_list(),
-        fallbacks=tuple(state.fallbacks),
-        budget=guard.budget,
+        fallbacks=tuple(llm.fallbacks),
+        budget=llm.guard.budget,
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
@@ -151,38 +151,21 @@ def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:
     return budget
 
 
-def _choose(requested: StrategyName, parsed, profiles) -> tuple[EffectiveStrategy, str]:
+def _choose(
+    requested: StrategyName, parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]
+) -> tuple[EffectiveStrategy, str]:
     if requested == "auto":
         decision = route(parsed, profiles)
         return decision.strategy, f"auto ({decision.question_class}): {decision.reason}"
     return requested, "chosen by the user"
 
 
-def _run(
-    state: RunState, effective: EffectiveStrategy, reason: str, top_k: int | None
-) -> tuple[Outcome, EffectiveStrategy, str]:
-    if effective == "single_pass":
-        return run_single_pass(state, top_k), effective, reason
-    if effective == "dynamic":
-        return run_dynamic(state), effective, reason
-    if effective == "plan_execute":
-        plan = make_plan(state)
-        try:
-            if plan is None:
-                raise PlanValidationError("the LLM budget allows no planning call")
-            layers = validate_plan(plan)
-        except PlanValidationError as error:
-            logger.info("plan rejected: %s", error)
-            state.fallbacks.append(BackendFallback(task="make_plan", reason=f"plan rejected: {error}"))
-            return run_dispatched(state), "dispatched", f"{reason}; plan rejected ({error}), fell back to dispatched"
-        return run_plan(state, layers), effective, reason
-    return run_dispatched(state), effective, reason
-
-
-def _evidence(state: RunState, final: AnswerWithEvidence) -> tuple[tuple[PageRef, ...], tuple, tuple[int, ...]]:
+def _evidence(
+    state: RunState, final: AnswerWithEvidence
+) -> tuple[tuple[PageRef, ...], tuple[Chunk, ...], tuple[int, ...]]:
     names = state.file_names()
     pages: dict[tuple[str, int], None] = {}
-    chunks = []
+    chunks: list[Chunk] = []
     for citation in final.citations:
         entry = state.ledger.get(citation.chunk_id)
         if entry is None:

@@ -118,7 +118,11 @@ class BackendConfig(_Section):
     altogether (``LOUPE_ALLOW_TYPED_ENDPOINTS=0``). ``credentials()`` applies these rules.
     """
 
-    kind: Literal["offline", "openai"] = Field("offline", description="offline rules or an OpenAI-compatible API.")
+    kind: str = Field(
+        "offline",
+        pattern=r"^[a-z][a-z0-9_]{0,31}$",
+        description="A backend name from engine.llm.BACKENDS: offline rules, or openai for an OpenAI-compatible API.",
+    )
     model: str = Field("gpt-4o-mini", description="Model name for the OpenAI-compatible endpoint.")
     base_url: str | None = Field(None, description="Endpoint; None means $OPENAI_BASE_URL or the OpenAI default.")
     api_key: SecretStr | None = Field(

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.contracts import LlmUsage
+
 
 class LoupeError(Exception):
     """Base of every error the engine raises on purpose; ``str(error)`` is shown to the user."""
@@ -45,3 +50,15 @@ class BackendUnavailableError(BackendError):
 
 class PlanValidationError(LoupeError):
     """A plan-and-execute plan is malformed (unknown dependency, cycle, missing placeholder)."""
+
+
+class BackendStepError(BackendError):
+    """A backend could not do one step (endpoint down, a reply still invalid after a corrective retry).
+
+    ``reason`` is safe to record and show (no secrets); ``usage`` is what the failed attempts spent.
+    """
+
+    def __init__(self, reason: str, usage: LlmUsage | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.usage = usage

@@ -107,7 +107,7 @@ def render_page(
         if not 1 <= page <= doc.page_count:
             raise LoupeError(f"page {page} does not exist; the document has {doc.page_count} page(s)")
         target = doc[page - 1]
-        boxes = [(box, "answer") for box in highlights] + [
+        boxes: list[tuple[BBox, CitationRole]] = [(box, "answer") for box in highlights] + [
             (box, m.role) for m in marks for box in _mark_boxes(target, m)
         ]
         for box, role in boxes:

@@ -7,7 +7,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import EngineConfig, LoupeError, escape_markdown
+from engine import BACKEND_NAMES, EngineConfig, LoupeError, backend_label, escape_markdown
 from engine.eval import (
     BASELINE_TOP5,
     DEFAULT_PRICE_PER_1K,
@@ -15,12 +15,12 @@ from engine.eval import (
     EvalProgress,
     EvalReport,
     bundled_sets,
+    corpus_folders,
     load_eval_set,
     parse_eval_lines,
     run_eval,
     summary_rows,
 )
-from engine.eval.dataset import corpus_folders
 
 REPORT_KEY = "eval_report_json"
 UPLOAD = "Upload a JSONL file"
@@ -41,7 +41,9 @@ def _config() -> EngineConfig:
             return config
     except ImportError:
         pass
-    backend = st.sidebar.radio("Backend", ["offline", "openai"], key="eval_backend", horizontal=True)
+    backend = st.sidebar.radio(
+        "Backend", list(BACKEND_NAMES), key="eval_backend", horizontal=True, format_func=backend_label
+    )
     config = EngineConfig()
     return config.model_copy(update={"backend": config.backend.model_copy(update={"kind": backend})})
 

@@ -36,3 +36,23 @@ def library_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def config(library_dir: Path) -> EngineConfig:
     """The default engine configuration, with the library in a temporary folder."""
     return EngineConfig(library=LibraryConfig(path=str(library_dir)))
+
+
+PERF_ENV = "LOUPE_PERF_TESTS"
+"""Wall-clock assertions run only when this is "1" (speed targets live in bench/, machines differ)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect tests marked ``perf`` unless ``LOUPE_PERF_TESTS=1``."""
+    if os.environ.get(PERF_ENV, "").strip() == "1":
+        return
+    kept = [item for item in items if item.get_closest_marker("perf") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("perf") is not None])
+        items[:] = kept
+
+
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.perf, id="timed")])
+def timed(request: pytest.FixtureRequest) -> bool:
+    """True in the ``perf``-marked variant of a test, where its wall-clock bound is asserted too."""
+    return bool(request.param)

@@ -79,7 +79,7 @@ def cost_chart(results: Sequence[RunResult], cost: str = "llm_calls") -> go.Figu
     figure = go.Figure()
     for result in results:
         x = getattr(result.usage, cost)
-        label = result.strategy_requested
+        label: str = result.strategy_requested
         if result.strategy_requested == "auto":
             label = f"auto -> {result.strategy_effective}"
         figure.add_scatter(x=[x], y=[len(result.evidence_pages)], mode="markers+text", name=label, text=[label],

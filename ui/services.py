@@ -72,7 +72,7 @@ def run_question(
 ) -> RunResult:  # fmt: skip
     """Answer with the sidebar's settings; raises LoupeError with a user-facing message."""
     return engine.answer(
-        question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,  # type: ignore[arg-type]
+        question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,
         budget=settings.budget, library=library(), progress=progress,
     )  # fmt: skip
 

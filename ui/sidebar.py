@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
-from functools import partial
+from typing import Any
 
 import streamlit as st
 
-from engine import PRESETS, BudgetOverride, typed_endpoints_allowed
+from engine import (
+    BACKEND_NAMES,
+    PRESETS,
+    STRATEGY_NAMES,
+    BudgetOverride,
+    backend_label,
+    backend_uses_network,
+    strategy_summary,
+    typed_endpoints_allowed,
+)
 from ui import state
-from ui.settings import BUDGET_FIELDS, STRATEGIES, Settings, build_config, default_budget
+from ui.settings import BUDGET_FIELDS, Settings, build_config, default_budget
+
+
+def _strategy_choice(name: str) -> str:
+    """How a strategy is listed: its name and what it does."""
+    return f"{name}: {strategy_summary(name)}"
 
 
 def _reset_budget() -> None:
@@ -19,11 +33,11 @@ def _reset_budget() -> None:
 
 
 def _backend() -> tuple[str, str, str, str]:
-    kind = st.radio("Backend", ["offline", "openai"], key=state.prime("backend", "offline"), horizontal=True,
-                    format_func=partial(state.label_of, {"offline": "Offline rules", "openai": "OpenAI-compatible"}),
+    kind = st.radio("Backend", list(BACKEND_NAMES), key=state.prime("backend", "offline"), horizontal=True,
+                    format_func=backend_label,
                     help="Offline needs no network. OpenAI-compatible works with OpenAI, Azure, vLLM, Ollama...")  # fmt: skip
     state.bind("backend")
-    if kind != "openai":
+    if not backend_uses_network(kind):
         return kind, "", "", ""
     base_url = ""
     if typed_endpoints_allowed():
@@ -53,7 +67,7 @@ def _budget(preset: str) -> BudgetOverride | None:
         values = {}
         for name, label, step in BUDGET_FIELDS:
             default = getattr(defaults, name)
-            kwargs = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
+            kwargs: dict[str, Any] = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
             if isinstance(default, float):
                 kwargs = {"min_value": 0.0}
             values[name] = st.number_input(f"{label} (default {default:g})", step=step, disabled=not use,
@@ -71,7 +85,8 @@ def render_sidebar() -> Settings:
         if preset not in PRESETS:
             preset = "balanced"
         kind, base_url, model, api_key = _backend()
-        strategy = st.selectbox("Strategy", STRATEGIES, key=state.prime("strategy", "auto"),
+        strategy = st.selectbox("Strategy", STRATEGY_NAMES, key=state.prime("strategy", "auto"),
+                                format_func=_strategy_choice,
                                 help="auto lets a router pick the cheapest strategy that fits the question.")  # fmt: skip
         state.bind("strategy")
         budget = _budget(preset)

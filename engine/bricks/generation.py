@@ -1,4 +1,4 @@
-"""Generation brick: context assembly under a token budget, answering, and the citation check."""
+"""Generation brick: context assembly under a token budget, the answer request, and the citation check."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from collections.abc import Mapping, Sequence
 from engine.bricks.passages import Unit, score_units, split_units
 from engine.bricks.text import estimate_tokens, normalize_space
 from engine.config import GenerationConfig
-from engine.contracts import AnswerWithEvidence, Citation, Contract, EvidenceItem, Hit, ParsedQuestion
-from engine.llm.base import Backend, BackendReply, TaskRequest
+from engine.contracts import AnswerWithEvidence, Citation, Contract, EvidenceItem, Hit, ParsedQuestion, TaskRequest
 
 logger = logging.getLogger(__name__)
 
@@ -56,23 +55,15 @@ def _item(hit: Hit, file_names: Mapping[str, str]) -> EvidenceItem:
     )  # fmt: skip
 
 
-def generate_answer(
-    question: str,
-    parsed: ParsedQuestion,
-    context: ContextBundle,
-    backend: Backend,
-    time_limit_seconds: float | None = None,
-    settings: GenerationConfig | None = None,
-) -> BackendReply[AnswerWithEvidence]:
-    """Run the backend's answer task over ``context``, then check every citation."""
+def answer_request(
+    question: str, parsed: ParsedQuestion, context: ContextBundle, settings: GenerationConfig | None = None
+) -> TaskRequest:
+    """The ``answer`` request over ``context`` (the caller adds the time limit)."""
     settings = settings or GenerationConfig()
-    request = TaskRequest(
-        question=question, parsed=parsed, evidence=context.evidence, time_limit_seconds=time_limit_seconds,
+    return TaskRequest(
+        question=question, parsed=parsed, evidence=context.evidence,
         max_sentences=settings.max_answer_sentences, max_citations=settings.max_citations,
     )  # fmt: skip
-    reply = backend.run("answer", request, AnswerWithEvidence)
-    checked = validate_citations(reply.value, context.evidence)
-    return BackendReply(value=checked, usage=reply.usage, fallback=reply.fallback)
 
 
 def validate_citations(answer: AnswerWithEvidence, evidence: Sequence[EvidenceItem]) -> AnswerWithEvidence:

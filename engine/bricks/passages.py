@@ -101,6 +101,23 @@ def term_stems(terms: Sequence[str]) -> list[set[str]]:
     return [s for s in ({_plain(x) for x in stems(t)} for t in terms) if s]
 
 
+def question_terms(parsed: ParsedQuestion) -> list[set[str]]:
+    """The stems of each of the question's keywords (of the whole question when it has none)."""
+    return term_stems(parsed.keywords) or term_stems([parsed.original_question])
+
+
+def unit_terms(unit: Unit) -> set[str]:
+    """The stems a unit is matched on: its text, its chunk's section title and its table's header row."""
+    return stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
+
+
+def mark_coverage(units: list[Unit], parsed: ParsedQuestion) -> None:
+    """Fill only ``coverage`` (the share of the question's terms a unit holds) of every unit, in place."""
+    keywords = question_terms(parsed)
+    for unit in units:
+        unit.coverage = coverage(keywords, unit_terms(unit))
+
+
 def coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
     if not term_sets:
         return 0.0
@@ -131,14 +148,14 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     ``coverage`` (share of the question's terms present) decides whether a sentence answers at
     all; the score weighs each term by how rare it is in the evidence.
     """
-    keywords = term_stems(parsed.keywords) or term_stems([parsed.original_question])
+    keywords = question_terms(parsed)
     anchors = term_stems(parsed.retrieval.anchor_keywords) or keywords
     keyword_weights, anchor_weights = _weights(keywords, units), _weights(anchors, units)
     phrases = [k.lower() for k in parsed.keywords if " " in k]
     question_numbers = set(NUMBER.findall(parsed.original_question))
     top = max((u.item.score for u in units), default=0.0) or 1.0
     for unit in units:
-        unit_stems = stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
+        unit_stems = unit_terms(unit)
         unit.coverage = coverage(keywords, unit_stems)
         unit.anchor_coverage = coverage(anchors, unit_stems)
         low = unit.text.lower()

@@ -1,17 +1,22 @@
-"""Understanding brick: a question in plain language -> ``ParsedQuestion`` via the backend."""
+"""Understanding brick: the request a backend parses a question from, and the code checks on its parse.
+
+Any backend may parse a question (the offline rules, a model). Code then makes sure the parse can
+drive retrieval: it keeps the question verbatim, a non-empty main query, and at most ``MAX_KEYWORDS``
+distinct keywords (a model may return more, repeat some, or paraphrase the question).
+"""
 
 from __future__ import annotations
 
-from engine.bricks.glossary import STATEMENT_TITLES, expansions
-from engine.bricks.question_focus import focus
 from engine.bricks.text import normalize_space
-from engine.contracts import ParsedQuestion
+from engine.contracts import ParsedQuestion, TaskRequest
 from engine.errors import LoupeError
-from engine.llm.base import Backend, BackendReply, TaskRequest
+
+MAX_KEYWORDS = 15
+"""Keywords a question keeps (the feedback loop's vocabulary expansion shares this cap)."""
 
 
-def understand(question: str, backend: Backend) -> BackendReply[ParsedQuestion]:
-    """Parse ``question`` with ``backend``.
+def question_request(question: str) -> TaskRequest:
+    """The ``parse_question`` request for ``question``.
 
     Raises:
         LoupeError: the question is empty or only whitespace.
@@ -19,27 +24,22 @@ def understand(question: str, backend: Backend) -> BackendReply[ParsedQuestion]:
     text = normalize_space(question or "")
     if not text:
         raise LoupeError("the question is empty; type a question first")
-    return backend.run("parse_question", TaskRequest(question=text), ParsedQuestion)
+    return TaskRequest(question=text)
 
 
-def enrich(parsed: ParsedQuestion) -> ParsedQuestion:
-    """Add the document words the question's terms imply to its main query (any backend's parse).
+def check_parse(parsed: ParsedQuestion, question: str) -> ParsedQuestion:
+    """``parsed`` made safe to retrieve with: the question verbatim, a main query, distinct keywords.
 
-    The named sources ("the cash flow statement"), the glossary's words for its terms ("capex" ->
-    "purchases of property and equipment") and the usual titles and line items of the financial
-    statements involved. Returns ``parsed`` unchanged when it already has expansions or none apply.
+    Returns ``parsed`` itself when nothing needed fixing.
     """
-    if parsed.retrieval.expansions:
-        return parsed
-    content = focus(parsed.original_question)
-    words, statements = expansions(content.content)
-    involved = dict.fromkeys((*content.sources, *statements))
-    terms = [*content.sources, *words, *(title for name in involved for title in STATEMENT_TITLES[name])]
-    query = parsed.retrieval.main_query
-    fresh = [t for t in dict.fromkeys(terms) if t.lower() not in query.lower()]
-    if not fresh:
-        return parsed
-    retrieval = parsed.retrieval.model_copy(
-        update={"expansions": tuple(fresh), "main_query": " ".join([query, *fresh])}
-    )
-    return parsed.model_copy(update={"retrieval": retrieval})
+    text = normalize_space(question)
+    keywords = tuple(dict.fromkeys(k.strip() for k in parsed.keywords if k.strip()))[:MAX_KEYWORDS]
+    main_query = normalize_space(parsed.retrieval.main_query) or " ".join(keywords) or text
+    update: dict[str, object] = {}
+    if parsed.original_question != text:
+        update["original_question"] = text
+    if keywords != parsed.keywords:
+        update["keywords"] = keywords
+    if main_query != parsed.retrieval.main_query:
+        update["retrieval"] = parsed.retrieval.model_copy(update={"main_query": main_query})
+    return parsed.model_copy(update=update) if update else parsed

@@ -44,6 +44,14 @@ class LoopGuard:
     def started(self) -> float:
         return self._started
 
+    def rebudget(self, budget: Budget) -> None:
+        """Replace the limits (the per-complexity budget, once the question is understood).
+
+        What was spent so far stays charged; what blocked a spend under the old limits is forgotten.
+        """
+        self.blocked_by = None
+        self.budget = budget.model_copy(update={"max_iterations": min(budget.max_iterations, HARD_ITERATION_CAP)})
+
     # ---- checks -----------------------------------------------------------------------------
 
     def elapsed(self) -> float:

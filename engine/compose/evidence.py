@@ -1,8 +1,9 @@
 """The evidence ledger of one run and the retrieval actions that fill it.
 
 Every retrieval goes through ``RunState`` so the ``LoopGuard`` is asked before and charged after,
-and every chunk remembers the pass that first found it. Context for an answer call is built from the
-ledger: chunks ordered by the reciprocal-rank sum over every list they appeared in.
+and every chunk remembers the pass that first found it; every backend call goes through its
+``llm.call`` (``engine.compose.calls``). Context for an answer call is built from the ledger: chunks
+ordered by the reciprocal-rank sum (constant ``retrieval.rrf_k``) over every list they appeared in.
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
-from engine.bricks.question_focus import listing_subject
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
+from engine.bricks.text import listing_subject
 from engine.compose.budget import LoopGuard
+from engine.compose.calls import LlmCalls
 from engine.config import EngineConfig
 from engine.contracts import (
     Activations,
-    BackendFallback,
     Chunk,
     Hit,
     ListingResult,
@@ -31,11 +32,9 @@ from engine.contracts import (
     RankedList,
     RetrieverName,
 )
-from engine.llm.base import Backend
 
 logger = logging.getLogger(__name__)
 
-RRF_K = 60
 TARGETED: frozenset[RetrieverName] = frozenset({"two_hop", "listing"})
 """Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search."""
 
@@ -57,14 +56,14 @@ class RunState:
     parsed: ParsedQuestion
     indexes: list[DocumentIndex]
     config: EngineConfig
-    backend: Backend
-    guard: LoopGuard
+    llm: LlmCalls
     activations: Activations
     pdf_bytes: Callable[[str], bytes]
     progress: Callable[[ProgressEvent], None] | None = None
+    top_k: int | None = None
+    """A fixed number of chunks per search (the eval's peer baseline); None: the configured sizes."""
     ledger: dict[str, LedgerEntry] = field(default_factory=dict)
     page_scores: dict[tuple[str, int, RetrieverName], float] = field(default_factory=dict)
-    fallbacks: list[BackendFallback] = field(default_factory=list)
     queries_run: list[str] = field(default_factory=list)
     listing: ListingResult | None = None
     resolved_references: set[str] = field(default_factory=set)
@@ -72,6 +71,15 @@ class RunState:
     iteration: int = 0
 
     # ---- bookkeeping ------------------------------------------------------------------------
+
+    @property
+    def guard(self) -> LoopGuard:
+        """The run's budget (shared with the backend calls)."""
+        return self.llm.guard
+
+    @property
+    def rrf_k(self) -> int:
+        return self.config.retrieval.rrf_k
 
     def notify(self, stage: str, message: str) -> None:
         if self.progress is not None:
@@ -89,7 +97,7 @@ class RunState:
         for hit in ranked.hits:
             key = (hit.chunk.doc_id, hit.chunk.page, hit.retriever)
             self.page_scores[key] = max(self.page_scores.get(key, float("-inf")), hit.score)
-            weight = 1.0 / (RRF_K + hit.rank)
+            weight = 1.0 / (self.rrf_k + hit.rank)
             entry = self.ledger.get(hit.chunk.chunk_id)
             if entry is None:
                 self.ledger[hit.chunk.chunk_id] = LedgerEntry(hit=hit, fused=weight, first_pass=self.iteration)
@@ -102,7 +110,7 @@ class RunState:
         """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""
         pages = {(c.doc_id, c.page) for c in chunks}
         dropped = [cid for cid, e in self.ledger.items() if (e.hit.chunk.doc_id, e.hit.chunk.page) in pages]
-        best = max((self.ledger[cid].fused for cid in dropped), default=1.0 / RRF_K)
+        best = max((self.ledger[cid].fused for cid in dropped), default=1.0 / self.rrf_k)
         first = min((self.ledger[cid].first_pass for cid in dropped), default=self.iteration)
         for cid in dropped:
             del self.ledger[cid]
@@ -113,7 +121,7 @@ class RunState:
     def context(self, max_tokens: int | None) -> ContextBundle:
         """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first)."""
         ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
-        hits = [e.hit.model_copy(update={"score": round(e.fused * RRF_K, 4)}) for e in ordered]
+        hits = [e.hit.model_copy(update={"score": round(e.fused * self.rrf_k, 4)}) for e in ordered]
         return assemble_context(hits, self.file_names(), max_tokens)
 
     def by_pass(self) -> ContextBundle:
@@ -260,9 +268,9 @@ def _listing_ranked(index: DocumentIndex, result: ListingResult, terms: Sequence
             if cue in " ".join(chunk.text.split()):
                 wanted = {chunk.chunk_id: None, **wanted}
                 break
-    hits = []
+    hits: list[Hit] = []
     for chunk_id in wanted:
-        chunk = index.chunk(chunk_id)
-        if chunk is not None:
-            hits.append(Hit(chunk=chunk, score=1.0, retriever="listing", rank=len(hits) + 1))
+        item = index.chunk(chunk_id)
+        if item is not None:
+            hits.append(Hit(chunk=item, score=1.0, retriever="listing", rank=len(hits) + 1))
     return RankedList(query="listing " + " ".join(terms), retriever="listing", hits=tuple(hits))

@@ -1,4 +1,9 @@
-"""Steps every strategy shares: understanding, answering under the budget, records and results."""
+"""Steps every strategy shares: understanding, answering under the budget, records and results.
+
+Every backend call goes through ``LlmCalls.call``; every answer, whichever backend gave it, gets the
+citation check and the code-checked feedback signals (``engine.bricks.signals``), then the signals
+only the run knows (references whose target page was not fetched yet, the listing pattern's count).
+"""
 
 from __future__ import annotations
 
@@ -6,40 +11,27 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.bricks.generation import ContextBundle, add_support, generate_answer
+from engine.bricks.generation import ContextBundle, add_support, answer_request, validate_citations
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.two_hop import resolve_reference
+from engine.bricks.signals import check_answer
 from engine.bricks.text import estimate_tokens, find_references
-from engine.bricks.understanding import enrich
-from engine.compose.budget import LoopGuard
+from engine.bricks.understanding import check_parse, question_request
+from engine.compose.calls import LlmCalls
 from engine.compose.evidence import RunState
+from engine.compose.stops import STOP_TEXT
 from engine.contracts import (
     Action,
     AnswerWithEvidence,
-    BackendFallback,
+    EffectiveStrategy,
     EvidenceItem,
     IterationRecord,
     ParsedQuestion,
     StopReason,
     Trigger,
 )
-from engine.llm.base import Backend, TaskRequest
-from engine.llm.offline import OfflineBackend
 
 logger = logging.getLogger(__name__)
-
-BUDGET_STOPS: frozenset[StopReason] = frozenset(
-    {
-        "budget_iterations",
-        "budget_llm_calls",
-        "budget_retrieval_calls",
-        "budget_unique_queries",
-        "budget_context_tokens",
-        "budget_seconds",
-    }
-)
-
-_OFFLINE = OfflineBackend()
 
 
 @dataclass
@@ -50,21 +42,16 @@ class Outcome:
     history: list[IterationRecord]
     stop_reason: StopReason
     exhausted: bool
+    handed_to: EffectiveStrategy | None = None
+    """The strategy that actually ran when this one handed the question over (a rejected plan)."""
+    note: str = ""
+    """Why it handed over."""
 
 
-def understand_question(
-    question: str, backend: Backend, guard: LoopGuard, fallbacks: list[BackendFallback]
-) -> ParsedQuestion:
-    """Parse the question with the backend, or with the offline rules when the LLM budget is spent."""
-    if not guard.allows_llm_call():
-        fallbacks.append(BackendFallback(task="parse_question", reason="LLM-call budget is zero; offline rules used"))
-        return enrich(_OFFLINE.run("parse_question", TaskRequest(question=question), ParsedQuestion).value)
-    request = TaskRequest(question=question, time_limit_seconds=guard.remaining_seconds())
-    reply = backend.run("parse_question", request, ParsedQuestion)
-    guard.charge_llm(reply.usage)
-    if reply.fallback:
-        fallbacks.append(reply.fallback)
-    return enrich(reply.value)
+def understand_question(question: str, llm: LlmCalls) -> ParsedQuestion:
+    """Parse the question with the run's backend (the rules when the LLM budget is spent), then check it."""
+    parsed = llm.call("parse_question", question_request(question), ParsedQuestion, "rules")
+    return check_parse(parsed, question)
 
 
 def answer_now(state: RunState) -> AnswerWithEvidence:
@@ -73,19 +60,11 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     allowance = state.guard.context_allowance(wanted)
     context = state.context(allowance) if allowance else ContextBundle(evidence=(), tokens=0, dropped=())
     state.notify("answer", f"answering from {len(context.evidence)} passages ({context.tokens} tokens)")
-    settings = state.config.generation
-    if state.guard.allows_llm_call():
-        reply = generate_answer(
-            state.question, state.parsed, context, state.backend, state.guard.remaining_seconds(), settings
-        )
-        state.guard.charge_llm(reply.usage)
-        if reply.fallback:
-            state.fallbacks.append(reply.fallback)
-    else:
-        state.fallbacks.append(BackendFallback(task="answer", reason="LLM-call budget spent; offline extraction used"))
-        reply = generate_answer(state.question, state.parsed, context, _OFFLINE, settings=settings)
+    request = answer_request(state.question, state.parsed, context, state.config.generation)
+    answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
-    return _with_unfetched_references(_with_listing(reply.value, state), state)
+    checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
+    return _with_unfetched_references(_with_listing(checked, state), state)
 
 
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -188,7 +167,7 @@ def evidence_items(state: RunState, chunk_ids: Sequence[str]) -> tuple[EvidenceI
         items.append(
             EvidenceItem(
                 chunk_id=c.chunk_id, doc_id=c.doc_id, file_name=names.get(c.doc_id, c.doc_id), page=c.page,
-                text=c.text, score=round(entry.fused * 60, 4), retriever=entry.hit.retriever,
+                text=c.text, score=round(entry.fused * state.rrf_k, 4), retriever=entry.hit.retriever,
                 section_path=c.section_path, kind=c.kind, bold_terms=c.bold_terms,
             )
         )  # fmt: skip
@@ -208,25 +187,3 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
     return sum(estimate_tokens(i.text) for i in items)
-
-
-STOP_TEXT: dict[StopReason, str] = {
-    "complete": "the answer covers the question",
-    "single_pass": "the single-pass strategy answers once",
-    "iteration_cap": "the iteration cap was reached",
-    "no_new_candidates": "the last pass found no new evidence",
-    "repeated_trigger_action": "the same signal asked for the same action again",
-    "repeated_queries": "every planned query had already been run",
-    "confidence_drop": "confidence fell, so the best earlier answer is returned",
-    "drift": "new evidence drifted away from the question's anchor terms",
-    "no_improvement": "the last pass changed neither the cited passages nor the confidence",
-    "no_trigger": "no feedback signal suggested a useful next step",
-    "budget_iterations": "the iteration budget is spent",
-    "budget_llm_calls": "the LLM-call budget is spent",
-    "budget_retrieval_calls": "the retrieval-call budget is spent",
-    "budget_unique_queries": "the unique-query budget is spent",
-    "budget_context_tokens": "the context-token budget is spent",
-    "budget_seconds": "the time budget is spent",
-    "partial_answer": "the evidence is partial and the budget allows no more rounds",
-    "plan_complete": "every plan step ran",
-}

@@ -19,6 +19,7 @@ from engine.eval.dataset import load_eval_set
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K
 from engine.eval.report import format_report, write_report
 from engine.eval.runner import EvalProgress, parse_strategies, run_eval, with_backend
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategies", default="single_pass,auto", help="comma-separated; baseline_top5 is the peer recipe"
     )
-    parser.add_argument("--backend", choices=("offline", "openai"), default="offline")
+    parser.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
     parser.add_argument("--limit", type=int, default=None, help="keep the first N questions (after --answerable-only)")
     parser.add_argument("--answerable-only", action="store_true", help="skip questions marked unanswerable")
     parser.add_argument("--price-per-1k", type=float, default=None, help="price per 1000 tokens")

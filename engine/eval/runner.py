@@ -15,15 +15,17 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import RunResult, StrategyName
 from engine.errors import LoupeError
 from engine.eval.dataset import SAMPLE_DOC, EvalQuestion, EvalSet, resolve_doc
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary, aggregate, failure_score, score_run
+from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger(__name__)
 
-ENGINE_STRATEGIES: tuple[StrategyName, ...] = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
+ENGINE_STRATEGIES: tuple[StrategyName, ...] = STRATEGY_NAMES
 BASELINE_TOP5 = "baseline_top5"
 """single_pass with a fixed top-5 retrieval: the peer frameworks' load -> split -> BM25 top-5 recipe."""
 EVAL_STRATEGIES: tuple[str, ...] = (*ENGINE_STRATEGIES, BASELINE_TOP5)
@@ -81,8 +83,8 @@ def with_backend(config: EngineConfig, backend: str | None) -> EngineConfig:
     """``config`` with its backend kind replaced (None keeps it)."""
     if backend is None or backend == config.backend.kind:
         return config
-    if backend not in ("offline", "openai"):
-        raise LoupeError(f"unknown backend {backend!r}; choose offline or openai")
+    if backend not in BACKEND_NAMES:
+        raise LoupeError(f"unknown backend {backend!r}; choose one of {', '.join(BACKEND_NAMES)}")
     return config.model_copy(update={"backend": config.backend.model_copy(update={"kind": backend})})
 
 
@@ -172,7 +174,7 @@ AnswerFn = Callable[..., RunResult]
 def engine_answer() -> tuple[AnswerFn, Callable[[EngineConfig], object]]:
     """``engine.api.answer`` and the backend factory, imported on first use."""
     from engine.api import answer
-    from engine.llm.base import make_backend
+    from engine.llm import make_backend
 
     return answer, lambda config: make_backend(config.backend)
 

@@ -1,9 +1,11 @@
-"""A backend for any OpenAI-compatible endpoint, with per-step fallback to the offline rules.
+"""A backend for any OpenAI-compatible endpoint.
 
 Structured outputs go through ``client.chat.completions.parse`` into the task's pydantic model. A
 reply that fails validation gets one corrective retry; a reply still invalid, or an endpoint that
-keeps failing after the client's own retries, makes that step fall back to the offline rule and the
-reply says so. The client is built lazily on the first call. The API key is only ever handed to the
+keeps failing after its retries, raises ``BackendStepError`` with a key-free reason and what the step
+spent (the factory's ``FallbackBackend`` then has the offline rules do that step, and records why).
+The feedback signals of an answer are checked in code after the call (``engine.bricks.signals``), as
+for every backend. The client is built lazily on the first call. The API key is only ever handed to the
 ``openai`` client (which sends it as the Authorization header); it is scrubbed from every message
 this module produces, and never logged or stored.
 """
@@ -21,11 +23,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.config import BackendConfig
-from engine.contracts import AnswerWithEvidence, BackendFallback, BackendName, LlmUsage, TaskName
-from engine.errors import BackendError
+from engine.contracts import BackendReply, LlmUsage, TaskName, TaskRequest, check_output_type
+from engine.contracts.backend import T
+from engine.errors import BackendError, BackendStepError
 from engine.llm import prompts
-from engine.llm.base import BackendReply, T, TaskRequest, check_output_type, ensure_network
-from engine.llm.offline import OfflineBackend
+from engine.llm.network import ensure_network
 
 logger = logging.getLogger(__name__)
 
@@ -66,9 +68,9 @@ class _Tally:
 class OpenAIBackend:
     """``Backend`` over an OpenAI-compatible chat-completions endpoint."""
 
-    name: BackendName = "openai"
+    name = "openai"
 
-    def __init__(self, config: BackendConfig, offline: OfflineBackend | None = None) -> None:
+    def __init__(self, config: BackendConfig) -> None:
         """Check the network switch now; the client itself is built on the first ``run``.
 
         Raises:
@@ -77,7 +79,6 @@ class OpenAIBackend:
         self.config = config
         self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
         ensure_network(self.base_url or "https://api.openai.com/v1")
-        self._offline = offline or OfflineBackend()
         self._client: Any = None
         self._json_mode = False
         self._lock = threading.Lock()
@@ -118,7 +119,11 @@ class OpenAIBackend:
     # ---- the protocol -------------------------------------------------------------------------
 
     def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
-        """Run ``task`` on the endpoint; fall back to the offline rule when it cannot be done."""
+        """Run ``task`` on the endpoint.
+
+        Raises:
+            BackendStepError: the step could not be done (its reason names no secret).
+        """
         check_output_type(task, output_type)
         started = time.perf_counter()
         limit = request.time_limit_seconds
@@ -128,12 +133,7 @@ class OpenAIBackend:
             value = self._attempt(task, request, output_type, tally)
         except Exception as exc:
             reason = self.scrub(_describe(exc))
-            logger.warning("openai %s step fell back to offline rules: %s", task, reason)
-            offline = self._offline.run(task, request, output_type)
-            usage = tally.usage(time.perf_counter() - started)
-            return BackendReply(value=offline.value, usage=usage, fallback=BackendFallback(task=task, reason=reason))
-        if isinstance(value, AnswerWithEvidence):
-            value = self._with_checked_signals(value, request)  # type: ignore[assignment]
+            raise BackendStepError(reason, usage=tally.usage(time.perf_counter() - started)) from None
         return BackendReply(value=value, usage=tally.usage(time.perf_counter() - started))
 
     def _attempt(self, task: TaskName, request: TaskRequest, output_type: type[T], tally: _Tally) -> T:
@@ -243,18 +243,6 @@ class OpenAIBackend:
         if "error" in box:
             raise box["error"]
         return box["value"]
-
-    def _with_checked_signals(self, answer: AnswerWithEvidence, request: TaskRequest) -> AnswerWithEvidence:
-        """Merge the signals code computes from the evidence (references, garbled pages, sides)."""
-        checked = self._offline.run("answer", request, AnswerWithEvidence).value
-        pending = tuple(dict.fromkeys([*answer.pending_references, *checked.pending_references]))
-        garbled = tuple(sorted(set(answer.garbled_pages) | set(checked.garbled_pages)))
-        sides = tuple(dict.fromkeys([*answer.uncovered_sides, *checked.uncovered_sides]))
-        complete = answer.complete_answer_found and not checked.pending_references and not checked.garbled_pages
-        return answer.model_copy(update={
-            "pending_references": pending, "garbled_pages": garbled, "uncovered_sides": sides,
-            "context_structured": answer.context_structured and not garbled, "complete_answer_found": complete,
-        })  # fmt: skip
 
 
 def _add_usage(tally: _Tally, completion: Any) -> None:

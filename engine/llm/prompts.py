@@ -6,8 +6,7 @@ import json
 
 from pydantic import BaseModel
 
-from engine.contracts import EvidenceItem, TaskName
-from engine.llm.base import TaskRequest
+from engine.contracts import EvidenceItem, TaskName, TaskRequest
 
 SYSTEM = (
     "You are one step of Loupe, a system that answers questions about PDF documents. "
@@ -23,7 +22,9 @@ TASKS: dict[str, str] = {
         "multi-word terms kept whole. anchor_keywords: the most specific terms. sides: one entry per compared "
         'thing. section_hint: a section the question names ("5.4", "Item 7"). layout_hint: table or figure '
         "when the answer likely sits in one. references: named tables/figures/sections. asks_for_value: true "
-        "for numbers, amounts, dates. original_question: the question verbatim."
+        "for numbers, amounts, dates. parts: for a question with several parts, one entry per part with its key terms. "
+        "retrieval.expansions: the words documents use for the question's terms (capex -> purchases of property and "
+        "equipment), appended to main_query. original_question: the question verbatim."
     ),
     "plan_subqueries": (
         "Write 1-4 short search queries that together cover the question. If gaps are listed, write queries "

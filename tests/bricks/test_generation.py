@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.bricks.generation import ContextBundle, assemble_context, generate_answer, validate_citations
+from engine.bricks.generation import ContextBundle, answer_request, assemble_context, validate_citations
 from engine.bricks.text import estimate_tokens
+from engine.config import GenerationConfig
 from engine.contracts import AnswerWithEvidence, Chunk, Citation, EvidenceItem, Hit
-from engine.llm.base import BackendReply
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline_question import parse_question
+from engine.llm.offline.question import parse_question
 
 
 def chunk(page: int, index: int, text: str, doc: str = "a" * 64) -> Chunk:
@@ -81,22 +81,23 @@ def test_citations_outside_the_evidence_or_misquoted_are_dropped_and_recorded():
     assert (checked.text, checked.confidence) == ("x", 0.5)  # nothing else is re-derived
 
 
-class _Liar:
-    name = "offline"
-
-    def run(self, task, request, output_type):
-        fake = answer_with(Citation(chunk_id="zz:p1:b0", page=1, quote="made up"))
-        return BackendReply(value=fake, usage=OfflineBackend().run("answer", request, output_type).usage)
-
-
-def test_generate_answer_checks_the_backend_citations():
+def test_answer_request_carries_the_context_and_the_answer_shape():
     parsed = parse_question("What dropout does the model use?")
     context = ContextBundle(evidence=EVIDENCE, tokens=20)
-    reply = generate_answer("What dropout does the model use?", parsed, context, OfflineBackend())
-    assert reply.value.citations and reply.value.validation_failures == () and reply.usage.calls == 1
-    assert "0.1" in reply.value.text
-    lied = generate_answer("What dropout does the model use?", parsed, context, _Liar())
-    assert lied.value.citations == () and len(lied.value.validation_failures) == 1
+    settings = GenerationConfig(max_answer_sentences=3, max_citations=4)
+    request = answer_request("What dropout does the model use?", parsed, context, settings)
+    assert request.evidence == EVIDENCE and request.parsed == parsed
+    assert (request.max_sentences, request.max_citations, request.time_limit_seconds) == (3, 4, None)
+
+
+def test_an_offline_answer_passes_the_citation_check_and_a_made_up_one_does_not():
+    parsed = parse_question("What dropout does the model use?")
+    request = answer_request("What dropout does the model use?", parsed, ContextBundle(evidence=EVIDENCE, tokens=20))
+    honest = OfflineBackend().run("answer", request, AnswerWithEvidence).value
+    checked = validate_citations(honest, EVIDENCE)
+    assert checked.citations and checked.validation_failures == () and "0.1" in checked.text
+    lied = validate_citations(answer_with(Citation(chunk_id="zz:p1:b0", page=1, quote="made up")), EVIDENCE)
+    assert lied.citations == () and len(lied.validation_failures) == 1
 
 
 def _ev(page: int, text: str, index: int = 0, kind: str = "text") -> EvidenceItem:
@@ -128,7 +129,7 @@ def test_support_cites_the_closest_passage_of_further_pages_in_evidence_order():
 
 def test_support_reads_the_glossary_words_of_the_question():
     from engine.bricks.generation import add_support
-    from engine.bricks.understanding import enrich
+    from engine.llm.offline.focus import enrich
 
     parsed = enrich(parse_question("What was the FY2021 capex of the group?"))
     evidence = [_ev(3, "Purchases of property and equipment (1,234) (1,100)")]

@@ -70,7 +70,7 @@ def test_suggest_strategy(toc, pages, tables, expected):
     assert suggest_strategy(toc, pages, tables) == expected
 
 
-def test_transformer_paper_probe_is_cheap(shared_dir):
+def test_transformer_paper_probe_is_cheap(shared_dir, timed):
     data = (shared_dir / "corpus/papers/attention_is_all_you_need.pdf").read_bytes()
     probe_pdf(data, "warm-up", EngineConfig())
     started = time.perf_counter()
@@ -78,4 +78,5 @@ def test_transformer_paper_probe_is_cheap(shared_dir):
     elapsed = time.perf_counter() - started
     assert profile.total_pages == 15 and profile.toc_entries == 22 and profile.has_usable_toc
     assert profile.text_pages == 15 and not profile.is_likely_scanned
-    assert elapsed < 0.25, f"probe took {elapsed:.3f} s"
+    if timed:
+        assert elapsed < 0.25, f"probe took {elapsed:.3f} s"

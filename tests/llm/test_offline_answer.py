@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from engine.bricks.generation import validate_citations
+from engine.bricks.signals import looks_garbled
 from engine.bricks.text import normalize_space, stem
-from engine.contracts import AnswerWithEvidence, EvidenceItem
-from engine.llm.base import TaskRequest
+from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline_answer import NOT_FOUND
-from engine.llm.offline_question import parse_question
-from engine.llm.offline_signals import looks_garbled
+from engine.llm.offline.answer import NOT_FOUND
+from engine.llm.offline.question import parse_question
 
 BACKEND = OfflineBackend()
 
@@ -175,7 +174,7 @@ def test_a_term_every_passage_shares_weighs_less_than_a_rare_one():
 
 
 def test_the_count_cue_naming_the_listed_subject_wins():
-    from engine.bricks.question_focus import listing_subject
+    from engine.bricks.text import listing_subject
 
     assert listing_subject("What regularization techniques does the paper use?") == "regularization techniques"
     assert listing_subject("List all countries that are mentioned") == "countries"

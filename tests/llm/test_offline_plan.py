@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from engine.contracts import EvidenceItem, ExecutionPlan, SubQueryPlan, SufficiencyJudgement
-from engine.llm.base import TaskRequest
+from engine.contracts import EvidenceItem, ExecutionPlan, SubQueryPlan, SufficiencyJudgement, TaskRequest
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline_question import parse_question
+from engine.llm.offline.question import parse_question
 
 BACKEND = OfflineBackend()
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import ParsedQuestion
-from engine.llm.base import TaskRequest
+from engine.contracts import ParsedQuestion, TaskRequest
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline_question import extract_keywords, find_sides, parse_question
+from engine.llm.offline.question import extract_keywords, find_sides, parse_question
 
 # (question, intent, expected features)
 # features: kw = keywords that must be present (case-insensitive), sides = side labels, section, layout,
@@ -166,7 +165,7 @@ def test_backend_rejects_a_mismatched_output_type() -> None:
 
 
 def test_sides_of_a_compare_with_question_leave_the_aspects_out():
-    from engine.llm.offline_sides import find_sides
+    from engine.llm.offline.sides import find_sides
 
     assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance and payload?") == [
         "Heron 2",

@@ -8,11 +8,12 @@ import socket
 import pytest
 from pydantic import SecretStr
 
-from engine.bricks.generation import ContextBundle, generate_answer
+from engine.bricks.generation import ContextBundle, answer_request, validate_citations
+from engine.bricks.signals import check_answer
 from engine.config import BackendConfig
-from engine.contracts import AnswerWithEvidence, EvidenceItem, ParsedQuestion, SubQueryPlan
-from engine.errors import BackendUnavailableError
-from engine.llm.base import TaskRequest, allow_network, make_backend, network_allowed
+from engine.contracts import AnswerWithEvidence, Backend, EvidenceItem, ParsedQuestion, SubQueryPlan, TaskRequest
+from engine.errors import BackendStepError, BackendUnavailableError
+from engine.llm import FallbackBackend, allow_network, make_backend, network_allowed
 from engine.llm.offline import OfflineBackend
 from engine.llm.openai_compat import OpenAIBackend
 from tests.llm.stub_server import StubServer, hang, raw, reply, status
@@ -28,14 +29,17 @@ def stub():
         yield server
 
 
-def backend_for(stub: StubServer, timeout: float = 1.0, retries: int = 0) -> OpenAIBackend:
+def backend_for(stub: StubServer, timeout: float = 1.0, retries: int = 0) -> Backend:
+    """The backend the factory builds: the endpoint, falling back to the offline rules step by step."""
     config = BackendConfig(kind="openai", model="stub-model", base_url=stub.base_url, api_key=SecretStr(KEY),
                            timeout_seconds=timeout, max_retries=retries)  # fmt: skip
     with allow_network():
-        return OpenAIBackend(config)
+        backend = make_backend(config)
+    assert isinstance(backend, FallbackBackend) and isinstance(backend.primary, OpenAIBackend)
+    return backend
 
 
-def run_plan(backend: OpenAIBackend):
+def run_plan(backend: Backend):
     with allow_network():
         return backend.run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
 
@@ -110,9 +114,22 @@ def test_connection_refused_falls_back():
     config = BackendConfig(kind="openai", base_url=f"http://127.0.0.1:{port}/v1", api_key=SecretStr(KEY),
                            timeout_seconds=0.5, max_retries=0)  # fmt: skip
     with allow_network():
-        result = OpenAIBackend(config).run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
+        result = make_backend(config).run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
     assert result.fallback is not None and "connect" in result.fallback.reason
     assert_no_key(result.fallback)
+
+
+def test_the_endpoint_backend_itself_raises_a_key_free_step_error_and_calls_no_other_backend(stub):
+    stub.script(status(500, {"retry-after-ms": "10"}))
+    config = BackendConfig(kind="openai", base_url=stub.base_url, api_key=SecretStr(KEY), max_retries=1,
+                           timeout_seconds=1.0)  # fmt: skip
+    with allow_network():
+        backend = OpenAIBackend(config)
+        with pytest.raises(BackendStepError) as info:
+            backend.run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
+    assert "500" in info.value.reason and info.value.usage is not None and len(stub.requests) == 2
+    assert_no_key(info.value, info.value.reason)
+    assert not hasattr(backend, "_offline")
 
 
 def test_answer_step_passes_citation_check_and_merges_code_signals(stub):
@@ -130,10 +147,11 @@ def test_answer_step_passes_citation_check_and_merges_code_signals(stub):
     stub.script(reply(llm_answer))
     backend = backend_for(stub)
     parsed = OfflineBackend().run("parse_question", TaskRequest(question=QUESTION), ParsedQuestion).value
+    request = answer_request(QUESTION, parsed, ContextBundle(evidence=evidence, tokens=20))
     with allow_network():
-        result = generate_answer(QUESTION, parsed, ContextBundle(evidence=evidence, tokens=20), backend)
-    answer = result.value
-    assert isinstance(answer, AnswerWithEvidence) and result.fallback is None
+        result = backend.run("answer", request, AnswerWithEvidence)
+    assert result.fallback is None and result.value.complete_answer_found, "the model's own claim"
+    answer = check_answer(validate_citations(result.value, evidence), parsed, evidence)  # what every run does
     assert [c.chunk_id for c in answer.citations] == ["d:p2:b0"]
     assert len(answer.validation_failures) == 1
     assert answer.pending_references == ("Table 3",) and not answer.complete_answer_found
@@ -176,7 +194,7 @@ def test_missing_key_falls_back_with_a_clear_reason(stub, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     config = BackendConfig(kind="openai", base_url=stub.base_url, timeout_seconds=0.5, max_retries=0)
     with allow_network():
-        result = OpenAIBackend(config).run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
+        result = make_backend(config).run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
     assert result.fallback is not None and "OPENAI_API_KEY" in result.fallback.reason
     assert not stub.requests
 
@@ -214,3 +232,10 @@ def test_allow_network_false_wins_and_nests(stub, monkeypatch):
 
 def test_offline_is_the_default_backend():
     assert make_backend(BackendConfig()).name == "offline"
+
+
+def test_the_parse_prompt_asks_the_model_for_parts_and_document_words():
+    from engine.llm.prompts import user_message
+
+    message = user_message("parse_question", TaskRequest(question=QUESTION))
+    assert "parts:" in message and "expansions" in message

@@ -7,7 +7,7 @@ import time
 import openai
 import pytest
 
-from engine.llm.base import TASK_OUTPUTS
+from engine.contracts import TASK_OUTPUTS
 from tests.reliability.conftest import SECRET
 from tests.reliability.fault_server import closed_port, minimal_instance
 

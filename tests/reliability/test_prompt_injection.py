@@ -11,7 +11,7 @@ from engine.api import answer
 from engine.config import EngineConfig
 from engine.contracts import RunResult
 from engine.library import Library
-from engine.llm.base import allow_network
+from engine.llm import allow_network
 from tests.reliability import pdfs
 from tests.reliability.conftest import net_config
 from tests.reliability.fault_server import default_content

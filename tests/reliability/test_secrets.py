@@ -11,10 +11,10 @@ import pytest
 
 from engine.api import answer
 from engine.config import REPO_ROOT, BackendConfig, EngineConfig
-from engine.contracts import ParsedQuestion
+from engine.contracts import ParsedQuestion, TaskRequest
 from engine.errors import DocumentNotFoundError, LoupeError
 from engine.library import Library
-from engine.llm.base import TaskRequest, allow_network, make_backend
+from engine.llm import allow_network, make_backend
 from tests.reliability import pdfs
 from tests.reliability.conftest import SECRET, net_config, run_cli
 from tests.reliability.fault_server import closed_port

@@ -111,12 +111,12 @@ class LsaRetriever:
         rows, cols, vals = [], [], []
         for r, counts in enumerate(counted):
             for term, tf in counts.items():
-                i = vocab.get(term)
-                if i is not None:
+                col = vocab.get(term)
+                if col is not None:
                     rows.append(r)
-                    cols.append(i)
-                    vals.append((1.0 + math.log(tf)) * idf[i])
-        vals_a = np.asarray(vals, dtype=np.float32)
+                    cols.append(col)
+                    vals.append((1.0 + math.log(tf)) * idf[col])
+        vals_a: np.ndarray = np.asarray(vals, dtype=np.float32)
         rows_a = np.asarray(rows, dtype=np.int64)
         if vals_a.size:
             norms = np.sqrt(np.bincount(rows_a, weights=vals_a**2, minlength=n))

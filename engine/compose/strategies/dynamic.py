@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from engine.bricks.text import normalize_query
 from engine.compose.evidence import RunState
-from engine.compose.steps import BUDGET_STOPS, Outcome, answer_now, evidence_items, pages_phrase, record
-from engine.contracts import IterationRecord, StopReason, SubQueryPlan, SufficiencyJudgement
-from engine.llm.base import TaskRequest
+from engine.compose.steps import Outcome, answer_now, evidence_items, pages_phrase, record
+from engine.compose.stops import BUDGET_STOPS
+from engine.contracts import (
+    Action,
+    IterationRecord,
+    StopReason,
+    SubQueryPlan,
+    SufficiencyJudgement,
+    TaskRequest,
+    Trigger,
+)
 
 
 def run_dynamic(state: RunState) -> Outcome:
@@ -29,8 +37,8 @@ def run_dynamic(state: RunState) -> Outcome:
         for query in fresh:
             added += state.search(query, k=max(3, state.config.retrieval.top_k // max(1, len(fresh)) + 2))
         judgement = _judge(state)
-        trigger = "initial" if state.iteration == 0 else "insufficient_evidence"
-        action = "retrieve" if state.iteration == 0 else "re_plan"
+        trigger: Trigger = "initial" if state.iteration == 0 else "insufficient_evidence"
+        action: Action = "retrieve" if state.iteration == 0 else "re_plan"
         verdict = "sufficient" if judgement and judgement.sufficient else "not yet sufficient"
         narration = (
             f"Round {state.iteration}: {len(fresh)} sub-queries found {pages_phrase(state, added)}; judged {verdict}"
@@ -62,41 +70,25 @@ def run_dynamic(state: RunState) -> Outcome:
 
 
 def _plan(state: RunState, gaps: tuple[str, ...]) -> SubQueryPlan | None:
-    if not state.guard.allows_llm_call():
-        return None
+    """Sub-queries from the backend (for the gaps only, when given); None when the LLM budget is spent."""
     request = TaskRequest(
-        question=state.question,
-        parsed=state.parsed,
-        gaps=gaps,
-        previous_queries=tuple(state.queries_run),
-        time_limit_seconds=state.guard.remaining_seconds(),
+        question=state.question, parsed=state.parsed, gaps=gaps, previous_queries=tuple(state.queries_run)
     )
-    reply = state.backend.run("plan_subqueries", request, SubQueryPlan)
-    state.guard.charge_llm(reply.usage)
-    if reply.fallback:
-        state.fallbacks.append(reply.fallback)
+    plan = state.llm.call("plan_subqueries", request, SubQueryPlan, "skip")
+    if plan is None:
+        return None
     seen = {normalize_query(q) for q in state.queries_run}
-    kept = (
-        tuple(q for q in reply.value.sub_queries if normalize_query(q.query) not in seen)
-        if gaps
-        else reply.value.sub_queries
-    )
-    return SubQueryPlan(sub_queries=kept) if kept else reply.value
+    kept = tuple(q for q in plan.sub_queries if normalize_query(q.query) not in seen) if gaps else plan.sub_queries
+    return SubQueryPlan(sub_queries=kept) if kept else plan
 
 
 def _judge(state: RunState) -> SufficiencyJudgement | None:
-    if not state.guard.allows_llm_call():
-        return None
+    """The backend's judgement of the strongest evidence; None when the LLM budget is spent."""
     ordered = sorted(state.ledger, key=lambda cid: -state.ledger[cid].fused)[:12]
     request = TaskRequest(
         question=state.question,
         parsed=state.parsed,
         evidence=evidence_items(state, ordered),
         previous_queries=tuple(state.queries_run),
-        time_limit_seconds=state.guard.remaining_seconds(),
     )
-    reply = state.backend.run("judge_sufficiency", request, SufficiencyJudgement)
-    state.guard.charge_llm(reply.usage)
-    if reply.fallback:
-        state.fallbacks.append(reply.fallback)
-    return reply.value
+    return state.llm.call("judge_sufficiency", request, SufficiencyJudgement, "skip")

@@ -2,19 +2,23 @@
 
 A step's query may use an earlier step's result through a ``{step_id}`` placeholder. Independent
 steps form one layer. A malformed plan (unknown dependency, cycle, placeholder that names a step the
-query does not depend on) is rejected before anything runs; the caller then falls back to dispatched.
+query does not depend on) is rejected before anything runs, and the question is handed to the
+dispatched strategy (the run records why).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 
-from engine.bricks.generation import assemble_context, generate_answer
+from engine.bricks.generation import answer_request, assemble_context
 from engine.compose.evidence import RunState
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
-from engine.contracts import ExecutionPlan, IterationRecord, PlanStep
+from engine.compose.strategies.dispatched import run_dispatched
+from engine.contracts import AnswerWithEvidence, ExecutionPlan, IterationRecord, PlanStep, TaskRequest, Trigger
 from engine.errors import PlanValidationError
-from engine.llm.base import TaskRequest
+
+logger = logging.getLogger(__name__)
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 
@@ -54,16 +58,24 @@ def validate_plan(plan: ExecutionPlan) -> list[list[PlanStep]]:
 
 def make_plan(state: RunState) -> ExecutionPlan | None:
     """Ask the backend for a plan (None when the LLM budget allows no call)."""
-    if not state.guard.allows_llm_call():
-        return None
-    request = TaskRequest(
-        question=state.question, parsed=state.parsed, time_limit_seconds=state.guard.remaining_seconds()
-    )
-    reply = state.backend.run("make_plan", request, ExecutionPlan)
-    state.guard.charge_llm(reply.usage)
-    if reply.fallback:
-        state.fallbacks.append(reply.fallback)
-    return reply.value
+    request = TaskRequest(question=state.question, parsed=state.parsed)
+    return state.llm.call("make_plan", request, ExecutionPlan, "skip")
+
+
+def run_plan_execute(state: RunState) -> Outcome:
+    """Plan, validate and run the plan; a plan that cannot run hands the question to dispatched."""
+    plan = make_plan(state)
+    try:
+        if plan is None:
+            raise PlanValidationError("the LLM budget allows no planning call")
+        layers = validate_plan(plan)
+    except PlanValidationError as error:
+        logger.info("plan rejected: %s", error)
+        state.llm.record_fallback("make_plan", f"plan rejected: {error}")
+        outcome = run_dispatched(state)
+        outcome.handed_to, outcome.note = "dispatched", f"plan rejected ({error}), fell back to dispatched"
+        return outcome
+    return run_plan(state, layers)
 
 
 def run_plan(state: RunState, layers: list[list[PlanStep]]) -> Outcome:
@@ -86,7 +98,7 @@ def run_plan(state: RunState, layers: list[list[PlanStep]]) -> Outcome:
             if step.step_id in dependents:
                 results[step.step_id] = _step_result(state, query, step_added)
         narration = f"Layer {number}: {len(layer)} step(s) retrieved {pages_phrase(state, added)}"
-        trigger = "initial" if number == 0 else "plan_layer"
+        trigger: Trigger = "initial" if number == 0 else "plan_layer"
         history.append(
             record(state, trigger, "execute_steps", queries, list(dict.fromkeys(added)), 0.0, 0.0, narration)
         )
@@ -108,10 +120,7 @@ def _step_result(state: RunState, query: str, added: list[str]) -> str:
         return " ".join(h.chunk.text for h in hits[:1])[:160]
     allowance = state.guard.context_allowance(800)
     context = assemble_context(hits, state.file_names(), allowance)
-    step_question = state.parsed.model_copy(update={"original_question": query})
-    reply = generate_answer(query, step_question, context, state.backend, state.guard.remaining_seconds())
-    state.guard.charge_llm(reply.usage)
+    step_question = state.parsed.model_copy(update={"original_question": query, "parts": ()})
+    answer = state.llm.call("answer", answer_request(query, step_question, context), AnswerWithEvidence, "skip")
     state.guard.charge_context(min(context.tokens, allowance))
-    if reply.fallback:
-        state.fallbacks.append(reply.fallback)
-    return reply.value.text[:200]
+    return answer.text[:200] if answer is not None else " ".join(h.chunk.text for h in hits[:1])[:160]

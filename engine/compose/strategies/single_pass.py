@@ -9,17 +9,12 @@ from engine.compose.evidence import RunState
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
 
 
-def run_single_pass(state: RunState, top_k: int | None = None) -> Outcome:
-    """One retrieval of the main query in every document, one answer.
-
-    Args:
-        state: The run.
-        top_k: Chunks kept per document (None: the configured ``top_k``); the eval's peer baseline uses 5.
-    """
+def run_single_pass(state: RunState) -> Outcome:
+    """One retrieval of the main query in every document (``state.top_k`` chunks when set), one answer."""
     query = state.parsed.retrieval.main_query
     hint = state.parsed.retrieval.section_hint if state.activations.is_on("toc_retrieval") else None
     state.notify("retrieve", f"searching once for: {query}")
-    added = state.search(query, k=top_k, section_hint=hint, use_dense=False)
+    added = state.search(query, k=state.top_k, section_hint=hint, use_dense=False)
     answer = answer_now(state)
     narration = f"Pass 0: keyword search retrieved {pages_phrase(state, added)}; answered once at confidence {answer.confidence:.2f}"
     history = [record(state, "initial", "retrieve", [query], added, 0.0, answer.confidence, narration)]

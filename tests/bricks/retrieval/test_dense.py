@@ -3,6 +3,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 
 from engine.bricks.retrieval.dense import DenseRetriever, LsaRetriever, _Csr, _randomized_svd
 from engine.config import RetrievalConfig
@@ -81,6 +82,7 @@ def test_randomized_svd_matches_exact_singular_values():
     assert abs(s[0] - exact[0]) / exact[0] < 0.01
 
 
+@pytest.mark.perf
 def test_large_build_is_fast():
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(3000)]

@@ -137,6 +137,7 @@ def test_clean_query_and_snippet():
     assert snippet("short text", ["absent"]) == "short text"
 
 
+@pytest.mark.perf
 def test_build_is_fast_enough(tmp_path):
     pages = [
         [f"Paragraph {p}-{i} about configuration, training schedules and anchor heads {p * i}." for i in range(10)]

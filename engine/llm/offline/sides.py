@@ -5,9 +5,17 @@ from __future__ import annotations
 import re
 
 from engine.bricks.text import STOPWORDS, normalize_space
-from engine.llm.offline_vocab import COMPARATIVE, CONNECTORS, GENERIC, INNER_CONNECTORS, QUESTION_WORDS, split_words
+from engine.llm.offline.lexicon import (
+    COMPARATIVE,
+    CONNECTORS,
+    GENERIC,
+    INNER_CONNECTORS,
+    QUESTION_WORDS,
+    SIDE_STOP_WORDS,
+)
+from engine.llm.offline.words import split_words
 
-_SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | {"same", "both", "either", "neither", "different", "similar"}
+_SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | SIDE_STOP_WORDS
 
 
 def trim_side(text: str) -> str:

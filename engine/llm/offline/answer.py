@@ -11,18 +11,20 @@ import re
 from collections.abc import Sequence
 
 from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
-from engine.bricks.question_focus import focus, listing_subject
-from engine.bricks.text import find_cardinality_cue, find_references, stems
-from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion
-from engine.llm.offline_plan import clauses
-from engine.llm.offline_question import extract_keywords
-from engine.llm.offline_signals import (
-    discovered_keywords,
-    enumerated_items,
+from engine.bricks.signals import (
+    CAVEATS,
+    announced_count,
+    cue_order,
     garbled_pages,
-    pending_references,
     reference_present,
+    uncovered_parts,
+    unresolved_references,
 )
+from engine.bricks.text import find_cardinality_cue, find_references, stems
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion, QuestionPart
+from engine.llm.offline.discovery import discovered_keywords
+from engine.llm.offline.focus import focus
+from engine.llm.offline.question import question_parts
 
 NOT_FOUND = "I could not find the answer in the retrieved evidence."
 MIN_OVERLAP = 0.34
@@ -103,7 +105,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     if parsed.intent == "comparison" and parsed.sides:
         chosen, uncovered = _side_units(units, parsed)
     elif parsed.intent == "listing":
-        cue = next(iter(_cue_order(ranked, parsed)), None)
+        cue = next(iter(cue_order(ranked, parsed)), None)
         stated = find_cardinality_cue(cue.text) if cue else None
         expected = parsed.expected_count or (stated[0] if stated else None)
         items = [u for u in _listing_units(units, limit, expected, cue) if u is not cue]
@@ -181,32 +183,6 @@ def _strongest_chunks(
     return [by_id[cid] for cid in ids if cid in by_id]
 
 
-def _cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
-    """Units stating a count ("three types of ..."), those naming the listed subject first."""
-    subject = stems(listing_subject(parsed.original_question) or "")
-    cues = [u for u in units if u.coverage > 0 and find_cardinality_cue(u.text)]
-    return sorted(cues, key=lambda u: not (subject & stems(u.text)))
-
-
-def _counts(
-    parsed: ParsedQuestion, units: list[Unit], evidence: Sequence[EvidenceItem]
-) -> tuple[int | None, int | None, str | None]:
-    expected, cue_text = parsed.expected_count, None
-    if expected is None and parsed.intent == "listing":
-        for unit in _cue_order(sorted(units, key=lambda u: -u.coverage), parsed):
-            expected, cue_text = find_cardinality_cue(unit.text) or (None, None)
-            break
-    if parsed.intent != "listing" and parsed.expected_count is None:
-        return None, None, None
-    cue_chunks = [u.item for u in units if cue_text and u.text == cue_text]
-    sections = {c.section_path for c in cue_chunks}
-    related = [
-        e for e in evidence
-        if (sections and e.section_path in sections) or any(u.item is e and u.coverage > 0 for u in units)
-    ]  # fmt: skip
-    return expected, len(enumerated_items(related or list(evidence))), cue_text
-
-
 def _confidence(best: Unit | None, second: float, anchor_cov: float, side_share: float, problems: int) -> float:
     if best is None:
         return 0.0
@@ -231,14 +207,11 @@ def extract_answer(
         best is not None and best.weighted_coverage >= MIN_WEIGHTED
     )  # the question's rarest terms must be in the best passage, not only its common ones
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
-    relevant_ids = {u.item.chunk_id for u in units if u.coverage > 0}
-    relevant = [e.text for e in evidence if e.chunk_id in relevant_ids]
-    mentioned = [*parsed.references, *(r for r in _refs(relevant) if r not in parsed.references)]
-    pending = pending_references(mentioned, evidence)
+    pending = unresolved_references(parsed, units, evidence)
     question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
     question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
     bad_pages = garbled_pages(evidence)
-    expected, found_count, _ = _counts(parsed, units, evidence)
+    expected, found_count = announced_count(parsed, units, evidence)
     if parsed.intent == "listing":
         listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
         found_count = max(found_count or 0, listed)
@@ -248,11 +221,12 @@ def extract_answer(
     anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
+    parts = parsed.parts or question_parts(question)
     if chosen:
-        chosen = _cover_clauses(question, parsed, units, chosen, max_citations)
-    missing_parts = _uncovered_clauses(question, [u for _, u in chosen])
+        chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
+    missing_parts = uncovered_parts(parts, [u for _, u in chosen])
     if missing_parts:
-        caveats = (*caveats, "the evidence does not cover: " + "; ".join(missing_parts))
+        caveats = (*caveats, CAVEATS["parts"].format("; ".join(missing_parts)))
     no_items = parsed.intent == "listing" and not found_count
     complete = (found and not uncovered and not count_short and not pending and not bad_pages and anchor_cov >= 0.5
                 and not missing_parts and not no_items)  # fmt: skip
@@ -300,7 +274,7 @@ _LOCATING = re.compile(r"^(?:where|which (?:table|figure|section|page))\b", re.I
 
 
 def _cover_clauses(
-    question: str, parsed: ParsedQuestion, units: list[Unit], chosen: list[tuple[str, Unit]], limit: int
+    parts: Sequence[QuestionPart], parsed: ParsedQuestion, units: list[Unit], chosen: list[tuple[str, Unit]], limit: int
 ) -> list[tuple[str, Unit]]:
     """Add, for each part of a multi-part question no chosen sentence covers, its best sentence.
 
@@ -310,13 +284,14 @@ def _cover_clauses(
     """
     result = list(chosen)
     anchors = term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
-    for part in _uncovered_clauses(question, [u for _, u in result]):
+    missing = set(uncovered_parts(parts, [u for _, u in result]))
+    for part in (p for p in parts if p.text in missing):
         if len(result) >= limit:
             break
-        terms = term_stems(extract_keywords(part))
+        terms = term_stems(part.keywords)
         if not terms:
             continue
-        locating = bool(_LOCATING.match(part))
+        locating = bool(_LOCATING.match(part.text))
         best, best_score = None, 0.0
         for unit in units:
             if any(unit is u for _, u in result):
@@ -333,38 +308,6 @@ def _cover_clauses(
         if best is not None and best_score >= 0.5:
             result.append((CLAUSE_LABEL, best))
     return result
-
-
-def _uncovered_clauses(question: str, chosen: list[Unit]) -> list[str]:
-    """Parts of a multi-part question that no chosen sentence covers.
-
-    A part is covered by a chosen sentence holding its key term (a multi-word term, else an acronym or
-    number, else its longest word; half of a phrase's words suffice).
-    """
-    parts = clauses(question)
-    if len(parts) < 2:
-        return []
-    chosen_stems = [stems(u.text) | stems(u.caption) | stems(" ".join(u.item.section_path[-1:])) for u in chosen]
-    missing = []
-    for part in parts:
-        keywords = extract_keywords(part)
-        terms = stems(" ".join(keywords))
-        if not terms:
-            continue
-        key = stems(
-            min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k)))
-        )
-        if not any(2 * len(key & s) >= len(key) for s in chosen_stems):
-            missing.append(part)
-    return missing
-
-
-def _refs(texts: Sequence[str]) -> list[str]:
-    found: dict[str, None] = {}
-    for text in texts:
-        for reference in find_references(text):
-            found.setdefault(reference, None)
-    return list(found)
 
 
 def _caveats(
@@ -384,14 +327,13 @@ def _caveats(
         notes.append("no retrieved passage matches enough of the question's terms")
     elif anchor_cov < 0.5:
         notes.append("the cited passages match only some of the question's key terms")
-    notes += [f"no passage in the evidence mentions {side}" for side in uncovered]
+    notes += [CAVEATS["side"].format(side) for side in uncovered]
     if expected is not None and found_count is not None and found_count < expected:
-        notes.append(f"the evidence announces {expected} items but only {found_count} were found")
+        notes.append(CAVEATS["count"].format(expected, found_count))
     if pending:
-        notes.append(f"the evidence refers to {', '.join(pending)}, which was not retrieved")
+        notes.append(CAVEATS["pending"].format(", ".join(pending)))
     if bad_pages:
-        pages = ", ".join(str(p) for p in bad_pages)
-        notes.append(f"the text of page {pages} looks garbled (possibly a broken table extraction)")
+        notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in bad_pages)))
     return tuple(notes)
 
 

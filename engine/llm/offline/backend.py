@@ -1,7 +1,8 @@
 """The offline backend: deterministic rules, no network, no model files.
 
-It is what every demo and test runs on, and what the network backend falls back to for a step it
-could not do. One ``run`` is one "call" in the usage count; tokens are estimated from the request.
+It is what every demo and test runs on, and what the factory's ``FallbackBackend`` falls back to for a
+step a network backend could not do. One ``run`` is one "call" in the usage count; tokens are
+estimated from the request.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import time
 from pydantic import BaseModel
 
 from engine.bricks.text import estimate_tokens
-from engine.contracts import BackendName, LlmUsage, ParsedQuestion, TaskName
-from engine.llm.base import BackendReply, T, TaskRequest, check_output_type
-from engine.llm.offline_answer import extract_answer
-from engine.llm.offline_plan import judge_sufficiency, make_plan, plan_subqueries
-from engine.llm.offline_question import parse_question
+from engine.config import BackendConfig
+from engine.contracts import BackendReply, LlmUsage, ParsedQuestion, TaskName, TaskRequest, check_output_type
+from engine.contracts.backend import T
+from engine.llm.offline.answer import extract_answer
+from engine.llm.offline.plan import judge_sufficiency, make_plan, plan_subqueries
+from engine.llm.offline.question import parse_question
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +49,14 @@ def request_tokens(request: TaskRequest) -> int:
 class OfflineBackend:
     """Rule-based backend implementing the ``Backend`` protocol."""
 
-    name: BackendName = "offline"
+    name = "offline"
+
+    def __init__(self, config: BackendConfig | None = None) -> None:
+        """The rules take no settings; ``config`` is accepted so the factory builds every backend alike."""
+        self.config = config
+
+    def __repr__(self) -> str:
+        return "OfflineBackend()"
 
     def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
         """Apply the rule for ``task``; raises ``ValueError`` for a task/type mismatch."""

@@ -6,13 +6,10 @@ import re
 
 from engine.bricks.text import content_words, normalize_query, normalize_space, stems
 from engine.contracts import ExecutionPlan, ParsedQuestion, PlanStep, SubQuery, SubQueryPlan, SufficiencyJudgement
-from engine.llm.offline_question import extract_keywords
+from engine.llm.offline.question import clauses, extract_keywords
 
 MAX_SUBQUERIES = 4
 
-_CLAUSE_SPLIT = re.compile(
-    r"\s*;\s*|\?\s+|,?\s+and\s+(?=(?:where|how|when|why|which|who|what|is|are|does|did)\b)", re.I
-)
 _RELATIVE = re.compile(
     r"\b(?P<np>(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?)\s+(?P<rel>(?:that|which|who|whose|where)\s+[^,?]+)", re.I
 )
@@ -21,12 +18,6 @@ _RELATIVE = re.compile(
 def _query_of(text: str) -> str:
     terms = extract_keywords(text)
     return " ".join(dict.fromkeys(w for t in terms for w in t.split())) or normalize_space(text)
-
-
-def clauses(question: str) -> list[str]:
-    """The parts of a multi-part question ("X, and where Y" -> ["X", "where Y"])."""
-    parts = [normalize_space(p).strip(" ,.?") for p in _CLAUSE_SPLIT.split(question)]
-    return [p for p in parts if len(content_words(p)) >= 1]
 
 
 def base_queries(parsed: ParsedQuestion) -> list[SubQuery]:

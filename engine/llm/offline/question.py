@@ -7,23 +7,26 @@ from __future__ import annotations
 
 import re
 
-from engine.bricks.question_focus import focus
-from engine.bricks.text import STOPWORDS, count_value, find_cardinality_cue, normalize_space, split_reference
-from engine.contracts import ComparisonSide, Complexity, Intent, LayoutHint, ParsedQuestion, RetrievalSpec
-from engine.llm.offline_sides import find_sides, is_comparison, trim_side
-from engine.llm.offline_vocab import (
+from engine.bricks.text import (
+    STOPWORDS,
+    content_words,
+    count_value,
+    find_cardinality_cue,
+    normalize_space,
+    split_reference,
+)
+from engine.contracts import ComparisonSide, Complexity, Intent, LayoutHint, ParsedQuestion, QuestionPart, RetrievalSpec
+from engine.llm.offline.focus import enrich, focus
+from engine.llm.offline.lexicon import (
     CONNECTORS,
     INNER_CONNECTORS,
     MAX_KEYWORDS,
     PHRASE_BREAKERS,
     QUESTION_WORDS,
     SECTION_KINDS,
-    SEGMENT_SPLIT,
-    is_capitalised,
-    is_generic,
-    question_references,
-    split_words,
 )
+from engine.llm.offline.sides import find_sides, is_comparison, trim_side
+from engine.llm.offline.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
 
 __all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
 
@@ -274,6 +277,25 @@ def complexity_of(intent: Intent, question: str, references: tuple[str, ...], si
     return "simple"
 
 
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|\?\s+|,?\s+and\s+(?=(?:where|how|when|why|which|who|what|is|are|does|did)\b)", re.I
+)
+
+
+def clauses(question: str) -> list[str]:
+    """The parts of a multi-part question ("X, and where Y" -> ["X", "where Y"])."""
+    parts = [normalize_space(p).strip(" ,.?") for p in _CLAUSE_SPLIT.split(question)]
+    return [p for p in parts if len(content_words(p)) >= 1]
+
+
+def question_parts(question: str) -> tuple[QuestionPart, ...]:
+    """The parts of a multi-part question with their key terms (none for a one-part question)."""
+    parts = clauses(question)
+    if len(parts) < 2:
+        return ()
+    return tuple(QuestionPart(text=part, keywords=tuple(extract_keywords(part))) for part in parts)
+
+
 # --------------------------------------------------------------------------------------------
 # The whole parse
 # --------------------------------------------------------------------------------------------
@@ -304,7 +326,7 @@ def parse_question(question: str) -> ParsedQuestion:
     """Turn ``question`` into retrieval instructions using cue words and shape only.
 
     Answer-format instructions ("Round to two decimals.", "Answer in USD millions.") are set aside
-    first (:func:`engine.bricks.question_focus.focus`): their words are not evidence to look for.
+    first (:func:`engine.llm.offline.focus.focus`): their words are not evidence to look for.
     """
     original = normalize_space(question)
     content = focus(original)
@@ -324,7 +346,7 @@ def parse_question(question: str) -> ParsedQuestion:
     main_query = " ".join(dict.fromkeys(w for k in keywords for w in k.split())) or _strip_question(q) or q
     stripped = _strip_question(q).rstrip("?")
     rewrites = tuple(r for r in dict.fromkeys([stripped]) if r and r.lower() != main_query.lower())
-    return ParsedQuestion(
+    parsed = ParsedQuestion(
         original_question=original,
         intent=intent,
         complexity=complexity_of(intent, q, references, sides),
@@ -340,5 +362,7 @@ def parse_question(question: str) -> ParsedQuestion:
         expected_count=expected_count(q),
         references=references,
         asks_for_value=asks_for_value(q),
+        parts=question_parts(q),
         instructions=content.instructions,
     )
+    return enrich(parsed)

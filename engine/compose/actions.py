@@ -1,0 +1,200 @@
+"""The actions of the feedback loop: each answer signal maps to a trigger and a named action.
+
+Signal -> trigger -> action, in a fixed order across passes (garbled context, then failed citations,
+new vocabulary, pending references, comparison sides, counts, and last a generic widening). An action
+is planned with its reason and run by the dispatched strategy (``strategies/dispatched.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.bricks.text import normalize_query, stems
+from engine.compose.evidence import RunState
+from engine.contracts import Action, AnswerWithEvidence, Trigger
+
+
+@dataclass(frozen=True)
+class PlannedAction:
+    """What the next pass will do and why."""
+
+    trigger: Trigger
+    action: Action
+    why: str
+    run: Callable[[RunState], tuple[list[str], list[str]]]
+    """Executes the action; returns (queries run, chunk ids added)."""
+    checks_drift: bool = False
+    detail: str = ""
+    """Distinguishes two actions of the same kind (the references a two-hop pass follows)."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.trigger, self.action, self.detail)
+
+
+def next_action(
+    state: RunState, answer: AnswerWithEvidence, used: set[tuple[str, str, str]]
+) -> tuple[PlannedAction | None, bool]:
+    """The first applicable action in loop order; (None, True) when the only ones left were used.
+
+    A generic widening (dense search, rephrasings) is tried only when no specific signal exists.
+    """
+    candidates = [c for c in _candidates(state, answer) if c is not None]
+    if not candidates:
+        widen = _widen(state, answer)
+        candidates = [widen] if widen else []
+    for plan in candidates:
+        if plan.key not in used:
+            return plan, False
+    return None, bool(candidates)
+
+
+def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedAction | None]:
+    return [
+        _garbled(state, answer),
+        _validation(answer),
+        _vocabulary(state, answer),
+        _references(state, answer),
+        _sides(state, answer),
+        _cardinality(state, answer),
+    ]
+
+
+def _garbled(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    if answer.context_structured or not answer.garbled_pages:
+        return None
+    pages = sorted(
+        {
+            (e.hit.chunk.doc_id, e.hit.chunk.page)
+            for e in state.ledger.values()
+            if e.hit.chunk.page in answer.garbled_pages
+        }
+        - state.reparsed_pages
+    )
+    if not pages:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        done = s.adaptive_parse(pages)
+        added = [cid for cid, e in s.ledger.items() if (e.hit.chunk.doc_id, e.hit.chunk.page) in set(done)]
+        return [f"re-parse page {p}" for _, p in done], added
+
+    listed = ", ".join(str(p) for _, p in pages)
+    return PlannedAction("garbled_context", "adaptive_parse", f"the context looks garbled on page {listed}", run)
+
+
+def _validation(answer: AnswerWithEvidence) -> PlannedAction | None:
+    if not answer.validation_failures:
+        return None
+    n = len(answer.validation_failures)
+    return PlannedAction("validation_failure", "retry_answer", f"{n} citation(s) failed the check", lambda s: ([], []))
+
+
+def _vocabulary(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    known = {normalize_query(k) for k in state.parsed.keywords}
+    fresh = [k for k in answer.discovered_keywords if normalize_query(k) not in known]
+    if not fresh:
+        return None
+    anchors = list(state.parsed.retrieval.anchor_keywords or state.parsed.keywords)
+    room = max(0, state.config.loop.max_keywords - len(anchors))
+    terms = anchors + fresh[:room]
+    query = " ".join(terms)
+    if not state.guard.is_new_query(query):
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        return [query], s.search(query, k=2 * s.config.retrieval.top_k)
+
+    why = "new vocabulary in the evidence: " + ", ".join(fresh[:room][:5])
+    return PlannedAction("discovered_vocabulary", "expand_keywords", why, run, checks_drift=True)
+
+
+def _references(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    pending = [r for r in answer.pending_references if r not in state.resolved_references]
+    if not pending:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        for reference in pending:
+            added += s.follow_reference(reference)
+        return [f"two-hop {r}" for r in pending], added
+
+    why = f"the answer cites {', '.join(pending)}, which was not in the evidence"
+    return PlannedAction("pending_references", "two_hop", why, run, detail=",".join(pending))
+
+
+def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    sides = [s for s in state.parsed.sides if s.label in answer.uncovered_sides]
+    if not sides:
+        return None
+    quota = max(3, state.config.retrieval.top_k // 2)
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        queries = [f"{side.query} {' '.join(side.keywords)}".strip() for side in sides]
+        for query in queries:
+            added += s.search(query, k=quota)
+        return queries, added
+
+    why = "no evidence yet for " + ", ".join(s.label for s in sides)
+    return PlannedAction("uncovered_side", "side_quota_retrieve", why, run)
+
+
+def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    expected, found = answer.expected_count, answer.found_count
+    if expected is None or found is None or found >= expected:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added = s.aggregate_listing(widen=1)
+        query = " ".join(s.parsed.retrieval.anchor_keywords or s.parsed.keywords)
+        added += s.search(query, k=s.config.retrieval.top_k + 4)
+        return ["listing (broader section)", query], list(dict.fromkeys(added))
+
+    why = f"{expected} items announced, {found} found"
+    return PlannedAction("cardinality_mismatch", "broaden_section", why, run)
+
+
+def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    if answer.complete_answer_found:
+        return None
+    parsed = state.parsed
+    if not state.activations.is_on("dense_retrieval"):
+
+        def dense(s: RunState) -> tuple[list[str], list[str]]:
+            return [parsed.retrieval.main_query], s.search(
+                parsed.retrieval.main_query, use_dense=True, k=s.config.retrieval.top_k + 4
+            )
+
+        return PlannedAction(
+            "incomplete_answer",
+            "enable_dense",
+            "the answer is incomplete; adding meaning-based search",
+            dense,
+            checks_drift=True,
+        )
+    rewrites = [q for q in parsed.retrieval.rewrites if state.guard.is_new_query(q)][:2]
+    if not rewrites:
+        return None
+
+    def widen(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        for query in rewrites:
+            added += s.search(query, k=s.config.retrieval.top_k + 4)
+        return rewrites, added
+
+    return PlannedAction(
+        "incomplete_answer", "widen_scope", "the answer is incomplete; trying rephrasings", widen, checks_drift=True
+    )
+
+
+def anchor_share(state: RunState, added: Sequence[str]) -> float | None:
+    """Share of the question's anchors the new chunks hold, compared by word stems (None: nothing to compare)."""
+    anchors = state.parsed.retrieval.anchor_keywords or state.parsed.keywords
+    if not anchors or not added:
+        return None
+    text = stems(" ".join(state.ledger[cid].hit.chunk.text for cid in added if cid in state.ledger))
+    held = [a for a in anchors if (a_stems := stems(a)) and 2 * len(a_stems & text) >= len(a_stems)]
+    return len(held) / len(anchors)

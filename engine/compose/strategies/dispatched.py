@@ -1,0 +1,137 @@
+"""dispatched: the dispatcher's patterns retrieve once, then a bounded feedback loop.
+
+Every pass reads the last answer's signals, plans the first applicable action (``engine.compose.actions``),
+runs it and answers again; the stop rules (``engine.compose.stops``) are asked before each pass, after
+its retrieval and after its answer. The latest answer is returned (it has seen the most evidence),
+unless confidence fell past the threshold, in which case the best earlier answer is returned.
+"""
+
+from __future__ import annotations
+
+from engine.compose.actions import PlannedAction, anchor_share, next_action
+from engine.compose.evidence import RunState
+from engine.compose.steps import Outcome, answer_now, pages_phrase, record
+from engine.compose.stops import BUDGET_STOPS, LoopView, Phase, first_stop
+from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
+
+
+def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
+    """Pass 0: every activated pattern retrieves once."""
+    parsed, acts = state.parsed, state.activations
+    queries: list[str] = []
+    added: list[str] = []
+    hint = parsed.retrieval.section_hint if acts.is_on("toc_retrieval") else None
+    state.notify("retrieve", f"searching for: {parsed.retrieval.main_query}")
+    added += state.search(parsed.retrieval.main_query, section_hint=hint)
+    queries.append(parsed.retrieval.main_query)
+    if len(parsed.sides) > 1:
+        quota = max(2, state.config.retrieval.top_k // len(parsed.sides))
+        for side in parsed.sides:
+            added += state.search(side.query, k=quota)
+            queries.append(side.query)
+    if acts.is_on("two_hop_references"):
+        for reference in parsed.references:
+            added += state.follow_reference(reference)
+            queries.append(f"two-hop {reference}")
+    if acts.is_on("listing_aggregation"):
+        added += state.aggregate_listing()
+        queries.append("listing " + " ".join(parsed.retrieval.anchor_keywords or parsed.keywords))
+    if acts.is_on("adaptive_parsing"):
+        top = sorted(state.ledger.values(), key=lambda e: -e.fused)[:12]
+        pages = list(dict.fromkeys((e.hit.chunk.doc_id, e.hit.chunk.page) for e in top))[:3]
+        state.adaptive_parse(pages)
+        queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
+        added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
+    return queries, list(dict.fromkeys(added))
+
+
+def run_dispatched(state: RunState) -> Outcome:
+    """Run pass 0 and then feedback passes until a stop rule fires."""
+    queries, added = initial_pass(state)
+    answer = answer_now(state)
+    narration = _first_narration(state, added, answer)
+    history = [record(state, "initial", "retrieve", queries, added, 0.0, answer.confidence, narration)]
+    if not state.activations.is_on("iterative_feedback"):
+        return Outcome(answer, history, "single_pass", False)
+    return _feedback(state, answer, history)
+
+
+_STOP_NOTES: dict[StopReason, str] = {"drift": "off-topic, stopping"}
+"""The narration's ending when a pass stops after its retrieval (default: nothing new)."""
+
+
+def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[IterationRecord]) -> Outcome:
+    best = answer
+    used: set[tuple[str, str, str]] = set()
+    while True:
+        plan, repeated = next_action(state, answer, used)
+        # the guard is asked (and may record what blocked it) only when a pass would otherwise start
+        allowed = plan is None or answer.complete_answer_found or state.guard.allows_iteration()
+        stop = first_stop(_view(state, "before_pass", answer, best, plan, only_used=repeated, allowed=allowed))
+        if stop is not None or plan is None:
+            return _stop(answer, history, stop or "no_trigger")
+        used.add(plan.key)
+        state.guard.charge_iteration()
+        state.iteration += 1
+        state.notify("pass", f"pass {state.iteration}: {plan.why}")
+        before = answer.confidence
+        queries, added = plan.run(state)
+        share = anchor_share(state, added) if plan.checks_drift else None
+        stop = first_stop(_view(state, "after_retrieval", answer, best, None, last=plan, added=added, share=share))
+        if stop is not None:
+            note = f"; {_STOP_NOTES.get(stop, 'nothing new, stopping')}"
+            narration = _narrate(state, plan, added, before, before) + note
+            history.append(record(state, plan.trigger, plan.action, queries, added, before, before, narration))
+            return _stop(answer, history, stop)
+        previous, answer = answer, answer_now(state)
+        narration = _narrate(state, plan, added, before, answer.confidence)
+        history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence, narration))
+        following, _ = next_action(state, answer, used)
+        stop = first_stop(_view(state, "after_answer", answer, best, following, last=plan, previous=previous))
+        if stop is not None:
+            return _stop(best if stop == "confidence_drop" else answer, history, stop)
+        if answer.confidence >= best.confidence or answer.complete_answer_found:
+            best = answer
+
+
+def _view(
+    state: RunState,
+    phase: Phase,
+    answer: AnswerWithEvidence,
+    best: AnswerWithEvidence,
+    plan: PlannedAction | None,
+    *,
+    only_used: bool = False,
+    allowed: bool = True,
+    last: PlannedAction | None = None,
+    added: list[str] | None = None,
+    share: float | None = None,
+    previous: AnswerWithEvidence | None = None,
+) -> LoopView:
+    """A read-only view of the loop at ``phase`` for the stop rules."""
+    loop = state.config.loop
+    return LoopView(
+        phase=phase, answer=answer, best=best, previous=previous,
+        next_trigger=plan.trigger if plan else None, only_used_actions_left=only_used, pass_allowed=allowed,
+        blocked_by=state.guard.blocked_by, last_action=last.action if last else None, added=len(added or ()),
+        anchor_share=share, drift_min_overlap=loop.drift_min_overlap, confidence_drop=loop.confidence_drop,
+    )  # fmt: skip
+
+
+def _stop(answer: AnswerWithEvidence, history: list[IterationRecord], reason: StopReason) -> Outcome:
+    return Outcome(answer, history, reason, reason in BUDGET_STOPS)
+
+
+def _first_narration(state: RunState, added: list[str], answer: AnswerWithEvidence) -> str:
+    on = [name.replace("_", " ") for name, d in state.activations.items() if d.on and name != "iterative_feedback"]
+    return (
+        f"Pass 0: {', '.join(on)} retrieved {pages_phrase(state, added)}; "
+        f"first answer at confidence {answer.confidence:.2f}"
+    )
+
+
+def _narrate(state: RunState, plan: PlannedAction, added: list[str], before: float, after: float) -> str:
+    return (
+        f"Pass {state.iteration}: {plan.why}; {plan.action.replace('_', ' ')} added {pages_phrase(state, added)}; "
+        f"confidence {before:.2f} -> {after:.2f}"
+    )

@@ -1,0 +1,79 @@
+"""The offline word lists: data in one place, every entry with its reason, nothing fitted to one question."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.bricks.text import STOPWORD_ENTRIES
+from engine.llm.offline import lexicon
+from engine.llm.offline.focus import focus
+from engine.llm.offline.glossary import expansions
+from engine.llm.offline.question import extract_keywords
+
+WORD_LISTS = {
+    "GENERIC": lexicon.GENERIC_ENTRIES,
+    "QUESTION_WORDS": lexicon.QUESTION_WORD_ENTRIES,
+    "CONNECTORS": lexicon.CONNECTOR_ENTRIES,
+    "PHRASE_BREAKERS": lexicon.PHRASE_BREAKER_ENTRIES,
+    "COMPARATIVE": lexicon.COMPARATIVE_ENTRIES,
+    "SIDE_STOP": lexicon.SIDE_STOP_ENTRIES,
+    "STOPWORDS": STOPWORD_ENTRIES,
+}
+
+
+@pytest.mark.parametrize("name", list(WORD_LISTS))
+def test_every_word_list_entry_has_a_reason_and_no_word_twice(name):
+    entries = WORD_LISTS[name]
+    words = [w for forms, _ in entries for w in forms.split()]
+    assert all(reason.strip() and forms.strip() for forms, reason in entries)
+    assert len(words) == len(set(words)), f"{name} repeats a word"
+
+
+def test_every_instruction_and_glossary_entry_has_a_reason_and_compiles():
+    for pattern, reason in (*lexicon.INSTRUCTION_ENTRIES, *lexicon.LEAD_IN_ENTRIES):
+        assert reason.strip() and re.compile(pattern)
+    for entry in lexicon.GLOSSARY_ENTRIES:
+        assert entry.reason.strip() and entry.words.strip() and re.compile(entry.pattern)
+        assert set(entry.statements) <= set(lexicon.STATEMENT_TITLES)
+    assert all(reason.strip() for _, _, reason in lexicon.STATEMENT_NAME_ENTRIES)
+
+
+@pytest.mark.parametrize("phrase", ["receive turnover", "ppne", "legal battles"])
+def test_the_glossary_holds_no_misspelling_or_phrasing_of_one_question(phrase):
+    assert expansions(f"What is the {phrase} in FY2021?") == ((), ())
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Anwser in millions.",
+        "Calculate what was asked by utilizing the line items.",
+        "Address the question by adopting the perspective of an analyst.",
+        "Approach the question asked by assuming the standard definition.",
+        "Basing your judgments off of the cash flow statement, explain.",
+        "Using the line items clearly shown, compute it.",
+        "If operating margin is not a useful metric for a company like this, then state that and explain why.",
+        "List the page numbers in the list format.",
+        "We want to calculate a financial metric.",
+    ],
+)
+def test_benchmark_templates_are_not_instructions(sentence):
+    question = f"What is the operating margin of the group? {sentence}"
+    assert focus(question).content == question, "only general answer-format instructions are set aside"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Round your answer to two decimal places.", "Answer in USD millions.", "Give me an integer.",
+     "Directly answer yes or no.", "The answer should be a list."],
+)  # fmt: skip
+def test_general_answer_format_instructions_are_set_aside(sentence):
+    assert focus(f"What is the operating margin of the group? {sentence}").content == (
+        "What is the operating margin of the group?"
+    )
+
+
+def test_equity_is_a_term_to_look_for():
+    assert "equity" in " ".join(extract_keywords("What is the return on equity of the group?")).lower()
