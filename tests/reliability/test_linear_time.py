@@ -68,3 +68,56 @@ def test_headings_are_still_found_on_their_page() -> None:
     assert [t.start_page for t in toc] == [1, 2]
     assert paths[0][2] == () and paths[0][3] == ("1.3 Heading number 3",)
     assert paths[1][5] == ("1.3 Heading number 3",) and paths[1][6] == ("2.6 Heading number 6",)
+
+
+# ------------------------------------------------------------------------------------------------
+# The side finder: each "A <separator> B" shape matched in linear time, as its regular expression would
+# ------------------------------------------------------------------------------------------------
+
+HOSTILE_QUESTIONS = {
+    "vs": "word " * 20_000,
+    "between": "between x " * 10_000,
+    "do_and": "do a and " * 11_000,  # (.+?) and (.+?) differ: cubic as a regex
+    "is_differ": "is x " * 20_000,
+    "or_comma": "a or " * 20_000 + "a,",
+    "clauses": "a: b, c or d? " * 7_000,
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shape", sorted(HOSTILE_QUESTIONS))
+def test_side_finder_is_linear_on_100000_characters(shape: str) -> None:
+    from engine.llm.offline.sides import find_sides, is_comparison
+
+    question = HOSTILE_QUESTIONS[shape]
+    sides = find_sides(question)
+    assert isinstance(sides, list)
+    is_comparison(question, sides)
+
+
+TOKENS = ["do", "does", "is", "between", "and", "or", "vs", "vs.", "versus", "compare", "compares", "with", "in",
+          "for", "differ", "different", "from", "A", "B", "x,", "y?", "z:", ",", "?", ":"]  # fmt: skip
+texts = st.lists(st.sampled_from(TOKENS), max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_separator_scans_match_their_regular_expressions(text: str) -> None:
+    import re
+
+    from engine.llm.offline import separators as sep
+
+    def groups(match: re.Match[str] | None) -> tuple[str, ...] | None:
+        return match.groups() if match else None
+
+    vs = r"\s+(?:vs\.?|versus)\s+"
+    assert sep.pair_from_start(text, vs) == groups(re.search(f"(.+?){vs}(.+)", text, re.I))
+    lead = re.search(r"\bbetween\s+", text, re.I)
+    assert sep.pair_after(text, lead, r"\s+and\s+") == groups(re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", text, re.I))
+    lead = re.search(r"\b(?:do|did|does)\s+", text, re.I)
+    expected = groups(re.search(r"\b(?:do|did|does)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare)\b", text, re.I))
+    assert sep.triple_after(text, lead, r"\s+and\s+", r"\s+(?:differ|compare)\b") == expected
+    aspect = r"\s+(?:in|for)\s+"
+    assert sep.until_first(text, 0, aspect) == (groups(re.search(f"^(.+?)(?:{aspect}.*)?$", text, re.I)) or ("",))[0]
+    expected = groups(re.search(r"(?:^|[,?:]\s*)([^,?:]+?),?\s+or\s+([^,?]+)$", text))
+    assert sep.last_either_or(text) == expected
