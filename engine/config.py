@@ -133,8 +133,11 @@ class BackendConfig(_Section):
         description="Who chose base_url and api_key: the operator (environment, CLI, code) or a visitor of the web "
         "app. A visitor's endpoint never receives the server's key.",
     )
-    timeout_seconds: float = Field(20.0, gt=0, description="Per-request timeout.")
+    timeout_seconds: float = Field(20.0, gt=0, description="Per-request timeout: a reply must be complete by then.")
     max_retries: int = Field(2, ge=0, le=6, description="Retries of 408/429/5xx and connection errors.")
+    max_reply_bytes: int = Field(
+        4_000_000, ge=10_000, description="Largest reply body read from the endpoint; a longer one is cut off."
+    )
 
     def typed_endpoint(self) -> bool:
         """True when a visitor chose an endpoint other than the server's."""

@@ -74,6 +74,13 @@ class BoundedTransport(httpx2.BaseTransport):
         self._inner.close()
 
 
+def bounded_http_client(max_bytes: int, seconds: float) -> httpx2.Client:
+    """An HTTP client for the ``openai`` package whose replies are bounded (``BoundedTransport``)."""
+    import openai
+
+    return openai.DefaultHttpxClient(transport=BoundedTransport(max_bytes, seconds))
+
+
 def limit_of(error: BaseException) -> ReplyLimitExceeded | None:
     """The ``ReplyLimitExceeded`` behind ``error`` (the openai client wraps transport errors), if any."""
     seen: set[int] = set()
@@ -86,4 +93,4 @@ def limit_of(error: BaseException) -> ReplyLimitExceeded | None:
     return None
 
 
-__all__ = ["BoundedTransport", "ReplyLimitExceeded", "limit_of"]
+__all__ = ["BoundedTransport", "ReplyLimitExceeded", "bounded_http_client", "limit_of"]

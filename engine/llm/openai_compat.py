@@ -8,6 +8,11 @@ The feedback signals of an answer are checked in code after the call (``engine.b
 for every backend. The client is built lazily on the first call. The API key is only ever handed to the
 ``openai`` client (which sends it as the Authorization header); it is scrubbed from every message
 this module produces, and never logged or stored.
+
+Whose key goes where is ``BackendConfig.credentials()``: the server's key only to the server's endpoint,
+a visitor's endpoint only with the visitor's key. Replies are read through ``BoundedTransport`` (a byte
+cap and a wall-clock deadline per request). An endpoint a visitor typed gets one generic failure reason,
+so the fallback note cannot serve as a port scanner; the details go to the server log.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.config import BackendConfig
+from engine.config import BackendConfig, server_endpoint
 from engine.contracts import BackendReply, LlmUsage, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
 from engine.errors import BackendError, BackendStepError
 from engine.llm import prompts
+from engine.llm.bounded_http import bounded_http_client, limit_of
 from engine.llm.network import ensure_network
 
 logger = logging.getLogger(__name__)
@@ -77,7 +83,7 @@ class OpenAIBackend:
             BackendUnavailableError: network backends are switched off here.
         """
         self.config = config
-        self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = config.base_url or server_endpoint()
         ensure_network(self.base_url or "https://api.openai.com/v1")
         self._client: Any = None
         self._json_mode = False
@@ -89,31 +95,29 @@ class OpenAIBackend:
 
     # ---- secrets ------------------------------------------------------------------------------
 
-    def _key(self) -> str | None:
-        if self.config.api_key is not None:
-            return self.config.api_key.get_secret_value() or None
-        return os.environ.get("OPENAI_API_KEY") or None
+    def _keys(self) -> list[str]:
+        """Every key this process could know of: the configured one and the server's."""
+        own = self.config.api_key.get_secret_value() if self.config.api_key is not None else ""
+        return [k for k in (own.strip(), os.environ.get("OPENAI_API_KEY", "").strip()) if k]
 
     def scrub(self, text: str) -> str:
-        """``text`` with the API key (and anything shaped like a key) masked."""
-        key = self._key()
-        if key:
+        """``text`` with the API keys (and anything shaped like a key) masked."""
+        for key in self._keys():
             text = text.replace(key, "***")
         return _KEY_LIKE.sub("***", text)
 
     def _get_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                ensure_network(self.base_url or "https://api.openai.com/v1")
-                key = self._key()
-                if not key:
-                    raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+                url, key = self.config.credentials()  # whose key may go to which endpoint
+                ensure_network(url or "https://api.openai.com/v1")
                 import openai
 
                 # retries are ours (``_request``): the client's honour Retry-After up to 120 s
                 self._client = openai.OpenAI(
-                    api_key=key, base_url=self.base_url, timeout=self.config.timeout_seconds, max_retries=0
-                )
+                    api_key=key, base_url=url, timeout=self.config.timeout_seconds, max_retries=0,
+                    http_client=bounded_http_client(self.config.max_reply_bytes, self.config.timeout_seconds),
+                )  # fmt: skip
             return self._client
 
     # ---- the protocol -------------------------------------------------------------------------
@@ -133,6 +137,9 @@ class OpenAIBackend:
             value = self._attempt(task, request, output_type, tally)
         except Exception as exc:
             reason = self.scrub(_describe(exc))
+            if self.config.typed_endpoint() and not isinstance(exc, BackendError):
+                logger.warning("openai %s step on a typed endpoint failed: %s", task, reason)
+                reason = TYPED_ENDPOINT_FAILED
             raise BackendStepError(reason, usage=tally.usage(time.perf_counter() - started)) from None
         return BackendReply(value=value, usage=tally.usage(time.perf_counter() - started))
 
@@ -154,14 +161,14 @@ class OpenAIBackend:
     def _call(self, messages: list[dict[str, str]], output_type: type[T], tally: _Tally) -> T:
         import openai
 
-        client = self._get_client()
-        try:
+        self._get_client()  # configuration errors surface here, before any request
+        try:  # each attempt asks for the client again: an abandoned attempt closed the previous one
             if self._json_mode:
-                completion = self._request(lambda: client.chat.completions.create(
+                completion = self._request(lambda: self._get_client().chat.completions.create(
                     model=self.config.model, messages=messages, response_format={"type": "json_object"}
                 ))  # fmt: skip
             else:
-                completion = self._request(lambda: client.chat.completions.parse(
+                completion = self._request(lambda: self._get_client().chat.completions.parse(
                     model=self.config.model, messages=messages, response_format=output_type
                 ))  # fmt: skip
         except (ValidationError, ValueError) as exc:
@@ -204,6 +211,8 @@ class OpenAIBackend:
             except (openai.APITimeoutError, openai.APIConnectionError, _Deadline, openai.APIStatusError) as exc:
                 status = getattr(exc, "status_code", None)
                 if attempt == retries or (status is not None and status not in (408, 409, 429) and status < 500):
+                    raise
+                if limit_of(exc) is not None:  # an oversized or endless reply would only come again
                     raise
                 wait = min(_retry_after(exc, attempt), self.config.timeout_seconds)
                 deadline = getattr(self._local, "deadline", None)
@@ -265,6 +274,9 @@ def _describe(exc: BaseException) -> str:
 
     if isinstance(exc, _InvalidReply | BackendError | _Deadline):
         return str(exc)
+    limit = limit_of(exc)
+    if limit is not None:
+        return str(limit)
     if isinstance(exc, openai.APITimeoutError):
         return "the endpoint did not answer within the timeout"
     if isinstance(exc, openai.APIConnectionError):
@@ -275,5 +287,9 @@ def _describe(exc: BaseException) -> str:
         return f"the endpoint answered HTTP {exc.status_code}"
     return f"{type(exc).__name__}: {str(exc)[:200]}"
 
+
+TYPED_ENDPOINT_FAILED = "the endpoint typed in the settings gave no usable reply (the server log has the details)"
+"""The one reason shown for any failure of a visitor's endpoint: refused, filtered, an HTTP error or a
+malformed reply all read the same, so the note cannot map the server's network."""
 
 __all__ = ["OpenAIBackend"]

@@ -118,3 +118,69 @@ def test_the_web_key_is_masked_in_session_state(library_dir: Path) -> None:
     stored = namespace["secrets"]["api_key"]
     assert isinstance(stored, SecretStr) and stored.get_secret_value() == VISITOR_KEY
     assert at.sidebar.text_input(key="loupe_w_api_key").value == VISITOR_KEY
+
+
+# ------------------------------------------------------------------------------------------------
+# The requests themselves
+# ------------------------------------------------------------------------------------------------
+
+
+def _parse_with(config: BackendConfig):
+    from engine.contracts import ParsedQuestion, TaskRequest
+    from engine.llm import allow_network, make_backend
+
+    with allow_network(True):
+        return make_backend(config).run(
+            "parse_question", TaskRequest(question="What did the Heron survey measure?"), ParsedQuestion
+        )
+
+
+def _visitor_config(base_url: str, key: str = "") -> BackendConfig:
+    from ui.settings import build_config
+
+    backend = build_config("balanced", "openai", base_url, "fault-model", key, "auto").backend
+    return backend.model_copy(update={"timeout_seconds": 1.0, "max_retries": 0})
+
+
+def _bearers(server) -> list[str]:
+    return [{k.lower(): v for k, v in r.headers.items()}.get("authorization", "") for r in server.requests]
+
+
+@pytest.mark.timeout(60)
+def test_a_typed_endpoint_never_receives_the_server_key(server_key: None, fault_server) -> None:
+    server = fault_server("ok")
+    reply = _parse_with(_visitor_config(server.base_url))
+    assert all(SECRET not in bearer for bearer in _bearers(server)), "the server's key went to a typed endpoint"
+    assert reply.fallback is not None and "needs its own API key" in reply.fallback.reason
+
+
+@pytest.mark.timeout(60)
+def test_a_typed_endpoint_gets_the_visitors_own_key(server_key: None, fault_server) -> None:
+    server = fault_server("ok")
+    reply = _parse_with(_visitor_config(server.base_url, VISITOR_KEY))
+    assert reply.fallback is None, reply.fallback
+    assert _bearers(server) == [f"Bearer {VISITOR_KEY}"]
+
+
+@pytest.mark.timeout(120)
+def test_fallback_reasons_on_a_typed_endpoint_do_not_map_the_network(server_key: None, fault_server) -> None:
+    """Refused, an HTTP error, an error page, a reply that is not a completion: one and the same note."""
+    from tests.reliability.fault_server import closed_port
+
+    urls = {"refused": f"http://127.0.0.1:{closed_port()}/v1"}
+    urls |= {mode: fault_server(mode).base_url for mode in ("5xx", "not_json", "bad_envelope", "echo_key")}
+    reasons = {name: _parse_with(_visitor_config(url, VISITOR_KEY)).fallback for name, url in urls.items()}
+    assert all(r is not None for r in reasons.values()), reasons
+    texts = {name: r.reason for name, r in reasons.items() if r is not None}
+    assert len(set(texts.values())) == 1, texts
+    assert not any(word in next(iter(texts.values())).lower() for word in ("connect", "http", "json", "timeout"))
+
+
+@pytest.mark.timeout(60)
+def test_the_operator_still_sees_why_an_endpoint_failed(server_key: None) -> None:
+    from tests.reliability.fault_server import closed_port
+
+    config = BackendConfig(kind="openai", base_url=f"http://127.0.0.1:{closed_port()}/v1", timeout_seconds=1,
+                           max_retries=0)  # fmt: skip
+    reply = _parse_with(config)
+    assert reply.fallback is not None and "connect" in reply.fallback.reason

@@ -77,3 +77,66 @@ def test_the_limit_is_found_behind_a_wrapping_error() -> None:
     except RuntimeError as wrapped:
         assert limit_of(wrapped) is cause
     assert limit_of(RuntimeError("other")) is None
+
+
+# ------------------------------------------------------------------------------------------------
+# Through the backend, in a fresh process: time and peak memory of a hostile reply
+# ------------------------------------------------------------------------------------------------
+
+PROBE = r"""
+import json, resource, sys, time
+from engine.config import BackendConfig
+from engine.contracts import ParsedQuestion, TaskRequest
+from engine.llm import allow_network, make_backend
+
+url, timeout = sys.argv[1], float(sys.argv[2])
+config = BackendConfig(kind="openai", base_url=url, api_key="sk-test-probe-0000", timeout_seconds=timeout,
+                       max_retries=1)
+started = time.monotonic()
+with allow_network(True):
+    backend = make_backend(config)
+    reply = backend.run("parse_question", TaskRequest(question="What did the survey measure?"), ParsedQuestion)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": round(time.monotonic() - started, 2), "peak_mb": round(peak, 1),
+                  "reason": reply.fallback.reason if reply.fallback else None}))
+"""
+
+
+def probe(base_url: str, timeout: float = 3.0) -> dict:
+    """Run one backend step against ``base_url`` in a fresh Python; its time, peak memory and fallback."""
+    import subprocess
+    import sys
+
+    from tests.reliability.subproc import child_env
+
+    proc = subprocess.run([sys.executable, "-c", PROBE, base_url, str(timeout)], env=child_env(),
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("mode", ["endless", "huge"])
+def test_a_hostile_reply_costs_neither_memory_nor_time(mode: str, fault_server) -> None:
+    baseline = probe(fault_server("ok").base_url)
+    assert baseline["reason"] is None, baseline
+    hostile = probe(fault_server(mode).base_url)
+    assert hostile["reason"] and "larger than 4 MB" in hostile["reason"], hostile
+    assert hostile["peak_mb"] < baseline["peak_mb"] + 100, (baseline, hostile)
+    assert hostile["seconds"] < 30, hostile
+
+
+@pytest.mark.timeout(120)
+def test_a_retry_after_an_abandoned_request_is_really_sent(fault_server) -> None:
+    """The attempt that outlived its deadline closed its client; the retry must not reuse it."""
+    from engine.config import BackendConfig
+    from engine.contracts import ParsedQuestion, TaskRequest
+    from engine.llm import allow_network, make_backend
+
+    server = fault_server("hang")
+    config = BackendConfig(kind="openai", base_url=server.base_url, api_key="sk-test-probe-0000", timeout_seconds=1,
+                           max_retries=1)  # fmt: skip
+    with allow_network(True):
+        reply = make_backend(config).run("parse_question", TaskRequest(question="What?"), ParsedQuestion)
+    assert reply.fallback is not None and "closed" not in reply.fallback.reason, reply.fallback
+    assert server.count() == 2, f"{server.count()} request(s) reached the endpoint"
