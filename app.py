@@ -1,9 +1,17 @@
-"""Loupe: Streamlit entry point and the Ask page (upload or pick PDFs, ask, see why)."""
+"""Loupe: the Streamlit entry point. Page configuration and the navigation between the pages."""
 
 import streamlit as st
 
-from ui.ask import page
-from ui.sidebar import render_sidebar
-
-st.set_page_config(page_title="Loupe · Ask", page_icon="🔎", layout="wide")
-page(render_sidebar())
+st.set_page_config(page_title="Loupe", page_icon="🔎", layout="wide")
+navigation = st.navigation(
+    [
+        st.Page("pages/0_Ask.py", title="Ask", icon=":material/forum:", default=True),
+        st.Page("pages/6_History.py", title="History", icon=":material/history:"),
+        st.Page("pages/1_Inspect.py", title="Inspect", icon=":material/troubleshoot:"),
+        st.Page("pages/2_Compare.py", title="Compare", icon=":material/compare_arrows:"),
+        st.Page("pages/3_Library.py", title="Library", icon=":material/folder_open:"),
+        st.Page("pages/5_Evaluate.py", title="Evaluate", icon=":material/fact_check:"),
+        st.Page("pages/4_Settings.py", title="Settings", icon=":material/tune:"),
+    ]
+)
+navigation.run()

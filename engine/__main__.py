@@ -1,4 +1,4 @@
-"""The command line: ``python -m engine ingest|search|ask|eval ...`` (see README.md).
+"""The command line: ``python -m engine ingest|search|ask|eval|runs|export|library ...`` (see README.md).
 
 With ``--json`` the last line of stdout is one JSON object. Bad input exits 2 with one line
 ``error: ...`` on stderr and no traceback.
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.cli_history import add_history_commands, cmd_export, cmd_library, cmd_runs, human_result
 from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import BYTES_PER_MB, EngineConfig
 from engine.contracts import BudgetOverride
@@ -46,8 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     search.add_argument("--retriever", choices=("keyword", "toc", "dense", "fused"), default="fused")
     search.add_argument("--json", action="store_true")
 
-    ask = sub.add_parser("ask", help="answer a question over one or more PDFs")
+    ask = sub.add_parser("ask", help="answer a question over one or more PDFs (the run is saved in the history)")
     ask.add_argument("args", nargs="+", metavar="FILE.pdf ... QUESTION")
+    ask.add_argument("--follow-up", default=None, metavar="RUN_ID",
+                     help="ask a follow-up of a saved run (its documents; give only the question)")  # fmt: skip
+    ask.add_argument("--doc", action="append", default=[], metavar="DOC_ID",
+                     help="a library document by id (or unique prefix); repeatable")  # fmt: skip
     ask.add_argument("--strategy", choices=STRATEGY_NAMES, default="auto")
     ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
     ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
@@ -62,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     from engine.eval.cli import add_eval_arguments
 
     add_eval_arguments(sub.add_parser("eval", help="evaluate strategies on a JSONL question set"))
+    add_history_commands(sub)
     return parser
 
 
@@ -151,10 +157,18 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
 def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.api import answer
     from engine.library import Library
+    from engine.store import open_run_store
 
-    if len(args.args) < 2:
+    if args.follow_up or args.doc:
+        if len(args.args) != 1:
+            raise CliError('with --follow-up or --doc give only the question: ask --follow-up RUN_ID "QUESTION"')
+        files, question = [], args.args[0]
+    elif len(args.args) < 2:
         raise CliError('ask needs at least one PDF and a question: ask FILE.pdf "QUESTION"')
-    *files, question = args.args
+    else:
+        *files, question = args.args
+    if args.follow_up and args.doc:
+        raise CliError("a follow-up asks its run's documents; give --follow-up or --doc, not both")
     override = _budget_override(args)
     if args.backend != config.backend.kind or args.model or args.base_url:
         backend = config.backend.model_copy(
@@ -163,19 +177,20 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         )  # fmt: skip
         config = config.model_copy(update={"backend": backend})
     library = Library(config)
-    doc_ids = [library.ingest(*_read_pdf(f, config)).doc_id for f in files]
-    result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library)
-    human = [result.answer.text, ""]
-    human += [
-        f"  [{c.page}]{' (support)' if c.role == 'support' else ''} {c.quote[:120]}" for c in result.answer.citations
-    ]
-    human += [f"strategy: {result.strategy_effective} ({result.strategy_reason})"]
-    human += [f"  {name:<20} {'ON ' if d.on else 'off'}  {d.reason}" for name, d in result.activations.items()]
-    human += [f"  {r.narration}" for r in result.history]
-    pages = ", ".join(f"{p.file_name} p.{p.page}" for p in result.evidence_pages) or "none"
-    human += [f"evidence pages: {pages}", f"stop: {result.stop_reason} (exhausted: {result.exhausted})"]
-    human += [f"caveat: {c}" for c in result.answer.caveats]
-    _emit(result.model_dump_json(), args.json, "\n".join(human))
+    if args.follow_up:
+        from engine.conversation import follow_up
+
+        store = open_run_store(config)
+        previous = store.get(args.follow_up)
+        result = follow_up(question, previous, config=config, strategy=args.strategy, budget=override,
+                           library=library, store=store)  # fmt: skip
+    else:
+        doc_ids = [library.get(d).doc_id for d in args.doc]
+        doc_ids += [library.ingest(*_read_pdf(f, config)).doc_id for f in files]
+        store = open_run_store(config)  # after the documents: a failed ingest leaves the library folder as it was
+        result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library,
+                        store=store)  # fmt: skip
+    _emit(result.model_dump_json(), args.json, human_result(result))
 
 
 def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:
@@ -184,7 +199,10 @@ def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:
     run_eval_command(args, config)
 
 
-COMMANDS = {"ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval}
+COMMANDS = {
+    "ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval,
+    "runs": cmd_runs, "export": cmd_export, "library": cmd_library,
+}  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
+from engine.compose.followup import inherit_parsed, rewrite_question, seed_previous_evidence
 from engine.compose.steps import finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
@@ -33,6 +34,7 @@ from engine.contracts import (
 from engine.errors import LoupeError
 from engine.library import Library
 from engine.llm import make_backend, rules_backend
+from engine.store import RunStore, new_run_id, now_iso
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +59,8 @@ def answer(
     backend: Backend | None = None,
     progress: Progress | None = None,
     top_k: int | None = None,
+    store: RunStore | None = None,
+    previous: RunResult | None = None,
 ) -> RunResult:
     """Answer ``question`` over the library documents ``doc_ids``.
 
@@ -70,11 +74,16 @@ def answer(
         backend: A ready backend (default: built from ``config.backend``).
         progress: Called with a ``ProgressEvent`` at every stage.
         top_k: Fixed number of chunks per retrieval (the eval's peer baseline).
+        store: The run history to save the run in (not saved when None).
+        previous: The turn this question follows up: the question is rewritten with it into a full
+            question (``asked`` keeps the user's words), and the first pass starts from its parsed
+            question's hints and its evidence pages (see ``engine.conversation.follow_up``).
 
     Raises:
         LoupeError: empty question, no documents, unknown document.
     """
     started = time.monotonic()
+    created_at = now_iso()
     config = config or EngineConfig()
     check_question_length(question)
     question = normalize_space(question or "")
@@ -91,8 +100,15 @@ def answer(
     profiles = tuple(ix.profile for ix in indexes)
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
                    guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
+    asked = question
+    if previous is not None:
+        question = rewrite_question(question, previous, llm)
+        if question != asked:
+            _notify(progress, "understand", f"understood as: {question}")
     _notify(progress, "understand", "reading the question")
     parsed = understand_question(question, llm)
+    if previous is not None:
+        parsed = inherit_parsed(parsed, previous.parsed_question)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
@@ -102,6 +118,8 @@ def answer(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
         pdf_bytes=library.pdf_bytes, progress=progress, top_k=top_k,
     )  # fmt: skip
+    if previous is not None:
+        seed_previous_evidence(state, previous)
     outcome = strategy_runner(effective)(state)
     if outcome.handed_to is not None:
         effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
@@ -109,7 +127,11 @@ def answer(
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)
-    return RunResult(
+    result = RunResult(
+        run_id=new_run_id(),
+        created_at=created_at,
+        follow_up_of=(previous.run_id or None) if previous is not None else None,
+        asked=asked if asked != question else None,
         question=question,
         docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
         strategy_requested=requested,
@@ -132,6 +154,9 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
+    if store is not None:
+        store.save(result)
+    return result
 
 
 def check_question_length(question: str | None) -> None:

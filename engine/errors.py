@@ -62,3 +62,11 @@ class BackendStepError(BackendError):
         super().__init__(reason)
         self.reason = reason
         self.usage = usage
+
+
+class RunNotFoundError(LoupeError):
+    """No saved run with that id (or the id prefix is ambiguous)."""
+
+
+class HistoryError(LoupeError):
+    """The run history cannot be read or written (damaged, newer schema, disk full)."""

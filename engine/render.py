@@ -32,35 +32,43 @@ MAX_IMAGE_PIXELS = 12_000_000
 at a lower resolution instead (a 14400 pt square page at 110 dpi would need 1.5 GB)."""
 MAX_IMAGE_SIDE = 6000
 """Longest side of a page image in pixels (a 100:1 strip of paper stays within the pixel budget otherwise)."""
+CROP_MARGIN = 40.0
+"""Points of context kept around the marked lines in a cropped render (about three lines of body text)."""
+CROP_SIDE_MARGIN = 12.0
+"""Points kept left and right of the page's content in a cropped render."""
+LINE_MATCH_SHARE = 0.6
+"""A line belongs to a quote that is not verbatim on the page when this share of its words are the quote's."""
 _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
 }
 
 
-_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&~$|]|:(?=\S)|(?<=www)\.", re.IGNORECASE)
+_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&~$|]|:(?=[A-Za-z/+_-])|(?<=www)\.", re.IGNORECASE)
 """Characters that start inline Markdown anywhere in a line: escapes, code, emphasis, links and images,
-HTML and autolinks, entities, strikethrough, LaTeX, table cells; a colon before a non-space (``http://``,
-Streamlit's ``:red[...]`` and ``:smile:``); the dot of ``www.`` (an autolink)."""
+HTML and autolinks, entities, strikethrough, LaTeX, table cells; a colon before a letter or a slash
+(``http://``, Streamlit's ``:red[...]``, ``:material/...:`` and ``:smile:``; "12:30" stays); the dot of
+``www.`` (an autolink)."""
 _LINE_START_SYNTAX = re.compile(r"^([#>+=-]|\d+[.)])")
 """What starts a block at the beginning of a line: heading, quote, list item, setext underline."""
 
 
-def escape_markdown(text: str) -> str:
-    """``text`` shown literally by a CommonMark renderer (Streamlit's markdown, captions, labels, alerts,
-    table cells) and in a Markdown export.
+def escape_inline(text: str) -> str:
+    """One line of untrusted text shown literally by a Markdown renderer (CommonMark, GitHub, Streamlit's
+    markdown, captions, labels, alerts and table cells): every character that could start syntax is
+    backslash-escaped, so no emphasis ("OAS 3.*.*"), link, image (which would make the browser fetch its
+    URL), autolink, heading, list, raw HTML, LaTeX or Streamlit directive can form, while ordinary
+    punctuation ("3.5%", "Table 3: Results") stays as it is. White space runs (line breaks too) become one
+    space. Use it on everything that comes from a document, a file name, a question or a model."""
+    line = _INLINE_SYNTAX.sub(lambda m: "\\" + m.group(0), " ".join(str(text).split()))
+    return _LINE_START_SYNTAX.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1], line)
 
-    Every character that could start Markdown syntax is backslash-escaped, so no emphasis ("OAS 3.*.*"),
-    link, image (which would make the browser fetch its URL), autolink, heading, list, raw HTML, LaTeX or
-    Streamlit directive can form; ordinary punctuation ("3.5%", "Table 3: Results") stays as it is. Lines are
-    stripped and joined by hard breaks. Use it on everything that comes from a document, a file name, a
-    question or a model: answers, quotes, captions, outline titles, caveats, fallback reasons, errors.
-    """
-    lines = []
-    for line in str(text).splitlines():
-        line = _INLINE_SYNTAX.sub(lambda m: "\\" + m.group(0), line.strip())
-        lines.append(_LINE_START_SYNTAX.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1], line))
-    return "  \n".join(lines)
+
+def escape_markdown(text: str) -> str:
+    """Untrusted text escaped as by ``escape_inline``, line by line, its line breaks kept as hard breaks
+    (blank lines dropped)."""
+    lines = [escape_inline(line) for line in str(text).splitlines()]
+    return "  \n".join(line for line in lines if line)
 
 
 def page_marks(result: RunResult, doc_id: str, page: int) -> tuple[PageMark, ...]:
@@ -80,6 +88,7 @@ def render_page(
     highlights: Sequence[BBox] = (),
     dpi: int = 110,
     marks: Sequence[PageMark] = (),
+    crop: bool = False,
 ) -> bytes:
     """Render one page of a PDF as PNG bytes with translucent boxes over ``highlights`` and ``marks``.
 
@@ -90,7 +99,9 @@ def render_page(
         dpi: Resolution of the image (clamped to 36..300).
         marks: Cited passages: the lines of each quote (found with PyMuPDF's text search) are boxed,
             amber for the answer's citations and blue for supporting ones; a quote the search cannot
-            find falls back to its chunk's boxes.
+            find falls back to the chunk's lines that hold the quote's words, then to its chunk's boxes.
+        crop: Render only the band around the boxes (the width of the page's content, a few lines of
+            context above and below); the whole page when nothing is marked.
 
     The image has at most ``MAX_IMAGE_PIXELS`` pixels and ``MAX_IMAGE_SIDE`` pixels a side: an oversized
     page is drawn at a lower resolution.
@@ -110,14 +121,17 @@ def render_page(
         boxes: list[tuple[BBox, CitationRole]] = [(box, "answer") for box in highlights] + [
             (box, m.role) for m in marks for box in _mark_boxes(target, m)
         ]
+        drawn = []
         for box, role in boxes:
             rect = _padded(box, target.rect)
             if rect is not None:
                 border, fill = _COLOURS[role]
                 target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
-        zoom = image_zoom(target.rect, dpi)
+                drawn.append(rect)
+        clip = _crop_rect(target, drawn) if crop else None
+        zoom = image_zoom(clip if clip is not None else target.rect, dpi)
         try:
-            pixmap = target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+            pixmap = target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False, clip=clip)
             return pixmap.tobytes("png")
         except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as error:
             logger.warning("cannot draw page %d: %s", page, error)
@@ -149,7 +163,51 @@ def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:
         found = target.search_for(quote, clip=area) if quote else []
     except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
         found = []
-    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or list(mark.boxes)
+    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or _quote_lines(target, quote, area) or list(mark.boxes)
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _quote_lines(target: pymupdf.Page, quote: str, area: pymupdf.Rect) -> list[BBox]:
+    """The lines inside ``area`` whose words are mostly the quote's (when the quote is not verbatim on the
+    page: joined table cells, hyphenation, ligatures), so a passage is boxed line by line, not as a block."""
+    wanted = set(_tokens(quote))
+    if not wanted:
+        return []
+    lines: dict[tuple[int, int], list[tuple[float, float, float, float, str]]] = {}
+    try:
+        words = target.get_text("words", clip=area)
+    except (RuntimeError, ValueError):
+        return []
+    for x0, y0, x1, y1, word, block, line, _ in words:
+        lines.setdefault((block, line), []).append((x0, y0, x1, y1, word))
+    boxes: list[BBox] = []
+    for members in lines.values():
+        tokens = [t for w in members for t in _tokens(w[4])]
+        if tokens and sum(t in wanted for t in tokens) >= LINE_MATCH_SHARE * len(tokens):
+            boxes.append((min(w[0] for w in members), min(w[1] for w in members),
+                          max(w[2] for w in members), max(w[3] for w in members)))  # fmt: skip
+    return boxes
+
+
+def _crop_rect(target: pymupdf.Page, drawn: Sequence[pymupdf.Rect]) -> pymupdf.Rect | None:
+    """The band of the page around the drawn boxes: a few lines of context above and below, and the
+    full width of the page's content (text and rules), so a crop reads like the page's own column."""
+    if not drawn:
+        return None
+    x0, y0 = min(r.x0 for r in drawn), min(r.y0 for r in drawn)
+    x1, y1 = max(r.x1 for r in drawn), max(r.y1 for r in drawn)
+    try:
+        content = [pymupdf.Rect(box) for _, box in target.get_bboxlog()]
+    except (RuntimeError, ValueError):
+        content = []
+    content = [r for r in content if not r.is_empty and r.width < target.rect.width * 0.98]  # not page backgrounds
+    if content:
+        x0, x1 = min(x0, min(r.x0 for r in content)), max(x1, max(r.x1 for r in content))
+    rect = pymupdf.Rect(x0 - CROP_SIDE_MARGIN, y0 - CROP_MARGIN, x1 + CROP_SIDE_MARGIN, y1 + CROP_MARGIN)
+    return rect & target.rect
 
 
 def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:

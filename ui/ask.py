@@ -1,49 +1,31 @@
-"""The Ask page: upload or pick documents, ask (or pick a suggested question), see why the answer is what it is."""
+"""The Ask page: a conversation over PDFs. Each turn keeps its activation column, narration and
+evidence (earlier turns collapsed); a question asked after a turn is a follow-up over its documents."""
 
 from __future__ import annotations
 
-import hashlib
 from functools import partial
 
 import streamlit as st
 
-from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LoupeError, ProgressEvent, RunResult, escape_markdown
-from ui import services, state, views
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from ui import evidence, feedback, pack, safe, services, state, views
 from ui.settings import Settings
+from ui.upload import uploads
 
-QUESTION = "question"
 DOCS = "docs"
+PENDING = "pending"
+STATUS_CHARS = 80
+"""Characters of the question in the progress box's label."""
 
 
-def _uploads() -> None:
-    files = st.file_uploader("Upload PDFs", type=["pdf"], accept_multiple_files=True,
-                             help="PDFs with a text layer; scans need OCR first.")  # fmt: skip
-    done: dict[str, str] = state.ns()["ingested"]
-    for file in files or []:
-        data = file.getvalue()
-        digest = hashlib.sha256(data).hexdigest()
-        if digest in done:
-            if done[digest].startswith("error:"):
-                st.error(escape_markdown(f"{file.name}: {done[digest].removeprefix('error:')}"))
-            continue
-        try:
-            with st.spinner(f"Reading {escape_markdown(file.name)}..."):
-                entry = services.ingest_upload(data, file.name)
-        except LoupeError as error:
-            done[digest] = "error:" + str(error)
-            st.error(escape_markdown(f"{file.name}: {error}"))
-            continue
-        except Exception as error:
-            services.report_unexpected(error, f"Reading {file.name}")
-            continue
-        done[digest] = entry.doc_id
-        selected = list(state.current(DOCS) or [])
-        sample = services.sample_entry()
-        if sample and selected == [sample.doc_id]:  # the untouched first-visit choice gives way to the upload
-            selected = []
-        if entry.doc_id not in selected:
-            state.set_value(DOCS, [*selected, entry.doc_id])
-        st.toast(f"Added {escape_markdown(file.name)} ({entry.total_pages} pages)")
+def _added(entry: LibraryEntry) -> None:
+    """A new upload joins the selection (the untouched first-visit sample choice gives way to it)."""
+    selected = list(state.current(DOCS) or [])
+    sample = services.sample_entry()
+    if sample and selected == [sample.doc_id]:
+        selected = []
+    if entry.doc_id not in selected:
+        state.set_value(DOCS, [*selected, entry.doc_id])
 
 
 def _documents() -> list[str]:
@@ -64,8 +46,7 @@ def _documents() -> list[str]:
 
 
 def _suggest(question: str) -> None:
-    state.set_value(QUESTION, question)
-    state.ns()["pending"] = question
+    state.ns()[PENDING] = question
 
 
 def _suggestions(doc_ids: list[str]) -> None:
@@ -78,33 +59,30 @@ def _suggestions(doc_ids: list[str]) -> None:
         cell.button(question, key=f"loupe_suggest_{n}", on_click=_suggest, args=(question,), width="stretch")
 
 
-def _question_form() -> str | None:
-    with st.form("loupe_ask_form", border=False):
-        col_q, col_b = st.columns([6, 1], vertical_alignment="bottom")
-        question = col_q.text_input("Question", key=state.prime(QUESTION, ""), max_chars=MAX_QUESTION_CHARS,
-                                    placeholder="e.g. What does Table 3 report for ...?")  # fmt: skip
-        asked = col_b.form_submit_button("Ask", type="primary", width="stretch")
-    state.bind(QUESTION)
-    pending = state.ns().pop("pending", None)
-    if pending:
-        return pending
-    return question if asked else None
+def _new_conversation() -> None:
+    state.set_conversation([])
 
 
-def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | None = None) -> RunResult | None:
-    """Run one question with an ``st.status`` progress box; errors become messages. Stores the run."""
-    with st.status(f"Answering: {escape_markdown(question[:200])}", expanded=False) as status:
+def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | None = None,
+        previous: RunResult | None = None) -> RunResult | None:  # fmt: skip
+    """Run one question (a follow-up of ``previous`` when given) in an ``st.status`` box; errors become
+    messages. The run is saved in the history and kept in the session."""
+    label = safe.inline(question, STATUS_CHARS)
+    with st.status(f"Answering: {label}", expanded=False) as status:
 
         def progress(event: ProgressEvent) -> None:
-            label = escape_markdown(f"{event.stage}: {event.message}")
-            status.update(label=label)
-            status.write(label)
+            text = f"{event.stage}: {safe.inline(event.message, 160)}"
+            status.update(label=text)
+            status.write(text)
 
         try:
-            result = services.run_question(question, doc_ids, settings, progress=progress, strategy=strategy)
+            if previous is not None:
+                result = services.run_follow_up(question, previous, settings, progress=progress)
+            else:
+                result = services.run_question(question, doc_ids, settings, progress=progress, strategy=strategy)
         except LoupeError as error:
             status.update(label="The question could not be answered", state="error")
-            st.error(escape_markdown(str(error)))
+            st.error(safe.inline(str(error)))
             return None
         except Exception as error:
             status.update(label="The question could not be answered", state="error")
@@ -116,26 +94,86 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
     return result
 
 
+def echo_question(question: str) -> None:
+    """The user's question: shortened when long, the whole text one click away."""
+    st.markdown(safe.inline(question, safe.QUESTION_ECHO_CHARS))
+    if len(question) > safe.QUESTION_ECHO_CHARS:
+        with st.expander("The whole question"):
+            st.text(question)
+
+
+def _turn(result: RunResult, n: int, latest: bool) -> None:
+    key = f"turn_{n}"
+    with st.chat_message("user"):
+        echo_question(result.asked or result.question)
+    with st.chat_message("assistant"):
+        if result.asked and result.asked != result.question:
+            st.caption(f"Understood as: {safe.inline(result.question, 400)}")
+        if latest:
+            _details(result, key)
+            return
+        views.show_answer(result)
+        with st.expander("Activation column, narration and evidence"):
+            _details(result, key, answer=False)
+
+
+def _details(result: RunResult, key: str, answer: bool = True) -> None:
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        views.show_activations(result)
+        views.show_stop(result)
+        views.show_usage(result, key=f"{key}_usage")
+    with right:
+        if answer:
+            views.show_answer(result)
+        views.show_narration(result)
+        pack.download_buttons(result, key=f"{key}_pack")
+    evidence.show_evidence(result, key=f"{key}_ev")
+    with st.container(border=False):
+        feedback.mark_pages(result, key=f"{key}_mark")
+
+
+def _conversation_docs(turns: list[RunResult]) -> list[str]:
+    return [d.doc_id for d in turns[-1].docs] if turns else []
+
+
 def page(settings: Settings) -> None:
-    st.title("Loupe")
+    st.title("Ask")
     st.write("Ask hard questions of PDFs and see **why** the answer is what it is: which patterns fired, "
-             "what each pass did, and the cited lines on the page.")  # fmt: skip
-    _uploads()
+             "what each pass did, and the cited lines on the page. Ask follow-ups in the same conversation.")  # fmt: skip
+    uploads(_added)
     doc_ids = _documents()
+    turns = state.conversation()
+    following = bool(turns) and sorted(_conversation_docs(turns)) == sorted(doc_ids)
+    if turns:
+        note, button = st.columns([4, 1], vertical_alignment="center")
+        note.caption("Follow-ups ask the conversation's documents; changing the selection starts a new conversation."
+                     if following else "The selection changed: the next question starts a new conversation.")  # fmt: skip
+        button.button("New conversation", key="loupe_new_conversation", on_click=_new_conversation, width="stretch")
     _suggestions(doc_ids)
-    question = _question_form()
-    if question is not None:
-        if not question.strip():
-            st.error("The question is empty; type a question first.")
-        elif len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
-            st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
-                     "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
-        elif not doc_ids:
-            st.error("No document selected; upload a PDF or pick one from the library.")
-        else:
-            ask(question, doc_ids, settings)
-    result = state.latest_run()
-    if result is not None:
-        st.divider()
-        st.markdown(f"#### {escape_markdown(result.question)}")
-        views.show_run(result, key="ask")
+    for n, result in enumerate(turns):
+        _turn(result, n, latest=n == len(turns) - 1)
+    typed = st.chat_input("Ask a follow-up…" if following else "Ask a question about the selected documents…",
+                          key="loupe_chat", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
+    question = state.ns().pop(PENDING, None) or typed
+    if question is None:
+        return
+    if not question.strip():
+        st.error("The question is empty; type a question first.")
+        return
+    if len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
+        st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
+                 "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
+        return
+    if not doc_ids:
+        st.error("No document selected; upload a PDF or pick one from the library.")
+        return
+    if turns and not following:
+        state.set_conversation([])
+    with st.chat_message("user"):
+        echo_question(question)
+    with st.chat_message("assistant"):
+        fresh = ask(question, doc_ids, settings, previous=turns[-1] if following else None)
+    if fresh is not None:
+        state.add_turn(fresh)
+        st.rerun()

@@ -7,22 +7,10 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from engine import RunResult
+from engine.export import budget_rows
 
 BAR_COLOR = "#0B6E4F"
 OVER_COLOR = "#C0392B"
-
-
-def budget_rows(result: RunResult) -> list[tuple[str, float, float]]:
-    """(label, spent, limit) for every budget of a run."""
-    b, u = result.budget, result.usage
-    return [
-        ("iterations", u.iterations, b.max_iterations),
-        ("LLM calls", u.llm_calls, b.max_llm_calls),
-        ("retrieval calls", u.retrieval_calls, b.max_retrieval_calls),
-        ("unique queries", u.unique_queries, b.max_unique_queries),
-        ("context tokens", u.context_tokens, b.max_context_tokens),
-        ("seconds", round(u.latency_ms / 1000, 2), b.max_seconds),
-    ]
 
 
 def usage_chart(result: RunResult) -> go.Figure:

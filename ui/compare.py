@@ -6,8 +6,8 @@ from functools import partial
 
 import streamlit as st
 
-from engine import MAX_QUESTION_CHARS, RunResult, escape_markdown
-from ui import charts, services, state
+from engine import MAX_QUESTION_CHARS, RunResult
+from ui import charts, safe, services, state
 from ui.ask import ask
 from ui.settings import COMPARE_STRATEGIES, Settings
 
@@ -57,7 +57,7 @@ def page(settings: Settings) -> None:
     stored = [RunResult.model_validate_json(t) for t in state.ns().get(KEY, [])]
     if not stored:
         return
-    st.subheader(f"Results: {escape_markdown(stored[0].question)}")
+    st.subheader(f"Results: {safe.inline(stored[0].question, 200)}")
     st.dataframe(compare_rows(stored), hide_index=True)
     cost = st.radio("Cost axis", ["llm_calls", "context_tokens"], horizontal=True, key="loupe_compare_cost",
                     format_func=partial(state.label_of, {"llm_calls": "LLM calls", "context_tokens": "context tokens"}))  # fmt: skip

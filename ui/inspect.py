@@ -6,8 +6,8 @@ from functools import partial
 
 import streamlit as st
 
-from engine import RunResult, escape_markdown
-from ui import charts, state, views
+from engine import RunResult
+from ui import charts, feedback, pack, safe, state, views
 
 
 def iteration_rows(result: RunResult) -> list[dict[str, object]]:
@@ -35,8 +35,7 @@ def profile_rows(result: RunResult) -> list[dict[str, object]]:
 
 
 def _label(n: int, result: RunResult) -> str:
-    q = result.question if len(result.question) <= 70 else result.question[:67] + "..."
-    return f"#{n + 1} · {q} · {result.strategy_effective} · {result.stop_reason}"
+    return f"#{n + 1} · {safe.clip(result.question, 70)} · {result.strategy_effective} · {result.stop_reason}"
 
 
 def page() -> None:
@@ -55,8 +54,7 @@ def page() -> None:
     )
     result = runs[chosen or 0]
     st.caption(f"Config fingerprint `{result.config_fingerprint}` · backend {result.backend} · strategy "
-               f"{result.strategy_effective} (asked {result.strategy_requested}) · "
-               f"{escape_markdown(result.strategy_reason)}")  # fmt: skip
+               f"{result.strategy_effective} (asked {result.strategy_requested}) · {safe.inline(result.strategy_reason)}")  # fmt: skip
     st.subheader("Parsed question")
     st.json(result.parsed_question.model_dump(mode="json"), expanded=1)
     st.subheader("Document profiles")
@@ -76,3 +74,5 @@ def page() -> None:
     st.plotly_chart(charts.usage_chart(result), key="inspect_usage")
     st.download_button("Download the run (JSON)", result.model_dump_json(indent=2),
                        file_name=f"loupe-run-{chosen + 1}.json", mime="application/json")  # fmt: skip
+    pack.download_buttons(result, key="inspect_pack")
+    feedback.mark_pages(result, key="inspect_mark")

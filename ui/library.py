@@ -6,8 +6,8 @@ from functools import partial
 
 import streamlit as st
 
-from engine import LibraryEntry, LoupeError, TocEntry, escape_markdown
-from ui import services, state
+from engine import LibraryEntry, LoupeError, TocEntry
+from ui import safe, services, state
 
 
 def entry_rows(entries: list[LibraryEntry]) -> list[dict[str, object]]:
@@ -32,7 +32,7 @@ def outline_markdown(toc: tuple[TocEntry, ...]) -> str:
     lines = []
     for t in toc:
         pages = f"p{t.start_page}" if t.start_page == t.end_page else f"pp{t.start_page}-{t.end_page}"
-        lines.append("    " * (max(t.level, 1) - 1) + f"- {escape_markdown(t.title)} ({pages})")
+        lines.append("    " * (max(t.level, 1) - 1) + f"- {safe.inline(t.title)} ({pages})")
     return "\n".join(lines)
 
 
@@ -45,16 +45,30 @@ def _cancel_delete() -> None:
 
 
 def _delete(entry: LibraryEntry) -> None:
+    """Yes-button callback: delete, drop the document from the Ask selection, confirm on the next run."""
     try:
         services.library().delete(entry.doc_id)
     except LoupeError as error:
-        st.error(escape_markdown(str(error)))
-        return
+        state.flash(f"{entry.file_name} could not be deleted: {error}", "error")
+    else:
+        docs = [d for d in (state.value("docs") or []) if d != entry.doc_id]
+        state.ns()["values"]["docs"] = docs
+        st.session_state.pop(state.wkey("docs"), None)
+        st.session_state.pop("loupe_library_doc", None)
+        state.flash(f"Deleted {entry.file_name} from the library.")
     _cancel_delete()
-    docs = [d for d in (state.value("docs") or []) if d != entry.doc_id]
-    state.ns()["values"]["docs"] = docs
-    st.session_state.pop(state.wkey("docs"), None)
-    st.success(f"Deleted {escape_markdown(entry.file_name)}.")
+
+
+def _delete_controls(entry: LibraryEntry) -> None:
+    """The delete button beside the document picker, and its confirmation."""
+    if state.ns().get("confirm_delete") == entry.doc_id:
+        st.warning(f"Delete **{safe.inline(entry.file_name)}** from the library? This cannot be undone.")
+        yes, no, _ = st.columns([1, 1, 3])
+        yes.button("Yes, delete it", type="primary", key="loupe_delete_yes", on_click=_delete, args=(entry,))
+        no.button("Cancel", key="loupe_delete_no", on_click=_cancel_delete)
+    else:
+        st.button("Delete this document", key="loupe_delete", on_click=_ask_delete, args=(entry.doc_id,),
+                  icon=":material/delete:")  # fmt: skip
 
 
 def _details(entry: LibraryEntry) -> None:
@@ -68,23 +82,16 @@ def _details(entry: LibraryEntry) -> None:
     try:
         toc = services.library().parsed(entry.doc_id).toc
     except LoupeError as error:
-        st.error(escape_markdown(str(error)))
+        st.error(safe.inline(str(error)))
         toc = ()
     st.markdown(outline_markdown(toc) if toc else "_This document has no outline._")
-    if state.ns().get("confirm_delete") == entry.doc_id:
-        st.warning(f"Delete **{escape_markdown(entry.file_name)}** from the library? This cannot be undone.")
-        yes, no = st.columns(2)
-        if yes.button("Yes, delete it", type="primary", key="loupe_delete_yes"):
-            _delete(entry)
-            st.rerun()
-        no.button("Cancel", key="loupe_delete_no", on_click=_cancel_delete)
-    else:
-        st.button("Delete this document", key="loupe_delete", on_click=_ask_delete, args=(entry.doc_id,))
 
 
 def page() -> None:
     st.title("Library")
     st.write("The documents Loupe has read, with the profile the dispatcher uses and the outline tree.")
+    for kind, message in state.pop_flashes():
+        (st.error if kind == "error" else st.success)(safe.inline(message))
     services.sample_entry()
     entries = services.entries()
     if not entries:
@@ -99,4 +106,5 @@ def page() -> None:
         key="loupe_library_doc",
     )
     if chosen in names:
+        _delete_controls(names[chosen])
         _details(names[chosen])

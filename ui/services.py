@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 import engine
-from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult, escape_inline
 from engine.contracts import BBox
 from ui.settings import Settings
 
@@ -19,6 +19,13 @@ logger = logging.getLogger(__name__)
 def library_path() -> str:
     """The library folder of this process (``$LOUPE_LIBRARY`` or ``uploads/``)."""
     return str(EngineConfig().library.resolved_path())
+
+
+def library_config() -> EngineConfig:
+    """A configuration pointing at this process's library folder (for the stores beside it)."""
+    from engine.config import LibraryConfig
+
+    return EngineConfig(library=LibraryConfig(path=library_path()))
 
 
 @st.cache_resource(show_spinner=False)
@@ -49,7 +56,7 @@ def sample_entry() -> LibraryEntry | None:
         try:
             return _sample(library_path())
         except LoupeError as error:
-            st.error(engine.escape_markdown(f"The sample document could not be prepared: {error}"))
+            st.error(f"The sample document could not be prepared: {escape_inline(str(error))}")
             return None
 
 
@@ -57,24 +64,53 @@ def entries() -> list[LibraryEntry]:
     try:
         return library().entries()
     except LoupeError as error:
-        st.error(engine.escape_markdown(str(error)))
+        st.error(escape_inline(str(error)))
         return []
 
 
-def ingest_upload(data: bytes, file_name: str) -> LibraryEntry:
-    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure)."""
-    return library().ingest(data, file_name)
+def ingest_upload(data: bytes, file_name: str, progress: Callable[[float, str], None] | None = None) -> LibraryEntry:
+    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure or cancel)."""
+    return library().ingest(data, file_name, progress=progress)
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str):
+    from engine.config import LibraryConfig
+
+    return engine.open_run_store(EngineConfig(library=LibraryConfig(path=path)))
+
+
+def store():
+    """The run history beside this library (saved runs survive a restart)."""
+    return _store(library_path())
 
 
 def run_question(
     question: str, doc_ids: Sequence[str], settings: Settings, progress: Callable[[ProgressEvent], None] | None = None,
     strategy: str | None = None,
 ) -> RunResult:  # fmt: skip
-    """Answer with the sidebar's settings; raises LoupeError with a user-facing message."""
+    """Answer with the sidebar's settings and save the run; raises LoupeError with a user-facing message."""
     return engine.answer(
         question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,
-        budget=settings.budget, library=library(), progress=progress,
+        budget=settings.budget, library=library(), progress=progress, store=store(),
     )  # fmt: skip
+
+
+def run_follow_up(
+    question: str, previous: RunResult, settings: Settings, progress: Callable[[ProgressEvent], None] | None = None
+) -> RunResult:
+    """A follow-up of ``previous`` over its documents, saved; raises LoupeError with a user-facing message."""
+    return engine.follow_up(
+        question, previous, config=settings.config, strategy=settings.strategy,
+        budget=settings.budget, library=library(), progress=progress, store=store(),
+    )  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def pack_bytes(run_id: str, fmt: str, _result: RunResult) -> bytes:
+    """The evidence pack of a run as PDF or Markdown (images inline), cached by run id and format."""
+    pack = engine.build_pack(_result, library().pdf_bytes)
+    return pack.pdf() if fmt == "pdf" else pack.markdown(image_dir=None).encode("utf-8")
 
 
 Mark = tuple[str, tuple[BBox, ...], str]
@@ -82,10 +118,10 @@ Mark = tuple[str, tuple[BBox, ...], str]
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int = 110) -> bytes:
-    """PNG of one page with the cited passages highlighted (cached by document, page and marks)."""
+def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int = 110, crop: bool = False) -> bytes:
+    """PNG of one page (or, with ``crop``, of the band around its marks) with the cited passages highlighted."""
     page_marks = [engine.PageMark(quote=quote, boxes=boxes, role=role) for quote, boxes, role in marks]  # type: ignore[arg-type]
-    return engine.render_page(_library(path).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks)
+    return engine.render_page(_library(path).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks, crop=crop)
 
 
 def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:
@@ -98,5 +134,5 @@ def report_unexpected(error: Exception, what: str) -> None:
     (an exception's text can hold server paths or an endpoint's reply). The reference ties the two together."""
     reference = secrets.token_hex(4)
     logger.error("%s failed (reference %s)", what, reference, exc_info=error)
-    st.error(f"{engine.escape_markdown(what)} failed unexpectedly. The details are in the server log "
+    st.error(f"{escape_inline(what)} failed unexpectedly. The details are in the server log "
              f"(reference {reference}).")  # fmt: skip

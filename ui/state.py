@@ -22,7 +22,7 @@ WIDGET_PREFIX = "loupe_w_"
 def ns() -> dict[str, Any]:
     """The app's namespace dict (created on first use)."""
     if NAMESPACE not in st.session_state:
-        st.session_state[NAMESPACE] = {"runs": [], "values": {}, "ingested": {}, "selected": None}
+        st.session_state[NAMESPACE] = {"runs": [], "values": {}, "conversation": [], "selected": None}
     return st.session_state[NAMESPACE]
 
 
@@ -103,3 +103,28 @@ def latest_run() -> RunResult | None:
 def label_of(labels: dict, key: object) -> str:
     """``format_func`` helper: use as ``functools.partial(label_of, labels)`` (picklable, unlike a lambda)."""
     return str(labels.get(key, key))
+
+
+def conversation() -> list[RunResult]:
+    """The Ask page's conversation: its turns, oldest first."""
+    return [RunResult.model_validate_json(text) for text in ns().setdefault("conversation", [])]
+
+
+def add_turn(result: RunResult) -> None:
+    """Append a turn to the conversation."""
+    ns().setdefault("conversation", []).append(result.model_dump_json())
+
+
+def set_conversation(turns: list[RunResult]) -> None:
+    """Replace the conversation (a reopened history thread, or [] for a new conversation)."""
+    ns()["conversation"] = [t.model_dump_json() for t in turns]
+
+
+def flash(message: str, kind: str = "success") -> None:
+    """A message shown once, on the next run of a page (survives ``st.rerun``)."""
+    ns().setdefault("flash", []).append((kind, message))
+
+
+def pop_flashes() -> list[tuple[str, str]]:
+    """The pending one-time messages (cleared)."""
+    return ns().pop("flash", [])

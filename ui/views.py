@@ -7,9 +7,9 @@ import re
 import pandas as pd
 import streamlit as st
 
-from engine import LoupeError, RunResult, escape_markdown
-from engine.contracts import PageRef
-from ui import charts, services
+from engine import RunResult
+from ui import charts, evidence, safe
+from ui.evidence import anchor
 
 PATTERN_LABELS = {
     "toc_retrieval": "TOC retrieval",
@@ -25,7 +25,7 @@ PATTERN_LABELS = {
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
     """The activation column as table rows: all seven patterns, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": escape_markdown(d.reason)}
+        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": safe.inline(d.reason)}
         for name, d in result.activations.items()
     ]
 
@@ -37,8 +37,8 @@ def narration_lines(result: RunResult) -> list[str]:
         added = f" (+{len(r.pages_added)} page(s))" if r.pages_added else ""
         trigger = r.trigger.replace("_", " ")
         action = r.action_taken.replace("_", " ")
-        narration = escape_markdown(re.sub(r"^Pass \d+:\s*", "", r.narration))  # the bold prefix says which pass
-        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {narration}")
+        narration = re.sub(r"^Pass \d+:\s*", "", r.narration)  # the bold prefix already says which pass
+        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {safe.inline(narration)}")
     return lines
 
 
@@ -49,11 +49,6 @@ def budget_caption(result: RunResult) -> str:
             f"{b.max_context_tokens} · seconds {b.max_seconds:g}")  # fmt: skip
 
 
-def anchor(doc_id: str, page: int) -> str:
-    """The HTML id of an evidence page image (citations link to it)."""
-    return f"evidence-{doc_id[:10]}-p{page}"
-
-
 def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
     """Markdown lines of the citations with ``role`` (answer or support), numbered across both."""
     names = {d.doc_id: d.file_name for d in result.docs}
@@ -61,16 +56,16 @@ def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
     for n, c in enumerate(result.answer.citations, start=1):
         if c.role != role:
             continue
-        name = names.get(c.doc_id, c.doc_id[:12] or "document")
-        quote = c.quote if len(c.quote) <= 180 else c.quote[:177] + "..."
-        lines.append(f"\\[{n}\\] **{escape_markdown(name)}**, [page {c.page}](#{anchor(c.doc_id, c.page)}): "
-                     f"“{escape_markdown(quote)}”")  # fmt: skip
+        name = safe.inline(names.get(c.doc_id, c.doc_id[:12] or "document"))
+        lines.append(
+            f"[{n}] **{name}**, [page {c.page}](#{anchor(c.doc_id, c.page, result.run_id)}): “{safe.inline(c.quote, 180)}”"
+        )
     return lines
 
 
 def answer_markdown(text: str) -> str:
-    """The answer, escaped, with its own line breaks kept (one line per comparison side or list item)."""
-    return "  \n".join(escape_markdown(line) for line in text.splitlines() if line.strip())
+    """The answer escaped, its own line breaks kept (one line per comparison side or list item)."""
+    return safe.md(text)
 
 
 def show_answer(result: RunResult) -> None:
@@ -78,7 +73,7 @@ def show_answer(result: RunResult) -> None:
     if result.answer.answer_found:
         st.markdown(answer_markdown(result.answer.text) or "_(empty answer)_")
     else:
-        st.warning(escape_markdown(result.answer.text) or "The selected documents do not seem to contain an answer.")
+        st.warning(safe.md(result.answer.text) or "The selected documents do not seem to contain an answer.")
     lines = citation_lines(result, "answer")
     if lines:
         st.markdown("**Citations**  \n" + "  \n".join(lines))
@@ -87,7 +82,7 @@ def show_answer(result: RunResult) -> None:
         title = "Closest passages" if not result.answer.answer_found else "Supporting passages on other pages"
         st.markdown(f"**{title}**  \n" + "  \n".join(support))
     meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; "
-            f"{escape_markdown(result.strategy_reason)})"
+            f"{safe.inline(result.strategy_reason)})"
             f" · backend {result.backend} · confidence {result.answer.confidence:.2f}")  # fmt: skip
     st.caption(meta)
 
@@ -120,9 +115,9 @@ def show_stop(result: RunResult) -> None:
     else:
         st.success(message)
     for caveat in result.answer.caveats:
-        st.caption(f"⚠️ {escape_markdown(caveat)}")
+        st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
-        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {escape_markdown(fallback.reason)}")
+        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {safe.inline(fallback.reason)}")
 
 
 def _stop_text() -> dict[str, str]:
@@ -134,47 +129,6 @@ def _stop_text() -> dict[str, str]:
         return {}
 
 
-def page_caption(ref: PageRef, added_in: int | None, supporting: bool = False) -> str:
-    caption = f"{escape_markdown(ref.file_name)} · page {ref.page}"
-    if supporting:
-        caption += " · supporting passage"
-    if added_in:
-        caption += f" · added in pass {added_in}"
-    return caption
-
-
-def _supporting_pages(result: RunResult) -> set[tuple[str, int]]:
-    """Pages cited only by supporting passages."""
-    answer = {(c.doc_id, c.page) for c in result.answer.citations if c.role == "answer"}
-    return {(c.doc_id, c.page) for c in result.answer.citations if c.role == "support"} - answer
-
-
-def show_evidence(result: RunResult, columns: int = 2) -> None:
-    st.subheader("Evidence pages")
-    if not result.evidence_pages:
-        st.info("No page was cited.")
-        return
-    st.caption("The answer's cited lines are boxed in amber, supporting passages in blue. "
-               "Pages found by a later feedback pass are marked.")  # fmt: skip
-    supporting = _supporting_pages(result)
-    cells = st.columns(columns)
-    path = services.library_path()
-    for n, ref in enumerate(result.evidence_pages):
-        added = result.page_added_in[n] if n < len(result.page_added_in) else None
-        with cells[n % columns], st.container(border=True):
-            st.markdown(f'<div id="{anchor(ref.doc_id, ref.page)}"></div>', unsafe_allow_html=True)
-            try:
-                png = services.page_image(path, ref.doc_id, ref.page, services.marks_of(result, ref.doc_id, ref.page))
-            except LoupeError as error:
-                st.error(escape_markdown(f"{ref.file_name} page {ref.page}: {error}"))
-                continue
-            except Exception as error:  # a page MuPDF chokes on must not take the whole answer down
-                services.report_unexpected(error, f"Drawing {ref.file_name} page {ref.page}")
-                continue
-            caption = page_caption(ref, added, (ref.doc_id, ref.page) in supporting)
-            st.image(png, caption=caption, width="stretch")
-
-
 def show_usage(result: RunResult, key: str = "usage") -> None:
     st.subheader("Budget")
     st.caption(budget_caption(result))
@@ -182,7 +136,7 @@ def show_usage(result: RunResult, key: str = "usage") -> None:
 
 
 def show_run(result: RunResult, key: str = "run") -> None:
-    """The whole result of a run, as the Ask page shows it."""
+    """The whole result of a run: answer, activation column, stop, budget, narration and evidence pages."""
     left, right = st.columns([2, 3], gap="large")
     with left:
         show_activations(result)
@@ -191,4 +145,4 @@ def show_run(result: RunResult, key: str = "run") -> None:
     with right:
         show_answer(result)
         show_narration(result)
-    show_evidence(result)
+    evidence.show_evidence(result, key=f"{key}_ev")

@@ -59,6 +59,7 @@ from engine.contracts.documents import (
 from engine.contracts.questions import (
     ComparisonSide,
     Complexity,
+    FollowUpRewrite,
     Intent,
     LayoutHint,
     ParsedQuestion,
@@ -115,6 +116,7 @@ __all__ = [
     "EffectiveStrategy",
     "EvidenceItem",
     "ExecutionPlan",
+    "FollowUpRewrite",
     "Hit",
     "Intent",
     "IterationRecord",

@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 
 from engine.contracts.answers import AnswerWithEvidence, EvidenceItem, ExecutionPlan, SubQueryPlan, SufficiencyJudgement
 from engine.contracts.base import Contract
-from engine.contracts.questions import ParsedQuestion
+from engine.contracts.questions import FollowUpRewrite, ParsedQuestion
 
-TaskName = Literal["parse_question", "plan_subqueries", "judge_sufficiency", "answer", "make_plan"]
+TaskName = Literal["parse_question", "plan_subqueries", "judge_sufficiency", "answer", "make_plan", "rewrite_follow_up"]
 BackendName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 """A backend's registry name ("offline", "openai"); the set is open: ``engine.llm.BACKENDS`` lists them."""
 
@@ -29,6 +29,7 @@ TASK_OUTPUTS: dict[str, type[BaseModel]] = {
     "judge_sufficiency": SufficiencyJudgement,
     "answer": AnswerWithEvidence,
     "make_plan": ExecutionPlan,
+    "rewrite_follow_up": FollowUpRewrite,
 }
 """The output type each task produces."""
 
@@ -57,6 +58,8 @@ class TaskRequest(Contract):
     evidence: tuple[EvidenceItem, ...] = ()
     gaps: tuple[str, ...] = ()
     previous_queries: tuple[str, ...] = ()
+    previous_question: str = Field("", description="The previous turn's question (follow-up rewriting).")
+    previous_answer: str = Field("", description="The previous turn's answer, when it found one (follow-ups).")
     max_sentences: int = 5
     max_citations: int = 6
     time_limit_seconds: float | None = Field(

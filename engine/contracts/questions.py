@@ -70,3 +70,10 @@ class ParsedQuestion(Contract):
     instructions: tuple[str, ...] = Field(
         default=(), description='Answer-format instructions set aside before searching ("Round to two decimals.").'
     )
+
+
+class FollowUpRewrite(Contract):
+    """A follow-up question ("And in 2022?") rewritten with the previous turn into a full question."""
+
+    question: str = Field(min_length=1, description="The follow-up as one full, self-contained question.")
+    rule: str = Field("", description="Which rewriting rule applied (offline rules), or empty.")

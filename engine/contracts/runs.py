@@ -131,6 +131,12 @@ class PageScore(Contract):
 class RunResult(Contract):
     """Everything a run produced: the answer, how it was reached, and what it cost."""
 
+    run_id: str = Field("", description="The run's id in the history (empty until ``answer`` assigns one).")
+    created_at: str = Field("", description="ISO-8601 UTC time the run started.")
+    follow_up_of: str | None = Field(None, description="run_id of the turn this follow-up continues.")
+    asked: str | None = Field(
+        None, description="The user's own words when ``question`` is a rewritten follow-up (else None)."
+    )
     question: str
     docs: tuple[PageRef, ...] = Field(description="One entry per document asked (page = 1).")
     strategy_requested: StrategyName

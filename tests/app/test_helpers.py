@@ -8,10 +8,11 @@ from engine import BudgetOverride, RunResult
 from tests.app.factories import run_result
 from ui import charts
 from ui.compare import compare_rows
+from ui.evidence import page_caption
 from ui.inspect import iteration_rows
 from ui.library import outline_markdown
 from ui.settings import build_config, default_budget
-from ui.views import activation_rows, budget_caption, citation_lines, narration_lines, page_caption
+from ui.views import activation_rows, budget_caption, citation_lines, narration_lines
 
 
 def plain(markdown: str) -> str:

@@ -5,12 +5,7 @@ Skips when chromium is absent, unless $CI is set (then it fails). Never download
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,27 +13,9 @@ import pymupdf
 import pytest
 
 from tests.app.conftest import REAL_ENGINE
+from tests.e2e.server import ARGS, chromium, streamlit_app
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = [Path("/usr/bin/chromium"), Path("/usr/lib/chromium/chromium")]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 QUESTION = "What mean turbidity does Table 3 report for the Osprey flights?"
-
-
-def _chromium() -> str:
-    for path in CHROMIUM:
-        if path.exists():
-            return str(path)
-    if os.environ.get("CI"):
-        pytest.fail("chromium is missing in CI (apt-get install -y chromium)")
-    pytest.skip("chromium is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _report_pdf() -> bytes:
@@ -74,44 +51,20 @@ def _report_pdf() -> bytes:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
     library = tmp_path / "library"
     library.mkdir()
     script = "app.py" if REAL_ENGINE else "tests/e2e/fake_engine_app.py"
-    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0"}
-    log = (tmp_path / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
+    with streamlit_app(library, tmp_path / "streamlit.log", script) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.mark.timeout(240)
 def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    executable = _chromium()
+    expect.set_options(timeout=90_000)  # a loaded 2-core machine: wait on elements generously
+
+    executable = chromium()
     pdf = tmp_path / "osprey-report.pdf"
     pdf.write_bytes(_report_pdf())
     with sync_playwright() as p:
@@ -126,7 +79,7 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
         multiselect = page.locator("[data-testid='stMultiSelect']")
         expect(multiselect).to_contain_text("osprey-report.pdf", timeout=60_000)
 
-        box = page.get_by_label("Question")
+        box = page.locator("[data-testid='stChatInputTextArea']")
         box.fill(QUESTION)
         box.press("Enter")
         page.get_by_text("Activation column").wait_for()

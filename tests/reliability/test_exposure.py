@@ -7,11 +7,6 @@ showed its message and traceback (server paths, an endpoint's reply) to whoever 
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,12 +18,6 @@ from engine.config import REPO_ROOT
 from tests.app.conftest import APP
 
 SECRET_DETAIL = "/srv/private/payroll-2026.pdf"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _listening_hosts(port: int) -> set[str]:
@@ -62,34 +51,12 @@ def repo_config(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="needs Linux /proc/net/tcp")
 def test_the_readme_command_listens_on_loopback_only(tmp_path: Path) -> None:
-    port = _free_port()
-    env = {**os.environ, "LOUPE_LIBRARY": str(tmp_path), "LOUPE_NO_NETWORK": "1"}
-    log = (tmp_path / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)],
-        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("streamlit did not start: " + (tmp_path / "streamlit.log").read_text()[-2000:])
-        hosts = _listening_hosts(port)
-        assert hosts, "no listening socket found"
-        assert hosts <= LOOPBACK, f"the app listens beyond this machine: {hosts}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    from tests.e2e.server import streamlit_app
+
+    with streamlit_app(tmp_path, tmp_path / "streamlit.log", address=None) as url:
+        hosts = _listening_hosts(int(url.rsplit(":", 1)[1]))
+    assert hosts, "no listening socket found"
+    assert hosts <= LOOPBACK, f"the app listens beyond this machine: {hosts}"
 
 
 def test_uncaught_exception_is_redacted_for_visitors_and_logged(

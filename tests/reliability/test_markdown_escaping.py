@@ -66,7 +66,7 @@ SPECIALS = "\\`*_[]()<>!&#~$:|-+=.0123456789 \n\tabcwhtp/"
 def test_escaped_text_renders_as_itself_and_nothing_else(text: str) -> None:
     html = _render(_escape(text))
     assert set(re.findall(r"<([a-z0-9]+)", html)) <= {"p", "br"}, (text, html)
-    lines = lambda t: [line.strip() for line in t.splitlines() if line.strip()]  # noqa: E731 (blank lines part paragraphs)
+    lines = lambda t: [" ".join(line.split()) for line in t.splitlines() if line.strip()]  # noqa: E731 (spaces fold)
     assert lines(_text_of(html)) == lines(text), (text, html)
 
 
@@ -133,7 +133,9 @@ def _markdown_values(at: AppTest) -> list[str]:
 @pytest.mark.parametrize("page", [None, "pages/1_Inspect.py"])
 def test_a_run_full_of_hostile_text_renders_inert(page: str | None, library_dir: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.session_state["loupe"]["runs"] = [_hostile_run().model_dump_json()]
+    hostile = _hostile_run().model_dump_json()
+    at.session_state["loupe"]["runs"] = [hostile]  # the Inspect page's runs
+    at.session_state["loupe"]["conversation"] = [hostile]  # the Ask page's conversation
     at.run()
     if page:
         at.switch_page(page).run()
@@ -144,6 +146,24 @@ def test_a_run_full_of_hostile_text_renders_inert(page: str | None, library_dir:
         if page and tag in ("answer", "quote", "narration"):
             continue  # the Inspect page shows no answer, and the narration in a data grid (not Markdown)
         assert f"?{tag})" in shown, f"the {tag} text is not shown at all"
+    for value in values:
+        _assert_inert(value)
+
+
+@pytest.mark.timeout(180)
+def test_a_saved_hostile_run_renders_inert_in_the_history(library_dir: Path) -> None:
+    import engine
+    from engine.config import EngineConfig, LibraryConfig
+    from engine.store.base import new_run_id
+
+    saved = _hostile_run().model_copy(update={"run_id": new_run_id()})
+    engine.open_run_store(EngineConfig(library=LibraryConfig(path=str(library_dir)))).save(saved)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/6_History.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    values = _markdown_values(at)
+    shown = "\n".join(_text_of(_render(v)) for v in values)
+    assert "?question)" in shown, "the saved run is not shown"
     for value in values:
         _assert_inert(value)
 

@@ -59,8 +59,7 @@ def test_a_page_mupdf_refuses_is_a_loupe_error(monkeypatch: pytest.MonkeyPatch) 
 def test_evidence_view_of_a_huge_page_shows_no_traceback(library_dir: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.file_uploader[0].upload("poster.pdf", _page_pdf(14400, 14400), "application/pdf").run()
-    at.text_input(key="loupe_w_question").input("How many litres per second does the Kestrel pump station move?")
-    at.button[[b.label for b in at.button].index("Ask")].click().run()
+    at.chat_input(key="loupe_chat").set_value("How many litres per second does the Kestrel pump station move?").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.get("image"), "the evidence page was not drawn"

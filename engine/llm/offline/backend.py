@@ -17,6 +17,7 @@ from engine.config import BackendConfig
 from engine.contracts import BackendReply, LlmUsage, ParsedQuestion, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
 from engine.llm.offline.answer import extract_answer
+from engine.llm.offline.followup import rewrite_follow_up
 from engine.llm.offline.plan import judge_sufficiency, make_plan, plan_subqueries
 from engine.llm.offline.question import parse_question
 
@@ -27,6 +28,8 @@ def run_rule(task: TaskName, request: TaskRequest) -> BaseModel:
     """The offline rule for ``task`` applied to ``request``."""
     if task == "parse_question":
         return parse_question(request.question)
+    if task == "rewrite_follow_up":
+        return rewrite_follow_up(request.question, request.previous_question, request.previous_answer)
     parsed = request.parsed or parse_question(request.question)
     if task == "answer":
         return extract_answer(request.question, parsed, request.evidence, request.max_sentences, request.max_citations)
@@ -42,7 +45,8 @@ def run_rule(task: TaskName, request: TaskRequest) -> BaseModel:
 def request_tokens(request: TaskRequest) -> int:
     """Estimated tokens a request would cost as a prompt."""
     parsed = request.parsed.model_dump_json() if isinstance(request.parsed, ParsedQuestion) else ""
-    texts = [request.question, parsed, *(e.text for e in request.evidence), *request.gaps, *request.previous_queries]
+    texts = [request.question, parsed, *(e.text for e in request.evidence), *request.gaps, *request.previous_queries,
+             request.previous_question, request.previous_answer]  # fmt: skip
     return sum(estimate_tokens(t) for t in texts)
 
 
