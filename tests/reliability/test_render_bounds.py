@@ -63,3 +63,7 @@ def test_evidence_view_of_a_huge_page_shows_no_traceback(library_dir: Path) -> N
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.get("image"), "the evidence page was not drawn"
+    at = at.toggle(key="turn_0_ev_0_full").set_value(True).run()  # the whole 14400 pt page
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.get("image"), "the whole page was not drawn"
