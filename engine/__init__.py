@@ -79,6 +79,7 @@ _LAZY = {
     "EvalProgress": "engine.eval",
     "DEFAULT_CORPUS": "engine.eval",
     "corpus_folders": "engine.eval",
+    "stream_answer_text": "engine.llm.streaming",
 }
 
 __all__ = [

@@ -57,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--backend", choices=BACKEND_NAMES, default="offline")
     ask.add_argument("--model", default=None, help="model name for a model backend (openai)")
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
+    ask.add_argument("--timeout", type=float, default=None, help="seconds one request may take (--backend openai)")
+    ask.add_argument("--context-window", type=int, default=None, help="the model's context window, in tokens")
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
         ("--max-unique-queries", int), ("--max-context-tokens", int), ("--max-seconds", float),
@@ -170,12 +172,10 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     if args.follow_up and args.doc:
         raise CliError("a follow-up asks its run's documents; give --follow-up or --doc, not both")
     override = _budget_override(args)
-    if args.backend != config.backend.kind or args.model or args.base_url:
-        backend = config.backend.model_copy(
-            update={"kind": args.backend, **({"model": args.model} if args.model else {}),
-                    **({"base_url": args.base_url} if args.base_url else {})}
-        )  # fmt: skip
-        config = config.model_copy(update={"backend": backend})
+    if args.backend != config.backend.kind or any(
+        v is not None for v in (args.model, args.base_url, args.timeout, args.context_window)
+    ):
+        config = config.model_copy(update={"backend": _backend_settings(args, config)})
     library = Library(config)
     if args.follow_up:
         from engine.conversation import follow_up
@@ -191,6 +191,20 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library,
                         store=store)  # fmt: skip
     _emit(result.model_dump_json(), args.json, human_result(result))
+
+
+def _backend_settings(args: argparse.Namespace, config: EngineConfig):
+    """The backend settings ``ask`` asks for (validated: a bad value is a CLI error)."""
+    chosen = {"model": args.model, "base_url": args.base_url, "timeout_seconds": args.timeout,
+              "context_window_tokens": args.context_window}  # fmt: skip
+    update = {"kind": args.backend, **{k: v for k, v in chosen.items() if v is not None}}
+    try:
+        return type(config.backend).model_validate({**config.backend.model_dump(), **update})
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise CliError(
+            f"--{str(first['loc'][0]).replace('_seconds', '').replace('_tokens', '').replace('_', '-')}: {first['msg']}"
+        ) from None
 
 
 def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:

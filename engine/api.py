@@ -12,7 +12,8 @@ from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
 from engine.compose.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.compose.steps import finish_caveats, understand_question, with_support
+from engine.compose.sides import side_quota, with_document_sides
+from engine.compose.steps import below_the_line, finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
 from engine.config import MAX_QUESTION_CHARS, EngineConfig
@@ -109,10 +110,15 @@ def answer(
     parsed = understand_question(question, llm)
     if previous is not None:
         parsed = inherit_parsed(parsed, previous.parsed_question)
+    parsed = with_document_sides(parsed, indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
-    activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched")
+    quota = side_quota(config.retrieval.top_k, len(parsed.sides)) if effective != "single_pass" else 0
+    activations = decide(
+        parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
+        max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
+    )  # fmt: skip
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
@@ -124,6 +130,7 @@ def answer(
     if outcome.handed_to is not None:
         effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    final = below_the_line(final, config.generation.min_claim_confidence)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)

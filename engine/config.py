@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from engine.contracts import Budget, Complexity, StrategyName
-from engine.errors import BackendError
+from engine.errors import EndpointPolicyError
 
 HARD_ITERATION_CAP = 4
 """No strategy may run more feedback passes than this, whatever the caller asks."""
@@ -107,6 +107,13 @@ class GenerationConfig(_Section):
         le=1,
         description="A supporting passage scores at least this share of the best supporting candidate's score.",
     )
+    min_claim_confidence: float = Field(
+        0.6,
+        ge=0,
+        le=1,
+        description="Below this confidence an incomplete answer is not stated as one: the answer says what is "
+        "missing and shows the closest passages instead.",
+    )
 
 
 class BackendConfig(_Section):
@@ -123,7 +130,9 @@ class BackendConfig(_Section):
         pattern=r"^[a-z][a-z0-9_]{0,31}$",
         description="A backend name from engine.llm.BACKENDS: offline rules, or openai for an OpenAI-compatible API.",
     )
-    model: str = Field("gpt-4o-mini", description="Model name for the OpenAI-compatible endpoint.")
+    model: str | None = Field(
+        None, description="Model name for the OpenAI-compatible endpoint; None: the one model the endpoint serves."
+    )
     base_url: str | None = Field(None, description="Endpoint; None means $OPENAI_BASE_URL or the OpenAI default.")
     api_key: SecretStr | None = Field(
         None, exclude=True, repr=False, description="Key; None means $OPENAI_API_KEY. Never dumped."
@@ -133,7 +142,15 @@ class BackendConfig(_Section):
         description="Who chose base_url and api_key: the operator (environment, CLI, code) or a visitor of the web "
         "app. A visitor's endpoint never receives the server's key.",
     )
-    timeout_seconds: float = Field(20.0, gt=0, description="Per-request timeout: a reply must be complete by then.")
+    timeout_seconds: float = Field(
+        20.0,
+        gt=0,
+        description="Per-request timeout, a reply complete by then (cut to what the question's seconds budget leaves "
+        "the step).",
+    )
+    context_window_tokens: int = Field(
+        8192, ge=512, description="The model's context window; the evidence of a request is fitted inside it."
+    )
     max_retries: int = Field(2, ge=0, le=6, description="Retries of 408/429/5xx and connection errors.")
     max_reply_bytes: int = Field(
         4_000_000, ge=10_000, description="Largest reply body read from the endpoint; a longer one is cut off."
@@ -151,28 +168,28 @@ class BackendConfig(_Section):
         """The endpoint to call (None: OpenAI's) and the key to send it, by the rules in the class docstring.
 
         Raises:
-            BackendError: a visitor's endpoint while the operator forbids them, a visitor's endpoint without
+            EndpointPolicyError: a visitor's endpoint while the operator forbids them, a visitor's endpoint without
                 the visitor's key, a malformed URL, no key at all, or a key an HTTP header cannot carry.
         """
         typed = self.typed_endpoint()
         if typed and not typed_endpoints_allowed():
-            raise BackendError(
+            raise EndpointPolicyError(
                 "this server does not let visitors choose an endpoint; clear the Base URL to use the server's"
             )
         url = (self.base_url or "").strip() or server_endpoint()
         if url is not None and urlparse(url).scheme not in ("http", "https"):
-            raise BackendError("the Base URL must start with http:// or https://")
+            raise EndpointPolicyError("the Base URL must start with http:// or https://")
         own = self.api_key.get_secret_value().strip() if self.api_key is not None else ""
         if typed and not own:
-            raise BackendError(
+            raise EndpointPolicyError(
                 "an endpoint typed in the settings needs its own API key; the server's key is only sent to the "
                 "server's endpoint"
             )
         key = own or os.environ.get("OPENAI_API_KEY", "").strip()
         if not key:
-            raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+            raise EndpointPolicyError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
         if not key.isascii() or not key.isprintable():
-            raise BackendError(
+            raise EndpointPolicyError(
                 "the API key holds characters an HTTP header cannot carry (non-ASCII or control characters, "
                 "often a paste error); copy the key again"
             )

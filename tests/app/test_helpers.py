@@ -37,7 +37,9 @@ def test_narration_one_line_per_pass() -> None:
 
 def test_budget_caption_and_usage_chart() -> None:
     result = run_result(iterations=0)
-    assert "iterations 0 ·" in budget_caption(result)
+    assert "feedback passes 1 of 0 ·" in budget_caption(result)
+    cached = result.model_copy(update={"usage": result.usage.model_copy(update={"cached_retrievals": 5})})
+    assert "5 more from the cache" in budget_caption(cached), "cache hits are shown, not hidden behind 0 calls"
     figure = charts.usage_chart(result)
     bar = figure.data[0]
     assert list(bar.y) == ["iterations", "LLM calls", "retrieval calls", "unique queries", "context tokens", "seconds"]

@@ -18,7 +18,7 @@ from engine.contracts import ParsedQuestion, TaskRequest
 from engine.llm import allow_network, make_backend
 
 url, timeout = sys.argv[1], float(sys.argv[2])
-config = BackendConfig(kind="openai", base_url=url, api_key="sk-test-probe-0000", timeout_seconds=timeout,
+config = BackendConfig(kind="openai", base_url=url, api_key="sk-test-probe-0000", timeout_seconds=timeout, model="m",
                        max_retries=1)
 started = time.monotonic()
 with allow_network(True):

@@ -135,10 +135,10 @@ def _parse_with(config: BackendConfig):
         )
 
 
-def _visitor_config(base_url: str, key: str = "") -> BackendConfig:
+def _visitor_config(base_url: str, key: str = "", model: str = "fault-model") -> BackendConfig:
     from ui.settings import build_config
 
-    backend = build_config("balanced", "openai", base_url, "fault-model", key, "auto").backend
+    backend = build_config("balanced", "openai", base_url, model, key, "auto").backend
     return backend.model_copy(update={"timeout_seconds": 1.0, "max_retries": 0})
 
 
@@ -170,6 +170,9 @@ def test_fallback_reasons_on_a_typed_endpoint_do_not_map_the_network(server_key:
     urls = {"refused": f"http://127.0.0.1:{closed_port()}/v1"}
     urls |= {mode: fault_server(mode).base_url for mode in ("5xx", "not_json", "bad_envelope", "echo_key")}
     reasons = {name: _parse_with(_visitor_config(url, VISITOR_KEY)).fallback for name, url in urls.items()}
+    # with no model named, the backend first asks the endpoint for its models: that failure reads the same
+    reasons |= {f"{name} (listing models)": _parse_with(_visitor_config(url, VISITOR_KEY, model="")).fallback
+                for name, url in urls.items()}  # fmt: skip
     assert all(r is not None for r in reasons.values()), reasons
     texts = {name: r.reason for name, r in reasons.items() if r is not None}
     assert len(set(texts.values())) == 1, texts
