@@ -16,7 +16,7 @@ from engine.compose.sides import side_quota, with_document_sides
 from engine.compose.steps import below_the_line, finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
-from engine.config import EngineConfig
+from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     AnswerWithEvidence,
     Backend,
@@ -86,6 +86,7 @@ def answer(
     started = time.monotonic()
     created_at = now_iso()
     config = config or EngineConfig()
+    check_question_length(question)
     question = normalize_space(question or "")
     if not question:
         raise LoupeError("the question is empty; type a question first")
@@ -163,6 +164,15 @@ def answer(
     if store is not None:
         store.save(result)
     return result
+
+
+def check_question_length(question: str | None) -> None:
+    """Raise ``LoupeError`` when ``question`` is longer than ``MAX_QUESTION_CHARS`` (checked before any parsing)."""
+    if question is not None and len(question) > MAX_QUESTION_CHARS:
+        raise LoupeError(
+            f"the question is {len(question):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
+            "ask it in fewer words, or split it into several questions"
+        )
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

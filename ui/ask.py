@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
 from ui import evidence, feedback, pack, safe, services, state, views
 from ui.settings import Settings
 from ui.streaming import run_streaming
@@ -162,12 +162,16 @@ def page(settings: Settings) -> None:
     for n, result in enumerate(turns):
         _turn(result, n, latest=n == len(turns) - 1)
     typed = st.chat_input("Ask a follow-up…" if following else "Ask a question about the selected documents…",
-                          key="loupe_chat", max_chars=20_000)  # fmt: skip
+                          key="loupe_chat", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
     question = state.ns().pop(PENDING, None) or typed
     if question is None:
         return
     if not question.strip():
         st.error("The question is empty; type a question first.")
+        return
+    if len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
+        st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
+                 "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
         return
     if not doc_ids:
         st.error("No document selected; upload a PDF or pick one from the library.")

@@ -25,7 +25,7 @@ PATTERN_LABELS = {
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
     """The activation column as table rows: all seven patterns, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": d.reason}
+        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": safe.inline(d.reason)}
         for name, d in result.activations.items()
     ]
 

@@ -32,7 +32,7 @@ from engine.bricks.layout import (
     split_long,
 )
 from engine.bricks.outline import build_toc
-from engine.config import EngineConfig, LibraryConfig
+from engine.config import BYTES_PER_MB, EngineConfig, LibraryConfig
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument
 from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 
@@ -63,7 +63,7 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         raise NotAPdfError("the file is empty; upload a PDF file")
     if b"%PDF" not in data[:1024]:
         raise NotAPdfError("this file is not a PDF (it has no %PDF header); upload a PDF file")
-    size_mb = len(data) / (1024 * 1024)
+    size_mb = len(data) / BYTES_PER_MB
     if size_mb > limits.max_file_mb:
         raise DocumentTooLargeError(
             f"this PDF is {size_mb:.1f} MB, over the {limits.max_file_mb:g} MB limit; "

@@ -62,7 +62,7 @@ def test_new_conversation_clears_the_turns(app_engine: str) -> None:
 
 
 def test_long_question_is_echoed_short_with_the_whole_text_one_click_away(app_engine: str) -> None:
-    question = "What is the flight endurance of the Heron 3? " + "Please be precise about the units. " * 140
+    question = "What is the flight endurance of the Heron 3? " + "Please be precise about the units. " * 50
     at = _app().run().chat_input(key="loupe_chat").set_value(question).run()
     assert not at.exception
     user = at.chat_message[0]
