@@ -48,6 +48,11 @@ class BackendError(LoupeError):
     """A network backend failed in a way the caller must see (configuration errors)."""
 
 
+class EndpointPolicyError(BackendError):
+    """The settings may not send this request: the server's key to another endpoint, a visitor's endpoint
+    where the operator forbids them, no key at all, or a key an HTTP header cannot carry."""
+
+
 class BackendUnavailableError(BackendError):
     """The backend may not be used here (for example, network backends are switched off in tests)."""
 

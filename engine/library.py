@@ -1,6 +1,6 @@
 """The document library on disk: ``<root>/<doc_id>/{original.pdf, parsed.json, manifest.json, index/, dense.npz}``.
 
-An entry is built in ``<root>/.staging-<random>/`` and renamed into place, under a file lock per
+An entry is built in ``<root>/.staging-<host>-<pid>-<random>/`` and renamed into place, under a file lock per
 doc_id, with the manifest written last: a folder without ``manifest.json`` is not an entry (it is
 removed by the next ingest of the same bytes). Storage is always keyed by the sha256 of the bytes;
 file names are kept for display only.
@@ -22,6 +22,7 @@ import os
 import re
 import secrets
 import shutil
+import socket
 import time
 import unicodedata
 from collections.abc import Callable
@@ -55,6 +56,23 @@ STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
 
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
+
+
+def _writer_is_gone(staging_name: str) -> bool:
+    """True when a staging folder was made by a process of this host that has exited."""
+    parts = staging_name.removeprefix(STAGING_PREFIX).rsplit("-", 2)
+    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+        return False
+    pid = int(parts[1])
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists under another user
+        return False
+    return False
 
 
 def sanitize_file_name(name: str) -> str:
@@ -166,7 +184,7 @@ class Library:
         return entry
 
     def _build_entry(self, data: bytes, doc_id: str, name: str, report: Progress) -> tuple[LibraryEntry, ReadResult]:
-        staging = self.root / f"{STAGING_PREFIX}{secrets.token_hex(8)}"
+        staging = self.root / f"{STAGING_PREFIX}{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(8)}"
         staging.mkdir()
         result: ReadResult | None = None
         try:
@@ -191,10 +209,12 @@ class Library:
         return entry.model_copy(update={"building": ("keyword index", "dense index")}), result
 
     def _clean_stale_staging(self) -> None:
+        """Remove staging folders whose writer is gone: a process of this host that no longer runs (killed
+        mid-ingest), or any folder older than ``STALE_STAGING_SECONDS`` (another host's, or an old name)."""
         now = time.time()
         for folder in self.root.glob(f"{STAGING_PREFIX}*"):
             try:
-                if now - folder.stat().st_mtime > STALE_STAGING_SECONDS:
+                if now - folder.stat().st_mtime > STALE_STAGING_SECONDS or _writer_is_gone(folder.name):
                     shutil.rmtree(folder, ignore_errors=True)
             except OSError:
                 continue

@@ -7,9 +7,10 @@ from functools import partial
 
 import streamlit as st
 
-from engine import SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
 from ui import evidence, feedback, pack, safe, services, state, views
 from ui.settings import Settings
+from ui.streaming import run_streaming
 from ui.upload import uploads
 
 DOCS = "docs"
@@ -66,7 +67,9 @@ def _new_conversation() -> None:
 def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | None = None,
         previous: RunResult | None = None) -> RunResult | None:  # fmt: skip
     """Run one question (a follow-up of ``previous`` when given) in an ``st.status`` box; errors become
-    messages. The run is saved in the history and kept in the session."""
+    messages. The run is saved in the history and kept in the session. With the openai backend the
+    model's draft answer streams above the box as it is written."""
+    draft = st.container() if settings.config.backend.kind == "openai" else None
     label = safe.inline(question, STATUS_CHARS)
     with st.status(f"Answering: {label}", expanded=False) as status:
 
@@ -77,9 +80,14 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
 
         try:
             if previous is not None:
-                result = services.run_follow_up(question, previous, settings, progress=progress)
+                run = partial(services.run_follow_up, question, previous, settings)
             else:
-                result = services.run_question(question, doc_ids, settings, progress=progress, strategy=strategy)
+                run = partial(services.run_question, question, doc_ids, settings, strategy=strategy)
+            if draft is not None:
+                services.library(), services.store()  # cached resources built in the script thread, not the worker
+                result = run_streaming(lambda report: run(progress=report), progress, draft)
+            else:
+                result = run(progress=progress)
         except LoupeError as error:
             status.update(label="The question could not be answered", state="error")
             st.error(safe.inline(str(error)))
@@ -88,8 +96,8 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.update(label="The question could not be answered", state="error")
             services.report_unexpected(error, "Answering")
             return None
-        status.update(label=f"Done: {result.strategy_effective}, stopped on {result.stop_reason} "
-                            f"({result.usage.latency_ms / 1000:.1f} s)", state="complete")  # fmt: skip
+        status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s ({result.strategy_effective.replace('_', ' ')}): "
+                            f"{views.stop_sentence(result)}", state="complete")  # fmt: skip
     state.add_run(result)
     return result
 
@@ -154,12 +162,16 @@ def page(settings: Settings) -> None:
     for n, result in enumerate(turns):
         _turn(result, n, latest=n == len(turns) - 1)
     typed = st.chat_input("Ask a follow-up…" if following else "Ask a question about the selected documents…",
-                          key="loupe_chat", max_chars=20_000)  # fmt: skip
+                          key="loupe_chat", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
     question = state.ns().pop(PENDING, None) or typed
     if question is None:
         return
     if not question.strip():
         st.error("The question is empty; type a question first.")
+        return
+    if len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
+        st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
+                 "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
         return
     if not doc_ids:
         st.error("No document selected; upload a PDF or pick one from the library.")

@@ -81,6 +81,8 @@ def _card(result: RunResult, n: int, ref: PageRef, key: str, supporting: bool) -
             st.image(png, width="content")
     except LoupeError as error:
         st.error(f"{safe.inline(ref.file_name)} page {ref.page}: {safe.inline(str(error))}")
+    except Exception as error:  # a page MuPDF chokes on must not take the whole answer down
+        services.report_unexpected(error, f"Drawing {ref.file_name} page {ref.page}")
 
 
 def show_evidence(result: RunResult, key: str = "evidence") -> None:

@@ -34,13 +34,18 @@ def default_budget(preset: str = "balanced") -> Budget:
     return PRESETS.get(preset, PRESETS["balanced"]).budgets.moderate
 
 
-def build_config(preset: str, backend: str, base_url: str, model: str, api_key: str, strategy: str) -> EngineConfig:
-    """The preset's configuration with the sidebar's backend and strategy."""
+def build_config(
+    preset: str, backend: str, base_url: str, model: str, api_key: str, strategy: str, timeout: float | None = None
+) -> EngineConfig:
+    """The preset's configuration with the sidebar's backend, request timeout and strategy."""
     base = PRESETS.get(preset, PRESETS["balanced"])
     update: dict = {"kind": backend}
     if backend == "openai":
-        update |= {"base_url": base_url.strip() or None, "model": model.strip() or base.backend.model}
+        update |= {"base_url": base_url.strip() or None, "model": model.strip() or base.backend.model,
+                   "endpoint_source": "visitor"}  # fmt: skip
         if api_key:
             update["api_key"] = api_key
+        if timeout:
+            update["timeout_seconds"] = timeout
     backend_cfg = base.backend.model_validate({**base.backend.model_dump(), **update})
     return base.model_copy(update={"backend": backend_cfg, "strategy": strategy})

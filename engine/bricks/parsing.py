@@ -36,14 +36,14 @@ from engine.bricks.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.bricks.outline import build_toc
 from engine.bricks.parsed_codec import chunk_id_of, make_chunk
 from engine.bricks.pdf_guard import FormMemo, check_page_content
-from engine.config import EngineConfig, LibraryConfig
+from engine.config import BYTES_PER_MB, EngineConfig, LibraryConfig
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument
 from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 """Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -67,7 +67,7 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         raise NotAPdfError("the file is empty; upload a PDF file")
     if b"%PDF" not in data[:1024]:
         raise NotAPdfError("this file is not a PDF (it has no %PDF header); upload a PDF file")
-    size_mb = len(data) / (1024 * 1024)
+    size_mb = len(data) / BYTES_PER_MB
     if size_mb > limits.max_file_mb:
         raise DocumentTooLargeError(
             f"this PDF is {size_mb:.1f} MB, over the {limits.max_file_mb:g} MB limit; "

@@ -26,6 +26,8 @@ def decide(
     parsed: ParsedQuestion,
     profiles: Sequence[DocumentProfile],
     strategy: EffectiveStrategy = "dispatched",
+    max_iterations: int | None = None,
+    side_quota: int = 0,
 ) -> Activations:
     """Return the activation column for ``parsed`` over ``profiles``.
 
@@ -34,18 +36,37 @@ def decide(
         profiles: One profile per document asked.
         strategy: The strategy that will run; ``single_pass`` is the baseline and runs keyword (and
             TOC when an outline exists) only, once.
+        max_iterations: The run's iteration budget (None: not known yet); 0 switches the loop off.
+        side_quota: Chunks each side of a comparison searches for on its own (0: no side searches).
     """
     if strategy == "single_pass":
         return _single_pass_column(parsed, profiles)
     return Activations(
         toc_retrieval=_toc_rule(parsed, profiles),
-        keyword_retrieval=_on("keyword search (BM25F) runs on every question"),
+        keyword_retrieval=_keyword_rule(parsed, side_quota),
         dense_retrieval=_dense_rule(parsed, profiles),
         two_hop_references=_two_hop_rule(parsed),
         listing_aggregation=_listing_rule(parsed),
         adaptive_parsing=_adaptive_rule(parsed, profiles),
-        iterative_feedback=_on("the answer's feedback signals drive up to the iteration budget of extra passes"),
+        iterative_feedback=_loop_rule(max_iterations),
     )
+
+
+def _keyword_rule(parsed: ParsedQuestion, side_quota: int) -> PatternDecision:
+    if len(parsed.sides) > 1 and side_quota:
+        where = "in its own document" if any(s.doc_id for s in parsed.sides) else "on its own"
+        return _on(
+            f"keyword search (BM25F) runs on every question; each of the {len(parsed.sides)} sides is also "
+            f"searched {where} with a quota of {side_quota} chunks, so no side crowds out another"
+        )
+    return _on("keyword search (BM25F) runs on every question")
+
+
+def _loop_rule(max_iterations: int | None) -> PatternDecision:
+    if max_iterations == 0:
+        return _off("the iteration budget is 0: no feedback pass may run")
+    cap = "" if max_iterations is None else f" (at most {max_iterations})"
+    return _on(f"the answer's feedback signals drive extra passes within the iteration budget{cap}")
 
 
 def _toc_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:

@@ -1,13 +1,23 @@
-"""A backend for any OpenAI-compatible endpoint.
+"""A backend for any OpenAI-compatible endpoint (the factory wraps it in a per-step fallback to the offline rules).
 
-Structured outputs go through ``client.chat.completions.parse`` into the task's pydantic model. A
-reply that fails validation gets one corrective retry; a reply still invalid, or an endpoint that
-keeps failing after its retries, raises ``BackendStepError`` with a key-free reason and what the step
-spent (the factory's ``FallbackBackend`` then has the offline rules do that step, and records why).
-The feedback signals of an answer are checked in code after the call (``engine.bricks.signals``), as
-for every backend. The client is built lazily on the first call. The API key is only ever handed to the
-``openai`` client (which sends it as the Authorization header); it is scrubbed from every message
-this module produces, and never logged or stored.
+Every request fits the model: a ``max_tokens`` cap and a temperature per task (``TASK_LIMITS``), a
+deadline inside the run's seconds budget, the evidence fitted to the context window and numbered so
+the model cites ``[3]``, and a small reply schema (``wire.py``) that code turns into the contracts,
+checking every citation. Structured output walks down ``json_schema`` -> ``json_object`` with the
+schema -> plain text with the JSON extracted, on the server's actual refusal only, remembered per
+endpoint (``structured.py``). A reply that fails validation gets one corrective retry (recorded); a
+reply still invalid, or an endpoint that keeps failing, raises ``BackendStepError`` with a key-free
+reason and what the step spent (the factory's ``FallbackBackend`` has the offline rules do that step
+and records why). Usage counts every request sent, answered or not. The answer's feedback signals
+(pending references, garbled pages, uncovered sides) are checked in code after the call
+(``engine.bricks.signals``), as for every backend: the model is not asked for them.
+
+The API key is only ever handed to the ``openai`` client (which sends it as the Authorization
+header); it is scrubbed from every message this module produces, and never logged or stored. Whose key
+goes where is ``BackendConfig.credentials()``: the server's key only to the server's endpoint, a
+visitor's endpoint only with the visitor's key. Replies are read through ``BoundedTransport`` (a byte
+cap and a wall-clock deadline per request). Any failure of an endpoint a visitor typed gets one generic
+reason, so the fallback note cannot serve as a port scanner; the details go to the server log.
 """
 
 from __future__ import annotations
@@ -18,51 +28,55 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from engine.config import BackendConfig
-from engine.contracts import BackendReply, LlmUsage, TaskName, TaskRequest, check_output_type
+from engine.config import BackendConfig, server_endpoint
+from engine.contracts import BackendReply, ExecutionPlan, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
-from engine.errors import BackendError, BackendStepError
-from engine.llm import prompts
+from engine.errors import BackendError, BackendStepError, BackendUnavailableError, EndpointPolicyError
+from engine.llm import prompts, structured, wire
+from engine.llm.bounded_http import bounded_http_client
 from engine.llm.network import ensure_network
+from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
+from engine.llm.transport import CutOff, InvalidReply, Tally, describe, request_with_retries, short_validation
 
 logger = logging.getLogger(__name__)
 
 _KEY_LIKE = re.compile(r"\b(?:sk|key|api)[-_][A-Za-z0-9_\-]{8,}\b")
 
 
-class _InvalidReply(Exception):
-    """The endpoint answered, but not with a valid instance of the schema."""
+@dataclass(frozen=True)
+class TaskLimits:
+    """How one task's request is sized: reply tokens, temperature, and its share of the seconds left."""
+
+    max_tokens: int
+    temperature: float
+    budget_share: float
 
 
-class _Deadline(Exception):
-    """A request outlived its wall-clock deadline."""
+TASK_LIMITS: dict[TaskName, TaskLimits] = {
+    # a handful of keywords and flags; deterministic, and cheap enough to leave time for the answer
+    "parse_question": TaskLimits(max_tokens=96, temperature=0.0, budget_share=0.3),
+    # up to four short queries; a little variety in wording helps recall
+    "plan_subqueries": TaskLimits(max_tokens=160, temperature=0.2, budget_share=0.3),
+    # a yes/no, a few gap queries and a sentence
+    "judge_sufficiency": TaskLimits(max_tokens=160, temperature=0.0, budget_share=0.3),
+    # up to six statements with passage numbers; deterministic, faithful to the passages
+    "answer": TaskLimits(max_tokens=320, temperature=0.0, budget_share=0.85),
+    # up to six steps
+    "make_plan": TaskLimits(max_tokens=320, temperature=0.2, budget_share=0.3),
+    # one question; deterministic, and it runs before the run's own steps
+    "rewrite_follow_up": TaskLimits(max_tokens=120, temperature=0.0, budget_share=0.25),
+}
+"""Per-task request sizes, each with its reason."""
 
 
-def _retry_after(exc: BaseException, attempt: int) -> float:
-    """Seconds to wait before the next attempt: Retry-After when given, else exponential backoff."""
-    response = getattr(exc, "response", None)
-    header = response.headers.get("retry-after") if response is not None else None
-    try:
-        return max(0.0, float(header)) if header is not None else 0.5 * 2**attempt
-    except ValueError:
-        return 0.5 * 2**attempt
-
-
-@dataclass
-class _Tally:
-    """Calls and tokens spent on one step, kept across retries and failures."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def usage(self, seconds: float) -> LlmUsage:
-        return LlmUsage(calls=max(1, self.calls), prompt_tokens=self.prompt_tokens,
-                        completion_tokens=self.completion_tokens, seconds=round(seconds, 4))  # fmt: skip
+_SERVED_MODEL: dict[str, str] = {}
+"""The model each endpoint was found to serve (asked once per endpoint and process)."""
+_SERVED_LOCK = threading.Lock()
 
 
 class OpenAIBackend:
@@ -77,46 +91,82 @@ class OpenAIBackend:
             BackendUnavailableError: network backends are switched off here.
         """
         self.config = config
-        self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = config.base_url or server_endpoint()
         ensure_network(self.base_url or "https://api.openai.com/v1")
         self._client: Any = None
-        self._json_mode = False
+        self._model: str | None = config.model
         self._lock = threading.Lock()
-        self._local = threading.local()
+        self.events: list[str] = []
+        """What happened on the way (output-mode changes, corrective retries, plan repairs), in order."""
 
     def __repr__(self) -> str:
         return f"OpenAIBackend(model={self.config.model!r}, base_url={self.base_url!r})"
 
-    # ---- secrets ------------------------------------------------------------------------------
+    # ---- secrets and the client -----------------------------------------------------------------
 
-    def _key(self) -> str | None:
-        if self.config.api_key is not None:
-            return self.config.api_key.get_secret_value() or None
-        return os.environ.get("OPENAI_API_KEY") or None
+    def _keys(self) -> list[str]:
+        """Every key this process could know of: the configured one and the server's."""
+        own = self.config.api_key.get_secret_value() if self.config.api_key is not None else ""
+        return [k for k in (own.strip(), os.environ.get("OPENAI_API_KEY", "").strip()) if k]
 
     def scrub(self, text: str) -> str:
-        """``text`` with the API key (and anything shaped like a key) masked."""
-        key = self._key()
-        if key:
+        """``text`` with the API keys (and anything shaped like a key) masked."""
+        for key in self._keys():
             text = text.replace(key, "***")
         return _KEY_LIKE.sub("***", text)
 
     def _get_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                ensure_network(self.base_url or "https://api.openai.com/v1")
-                key = self._key()
-                if not key:
-                    raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+                url, key = self.config.credentials()  # whose key may go to which endpoint
+                ensure_network(url or "https://api.openai.com/v1")
                 import openai
 
-                # retries are ours (``_request``): the client's honour Retry-After up to 120 s
+                # retries are ours (``request_with_retries``): the client's honour Retry-After up to 120 s
                 self._client = openai.OpenAI(
-                    api_key=key, base_url=self.base_url, timeout=self.config.timeout_seconds, max_retries=0
-                )
+                    api_key=key, base_url=url, timeout=self.config.timeout_seconds, max_retries=0,
+                    http_client=bounded_http_client(self.config.max_reply_bytes, self.config.timeout_seconds),
+                )  # fmt: skip
             return self._client
 
-    # ---- the protocol -------------------------------------------------------------------------
+    def _drop_client(self) -> None:
+        """Forget the client after an abandoned request; a fresh one serves the next request."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            threading.Thread(target=client.close, daemon=True).start()
+
+    def model_name(self, tally: Tally, deadline: float | None) -> str:
+        """The configured model, or the one the endpoint serves when none is configured."""
+        if self._model:
+            return self._model
+        with _SERVED_LOCK:
+            self._model = _SERVED_MODEL.get(self.base_url or "")
+        if self._model:
+            return self._model
+        client = self._get_client()
+        try:
+            listing = request_with_retries(self, lambda: client.models.list(), tally, deadline, count_call=False)
+            ids = [str(m.id) for m in (getattr(listing, "data", None) or [])]
+        except Exception as exc:  # any failure to list means the same thing to the user
+            status = getattr(exc, "status_code", None)
+            cause = f"HTTP {status}" if status else describe(exc)[:80]
+            raise BackendError(
+                f"name the model to use (--model): the endpoint did not list its models ({cause})"
+            ) from None
+        if len(ids) != 1:
+            shown = ", ".join(ids[:5]) or "none"
+            raise BackendError(f"name the model to use (--model): the endpoint serves {len(ids)} ({shown})")
+        with _SERVED_LOCK:
+            self._model = _SERVED_MODEL.setdefault(self.base_url or "", ids[0])
+        return self._model
+
+    def _record(self, event: str) -> None:
+        logger.info("openai: %s", event)
+        with self._lock:
+            self.events.append(event)
+
+    # ---- the protocol -----------------------------------------------------------------------------
 
     def run(self, task: TaskName, request: TaskRequest, output_type: type[T]) -> BackendReply[T]:
         """Run ``task`` on the endpoint.
@@ -125,155 +175,147 @@ class OpenAIBackend:
             BackendStepError: the step could not be done (its reason names no secret).
         """
         check_output_type(task, output_type)
-        started = time.perf_counter()
-        limit = request.time_limit_seconds
-        self._local.deadline = time.monotonic() + limit if limit is not None else None
-        tally = _Tally()
+        started = time.monotonic()
+        tally = Tally()
         try:
-            value = self._attempt(task, request, output_type, tally)
+            value = self._attempt(task, request, tally, self._step_deadline(task, request, started))
         except Exception as exc:
-            reason = self.scrub(_describe(exc))
-            raise BackendStepError(reason, usage=tally.usage(time.perf_counter() - started)) from None
-        return BackendReply(value=value, usage=tally.usage(time.perf_counter() - started))
+            reason = self.scrub(describe(exc))
+            if self.config.typed_endpoint() and not isinstance(exc, EndpointPolicyError | BackendUnavailableError):
+                logger.warning("openai %s step on a typed endpoint failed: %s", task, reason)
+                reason = TYPED_ENDPOINT_FAILED
+            raise BackendStepError(reason, usage=tally.usage(time.monotonic() - started)) from None
+        return BackendReply(value=value, usage=tally.usage(time.monotonic() - started))  # type: ignore[arg-type]
 
-    def _attempt(self, task: TaskName, request: TaskRequest, output_type: type[T], tally: _Tally) -> T:
-        messages = prompts.build_messages(task, request, output_type, self._json_mode)
+    def _step_deadline(self, task: TaskName, request: TaskRequest, started: float) -> float | None:
+        """When this step must be done: its share of the seconds left (None: no budget given)."""
+        if request.time_limit_seconds is None:
+            return None
+        return started + TASK_LIMITS[task].budget_share * request.time_limit_seconds
+
+    def _attempt(self, task: TaskName, request: TaskRequest, tally: Tally, deadline: float | None) -> BaseModel:
+        limits = TASK_LIMITS[task]
+        wire_type = wire.WIRE_TYPES[task]
+        schema = structured.schema_of(wire_type)
+        model = self.model_name(tally, deadline)
+        mode = structured.MODES.get(self.base_url or "", model)
+        evidence = prompts.fit_evidence(task, request, request.evidence, schema, self.config.context_window_tokens,
+                                        limits.max_tokens)  # fmt: skip
+        if len(evidence) < len(request.evidence):
+            self._record(f"{task}: {len(evidence)} of {len(request.evidence)} passages fit the context window")
+        messages = prompts.build_messages(task, request, evidence, schema if mode == "text" else None)
         error = ""
         for attempt in range(2):
             try:
-                value = self._call(messages, output_type, tally)
-                if attempt:
-                    logger.info("openai %s reply valid after a corrective retry", task)
-                return value
-            except _InvalidReply as exc:
+                reply = self._call(task, messages, wire_type, schema, tally, deadline)
+                break
+            except CutOff:
+                raise  # asking again would restart the same runaway reply
+            except InvalidReply as exc:
                 error = str(exc)
-                logger.info("openai %s reply invalid (attempt %d): %s", task, attempt + 1, self.scrub(error[:200]))
+                if attempt:
+                    raise InvalidReply(f"reply still invalid after a corrective retry: {error[:300]}") from None
+                self._record(f"{task}: reply invalid, one corrective retry ({self.scrub(error[:160])})")
                 messages = [*messages, prompts.correction_message(error)]
-        raise _InvalidReply(f"reply still invalid after a corrective retry: {error[:300]}")
+        return self._to_contract(task, reply, request, evidence)
 
-    def _call(self, messages: list[dict[str, str]], output_type: type[T], tally: _Tally) -> T:
+    def _call(
+        self,
+        task: TaskName,
+        messages: list[dict[str, str]],
+        wire_type: type[BaseModel],
+        schema: dict[str, Any],
+        tally: Tally,
+        deadline: float | None,
+    ) -> BaseModel:
+        """One request, walking down the output-mode ladder while the server refuses the field."""
         import openai
 
-        client = self._get_client()
-        try:
-            if self._json_mode:
-                completion = self._request(lambda: client.chat.completions.create(
-                    model=self.config.model, messages=messages, response_format={"type": "json_object"}
-                ))  # fmt: skip
-            else:
-                completion = self._request(lambda: client.chat.completions.parse(
-                    model=self.config.model, messages=messages, response_format=output_type
-                ))  # fmt: skip
-        except (ValidationError, ValueError) as exc:
-            tally.calls += 1
-            raise _InvalidReply(_short_validation(exc)) from None
-        except openai.BadRequestError as exc:
-            if self._json_mode or ("response_format" not in str(exc) and "schema" not in str(exc)):
-                raise
-            logger.info("endpoint rejected the structured-output schema; switching to JSON mode")
-            self._json_mode = True
-            messages = [prompts.build_messages_system_json(messages, output_type), *messages[1:]]
-            return self._call(messages, output_type, tally)
-        _add_usage(tally, completion)
-        try:
-            message = completion.choices[0].message
-        except (AttributeError, IndexError, KeyError, TypeError):
-            raise _InvalidReply("the endpoint's reply is not a chat completion") from None
-        if self._json_mode:
+        limits = TASK_LIMITS[task]
+        model = self._model or ""
+        key = self.base_url or ""
+        sink = current_sink() if task == "answer" else None  # read here: the request runs in a worker thread
+        while True:
+            mode = structured.MODES.get(key, model)
+            fmt = structured.response_format(mode, wire_type.__name__, schema)
+            sent = _with_schema_in_system(messages, schema, mode)
+            self._get_client()  # built (and ``openai`` imported) before the request's deadline starts
+            call = partial(self._create, model, sent, limits, fmt, sink, deadline)
             try:
-                return output_type.model_validate_json(message.content or "")
-            except ValidationError as exc:
-                raise _InvalidReply(_short_validation(exc)) from None
-        parsed = getattr(message, "parsed", None)
-        if parsed is None:
-            raise _InvalidReply(getattr(message, "refusal", None) or "the reply held no JSON object")
-        return parsed
-
-    def _request(self, call: Any) -> Any:
-        """``call()`` with at most ``max_retries`` retries of timeouts, connection errors, 408/409/429
-        and 5xx; waits are capped at ``timeout_seconds`` whatever Retry-After says, and each attempt
-        has a wall-clock deadline of ``timeout_seconds`` (a reply trickling in byte by byte would
-        otherwise never trip the client's per-read timeout)."""
-        import openai
-
-        retries = self.config.max_retries
-        for attempt in range(retries + 1):
-            limit = self._seconds_left()
-            try:
-                return self._within_deadline(call, limit)
-            except (openai.APITimeoutError, openai.APIConnectionError, _Deadline, openai.APIStatusError) as exc:
-                status = getattr(exc, "status_code", None)
-                if attempt == retries or (status is not None and status not in (408, 409, 429) and status < 500):
+                completion = request_with_retries(self, call, tally, deadline, prompt=sent)
+            except openai.APIStatusError as exc:
+                if not structured.refuses_response_format(exc.status_code, _message_of(exc)):
                     raise
-                wait = min(_retry_after(exc, attempt), self.config.timeout_seconds)
-                deadline = getattr(self._local, "deadline", None)
-                if deadline is not None and time.monotonic() + wait >= deadline:
+                lower = structured.MODES.lower(key, model, mode)
+                if lower is None:
                     raise
-                time.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+                self._record(f"endpoint refused response_format {mode} (HTTP {exc.status_code}); using {lower}")
+                continue
+            return _parse_completion(completion, wire_type, mode, limits.max_tokens)
 
-    def _seconds_left(self) -> float:
-        """Seconds one attempt may take: the timeout, cut to the run's remaining time budget."""
-        deadline = getattr(self._local, "deadline", None)
-        if deadline is None:
-            return self.config.timeout_seconds
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise _Deadline("the run's time budget is spent")
-        return min(self.config.timeout_seconds, left)
+    def _create(
+        self,
+        model: str,
+        messages: list[dict[str, str]],
+        limits: TaskLimits,
+        fmt: dict | None,
+        sink: TextSink | None,
+        deadline: float | None,
+    ) -> Any:
+        """One streamed request, read to its end (streamed so that an abandoned request stops the server's
+        work: llama.cpp's server keeps generating a non-streamed reply nobody waits for)."""
+        extra: dict[str, Any] = {"response_format": fmt} if fmt is not None else {}
+        stream = self._get_client().chat.completions.create(
+            model=model, messages=messages, max_tokens=limits.max_tokens, temperature=limits.temperature,
+            stream=True, stream_options={"include_usage": True}, **extra,
+        )  # fmt: skip
+        return collect_stream(stream, TextDeltas(sink), messages, deadline)
 
-    def _within_deadline(self, call: Any, seconds: float) -> Any:
-        box: dict[str, Any] = {}
-
-        def target() -> None:
-            try:
-                box["value"] = call()
-            except BaseException as exc:
-                box["error"] = exc
-
-        worker = threading.Thread(target=target, name="openai-request", daemon=True)
-        worker.start()
-        worker.join(seconds + 0.25)
-        if worker.is_alive():  # abandon the request; a fresh client serves the next one
-            with self._lock:
-                client, self._client = self._client, None
-            if client is not None:
-                threading.Thread(target=client.close, daemon=True).start()
-            raise _Deadline(f"the endpoint did not finish its reply within {seconds:g} s")
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-
-def _add_usage(tally: _Tally, completion: Any) -> None:
-    usage = getattr(completion, "usage", None)
-    tally.calls += 1
-    tally.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-    tally.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+    def _to_contract(self, task: TaskName, reply: BaseModel, request: TaskRequest, evidence: tuple) -> BaseModel:
+        if isinstance(reply, wire.WireAnswer):
+            return wire.answer_from_wire(reply, evidence, request.max_citations)
+        if isinstance(reply, wire.WireQuestion):
+            return wire.question_from_wire(reply, request.question)
+        if isinstance(reply, ExecutionPlan):
+            plan, notes = wire.repair_plan(reply)
+            for note in notes:
+                self._record(f"plan repaired: {note}")
+            return plan
+        return reply
 
 
-def _short_validation(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        errors = exc.errors(include_url=False, include_input=False)
-        return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in errors[:6])
-    return str(exc)[:300]
+def _with_schema_in_system(messages: list[dict[str, str]], schema: dict[str, Any], mode: str) -> list[dict[str, str]]:
+    """``messages`` with the schema spelled out in the system turn when the server does not enforce it
+    (plain-text mode); the server-side modes keep the prompt short."""
+    if mode != "text" or "JSON schema:" in messages[0]["content"]:
+        return messages
+    return [{"role": "system", "content": prompts.system_message(schema)}, *messages[1:]]
 
 
-def _describe(exc: BaseException) -> str:
-    """A short, key-free description of why a step could not be done on the endpoint."""
-    import openai
-
-    if isinstance(exc, _InvalidReply | BackendError | _Deadline):
-        return str(exc)
-    if isinstance(exc, openai.APITimeoutError):
-        return "the endpoint did not answer within the timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return "could not connect to the endpoint"
-    if isinstance(exc, openai.RateLimitError):
-        return "the endpoint kept rate-limiting the requests (HTTP 429)"
-    if isinstance(exc, openai.APIStatusError):
-        return f"the endpoint answered HTTP {exc.status_code}"
-    return f"{type(exc).__name__}: {str(exc)[:200]}"
+def _message_of(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    return f"{exc} {body}" if body is not None else str(exc)
 
 
-__all__ = ["OpenAIBackend"]
+def _parse_completion(completion: Any, wire_type: type[BaseModel], mode: str, max_tokens: int) -> BaseModel:
+    try:
+        choice = completion.choices[0]
+        content = choice.message.content or ""
+    except (AttributeError, IndexError, KeyError, TypeError):
+        raise InvalidReply("the endpoint's reply is not a chat completion") from None
+    if getattr(choice, "finish_reason", None) == "length":
+        raise CutOff(f"the reply was cut off at its {max_tokens}-token cap before the JSON object closed")
+    text = structured.extract_json(content) if mode == "text" else content
+    if not text:
+        raise InvalidReply("the reply held no JSON object")
+    try:
+        return wire_type.model_validate_json(text)
+    except ValidationError as exc:
+        raise InvalidReply(short_validation(exc)) from None
+
+
+TYPED_ENDPOINT_FAILED = "the endpoint typed in the settings gave no usable reply (the server log has the details)"
+"""The one reason shown for any failure of a visitor's endpoint: refused, filtered, an HTTP error, a model
+listing that failed or a malformed reply all read the same, so the note cannot map the server's network."""
+
+__all__ = ["TASK_LIMITS", "OpenAIBackend", "TaskLimits"]

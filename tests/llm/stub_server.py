@@ -23,18 +23,20 @@ class Action:
     code: int = 200
     headers: tuple[tuple[str, str], ...] = ()
     seconds: float = 0.0
+    finish_reason: str = "stop"
+    message: str = ""
 
 
 def reply(obj: Any) -> Action:
     return Action("raw", content=json.dumps(obj))
 
 
-def raw(text: str) -> Action:
-    return Action("raw", content=text)
+def raw(text: str, finish_reason: str = "stop") -> Action:
+    return Action("raw", content=text, finish_reason=finish_reason)
 
 
-def status(code: int, headers: dict[str, str] | None = None) -> Action:
-    return Action("status", code=code, headers=tuple((headers or {}).items()))
+def status(code: int, headers: dict[str, str] | None = None, message: str = "") -> Action:
+    return Action("status", code=code, headers=tuple((headers or {}).items()), message=message)
 
 
 def hang(seconds: float) -> Action:
@@ -54,6 +56,15 @@ class StubServer:
 
     actions: list[Action] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    with_usage_in_stream: bool = True
+    ignore_stream: bool = False
+    """Answer a streamed request with one plain JSON completion (as some servers do)."""
+    piece_seconds: float = 0.0
+    """Pause after each streamed piece."""
+    stream_aborted: bool = False
+    """Set when the client closed a stream before its end."""
+    models: tuple[str, ...] = ("stub-model",)
+    """What ``GET /v1/models`` lists (an empty tuple: the route answers 404)."""
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -80,6 +91,13 @@ class StubServer:
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models") and stub.models:
+                    data = [{"id": m, "object": "model", "created": 0, "owned_by": "stub"} for m in stub.models]
+                    self._send(200, {"object": "list", "data": data}, {})
+                else:
+                    self._send(404, {"error": {"message": "no such route", "type": "stub"}}, {})
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 data = self.rfile.read(length)
@@ -94,10 +112,32 @@ class StubServer:
                     time.sleep(action.seconds)
                     action = reply({})
                 if action.kind == "status":
-                    self._send(action.code, {"error": {"message": f"stub error {action.code}", "type": "stub"}},
-                               dict(action.headers))  # fmt: skip
+                    message = action.message or f"stub error {action.code}"
+                    self._send(action.code, {"error": {"message": message, "type": "stub"}}, dict(action.headers))
                     return
-                self._send(200, _completion(body.get("model", "stub"), action.content), {})
+                if body.get("stream") and not stub.ignore_stream:
+                    self._stream(action.content, action.finish_reason, stub.with_usage_in_stream)
+                    return
+                self._send(200, _completion(body.get("model", "stub"), action.content, action.finish_reason), {})
+
+            def _stream(self, content: str, finish_reason: str, with_usage: bool) -> None:
+                """Server-sent events: the content in pieces of 7 characters, then usage, then [DONE]."""
+                pieces = [content[i : i + 7] for i in range(0, len(content), 7)]
+                events = [_chunk({"content": piece}, None) for piece in pieces] + [_chunk({}, finish_reason)]
+                if with_usage:
+                    events.append({**_chunk({}, None), "choices": [], "usage": _USAGE})
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                try:
+                    for event in events:
+                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                        self.wfile.flush()
+                        time.sleep(stub.piece_seconds)
+                    self.wfile.write(b"data: [DONE]\n\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    stub.stream_aborted = True
+                self.close_connection = True
 
             def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
                 blob = json.dumps(payload).encode()
@@ -123,14 +163,31 @@ class StubServer:
             self._server.server_close()
 
 
-def _completion(model: str, content: str) -> dict[str, Any]:
+def _completion(model: str, content: str, finish_reason: str = "stop") -> dict[str, Any]:
     return {
         "id": "chatcmpl-stub",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
         "choices": [
-            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content, "refusal": None}}
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "message": {"role": "assistant", "content": content, "refusal": None},
+            }
         ],
-        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+        "usage": _USAGE,
+    }
+
+
+_USAGE = {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18}
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": "stub",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
     }

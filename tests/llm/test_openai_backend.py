@@ -29,7 +29,7 @@ def stub():
         yield server
 
 
-def backend_for(stub: StubServer, timeout: float = 1.0, retries: int = 0) -> Backend:
+def backend_for(stub: StubServer, timeout: float = 5.0, retries: int = 0) -> Backend:
     """The backend the factory builds: the endpoint, falling back to the offline rules step by step."""
     config = BackendConfig(kind="openai", model="stub-model", base_url=stub.base_url, api_key=SecretStr(KEY),
                            timeout_seconds=timeout, max_retries=retries)  # fmt: skip
@@ -93,7 +93,9 @@ def test_timeout_falls_back(stub, caplog):
     caplog.set_level(logging.DEBUG)
     stub.script(hang(2.0))
     result = run_plan(backend_for(stub, timeout=0.4))
-    assert result.fallback is not None and "timeout" in result.fallback.reason
+    assert result.fallback is not None and (
+        "timeout" in result.fallback.reason or "did not finish" in result.fallback.reason
+    )
     assert result.value.sub_queries
     assert_no_key(result.fallback, caplog.text)
 
@@ -111,7 +113,7 @@ def test_connection_refused_falls_back():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    config = BackendConfig(kind="openai", base_url=f"http://127.0.0.1:{port}/v1", api_key=SecretStr(KEY),
+    config = BackendConfig(kind="openai", model="m", base_url=f"http://127.0.0.1:{port}/v1", api_key=SecretStr(KEY),
                            timeout_seconds=0.5, max_retries=0)  # fmt: skip
     with allow_network():
         result = make_backend(config).run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
@@ -121,7 +123,7 @@ def test_connection_refused_falls_back():
 
 def test_the_endpoint_backend_itself_raises_a_key_free_step_error_and_calls_no_other_backend(stub):
     stub.script(status(500, {"retry-after-ms": "10"}))
-    config = BackendConfig(kind="openai", base_url=stub.base_url, api_key=SecretStr(KEY), max_retries=1,
+    config = BackendConfig(kind="openai", model="m", base_url=stub.base_url, api_key=SecretStr(KEY), max_retries=1,
                            timeout_seconds=1.0)  # fmt: skip
     with allow_network():
         backend = OpenAIBackend(config)
@@ -132,31 +134,33 @@ def test_the_endpoint_backend_itself_raises_a_key_free_step_error_and_calls_no_o
     assert not hasattr(backend, "_offline")
 
 
-def test_answer_step_passes_citation_check_and_merges_code_signals(stub):
+def test_answer_step_maps_passage_numbers_to_chunks_and_merges_code_signals(stub):
     evidence = (
         EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="r.pdf", page=2,
                      text="Turbidity fell at nine stations. Station values are listed in Table 3."),
     )  # fmt: skip
     llm_answer = {
-        "text": "Values are in Table 3.", "answer_found": True, "complete_answer_found": True, "confidence": 0.9,
-        "citations": [
-            {"chunk_id": "d:p2:b0", "doc_id": "d", "page": 2, "quote": "Station values are listed in Table 3."},
-            {"chunk_id": "d:p9:b9", "doc_id": "d", "page": 9, "quote": "Invented."},
+        "statements": [
+            {"text": "Station values are listed in Table 3.", "passages": [1]},
+            {"text": "Turbidity fell at nine stations.", "passages": [9]},
         ],
-    }  # fmt: skip
+        "answer_found": True,
+        "missing": [],
+    }
     stub.script(reply(llm_answer))
     backend = backend_for(stub)
     parsed = OfflineBackend().run("parse_question", TaskRequest(question=QUESTION), ParsedQuestion).value
     request = answer_request(QUESTION, parsed, ContextBundle(evidence=evidence, tokens=20))
     with allow_network():
         result = backend.run("answer", request, AnswerWithEvidence)
-    assert result.fallback is None and result.value.complete_answer_found, "the model's own claim"
+    assert result.fallback is None
     answer = check_answer(validate_citations(result.value, evidence), parsed, evidence)  # what every run does
-    assert [c.chunk_id for c in answer.citations] == ["d:p2:b0"]
-    assert len(answer.validation_failures) == 1
+    assert [(c.chunk_id, c.doc_id, c.page) for c in answer.citations] == [("d:p2:b0", "d", 2)]
+    assert answer.validation_failures == ("passage [9] does not exist",)
     assert answer.pending_references == ("Table 3",) and not answer.complete_answer_found
     prompt = stub.requests[0].body["messages"]
-    assert "instructions" in prompt[0]["content"] and "[d:p2:b0 | r.pdf p.2]" in prompt[1]["content"]
+    assert "instructions" in prompt[0]["content"] and "[1] r.pdf p.2" in prompt[1]["content"]
+    assert "d:p2:b0" not in prompt[1]["content"], "chunk ids stay out of the prompt: the model cites numbers"
 
 
 def test_prompt_injection_in_evidence_stays_quoted_data(stub):
@@ -167,7 +171,7 @@ def test_prompt_injection_in_evidence_stays_quoted_data(stub):
     with allow_network():
         backend.run("plan_subqueries", TaskRequest(question=QUESTION, evidence=evidence), SubQueryPlan)
     user = stub.requests[0].body["messages"][1]["content"]
-    block = user.split("[x:p1:b0 | x.pdf p.1]")[1]
+    block = user.split("[1] x.pdf p.1")[1]
     assert block.count('"""') == 2, "the document cannot close the quoted block"
 
 
@@ -177,7 +181,7 @@ def test_key_from_environment_never_reaches_outputs(stub, monkeypatch, caplog):
     monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
     stub.script(status(401))
     with allow_network():
-        backend = make_backend(BackendConfig(kind="openai", timeout_seconds=0.5, max_retries=0))
+        backend = make_backend(BackendConfig(kind="openai", model="m", timeout_seconds=0.5, max_retries=0))
         result = backend.run("plan_subqueries", TaskRequest(question=QUESTION), SubQueryPlan)
     assert result.fallback is not None and "401" in result.fallback.reason
     assert stub.requests[0].headers["authorization"] == f"Bearer {KEY}"
@@ -237,5 +241,5 @@ def test_offline_is_the_default_backend():
 def test_the_parse_prompt_asks_the_model_for_parts_and_document_words():
     from engine.llm.prompts import user_message
 
-    message = user_message("parse_question", TaskRequest(question=QUESTION))
+    message = user_message("parse_question", TaskRequest(question=QUESTION), ())
     assert "parts:" in message and "expansions" in message

@@ -40,7 +40,8 @@ legitimate path: (1 + retries) attempts x timeout, backoff, one corrective retry
 
 
 def _backend(base_url: str, timeout: float = TIMEOUT, retries: int = RETRIES) -> BackendConfig:
-    return BackendConfig(kind="openai", base_url=base_url, api_key=SECRET, timeout_seconds=timeout, max_retries=retries)
+    return BackendConfig(kind="openai", model="fault-model", base_url=base_url, api_key=SECRET, timeout_seconds=timeout,
+                         max_retries=retries)  # fmt: skip
 
 
 def _mode(name: str) -> str:

@@ -83,7 +83,14 @@ def test_backend_errors_do_not_carry_the_key(fault_server) -> None:
     server = fault_server("echo_key")
     with allow_network(True):
         backend = make_backend(
-            BackendConfig(kind="openai", base_url=server.base_url, api_key=SECRET, timeout_seconds=1, max_retries=0)
+            BackendConfig(
+                kind="openai",
+                model="fault-model",
+                base_url=server.base_url,
+                api_key=SECRET,
+                timeout_seconds=1,
+                max_retries=0,
+            )
         )
     messages: list[str] = []
     for allowed in (True, False):
