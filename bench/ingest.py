@@ -1,79 +1,109 @@
-"""Ingest benchmark: ``python bench/ingest.py [--repeat N] FILE.pdf [FILE.pdf ...]``.
+"""Ingest and answer benchmark, against raw PyMuPDF in the same process.
 
-For each file prints the page count, the seconds of a raw PyMuPDF ``get_text("dict")`` over all
-pages, of ``parse_pdf`` and of a full ``Library.ingest`` into a temporary library, and the ratios
-parse/raw and ingest/raw (goal: <= 2.0). Each timing is the best of ``--repeat`` runs (default 2),
-because a shared machine makes single runs noisy.
+    python bench/ingest.py [--runs 3] [--questions 9] [FILE.pdf ...]
+
+Defaults to the 3M 2018 10-K and the mmdetection manual from ../shared/corpus. Each run is a fresh
+Python process that, in this order: times the reference ``get_text("dict")`` over every page (raw);
+ingests the PDF into an empty library through the public API (``engine.ingest``: returns once the
+document is read and stored; indexes build in the background); answers a first question with
+``engine.answer(..., strategy="dispatched")`` (time to first answer = ingest + that answer); then
+answers the other questions (different ones: the eval sets' questions about the PDF, then outline
+questions), whose p95 is reported. Printed per document: min / median over the runs of
+ingest/raw, (ingest + first answer)/raw and the later answers' p95, beside the goals.
 """
 
 from __future__ import annotations
 
-import os
+import argparse
+import json
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pymupdf
+from common import CORPUS, min_median, peak_rss_mb, percentile, questions_for, raw_dict_seconds, run_child
 
-from engine.bricks.parsing import TEXT_FLAGS, parse_pdf
-from engine.config import EngineConfig, LibraryConfig
-from engine.library import Library
-
-
-def raw_seconds(data: bytes) -> tuple[int, float]:
-    """Pages and seconds of opening the PDF and one get_text("dict") per page."""
-    started = time.perf_counter()
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    for page in doc:
-        page.get_text("dict", flags=TEXT_FLAGS)
-    pages = doc.page_count
-    doc.close()
-    return pages, time.perf_counter() - started
+DEFAULTS = (CORPUS / "filings" / "3M_2018_10K.pdf", CORPUS / "manuals" / "mmdetection-readthedocs-io-en-v2.18.0.pdf")
+GOALS = {"ingest": 1.5, "first": 2.5}
+LATER_GOAL_S = {"3M_2018_10K.pdf": 1.0, "mmdetection-readthedocs-io-en-v2.18.0.pdf": 1.5}
 
 
-def parse_seconds(data: bytes, name: str) -> float:
-    started = time.perf_counter()
-    parse_pdf(data, name, EngineConfig())
-    return time.perf_counter() - started
+def child(pdf: Path, questions_file: Path) -> None:
+    """One measured run (in a fresh process); prints one JSON line."""
+    import engine
+    from engine.config import LibraryConfig
 
-
-def ingest_seconds(data: bytes, name: str) -> float:
+    questions = json.loads(questions_file.read_text(encoding="utf-8"))
+    data = pdf.read_bytes()
+    pages, raw = raw_dict_seconds(data)
     with tempfile.TemporaryDirectory() as folder:
-        library = Library(EngineConfig(library=LibraryConfig(path=folder)))
+        config = engine.EngineConfig(library=LibraryConfig(path=folder))
         started = time.perf_counter()
-        library.ingest(data, name)
-        return time.perf_counter() - started
+        entry = engine.ingest(data, pdf.name, config=config)
+        ingest = time.perf_counter() - started
+        t0 = time.perf_counter()
+        engine.answer(questions[0], [entry.doc_id], config=config, strategy="dispatched")
+        first = time.perf_counter() - t0
+        later = []
+        for question in questions[1:]:
+            t0 = time.perf_counter()
+            engine.answer(question, [entry.doc_id], config=config, strategy="dispatched")
+            later.append(time.perf_counter() - t0)
+    out = {"pages": pages, "raw": raw, "ingest": ingest, "first": first, "later": later, "rss_mb": peak_rss_mb()}
+    print(json.dumps(out))
 
 
-def bench(path: Path, repeat: int) -> None:
-    data = path.read_bytes()
-    raws, parses, ingests = [], [], []
-    pages = 0
-    for _ in range(repeat):
-        pages, raw = raw_seconds(data)
-        raws.append(raw)
-        parses.append(parse_seconds(data, path.name))
-        ingests.append(ingest_seconds(data, path.name))
-    raw, parse, ingest = min(raws), min(parses), min(ingests)
-    print(f"{path.name}: {pages} pages | raw dict {raw:.2f} s | parse_pdf {parse:.2f} s | ingest {ingest:.2f} s "
-          f"| parse/raw {parse / raw:.2f} | ingest/raw {ingest / raw:.2f}")  # fmt: skip
+def bench(pdf: Path, runs: int, count: int) -> list[str]:
+    from engine.bricks.parsing import parse_pdf
+    from engine.config import EngineConfig
+
+    questions = questions_for(pdf, parse_pdf(pdf.read_bytes(), pdf.name, EngineConfig()), count)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(questions, handle)
+    results = [run_child(Path(__file__), ["--child", str(pdf), handle.name]) for _ in range(runs)]
+    Path(handle.name).unlink()
+    ingest = [r["ingest"] / r["raw"] for r in results]
+    first = [(r["ingest"] + r["first"]) / r["raw"] for r in results]
+    p95 = [percentile(r["later"], 95) for r in results]
+    goal_later = LATER_GOAL_S.get(pdf.name)
+    verdict = lambda values, goal: "PASS" if statistics.median(values) <= goal else "FAIL"  # noqa: E731
+    raw = [r["raw"] for r in results]
+    lines = [
+        f"{pdf.name}: {results[0]['pages']} pages, {runs} fresh-process runs, {len(questions) - 1} later questions",
+        f"  raw get_text('dict')        s  {min_median(raw)}",
+        f"  ingest                      s  {min_median([r['ingest'] for r in results])}",
+        f"  first dispatched answer     s  {min_median([r['first'] for r in results])}",
+        f"  ingest / raw                   {min_median(ingest)}   goal <= {GOALS['ingest']}: {verdict(ingest, GOALS['ingest'])}",
+        f"  (ingest + first answer)/raw    {min_median(first)}   goal <= {GOALS['first']}: {verdict(first, GOALS['first'])}",
+        f"  later answers p95           s  {min_median(p95)}"
+        + (f"   goal <= {goal_later}: {verdict(p95, goal_later)}" if goal_later else ""),
+        f"  later answers p50           s  {min_median([percentile(r['later'], 50) for r in results])}",
+        f"  peak RSS                   MB  {min_median([r['rss_mb'] for r in results])}",
+    ]
+    return lines
 
 
-def main(argv: list[str]) -> int:
-    repeat = 2
-    if argv[:1] == ["--repeat"] and len(argv) > 1:
-        repeat, argv = max(1, int(argv[1])), argv[2:]
-    if not argv:
-        print(__doc__.strip())
-        return 2
-    for name in argv:
-        bench(Path(name), repeat)
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--child"]:
+        child(Path(args[1]), Path(args[2]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pdfs", nargs="*", type=Path)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--questions", type=int, default=9, help="first question + later ones")
+    options = parser.parse_args(args)
+    pdfs = options.pdfs or [p for p in DEFAULTS if p.is_file()]
+    if not pdfs:
+        print("skipped: no PDF given and ../shared/corpus is absent")
+        return 0
+    for pdf in pdfs:
+        print("\n".join(bench(pdf, max(1, options.runs), max(2, options.questions))), flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.config import PRESETS, EngineConfig, preset
+from engine.config import MAX_QUESTION_CHARS, PRESETS, EngineConfig, preset, typed_endpoints_allowed
 from engine.contracts import (
     PATTERN_NAMES,
     Activations,
@@ -54,6 +54,8 @@ _LAZY = {
     "Library": "engine.library",
     "render_page": "engine.render",
     "page_marks": "engine.render",
+    "escape_markdown": "engine.render",
+    "escape_inline": "engine.render",
     "build_sample_pdf": "engine.sample",
     "ensure_sample": "engine.sample",
     "SAMPLE_QUESTIONS": "engine.sample",
@@ -74,8 +76,6 @@ _LAZY = {
     "RunStore": "engine.store",
     "RunSummary": "engine.store",
     "build_pack": "engine.export",
-    "escape_markdown": "engine.export",
-    "escape_inline": "engine.export",
     "add_personal_question": "engine.store.questions",
     "personal_set_path": "engine.store.questions",
     "personal_set_size": "engine.store.questions",
@@ -86,10 +86,12 @@ _LAZY = {
     "EvalReport": "engine.eval",
     "EvalProgress": "engine.eval",
     "DEFAULT_CORPUS": "engine.eval",
+    "corpus_folders": "engine.eval",
     "stream_answer_text": "engine.llm.streaming",
 }
 
 __all__ = [
+    "MAX_QUESTION_CHARS",
     "PATTERN_NAMES",
     "PRESETS",
     "Activations",
@@ -126,6 +128,7 @@ __all__ = [
     "TocEntry",
     "Usage",
     "preset",
+    "typed_endpoints_allowed",
     *_LAZY,
 ]
 

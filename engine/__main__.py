@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,9 +19,9 @@ from pydantic import ValidationError
 
 from engine.cli_history import add_history_commands, cmd_export, cmd_library, cmd_runs, cmd_search_all, human_result
 from engine.compose.strategies import STRATEGY_NAMES
-from engine.config import EngineConfig
+from engine.config import BYTES_PER_MB, EngineConfig
 from engine.contracts import BudgetOverride
-from engine.errors import LoupeError
+from engine.errors import DocumentTooLargeError, LoupeError
 from engine.llm import BACKEND_NAMES
 
 logger = logging.getLogger("engine.cli")
@@ -73,11 +75,46 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_pdf(path_text: str) -> tuple[bytes, str]:
+def _read_pdf(path_text: str, config: EngineConfig) -> tuple[bytes, str]:
+    """The bytes and name of a PDF given on the command line; ``CliError`` naming what is wrong with the path."""
     path = Path(path_text)
-    if not path.is_file():
-        raise CliError(f"{path_text}: no such file; check the path")
-    return path.read_bytes(), path.name
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise CliError(f"{path_text}: no such file; check the path") from None
+    except OSError as error:
+        raise CliError(f"{path_text}: cannot read it ({error.strerror or type(error).__name__})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CliError(f"{path_text} is a folder; give the path of a PDF file")
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(f"{path_text} is not a regular file (a pipe, socket or device); give the path of a PDF file")
+    limit = config.library.max_file_mb * BYTES_PER_MB
+    if info.st_size > limit:
+        raise DocumentTooLargeError(
+            f"{path.name} is {info.st_size / BYTES_PER_MB:.1f} MB, over the {config.library.max_file_mb:g} MB "
+            "limit; split it into smaller files or raise the library size limit"
+        )
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(int(limit) + 1)
+    except OSError as error:
+        raise CliError(f"{path_text}: cannot read it ({error.strerror or type(error).__name__})") from None
+    return data, path.name
+
+
+def _budget_override(args: argparse.Namespace) -> BudgetOverride:
+    """The ``--max-*`` flags as a BudgetOverride; ``CliError`` naming the flag when one is out of range."""
+    values = {name: getattr(args, name) for name in BudgetOverride.model_fields}
+    for name, value in values.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CliError(f"--{name.replace('_', '-')} must be a finite number, not {value}")
+    try:
+        return BudgetOverride(**values)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        flag = "--" + "-".join(str(part) for part in first["loc"]).replace("_", "-")
+        message = first["msg"].replace("Input should be", "must be")
+        raise CliError(f"{flag} {message} (got {first.get('input')!r})") from None
 
 
 def _emit(payload: str, as_json: bool, human: str) -> None:
@@ -87,7 +124,7 @@ def _emit(payload: str, as_json: bool, human: str) -> None:
 def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.store import open_library
 
-    data, name = _read_pdf(args.file)
+    data, name = _read_pdf(args.file, config)
     entry = open_library(config).ingest(data, name)
     p = entry.profile
     human = (
@@ -110,17 +147,19 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
         return
     if len(args.args) != 2:
         raise CliError('search needs a PDF and a query: search FILE.pdf "QUERY" (or search --all "QUERY")')
-    data, name = _read_pdf(args.args[0])
+    data, name = _read_pdf(args.args[0], config)
     library = open_library(config)
     entry = library.ingest(data, name)
     ranked = library.load(entry.doc_id).search(args.args[1], args.retriever, k=args.k)
+    # a fused search appends the best hit of further pages (RetrievalConfig.min_pages); --k is a hard cap here
     rows = [
         {"rank": h.rank, "page": h.chunk.page, "score": round(h.score, 4), "retriever": h.retriever,
          "chunk_id": h.chunk.chunk_id, "text": h.chunk.text}
-        for h in ranked.hits
+        for h in ranked.hits[: args.k]
     ]  # fmt: skip
     lines = [
-        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}" for h in ranked.hits
+        f"{h.rank:>2}. p.{h.chunk.page:<4} {h.score:>8.4f} {h.retriever:<8} {h.chunk.text[:100]!r}"
+        for h in ranked.hits[: args.k]
     ]
     human = "\n".join(lines) or "no hits"
     _emit(json.dumps({"query": args.args[1], "retriever": args.retriever, "hits": rows}), args.json, human)
@@ -140,16 +179,12 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         *files, question = args.args
     if sum((bool(args.follow_up), bool(args.doc), args.all)) > 1:
         raise CliError("give one of --follow-up (a run's documents), --doc (documents by id) or --all (the library)")
+    override = _budget_override(args)
     if args.backend != config.backend.kind or any(
         v is not None for v in (args.model, args.base_url, args.timeout, args.context_window)
     ):
         config = config.model_copy(update={"backend": _backend_settings(args, config)})
     library = open_library(config)
-    override = BudgetOverride(
-        max_iterations=args.max_iterations, max_llm_calls=args.max_llm_calls,
-        max_retrieval_calls=args.max_retrieval_calls, max_unique_queries=args.max_unique_queries,
-        max_context_tokens=args.max_context_tokens, max_seconds=args.max_seconds,
-    )  # fmt: skip
     if args.follow_up:
         from engine.conversation import follow_up
 
@@ -163,7 +198,8 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
         result = ask_library(question, config=config, library=library, store=open_run_store(config),
                              strategy=args.strategy, budget=override)  # fmt: skip
     else:
-        doc_ids = [library.get(d).doc_id for d in args.doc] + [library.ingest(*_read_pdf(f)).doc_id for f in files]
+        doc_ids = [library.get(d).doc_id for d in args.doc]
+        doc_ids += [library.ingest(*_read_pdf(f, config)).doc_id for f in files]
         store = open_run_store(config)  # after the documents: a failed ingest leaves the library folder as it was
         result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library,
                         store=store)  # fmt: skip
@@ -205,6 +241,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         COMMANDS[args.command](args, EngineConfig())
     except (LoupeError, CliError, ValueError) as error:
         sys.stderr.write(f"error: {_one_line(error)}\n")
+        return 2
+    except OSError as error:  # the library folder or a file: a disk that is full, read-only or forbidden
+        where = f" ({error.filename})" if error.filename else ""
+        sys.stderr.write(
+            f"error: {error.strerror or _one_line(error)}{where}; check the path, its permissions and free space\n"
+        )
+        return 2
+    except MemoryError:
+        sys.stderr.write("error: out of memory; try a smaller document or fewer documents at once\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")

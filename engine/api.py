@@ -12,10 +12,11 @@ from engine.compose.calls import LlmCalls
 from engine.compose.decide import decide
 from engine.compose.evidence import RunState
 from engine.compose.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.compose.steps import finish_caveats, understand_question, with_support
+from engine.compose.sides import side_quota, with_document_sides
+from engine.compose.steps import below_the_line, finish_caveats, understand_question, with_support
 from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
-from engine.config import EngineConfig
+from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     AnswerWithEvidence,
     Backend,
@@ -84,6 +85,7 @@ def answer(
     started = time.monotonic()
     created_at = now_iso()
     config = config or EngineConfig()
+    check_question_length(question)
     question = normalize_space(question or "")
     if not question:
         raise LoupeError("the question is empty; type a question first")
@@ -107,11 +109,16 @@ def answer(
     parsed = understand_question(question, llm)
     if previous is not None:
         parsed = inherit_parsed(parsed, previous.parsed_question)
+    parsed = with_document_sides(parsed, indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
     engines = ", ".join(dict.fromkeys(ix.keyword.engine for ix in indexes))
-    activations = decide(parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched", engines)
+    quota = side_quota(config.retrieval.top_k, len(parsed.sides)) if effective != "single_pass" else 0
+    activations = decide(
+        parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
+        keyword_engine=engines, max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
+    )  # fmt: skip
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
@@ -123,6 +130,7 @@ def answer(
     if outcome.handed_to is not None:
         effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    final = below_the_line(final, config.generation.min_claim_confidence)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     pages, chunks, added_in = _evidence(state, final)
@@ -153,9 +161,20 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
-    if store is not None:
+    if store is not None and not store.read_only:
         store.save(result)
+    elif store is not None:
+        logger.info("run %s not saved: the run history is read-only", result.run_id)
     return result
+
+
+def check_question_length(question: str | None) -> None:
+    """Raise ``LoupeError`` when ``question`` is longer than ``MAX_QUESTION_CHARS`` (checked before any parsing)."""
+    if question is not None and len(question) > MAX_QUESTION_CHARS:
+        raise LoupeError(
+            f"the question is {len(question):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
+            "ask it in fewer words, or split it into several questions"
+        )
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

@@ -10,13 +10,23 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Literal
+from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from engine.contracts import Budget, Complexity, StrategyName
+from engine.errors import EndpointPolicyError
 
 HARD_ITERATION_CAP = 4
 """No strategy may run more feedback passes than this, whatever the caller asks."""
+
+BYTES_PER_MB = 1_000_000
+"""A megabyte, as Streamlit's uploader counts it (its "100 MB" limit is 100,000,000 bytes), so the app and
+the engine agree on what "100 MB" admits."""
+
+MAX_QUESTION_CHARS = 2000
+"""Longest question accepted (about 300 words); longer input is refused with a message, never parsed."""
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +41,7 @@ class LibraryConfig(_Section):
     path: str | None = Field(
         None, description="Library folder; None means $LOUPE_LIBRARY, else the repository's uploads/."
     )
-    max_file_mb: float = Field(100.0, gt=0, description="Largest PDF accepted, in megabytes.")
+    max_file_mb: float = Field(100.0, gt=0, description="Largest PDF accepted, in megabytes of 1,000,000 bytes.")
     max_pages: int = Field(1500, gt=0, description="Most pages a PDF may have; checked before parsing.")
     max_parse_seconds: float = Field(240.0, gt=0, description="A parse taking longer than this is abandoned.")
     max_page_content_mb: float = Field(
@@ -44,6 +54,19 @@ class LibraryConfig(_Section):
         description="A postgresql:// URL: documents, chunks and runs live in that database (a team library); "
         "None means $LOUPE_DATABASE_URL, and neither means the embedded default (this folder, Whoosh, SQLite). "
         "Never dumped (it may hold a password).",
+    )
+    isolate_parsing: bool = Field(
+        True, description="Read each PDF in a worker process with memory and time limits (where fork exists)."
+    )
+    max_parse_memory_mb: int = Field(
+        2048, ge=256, description="Memory the PDF worker may use beyond what it inherits, in megabytes."
+    )
+    max_page_seconds: float = Field(30.0, gt=0, description="Reading one page may take this long at most.")
+    ocr: bool = Field(True, description="Read pages without a text layer with Tesseract OCR, when it is installed.")
+    ocr_dpi: int = Field(200, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
+    max_ocr_page_seconds: float = Field(90.0, gt=0, description="OCR of one page may take this long at most.")
+    cache_documents: int = Field(
+        8, ge=1, description="Documents kept loaded (parsed, indexed) per process; the least recently used go."
     )
 
     def resolved_path(self) -> Path:
@@ -111,10 +134,23 @@ class GenerationConfig(_Section):
         le=1,
         description="A supporting passage scores at least this share of the best supporting candidate's score.",
     )
+    min_claim_confidence: float = Field(
+        0.6,
+        ge=0,
+        le=1,
+        description="Below this confidence an incomplete answer is not stated as one: the answer says what is "
+        "missing and shows the closest passages instead.",
+    )
 
 
 class BackendConfig(_Section):
-    """Which backend answers, and how a network backend is reached."""
+    """Which backend answers, and how a network backend is reached.
+
+    Whose key goes where: the server's key (``$OPENAI_API_KEY``) is only ever sent to the server's endpoint
+    (``$OPENAI_BASE_URL``, or OpenAI's when unset). An endpoint a visitor of the web app typed
+    (``endpoint_source="visitor"``) needs the visitor's own key, and the operator can forbid typed endpoints
+    altogether (``LOUPE_ALLOW_TYPED_ENDPOINTS=0``). ``credentials()`` applies these rules.
+    """
 
     kind: str = Field(
         "offline",
@@ -128,13 +164,88 @@ class BackendConfig(_Section):
     api_key: SecretStr | None = Field(
         None, exclude=True, repr=False, description="Key; None means $OPENAI_API_KEY. Never dumped."
     )
+    endpoint_source: Literal["operator", "visitor"] = Field(
+        "operator",
+        description="Who chose base_url and api_key: the operator (environment, CLI, code) or a visitor of the web "
+        "app. A visitor's endpoint never receives the server's key.",
+    )
     timeout_seconds: float = Field(
-        20.0, gt=0, description="Per-request timeout (cut to what the question's seconds budget leaves the step)."
+        20.0,
+        gt=0,
+        description="Per-request timeout, a reply complete by then (cut to what the question's seconds budget leaves "
+        "the step).",
     )
     context_window_tokens: int = Field(
         8192, ge=512, description="The model's context window; the evidence of a request is fitted inside it."
     )
     max_retries: int = Field(2, ge=0, le=6, description="Retries of 408/429/5xx and connection errors.")
+    max_reply_bytes: int = Field(
+        4_000_000, ge=10_000, description="Largest reply body read from the endpoint; a longer one is cut off."
+    )
+
+    def typed_endpoint(self) -> bool:
+        """True when a visitor chose an endpoint other than the server's."""
+        return (
+            self.endpoint_source == "visitor"
+            and bool(self.base_url)
+            and not same_endpoint(self.base_url, server_endpoint())
+        )
+
+    def credentials(self) -> tuple[str | None, str]:
+        """The endpoint to call (None: OpenAI's) and the key to send it, by the rules in the class docstring.
+
+        Raises:
+            EndpointPolicyError: a visitor's endpoint while the operator forbids them, a visitor's endpoint without
+                the visitor's key, a malformed URL, no key at all, or a key an HTTP header cannot carry.
+        """
+        typed = self.typed_endpoint()
+        if typed and not typed_endpoints_allowed():
+            raise EndpointPolicyError(
+                "this server does not let visitors choose an endpoint; clear the Base URL to use the server's"
+            )
+        url = (self.base_url or "").strip() or server_endpoint()
+        if url is not None and urlparse(url).scheme not in ("http", "https"):
+            raise EndpointPolicyError("the Base URL must start with http:// or https://")
+        own = self.api_key.get_secret_value().strip() if self.api_key is not None else ""
+        if typed and not own:
+            raise EndpointPolicyError(
+                "an endpoint typed in the settings needs its own API key; the server's key is only sent to the "
+                "server's endpoint"
+            )
+        key = own or os.environ.get("OPENAI_API_KEY", "").strip()
+        if not key:
+            raise EndpointPolicyError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+        if not key.isascii() or not key.isprintable():
+            raise EndpointPolicyError(
+                "the API key holds characters an HTTP header cannot carry (non-ASCII or control characters, "
+                "often a paste error); copy the key again"
+            )
+        return url, key
+
+
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+
+
+def server_endpoint() -> str | None:
+    """The operator's endpoint: ``$OPENAI_BASE_URL``, or None for OpenAI's."""
+    return os.environ.get("OPENAI_BASE_URL", "").strip() or None
+
+
+def same_endpoint(a: str | None, b: str | None) -> bool:
+    """Whether two base URLs name the same endpoint (None is OpenAI's; case of scheme and host and a trailing
+    slash do not matter)."""
+
+    def norm(url: str | None) -> tuple[str, str, str]:
+        parts = urlparse((url or OPENAI_DEFAULT_URL).strip())
+        return parts.scheme.lower(), (parts.netloc or "").lower(), parts.path.rstrip("/")
+
+    return norm(a) == norm(b)
+
+
+def typed_endpoints_allowed() -> bool:
+    """The operator's switch: ``LOUPE_ALLOW_TYPED_ENDPOINTS=0`` (or false/no/off) forbids visitors' endpoints."""
+    value = os.environ.get("LOUPE_ALLOW_TYPED_ENDPOINTS", "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
 
 
 class LoopConfig(_Section):
@@ -185,7 +296,7 @@ class EngineConfig(_Section):
 
     def fingerprint(self) -> str:
         """A short stable hash of every setting that changes results (secrets and paths excluded)."""
-        data = self.model_dump(mode="json", exclude={"library": {"path"}})
+        data = self.model_dump(mode="json", exclude={"library": {"path"}, "backend": {"endpoint_source"}})
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

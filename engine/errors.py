@@ -40,8 +40,17 @@ class LibraryCorruptError(LoupeError):
     """A library entry is damaged and could not be rebuilt."""
 
 
+class LibraryReadOnlyError(LoupeError):
+    """The library folder cannot be written: documents can be read and asked about, not added or removed."""
+
+
 class BackendError(LoupeError):
     """A network backend failed in a way the caller must see (configuration errors)."""
+
+
+class EndpointPolicyError(BackendError):
+    """The settings may not send this request: the server's key to another endpoint, a visitor's endpoint
+    where the operator forbids them, no key at all, or a key an HTTP header cannot carry."""
 
 
 class BackendUnavailableError(BackendError):

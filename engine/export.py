@@ -13,7 +13,6 @@ import base64
 import html
 import io
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import pymupdf
 
 from engine.contracts import RunResult
 from engine.errors import LoupeError
-from engine.render import page_marks, render_page
+from engine.render import escape_inline, escape_markdown, page_marks, render_page
 
 logger = logging.getLogger(__name__)
 
@@ -33,27 +32,6 @@ CROP_DPI = 150
 """Resolution of the cited regions: 10-point text comes out about 21 pixels high."""
 PAGE_SIZE = pymupdf.paper_rect("a4")
 MARGIN = 48
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$&])")
-"""Characters that start Markdown syntax anywhere in a line (emphasis, code, links, HTML, tables,
-strike-through, Streamlit's math and colour directives, entities)."""
-_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|[-+](?=\s|$)|>|[-=]{2,}\s*$)")
-"""Block syntax at a line's start: a heading, a list item, a quote, a rule or a setext underline."""
-_ORDERED = re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)")
-"""An ordered-list marker at a line's start ("1. ", "2) ")."""
-
-
-def escape_inline(text: str) -> str:
-    """One line of text shown literally by a Markdown renderer (CommonMark, GitHub, Streamlit): the
-    characters that start syntax are backslash-escaped; line breaks become spaces."""
-    line = _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-    line = _LINE_START.sub(r"\1\\\2", line)
-    return _ORDERED.sub(r"\1\\\2", line)
-
-
-def escape_markdown(text: str) -> str:
-    """Text shown literally by a Markdown renderer, its line breaks kept as hard breaks."""
-    lines = [escape_inline(line) for line in str(text).splitlines()]
-    return "  \n".join(line for line in lines if line)
 
 
 @dataclass(frozen=True)

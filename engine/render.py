@@ -1,4 +1,5 @@
-"""Page images for the UI: one PDF page rendered to PNG, with the cited lines highlighted.
+"""Rendering for the UI: one PDF page as a PNG with the cited lines highlighted, and untrusted text made
+safe for Markdown.
 
 Pure: the PDF bytes are opened as a private in-memory copy; nothing is written anywhere.
 """
@@ -6,6 +7,7 @@ Pure: the PDF bytes are opened as a private in-memory copy; nothing is written a
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Sequence
 
@@ -25,6 +27,11 @@ SUPPORT_FILL = (0.35, 0.62, 0.95)
 SUPPORT_BORDER = (0.1, 0.35, 0.75)
 HIGHLIGHT_OPACITY = 0.28
 MAX_DPI = 300
+MAX_IMAGE_PIXELS = 12_000_000
+"""Most pixels one page image may have (a letter page at 300 dpi has 8.4 million); a larger page is drawn
+at a lower resolution instead (a 14400 pt square page at 110 dpi would need 1.5 GB)."""
+MAX_IMAGE_SIDE = 6000
+"""Longest side of a page image in pixels (a 100:1 strip of paper stays within the pixel budget otherwise)."""
 CROP_MARGIN = 40.0
 """Points of context kept around the marked lines in a cropped render (about three lines of body text)."""
 CROP_SIDE_MARGIN = 12.0
@@ -35,6 +42,33 @@ _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, floa
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
 }
+
+
+_INLINE_SYNTAX = re.compile(r"[\\`*_\[\]<>&~$|]|:(?=[A-Za-z/+_-])|(?<=www)\.", re.IGNORECASE)
+"""Characters that start inline Markdown anywhere in a line: escapes, code, emphasis, links and images,
+HTML and autolinks, entities, strikethrough, LaTeX, table cells; a colon before a letter or a slash
+(``http://``, Streamlit's ``:red[...]``, ``:material/...:`` and ``:smile:``; "12:30" stays); the dot of
+``www.`` (an autolink)."""
+_LINE_START_SYNTAX = re.compile(r"^([#>+=-]|\d+[.)])")
+"""What starts a block at the beginning of a line: heading, quote, list item, setext underline."""
+
+
+def escape_inline(text: str) -> str:
+    """One line of untrusted text shown literally by a Markdown renderer (CommonMark, GitHub, Streamlit's
+    markdown, captions, labels, alerts and table cells): every character that could start syntax is
+    backslash-escaped, so no emphasis ("OAS 3.*.*"), link, image (which would make the browser fetch its
+    URL), autolink, heading, list, raw HTML, LaTeX or Streamlit directive can form, while ordinary
+    punctuation ("3.5%", "Table 3: Results") stays as it is. White space runs (line breaks too) become one
+    space. Use it on everything that comes from a document, a file name, a question or a model."""
+    line = _INLINE_SYNTAX.sub(lambda m: "\\" + m.group(0), " ".join(str(text).split()))
+    return _LINE_START_SYNTAX.sub(lambda m: m.group(1)[:-1] + "\\" + m.group(1)[-1], line)
+
+
+def escape_markdown(text: str) -> str:
+    """Untrusted text escaped as by ``escape_inline``, line by line, its line breaks kept as hard breaks
+    (blank lines dropped)."""
+    lines = [escape_inline(line) for line in str(text).splitlines()]
+    return "  \n".join(line for line in lines if line)
 
 
 def page_marks(result: RunResult, doc_id: str, page: int) -> tuple[PageMark, ...]:
@@ -69,9 +103,12 @@ def render_page(
         crop: Render only the band around the boxes (the width of the page's content, a few lines of
             context above and below); the whole page when nothing is marked.
 
+    The image has at most ``MAX_IMAGE_PIXELS`` pixels and ``MAX_IMAGE_SIDE`` pixels a side: an oversized
+    page is drawn at a lower resolution.
+
     Raises:
         NotAPdfError: the bytes are not a readable PDF.
-        LoupeError: the page does not exist.
+        LoupeError: the page does not exist, or MuPDF cannot draw it.
     """
     try:
         doc = pymupdf.open(stream=pdf_bytes, filetype="pdf")
@@ -92,10 +129,26 @@ def render_page(
                 target.draw_rect(rect, color=border, fill=fill, fill_opacity=HIGHLIGHT_OPACITY, width=1.5)
                 drawn.append(rect)
         clip = _crop_rect(target, drawn) if crop else None
-        pixmap = target.get_pixmap(dpi=max(36, min(int(dpi), MAX_DPI)), alpha=False, clip=clip)
-        return pixmap.tobytes("png")
+        zoom = image_zoom(clip if clip is not None else target.rect, dpi)
+        try:
+            pixmap = target.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False, clip=clip)
+            return pixmap.tobytes("png")
+        except (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase) as error:
+            logger.warning("cannot draw page %d: %s", page, error)
+            raise LoupeError(f"page {page} cannot be drawn as an image ({type(error).__name__})") from None
     finally:
         doc.close()
+
+
+def image_zoom(rect: pymupdf.Rect, dpi: int) -> float:
+    """Scale from PDF points to pixels: ``dpi`` (clamped to 36..300), lowered so the image stays within
+    ``MAX_IMAGE_PIXELS`` and ``MAX_IMAGE_SIDE``."""
+    zoom = max(36, min(int(dpi), MAX_DPI)) / 72
+    width, height = max(abs(rect.width), 1.0), max(abs(rect.height), 1.0)
+    # 1% headroom: MuPDF rounds the image edges out by up to a pixel each (2 x 6000 px x 2 < 1% of the budget)
+    by_pixels = math.sqrt(0.99 * MAX_IMAGE_PIXELS / (width * height))
+    by_side = (MAX_IMAGE_SIDE - 2) / max(width, height)
+    return min(zoom, by_pixels, by_side)
 
 
 def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:

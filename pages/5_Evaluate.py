@@ -39,13 +39,13 @@ try:
     price_value = col_price.number_input(
         "Price per 1k tokens", min_value=0.0, value=DEFAULT_PRICE_PER_1K, format="%.4f"
     )
-    corpus_value = col_corpus.text_input(
-        "Corpus folder (documents of uploaded sets; empty: the library)", value=evaluate.default_corpus()
-    )
+    corpus_value = evaluate.corpus_choice(col_corpus)
     evaluate.run(engine_config, chosen, int(limit_value) or None, float(price_value), corpus_value)
     if evaluate.REPORT_KEY in st.session_state:
         evaluate.show(EvalReport.model_validate_json(st.session_state[evaluate.REPORT_KEY]))
 except LoupeError as error:
     st.error(safe.inline(str(error)))
 except Exception as error:
-    st.error(f"The evaluation failed unexpectedly ({type(error).__name__}: {safe.inline(str(error))}).")
+    from ui.services import report_unexpected
+
+    report_unexpected(error, "The evaluation")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
 import pytest
 
 import engine.library as library_module
+from engine.bricks.parsed_codec import decode, encode
+from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.index import DocumentIndex
-from engine.contracts import LibraryEntry, ParsedDocument
+from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.contracts import LibraryEntry
 from engine.errors import DocumentNotFoundError, NotAPdfError, NoTextLayerError
 from engine.library import Library, sanitize_file_name
 from tests import pdfs
@@ -19,6 +21,11 @@ from tests import pdfs
 @pytest.fixture
 def library(config) -> Library:
     return Library(config)
+
+
+def _stored(entry: LibraryEntry) -> LibraryEntry:
+    """The entry without its build state (which changes as background indexes finish)."""
+    return entry.model_copy(update={"building": ()})
 
 
 def _entry_dirs(root: Path) -> list[str]:
@@ -33,9 +40,12 @@ def test_ingest_writes_the_layout(library, library_dir):
     assert entry.size_bytes == len(data) and entry.total_pages == 4 and entry.profile.has_usable_toc
     folder = library_dir / entry.doc_id
     assert (folder / "original.pdf").read_bytes() == data
-    assert ParsedDocument.model_validate_json((folder / "parsed.json").read_text()).total_pages == 4
-    assert LibraryEntry.model_validate_json((folder / "manifest.json").read_text()) == entry
-    assert (folder / "index").is_dir()
+    assert decode((folder / "parsed.json").read_bytes()).total_pages == 4
+    assert LibraryEntry.model_validate_json((folder / "manifest.json").read_text()) == _stored(entry)
+    assert entry.building == ("keyword index", "dense index")
+    library.wait_for_background()
+    assert (folder / "index" / "loupe-index.json").is_file() and (folder / "dense.npz").is_file()
+    assert library.get(entry.doc_id).building == ()
     assert not list(library_dir.glob(".staging-*"))
     fractions = [f for f, _ in events]
     assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions) and len(events) >= 4
@@ -45,7 +55,8 @@ def test_same_bytes_twice_is_one_entry(library, library_dir):
     data = pdfs.pdf_with_outline()
     first = library.ingest(data, "a.pdf")
     second = library.ingest(data, "b.pdf")
-    assert second == first and second.file_name == "a.pdf"
+    assert _stored(second) == _stored(first)
+    assert second.file_name == "a.pdf"
     assert _entry_dirs(library_dir) == [first.doc_id]
     assert [e.doc_id for e in library.entries()] == [first.doc_id]
 
@@ -54,8 +65,8 @@ def test_entries_newest_first_and_get_by_prefix(library):
     a = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     b = library.ingest(pdfs.pdf_listing(), "b.pdf")
     assert [e.doc_id for e in library.entries()] == [b.doc_id, a.doc_id]
-    assert library.get(a.doc_id[:10]) == a
-    assert library.get(b.doc_id.upper()) == b
+    assert _stored(library.get(a.doc_id[:10])) == _stored(a)
+    assert _stored(library.get(b.doc_id.upper())) == _stored(b)
     with pytest.raises(DocumentNotFoundError, match="no document"):
         library.get("0" * 64 if not a.doc_id.startswith("0") else "f" * 64)
     with pytest.raises(DocumentNotFoundError, match="not a document id"):
@@ -93,9 +104,10 @@ def test_parsed_pdf_bytes_and_load(library):
 def test_load_does_not_reparse_when_cached(library, monkeypatch):
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     library.load(entry.doc_id)
-    monkeypatch.setattr(library_module, "parse_pdf", lambda *a, **k: pytest.fail("re-parsed"))
-    monkeypatch.setattr(ParsedDocument, "model_validate_json", lambda *a, **k: pytest.fail("re-read"))
+    monkeypatch.setattr(library_module, "read_pdf", lambda *a, **k: pytest.fail("re-parsed"))
+    monkeypatch.setattr(library_module, "decode", lambda *a, **k: pytest.fail("re-read"))
     library.load(entry.doc_id)
+    library.parsed(entry.doc_id)
 
 
 @pytest.mark.parametrize(
@@ -123,13 +135,13 @@ def test_failed_ingest_leaves_library_unchanged(library, library_dir, data, erro
     assert library.entries() == []
 
 
-def test_crash_during_index_build_is_atomic(library, library_dir, monkeypatch):
+def test_crash_while_saving_is_atomic(library, library_dir, monkeypatch):
     data = pdfs.pdf_with_outline()
 
     def boom(*args, **kwargs):
-        raise RuntimeError("simulated crash while indexing")
+        raise RuntimeError("simulated crash while saving")
 
-    monkeypatch.setattr(library_module.KeywordIndex, "build", boom)
+    monkeypatch.setattr(library_module.LibraryEntry, "model_dump_json", boom)
     with pytest.raises(RuntimeError, match="simulated crash"):
         library.ingest(data, "a.pdf")
     assert library.entries() == [] and _entry_dirs(library_dir) == []
@@ -137,6 +149,24 @@ def test_crash_during_index_build_is_atomic(library, library_dir, monkeypatch):
     monkeypatch.undo()
     entry = library.ingest(data, "a.pdf")
     assert [e.doc_id for e in library.entries()] == [entry.doc_id]
+
+
+def test_failed_background_index_build_leaves_an_entry_that_loads(library, library_dir, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("simulated crash while indexing")
+
+    monkeypatch.setattr(KeywordIndex, "build", boom)
+    monkeypatch.setattr(LsaRetriever, "build", boom)
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    monkeypatch.undo()
+    folder = library_dir / entry.doc_id
+    assert not (folder / "index").exists() and not (folder / "dense.npz").exists()
+    assert not list(folder.glob(".index-*")), "a failed build leaves no half-written index"
+    assert library.get(entry.doc_id).building == ("keyword index", "dense index")
+    index = library.load(entry.doc_id)
+    assert index.search("dropout", retriever="keyword").hits and index.dense.search("dropout training", 3).hits
+    assert library.get(entry.doc_id).building == ()
 
 
 def test_entry_without_manifest_is_ignored_then_cleaned(library, library_dir):
@@ -187,13 +217,14 @@ def test_concurrent_ingest_of_same_bytes(library, library_dir):
     for thread in threads:
         thread.join(60)
     assert not errors
-    assert len(results) == 4 and len({r.model_dump_json() for r in results}) == 1
+    assert len(results) == 4 and len({r.model_dump_json(exclude={"building"}) for r in results}) == 1
     assert _entry_dirs(library_dir) == [results[0].doc_id]
     assert not list(library_dir.glob(".staging-*"))
 
 
 def test_corrupt_index_is_rebuilt(library, library_dir, caplog):
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
     index_dir = library_dir / entry.doc_id / "index"
     for path in index_dir.iterdir():
         path.write_bytes(b"garbage")
@@ -206,6 +237,7 @@ def test_missing_index_is_rebuilt(library, library_dir):
     import shutil
 
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
     shutil.rmtree(library_dir / entry.doc_id / "index")
     assert library.load(entry.doc_id).search("training", retriever="keyword").hits
 
@@ -213,11 +245,11 @@ def test_missing_index_is_rebuilt(library, library_dir):
 def test_corrupt_parsed_json_is_rebuilt(library, library_dir, caplog):
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     parsed = library_dir / entry.doc_id / "parsed.json"
-    original = json.loads(parsed.read_text())
+    original = parsed.read_bytes()
     parsed.write_text("{not json")
     doc = library.parsed(entry.doc_id)
-    assert doc.model_dump(mode="json") == original
-    assert json.loads(parsed.read_text()) == original
+    assert doc == decode(original)
+    assert parsed.read_bytes() == original
     assert any("re-parsing" in r.message for r in caplog.records)
 
 
@@ -242,7 +274,6 @@ def test_transformer_paper_ingest(library, shared_dir):
 
 
 def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
-    import json
 
     from engine.bricks.parsing import PARSER_VERSION
     from engine.config import EngineConfig, LibraryConfig
@@ -252,12 +283,106 @@ def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
     library = Library(EngineConfig(library=LibraryConfig(path=str(tmp_path / "lib"))))
     entry = library.ingest(test_pdfs.pdf_with_outline(), "outline.pdf")
     parsed = tmp_path / "lib" / entry.doc_id / "parsed.json"
-    old = json.loads(parsed.read_text())
-    old["parser_version"] = PARSER_VERSION - 1
-    old["chunks"] = old["chunks"][:1]  # what an older parser may have produced
-    parsed.write_text(json.dumps(old))
+    library.wait_for_background()
+    old = decode(parsed.read_bytes())
+    # what an older parser may have produced
+    parsed.write_bytes(encode(old.model_copy(update={"parser_version": PARSER_VERSION - 1, "chunks": old.chunks[:1]})))
     fresh = Library(EngineConfig(library=LibraryConfig(path=str(tmp_path / "lib"))))
     doc = fresh.parsed(entry.doc_id)
     assert doc.parser_version == PARSER_VERSION and len(doc.chunks) > 1
-    assert json.loads(parsed.read_text())["parser_version"] == PARSER_VERSION
+    assert decode(parsed.read_bytes()).parser_version == PARSER_VERSION
     assert fresh.load(entry.doc_id).search("introduction", "keyword", k=2).hits
+
+
+def test_presets_share_one_loaded_document(library):
+    from engine.config import PRESETS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    views = []
+    for name in ("balanced", "fast", "thorough"):
+        config = PRESETS[name].model_copy(update={"library": library.config.library})
+        views.append(Library(config).load(entry.doc_id))
+    assert len({id(v) for v in views}) == 3, "each preset gets its own view (its own sizes)"
+    assert len({id(v.keyword) for v in views}) == 1 and len({id(v.dense_slot) for v in views}) == 1
+    assert len({id(v.doc) for v in views}) == 1
+
+
+def test_the_document_cache_is_bounded(library_dir):
+    from engine.config import EngineConfig, LibraryConfig
+    from engine.loaded import DOCUMENTS, cache_key
+
+    small = Library(EngineConfig(library=LibraryConfig(path=str(library_dir), cache_documents=2)))
+    ids = [small.ingest(data, f"{n}.pdf").doc_id for n, data in enumerate(
+        [pdfs.pdf_with_outline(), pdfs.pdf_listing(), pdfs.pdf_with_table()]
+    )]  # fmt: skip
+    first = small.load(ids[0])
+    small.load(ids[1])
+    small.load(ids[2])
+    assert DOCUMENTS.get(cache_key(small.root, ids[0], small.config)) is None, "the least recently used stays"
+    assert DOCUMENTS.get(cache_key(small.root, ids[2], small.config)) is not None
+    assert first.search("dropout", retriever="keyword").hits, "an evicted view still in use keeps working"
+    assert small.load(ids[0]) is not first
+
+
+def test_a_saved_dense_index_is_loaded_not_rebuilt(library, library_dir, monkeypatch):
+    from engine.loaded import DOCUMENTS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    DOCUMENTS.drop(entry.doc_id)  # as a new process would start
+    monkeypatch.setattr(LsaRetriever, "build", lambda *a, **k: pytest.fail("the LSA was rebuilt"))
+    assert library.load(entry.doc_id).dense.search("dropout training", 3).hits
+
+
+def test_an_entry_in_the_older_layout_is_reparsed_and_reindexed(library, library_dir, caplog):
+    from engine.bricks.retrieval.keyword import META_NAME
+    from engine.loaded import DOCUMENTS
+
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    folder = library_dir / entry.doc_id
+    old = decode((folder / "parsed.json").read_bytes())
+    (folder / "parsed.json").write_text(old.model_dump_json())  # the pydantic dump older versions wrote
+    (folder / "index" / META_NAME).unlink()  # an index of the older schema has no metadata file
+    DOCUMENTS.drop(entry.doc_id)
+    index = library.load(entry.doc_id)
+    assert index.search("dropout", retriever="keyword").hits
+    assert decode((folder / "parsed.json").read_bytes()).total_pages == 4
+    assert (folder / "index" / META_NAME).is_file()
+    assert any("re-parsing" in r.message for r in caplog.records)
+
+
+def test_a_cli_ingest_leaves_its_indexes_built(library_dir, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from engine.config import REPO_ROOT
+
+    path = tmp_path / "outline.pdf"
+    path.write_bytes(pdfs.pdf_with_outline())
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "ingest", str(path), "--json"], cwd=REPO_ROOT, capture_output=True,
+        text=True, timeout=300, env={**os.environ, "LOUPE_LIBRARY": str(library_dir)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = Library().entries()
+    assert entry.building == (), "the process exited before its background index builds were done"
+
+
+def test_the_pdf_worker_builds_the_dense_index(library, library_dir, monkeypatch):
+    """The LSA comes from the worker process (the parent only moves the file into the entry)."""
+    from engine import entry_indexes
+
+    class NoBuildHere(LsaRetriever):
+        @classmethod
+        def build(cls, *args, **kwargs):
+            raise AssertionError("the LSA was built in the parent process")
+
+    monkeypatch.setattr(entry_indexes, "LsaRetriever", NoBuildHere)
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    assert not list(library_dir.glob(".staging-*")), "the worker's file was left in staging"
+    assert library.load(entry.doc_id).dense.search("dropout training", 3).hits

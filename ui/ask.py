@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
+from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
 from ui import evidence, feedback, pack, safe, services, state, views
 from ui.settings import Settings
 from ui.streaming import run_streaming
@@ -96,8 +96,8 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.update(label="The question could not be answered", state="error")
             services.report_unexpected(error, "Answering")
             return None
-        status.update(label=f"Done: {result.strategy_effective}, stopped on {result.stop_reason} "
-                            f"({result.usage.latency_ms / 1000:.1f} s)", state="complete")  # fmt: skip
+        status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s ({result.strategy_effective.replace('_', ' ')}): "
+                            f"{views.stop_sentence(result)}", state="complete")  # fmt: skip
     state.add_run(result)
     return result
 
@@ -162,12 +162,16 @@ def page(settings: Settings) -> None:
     for n, result in enumerate(turns):
         _turn(result, n, latest=n == len(turns) - 1)
     typed = st.chat_input("Ask a follow-up…" if following else "Ask a question about the selected documents…",
-                          key="loupe_chat", max_chars=20_000)  # fmt: skip
+                          key="loupe_chat", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
     question = state.ns().pop(PENDING, None) or typed
     if question is None:
         return
     if not question.strip():
         st.error("The question is empty; type a question first.")
+        return
+    if len(question) >= MAX_QUESTION_CHARS:  # the box cuts longer text off at the limit
+        st.error(f"The question reached the {MAX_QUESTION_CHARS:,}-character limit, so any longer text was cut "
+                 "off; ask it in fewer words, or split it into several questions.")  # fmt: skip
         return
     if not doc_ids:
         st.error("No document selected; upload a PDF or pick one from the library.")

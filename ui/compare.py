@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import RunResult
+from engine import MAX_QUESTION_CHARS, RunResult
 from ui import charts, safe, services, state
 from ui.ask import ask
 from ui.settings import COMPARE_STRATEGIES, Settings
@@ -42,7 +42,8 @@ def page(settings: Settings) -> None:
     default = [d for d in (state.value("docs") or ([sample.doc_id] if sample else [])) if d in names]
     doc_ids = st.multiselect("Documents", list(names), default=default, format_func=partial(state.label_of, names),
                              key="loupe_compare_docs")  # fmt: skip
-    question = st.text_input("Question", value=state.value("question") or "", key="loupe_compare_question")
+    question = st.text_input("Question", value=(state.value("question") or "")[:MAX_QUESTION_CHARS],
+                             key="loupe_compare_question", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
     strategies = st.multiselect("Strategies", COMPARE_STRATEGIES, default=list(COMPARE_STRATEGIES),
                                 key="loupe_compare_strategies")  # fmt: skip
     if st.button("Run comparison", type="primary", disabled=not strategies):

@@ -43,9 +43,24 @@ COLUMN_LABELS: dict[str, str] = {
 """Summary field -> the column name a reader sees (every metric, in the report's order)."""
 
 
-def default_corpus() -> str:
-    """The shared corpus folder when this machine has it, else empty (documents then come from the library)."""
-    return str(engine.DEFAULT_CORPUS) if engine.DEFAULT_CORPUS.is_dir() else ""
+LIBRARY_ONLY = -1
+"""The corpus choice "documents from the library only" (no folder on the server is read)."""
+
+
+def corpus_choice(column: Any) -> Path | None:
+    """Where a set's documents come from: a folder the operator allows (``engine.corpus_folders``: the shared
+    corpus, ``$LOUPE_EVAL_CORPORA``), or None for the library only. No free path: a visitor never names a
+    folder of the server."""
+    folders = engine.corpus_folders()
+    labels = {
+        LIBRARY_ONLY: "the library only",
+        **{n: f"the {f.name} folder, then the library" for n, f in enumerate(folders)},
+    }
+    choice = column.selectbox("Documents from", list(labels), index=1 if folders else 0, key="loupe_eval_corpus",
+                              format_func=partial(state.label_of, labels),
+                              help="Set documents are looked up by file name in the library; the server folders "
+                              "offered here are the ones the operator lists in LOUPE_EVAL_CORPORA.")  # fmt: skip
+    return folders[choice] if choice in range(len(folders)) else None
 
 
 def readable_rows(summaries: tuple[Summary, ...] | list[Summary]) -> list[dict[str, object]]:
@@ -84,10 +99,10 @@ def choose_set(limit: int | None):
     return engine.parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
 
 
-def run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: str) -> None:
+def run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: Path | None) -> None:
     eval_set = choose_set(limit)
     if eval_set is None:
-        st.info("Upload a JSONL question set; its documents must be in the library or under the corpus folder.")
+        st.info("Upload a JSONL question set; its documents must be in the library (upload them on the Ask page).")
         return
     st.caption(f"{len(eval_set.questions)} question(s) x {len(strategies)} strategy(ies)")
     if not st.button("Run evaluation", type="primary", disabled=not strategies, key="loupe_eval_run"):
@@ -99,8 +114,8 @@ def run(config: EngineConfig, strategies: list[str], limit: int | None, price: f
         bar.progress(min(share, 1.0), text=f"{event.stage}: {safe.inline(event.message, 120)}")
 
     report = engine.run_eval(
-        eval_set, strategies, config=config, corpus=Path(corpus) if corpus else None, price_per_1k=price,
-        progress=progress, library=services.library(),
+        eval_set, strategies, config=config, corpus=corpus, price_per_1k=price, progress=progress,
+        library=services.library(), library_only=corpus is None,
     )  # fmt: skip
     bar.progress(1.0, text=f"done in {report.seconds:.1f} s")
     st.session_state[REPORT_KEY] = report.model_dump_json()

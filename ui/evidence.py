@@ -21,9 +21,11 @@ def anchor(doc_id: str, page: int, run_id: str = "") -> str:
     return f"evidence-{run}-{re.sub(r'[^0-9a-f]', '', doc_id[:10].lower())}-p{int(page)}"
 
 
-def page_caption(ref: PageRef, added_in: int | None, supporting: bool = False) -> str:
+def page_caption(ref: PageRef, added_in: int | None, supporting: bool = False, ocr: bool = False) -> str:
     """Plain text (escape it before rendering as Markdown)."""
     caption = f"{ref.file_name} · page {ref.page}"
+    if ocr:
+        caption += " · read by OCR"
     if supporting:
         caption += " · supporting passage"
     if added_in:
@@ -67,7 +69,8 @@ def _card(result: RunResult, n: int, ref: PageRef, key: str, supporting: bool) -
     added = result.page_added_in[n] if n < len(result.page_added_in) else None
     st.markdown(f'<div id="{anchor(ref.doc_id, ref.page, result.run_id)}"></div>', unsafe_allow_html=True)
     head, toggle = st.columns([4, 1], vertical_alignment="center")
-    head.markdown(f"**{safe.inline(page_caption(ref, added, supporting))}**")
+    ocr = any(ref.page in p.ocr_pages for p in result.profiles if p.doc_id == ref.doc_id)
+    head.markdown(f"**{safe.inline(page_caption(ref, added, supporting, ocr))}**")
     full = toggle.toggle("Full page", key=f"{key}_full", help="The whole page, with paging through the document")
     try:
         if full:
@@ -78,6 +81,8 @@ def _card(result: RunResult, n: int, ref: PageRef, key: str, supporting: bool) -
             st.image(png, width="content")
     except LoupeError as error:
         st.error(f"{safe.inline(ref.file_name)} page {ref.page}: {safe.inline(str(error))}")
+    except Exception as error:  # a page MuPDF chokes on must not take the whole answer down
+        services.report_unexpected(error, f"Drawing {ref.file_name} page {ref.page}")
 
 
 def show_evidence(result: RunResult, key: str = "evidence") -> None:

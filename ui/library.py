@@ -17,11 +17,13 @@ def entry_rows(entries: list[LibraryEntry]) -> list[dict[str, object]]:
             "pages": e.total_pages,
             "outline entries": e.profile.toc_entries,
             "scanned?": "yes" if e.profile.is_likely_scanned else "no",
+            "OCR pages": len(e.profile.ocr_pages),
             "tables?": "yes" if e.profile.has_tables else "no",
             "suggested strategy": e.profile.suggested_strategy,
             "size (KB)": round(e.size_bytes / 1024, 1),
             "added": e.added_at[:19].replace("T", " "),
             "id": e.doc_id[:12],
+            "search indexes": "building: " + ", ".join(e.building) if e.building else "ready",
         }
         for e in entries
     ]

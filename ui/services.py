@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -64,7 +65,7 @@ def entries() -> list[LibraryEntry]:
     try:
         return library().entries()
     except LoupeError as error:
-        st.error(str(error))
+        st.error(escape_inline(str(error)))
         return []
 
 
@@ -130,6 +131,9 @@ def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:
 
 
 def report_unexpected(error: Exception, what: str) -> None:
-    """Show an unexpected failure as a message (logged with its traceback, never shown)."""
-    logger.exception("%s failed", what)
-    st.error(f"{escape_inline(what)} failed unexpectedly ({type(error).__name__}: {escape_inline(str(error))}).")
+    """Show an unexpected failure as a short message; its type, text and traceback go to the server log only
+    (an exception's text can hold server paths or an endpoint's reply). The reference ties the two together."""
+    reference = secrets.token_hex(4)
+    logger.error("%s failed (reference %s)", what, reference, exc_info=error)
+    st.error(f"{escape_inline(what)} failed unexpectedly. The details are in the server log "
+             f"(reference {reference}).")  # fmt: skip

@@ -41,7 +41,8 @@ def build_config(
     base = PRESETS.get(preset, PRESETS["balanced"])
     update: dict = {"kind": backend}
     if backend == "openai":
-        update |= {"base_url": base_url.strip() or None, "model": model.strip() or base.backend.model}
+        update |= {"base_url": base_url.strip() or None, "model": model.strip() or base.backend.model,
+                   "endpoint_source": "visitor"}  # fmt: skip
         if api_key:
             update["api_key"] = api_key
         if timeout:

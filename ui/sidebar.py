@@ -14,6 +14,7 @@ from engine import (
     backend_label,
     backend_uses_network,
     strategy_summary,
+    typed_endpoints_allowed,
 )
 from ui import state
 from ui.settings import BUDGET_FIELDS, Settings, build_config, default_budget
@@ -38,18 +39,26 @@ def _backend() -> tuple[str, str, str, str, float | None]:
     state.bind("backend")
     if not backend_uses_network(kind):
         return kind, "", "", "", None
-    base_url = st.text_input("Base URL", key=state.prime("base_url", ""), placeholder="https://api.openai.com/v1")
+    base_url = ""
+    if typed_endpoints_allowed():
+        base_url = st.text_input("Base URL", key=state.prime("base_url", ""),
+                                 placeholder="empty: the server's endpoint",
+                                 help="An endpoint you type needs your own API key below.")  # fmt: skip
+        state.bind("base_url")
+    else:
+        st.caption("This server answers with its own endpoint; it does not let visitors choose another.")
     model = st.text_input("Model", key=state.prime("model", ""), placeholder="the endpoint's only model",
                           help="Leave empty when the endpoint serves a single model (a local server does).")  # fmt: skip
     timeout = st.number_input("Request timeout (s)", min_value=1.0, step=5.0, key=state.prime("timeout", 20.0),
                               help="Longest one model request may take; the question's seconds budget bounds the run.")  # fmt: skip
-    # The key lives only in this session's widget state; it is never written to disk or exported.
-    api_key = st.text_input("API key", type="password", key=state.prime("api_key", ""),
-                            help="Kept in this browser session only; never written anywhere.")  # fmt: skip
-    state.bind("api_key")
-    state.bind("base_url")
+    api_key = st.text_input("API key", type="password", key=state.prime_secret("api_key"),
+                            help="Kept in this browser session only (masked in its state); never written anywhere. "
+                            "Empty: the server's key, which only goes to the server's endpoint.")  # fmt: skip
+    state.bind_secret("api_key")
     state.bind("model")
     state.bind("timeout")
+    if base_url.strip() and not api_key:
+        st.warning("A Base URL you type needs your own API key: the server's key only goes to its own endpoint.")
     return kind, base_url, model, api_key, float(timeout)
 
 

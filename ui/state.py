@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from pydantic import SecretStr
 
 from engine import RunResult
 
@@ -55,6 +56,24 @@ def bind(name: str) -> Any:
     """Copy a drawn widget's value into the namespace and return it."""
     current = st.session_state.get(wkey(name))
     ns()["values"][name] = current
+    return current
+
+
+def prime_secret(name: str) -> str:
+    """``prime`` for a secret (an API key): the namespace keeps it as a ``SecretStr``, masked in every dump
+    of the session state; only the password widget's own state holds the plain text."""
+    key = wkey(name)
+    if key not in st.session_state:
+        secret = ns().setdefault("secrets", {}).get(name)
+        st.session_state[key] = secret.get_secret_value() if isinstance(secret, SecretStr) else ""
+    return key
+
+
+def bind_secret(name: str) -> str:
+    """Copy a drawn password widget's value into the namespace as a ``SecretStr``; returns the plain value."""
+    current = st.session_state.get(wkey(name)) or ""
+    ns().setdefault("secrets", {})[name] = SecretStr(current)
+    ns()["values"].pop(name, None)
     return current
 
 

@@ -25,7 +25,7 @@ PATTERN_LABELS = {
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
     """The activation column as table rows: all seven patterns, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": d.reason}
+        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": safe.inline(d.reason)}
         for name, d in result.activations.items()
     ]
 
@@ -43,10 +43,13 @@ def narration_lines(result: RunResult) -> list[str]:
 
 
 def budget_caption(result: RunResult) -> str:
-    b = result.budget
-    return (f"Budget limits: iterations {b.max_iterations} · LLM calls {b.max_llm_calls} · retrieval calls "
-            f"{b.max_retrieval_calls} · unique queries {b.max_unique_queries} · context tokens "
-            f"{b.max_context_tokens} · seconds {b.max_seconds:g}")  # fmt: skip
+    """What the run spent of each limit ("retrieval calls 3 of 28, 5 more from the cache")."""
+    b, u = result.budget, result.usage
+    cached = f", {u.cached_retrievals} more from the cache" if u.cached_retrievals else ""
+    return (f"Spent: feedback passes {u.iterations} of {b.max_iterations} · LLM calls {u.llm_calls} of "
+            f"{b.max_llm_calls} · retrieval calls {u.retrieval_calls} of {b.max_retrieval_calls}{cached} · "
+            f"distinct queries {u.unique_queries} of {b.max_unique_queries} · context tokens {u.context_tokens} of "
+            f"{b.max_context_tokens} · seconds {u.latency_ms / 1000:.1f} of {b.max_seconds:g}")  # fmt: skip
 
 
 def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
@@ -107,17 +110,25 @@ def show_narration(result: RunResult) -> None:
     st.markdown("\n".join(f"- {line}" for line in lines) if lines else "_No pass was recorded._")
 
 
-def show_stop(result: RunResult) -> None:
+def stop_sentence(result: RunResult) -> str:
+    """Why the run stopped, in plain words ("The answer covers the question.")."""
     text = _stop_text().get(result.stop_reason, result.stop_reason.replace("_", " "))
-    message = f"Stopped: **{result.stop_reason}** — {text}."
+    return text[:1].upper() + text[1:] + "."
+
+
+def show_stop(result: RunResult) -> None:
+    message = stop_sentence(result)
     if result.exhausted:
-        st.warning(message + " A budget was exhausted; the best answer so far is shown.")
-    else:
+        st.warning(message + " A budget ran out; the best answer found so far is shown.")
+    elif result.answer.complete_answer_found:
         st.success(message)
+    else:
+        st.info(message + " The answer does not cover everything asked; see the notes below.")
     for caveat in result.answer.caveats:
         st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
-        st.caption(f"↩️ {fallback.task} fell back to the offline rules: {safe.inline(fallback.reason)}")
+        step = fallback.task.replace("_", " ")
+        st.caption(f"↩️ The {step} step was done by the offline rules: {safe.inline(fallback.reason)}")
 
 
 def _stop_text() -> dict[str, str]:

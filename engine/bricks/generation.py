@@ -21,18 +21,31 @@ class ContextBundle(Contract):
     dropped: tuple[str, ...] = ()
 
 
-def assemble_context(hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int | None) -> ContextBundle:
+def assemble_context(
+    hits: Sequence[Hit], file_names: Mapping[str, str], max_tokens: int | None, reserved: Sequence[str] = ()
+) -> ContextBundle:
     """Deduplicate hits by chunk id, take the strongest first, stop at ``max_tokens`` (None: no limit).
 
     Hits with equal scores keep their input order. Chunks that do not fit are listed in ``dropped``
-    (a smaller later chunk may still fit). The evidence keeps strongest-first order.
+    (a smaller later chunk may still fit). The ``reserved`` chunk ids go first, in their order (the
+    best passages of each side of a comparison, so one side cannot crowd out the other); the rest
+    follows strongest first.
     """
     best: dict[str, tuple[int, Hit]] = {}
     for position, hit in enumerate(hits):
         cid = hit.chunk.chunk_id
         if cid not in best or hit.score > best[cid][1].score:
             best[cid] = (best[cid][0] if cid in best else position, hit)
-    ordered = sorted(best.values(), key=lambda pair: (-pair[1].score, pair[0]))
+    first = {cid: n for n, cid in enumerate(dict.fromkeys(reserved)) if cid in best}
+    ordered = sorted(
+        best.values(),
+        key=lambda pair: (
+            pair[1].chunk.chunk_id not in first,
+            first.get(pair[1].chunk.chunk_id, 0),
+            -pair[1].score,
+            pair[0],
+        ),
+    )
     evidence: list[EvidenceItem] = []
     dropped: list[str] = []
     tokens = 0
@@ -90,6 +103,22 @@ def validate_citations(answer: AnswerWithEvidence, evidence: Sequence[EvidenceIt
     return answer.model_copy(update={"citations": tuple(kept), "validation_failures": tuple(failures)})
 
 
+def _by_turns(pages: list[tuple[str, int]], cited: set[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Pages in their order, but taking the documents in turns, the least cited document first, so
+    one document's pages cannot fill every supporting slot."""
+    docs = list(dict.fromkeys(d for d, _ in pages))
+    if len(docs) < 2:
+        return pages
+    queues = {d: [p for p in pages if p[0] == d] for d in docs}
+    docs.sort(key=lambda d: sum(1 for c in cited if c[0] == d))
+    out: list[tuple[str, int]] = []
+    while any(queues.values()):
+        for doc in docs:
+            if queues[doc]:
+                out.append(queues[doc].pop(0))
+    return out
+
+
 def add_support(
     answer: AnswerWithEvidence,
     parsed: ParsedQuestion,
@@ -121,7 +150,7 @@ def add_support(
         return answer
     floor = min_share * max(0.0, max(u.score for u in best.values()))
     best = {page: unit for page, unit in best.items() if unit.score >= floor}
-    order = list(dict.fromkeys((e.doc_id, e.page) for e in evidence))
+    order = _by_turns(list(dict.fromkeys((e.doc_id, e.page) for e in evidence)), cited)
     support = [
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
         for u in (best[p] for p in order if p in best)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.bricks.lines import (
+    CURRENCY_ONLY,
     LIGATURES,
     Line,
     band_key,
@@ -113,8 +114,46 @@ def join_lines(texts: list[str]) -> str:
     return out
 
 
+ROW_SEPARATOR = " | "
+"""Between the cells of a table row; rows stand on lines of their own."""
+
+
+def row_text(line: Line) -> str:
+    """A table row as ``cell | cell | cell``; any other line as its text."""
+    if not line.columnar or len(line.cells) < 2:
+        return line.text
+    cells = list(line.cells)
+    for n in range(len(cells) - 1):  # "5,363 $" | "4,869": the symbol belongs to the next column's amount
+        head, _, symbol = cells[n].rpartition(" ")
+        if head and CURRENCY_ONLY.match(symbol):
+            cells[n], cells[n + 1] = head, f"{symbol} {cells[n + 1]}"
+    return ROW_SEPARATOR.join(cells)
+
+
+def join_rows(lines: list[Line]) -> str:
+    """Join lines as prose, except that every table row stands on a line of its own (cells kept apart)."""
+    pieces: list[str] = []
+    prose: list[str] = []
+    for line in lines:
+        if line.columnar and len(line.cells) >= 2:
+            if prose:
+                pieces.append(join_lines(prose))
+                prose = []
+            pieces.append(row_text(line))
+        else:
+            prose.append(line.text)
+    if prose:
+        pieces.append(join_lines(prose))
+    return "\n".join(pieces)
+
+
+def has_rows(text: str) -> bool:
+    """Whether a unit's text holds table rows (so it joins others line by line)."""
+    return ROW_SEPARATOR in text
+
+
 def _body_unit(lines: list[Line], page: int, height: float) -> Unit:
-    text = join_lines([line.text for line in lines])
+    text = join_rows(lines)
     terms: list[str] = []
     for n, line in enumerate(lines):
         for pos, run in line.bold_runs:
@@ -190,32 +229,76 @@ def _starts_run_in(unit: Unit) -> bool:
 
 
 def _absorb(into: Unit, unit: Unit) -> None:
-    into.text = f"{into.text} {unit.text}"
+    separator = "\n" if has_rows(into.text) or has_rows(unit.text) else " "
+    into.text = f"{into.text}{separator}{unit.text}"
     into.bboxes.extend(unit.bboxes)
     into.bold_terms.extend(t for t in unit.bold_terms if t not in into.bold_terms)
     into.size = max(into.size, unit.size)
 
 
 def split_long(units: list[Unit], max_chars: int) -> list[Unit]:
-    """Split units longer than ``max_chars`` at sentence ends (line boxes shared out by position)."""
+    """Split units longer than ``max_chars`` at sentence ends, or between rows for a table (each
+    continuation repeats the table's header row); line boxes are shared out by position."""
     out: list[Unit] = []
     for unit in units:
         if len(unit.text) <= max_chars:
             out.append(unit)
             continue
-        pieces = _pack(unit.text, max_chars)
+        if has_rows(unit.text):
+            pieces = _pack_rows(unit.text, max_chars)
+        else:
+            pieces = [(piece, "") for piece in _pack(unit.text, max_chars)]
         total = len(unit.text)
         n_boxes = len(unit.bboxes)
         offset = 0
-        for piece in pieces:
+        for body, header in pieces:
             first = min(n_boxes - 1, offset * n_boxes // total)
-            offset += len(piece) + 1
+            offset += len(body) + 1
             last = min(n_boxes - 1, max(first, (offset - 2) * n_boxes // total))
-            terms = [t for t in unit.bold_terms if t in piece]
+            text = f"{header}\n{body}" if header else body
+            terms = [t for t in unit.bold_terms if t in body]
             out.append(
-                Unit(unit.page, piece, unit.bboxes[first : last + 1], unit.kind, terms, unit.size, unit.page_height)
+                Unit(unit.page, text, unit.bboxes[first : last + 1], unit.kind, terms, unit.size, unit.page_height)
             )
     return out
+
+
+_HEADER_CELL = re.compile(
+    r"^(?:\(?[A-Za-z][^\d]*\)?|(?:FY|Q[1-4]|H[12])?\s*'?(?:19|20)\d\d(?:\s*[A-Za-z%()]+)?|"
+    r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d)$"
+)
+"""A column header: words, a year or period ("2018", "FY2019", "Q3 2022", "December 31, 2018")."""
+
+
+def header_row(lines: list[str]) -> str | None:
+    """The first row of a table whose cells after the first are all column headers (years, words)."""
+    for line in lines:
+        cells = line.split(ROW_SEPARATOR)
+        if len(cells) < 2:
+            continue
+        if all(_HEADER_CELL.match(c.strip()) for c in cells[1:] if c.strip()):
+            return line
+        return None  # the first row holds values: the header, if any, was not set as a row
+    return None
+
+
+def _pack_rows(text: str, max_chars: int) -> list[tuple[str, str]]:
+    """(body, repeated header) pieces of a text with table rows, cut between lines."""
+    lines = text.split("\n")
+    header = header_row(lines) or ""
+    pieces: list[tuple[str, str]] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        for part in _pack(line, max_chars) if len(line) > max_chars else [line]:
+            if current and size + 1 + len(part) > max_chars:
+                pieces.append(("\n".join(current), ""))
+                current, size = [], 0
+            current.append(part)
+            size += len(part) + 1
+    if current:
+        pieces.append(("\n".join(current), ""))
+    return [(body, header if n and header and header not in body else "") for n, (body, _) in enumerate(pieces)]
 
 
 def _pack(text: str, max_chars: int) -> list[str]:

@@ -20,6 +20,7 @@ BAND = 0.10
 """Share of the page height at the top and at the bottom where running headers/footers live."""
 
 _DIGITS = re.compile(r"\d+")
+CURRENCY_ONLY = re.compile(r"^[$€£¥]$")
 _BOLD_FONT = ("Bold", "bold", "BOLD", "Black", "Heavy", "Semibold", "SemiBold")
 
 
@@ -41,6 +42,7 @@ class Line:
     bold_runs: list[tuple[int, str]] = field(default_factory=list)  # (span position, text)
     starts_bold: bool = False
     columnar: bool = False  # joined from pieces with wide gaps (a table row), never a heading
+    cells: list[str] = field(default_factory=list)  # a table row's cells (pieces split by wide gaps)
 
 
 _BOLD_NAMES: dict[str, bool] = {}
@@ -119,10 +121,17 @@ def _make_line(raw: dict) -> Line | None:
 
 def _join_same_baseline(prev: Line, line: Line) -> None:
     size = (prev.size * prev.chars + line.size * line.chars) / (prev.chars + line.chars)
-    if line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size) and not (
+    if not prev.cells:
+        prev.cells = [prev.text]
+    wide = line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size)
+    if wide and not (
         len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
     ):
         prev.columnar = True
+    if wide and not CURRENCY_ONLY.match(prev.cells[-1]):
+        prev.cells.append(line.text)
+    else:  # a narrow gap, or "$" set apart from its amount: the same cell
+        prev.cells[-1] = f"{prev.cells[-1]} {line.text}"
     prev.text = f"{prev.text} {line.text}"
     prev.bbox = (min(prev.bbox[0], line.bbox[0]), min(prev.bbox[1], line.bbox[1]),
                  max(prev.bbox[2], line.bbox[2]), max(prev.bbox[3], line.bbox[3]))  # fmt: skip

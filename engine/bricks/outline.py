@@ -17,6 +17,18 @@ logger = logging.getLogger(__name__)
 
 FOOT_SHARE = 0.85
 """A heading whose top is below this share of the page height sits at the page foot."""
+MAX_OUTLINE_ENTRIES = 20_000
+"""Outline entries kept (a 1,500-page manual rarely has 5,000; the rest of a larger outline is ignored)."""
+MAX_OUTLINE_DEPTH = 16
+"""Deeper outline levels are flattened to this one (section paths stay short)."""
+MAX_TITLE_CHARS = 300
+"""Outline titles are cut to this length."""
+MAX_ANCHOR_STEPS = 200_000
+"""Candidate headings compared while anchoring one outline (real outlines need a few per entry)."""
+_KEY_CHARS = 4
+"""Units are indexed by the first 1..4 characters of their normalised text."""
+_NORM_CHARS = 2 * MAX_TITLE_CHARS + 60
+"""Characters of a unit normalised for the index: more than any title comparison reads."""
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _LEADING_NUMBER = re.compile(r"^\s*(?:(?:item|section|chapter|part|appendix)\s+)?(?:\d+[a-z]?(?:\.\d+)*|[a-z](?:\.\d+)+)"
@@ -40,11 +52,15 @@ def _norm(text: str) -> str:
 
 
 def clean_outline(raw: list, page_count: int) -> list[_Entry]:
-    """Outline rows with bad pages clamped, empty titles dropped and level jumps flattened."""
+    """Outline rows with bad pages clamped, empty titles dropped and level jumps flattened; at most
+    ``MAX_OUTLINE_ENTRIES`` entries ``MAX_OUTLINE_DEPTH`` levels deep are kept."""
     entries: list[_Entry] = []
     prev_level = 0
     prev_page = 1
     for row in raw:
+        if len(entries) >= MAX_OUTLINE_ENTRIES:
+            logger.warning("the outline has more than %d entries; the rest are ignored", MAX_OUTLINE_ENTRIES)
+            break
         try:
             level, page = int(row[0]), int(row[2])
             title = " ".join(row[1].split()) if isinstance(row[1], str) else ""
@@ -56,57 +72,93 @@ def clean_outline(raw: list, page_count: int) -> list[_Entry]:
         if page < 1:
             page = prev_page
         page = min(page, page_count)
-        level = max(1, min(level, prev_level + 1))
-        entries.append(_Entry(level, title[:300], page, len(entries), guessed=guessed))
+        level = max(1, min(level, prev_level + 1, MAX_OUTLINE_DEPTH))
+        entries.append(_Entry(level, title[:MAX_TITLE_CHARS], page, len(entries), guessed=guessed))
         prev_level, prev_page = level, page
     return entries
 
 
+class _Headings:
+    """Finds the unit an outline entry's title starts, through an index of each page's units by the first
+    characters of their normalised text: an entry compares only the few units that can match, so anchoring
+    is linear in entries plus units, not their product. A hostile outline that still makes it compare more
+    than ``MAX_ANCHOR_STEPS`` candidates leaves its remaining entries at the top of their pages."""
+
+    def __init__(self, units_by_page: list[list[Unit]]) -> None:
+        self.units_by_page = units_by_page
+        self.used: set[tuple[int, int]] = set()
+        self.steps = 0
+        self._index: dict[int, dict[str, list[int]]] = {}
+
+    def exhausted(self) -> bool:
+        return self.steps > MAX_ANCHOR_STEPS
+
+    def _page_index(self, page: int) -> dict[str, list[int]]:
+        index = self._index.get(page)
+        if index is None:
+            index = {}
+            for i, unit in enumerate(self.units_by_page[page - 1]):
+                norm = _norm(unit.text[:_NORM_CHARS])
+                for n in range(1, min(len(norm), _KEY_CHARS) + 1):
+                    index.setdefault(norm[:n], []).append(i)
+            self._index[page] = index
+        return index
+
+    def match(self, page: int, target: str, headings_only: bool) -> int | None:
+        """The first unused unit of ``page`` whose text starts with ``target`` (a heading, or bold text)."""
+        units = self.units_by_page[page - 1]
+        for i in self._page_index(page).get(target[:_KEY_CHARS], ()):
+            self.steps += 1
+            if self.exhausted():
+                return None
+            unit = units[i]
+            if (page, i) in self.used or (headings_only and unit.kind != "heading"):
+                continue
+            text = _norm(unit.text[: len(target) * 2 + 40])
+            if text == target or (text.startswith(target) and (headings_only or unit.bold_terms)):
+                return i
+        return None
+
+    def search_all(self, entry: _Entry, target: str) -> int | None:
+        """The heading of an entry whose page was invalid, on any page; moves the entry there."""
+        for page in range(1, len(self.units_by_page) + 1):
+            self.steps += 1
+            found = self.match(page, target, headings_only=True)
+            if found is not None:
+                logger.info("outline entry %r had no valid page; found its heading on page %d", entry.title, page)
+                entry.page = page
+                return found
+            if self.exhausted():
+                return None
+        return None
+
+
 def _anchor_outline(entries: list[_Entry], units_by_page: list[list[Unit]]) -> None:
-    used: set[tuple[int, int]] = set()
+    headings = _Headings(units_by_page)
     for entry in entries:
         target = _norm(entry.title)
-        if not target:
+        if not target or headings.exhausted():
             continue
-        units = units_by_page[entry.page - 1]
-        found = _match(units, target, used, headings_only=True)
+        found = headings.match(entry.page, target, headings_only=True)
         if found is None and len(target) >= 4:
-            found = _match(units, target, used, headings_only=False)
+            found = headings.match(entry.page, target, headings_only=False)
         if found is None and entry.guessed:
-            found = _search_all(entry, units_by_page, target, used)
-            units = units_by_page[entry.page - 1]
+            found = headings.search_all(entry, target)
         if found is None:
             if entry.guessed:
                 entry.anchor = 1 << 30  # after everything else on the previous entry's page
             continue
-        used.add((entry.page, found))
+        headings.used.add((entry.page, found))
         entry.anchor = found
-        unit = units[found]
+        unit = units_by_page[entry.page - 1][found]
         entry.number = section_number(entry.title) or section_number(unit.text)
         entry.foot = unit.page_height > 0 and unit.y0 >= FOOT_SHARE * unit.page_height
+    if headings.exhausted():
+        logger.warning("outline of %d entries: stopped matching headings after %d comparisons", len(entries),
+                       MAX_ANCHOR_STEPS)  # fmt: skip
     for entry in entries:
         if entry.number is None:
             entry.number = section_number(entry.title)
-
-
-def _search_all(entry: _Entry, units_by_page: list[list[Unit]], target: str, used: set) -> int | None:
-    for page, units in enumerate(units_by_page, 1):
-        found = _match(units, target, used, headings_only=True)
-        if found is not None:
-            logger.info("outline entry %r had no valid page; found its heading on page %d", entry.title, page)
-            entry.page = page
-            return found
-    return None
-
-
-def _match(units: list[Unit], target: str, used: set, headings_only: bool) -> int | None:
-    for i, unit in enumerate(units):
-        if (unit.page, i) in used or (headings_only and unit.kind != "heading"):
-            continue
-        text = _norm(unit.text[: len(target) * 2 + 40])
-        if text == target or (text.startswith(target) and (headings_only or unit.bold_terms)):
-            return i
-    return None
 
 
 def _numbered_level(text: str, number: str) -> int:
@@ -134,20 +186,27 @@ def _heading_entries(units_by_page: list[list[Unit]]) -> list[_Entry]:
         entries.append(_Entry(level, unit.text[:300], page, len(entries), i, number, foot))
     prev = 0
     for entry in entries:
-        entry.level = max(1, min(entry.level, prev + 1))
+        entry.level = max(1, min(entry.level, prev + 1, MAX_OUTLINE_DEPTH))
         prev = entry.level
     return entries
 
 
 def _ranges(entries: list[_Entry], page_count: int) -> list[TocEntry]:
+    """Page ranges: a section ends on the page where the next entry of the same or a higher level starts.
+
+    One pass with a stack of the sections still open (linear in the number of entries).
+    """
     ordered = sorted(entries, key=lambda e: (e.page, e.anchor, e.order))
     ends: dict[int, int] = {}
-    for pos, entry in enumerate(ordered):
-        end = page_count
-        for later in ordered[pos + 1 :]:
-            if later.level <= entry.level:
-                end = later.page
-                break
+    open_sections: list[_Entry] = []  # levels strictly increasing from the bottom
+    for entry in ordered:
+        while open_sections and open_sections[-1].level >= entry.level:
+            ends[open_sections.pop().order] = entry.page
+        open_sections.append(entry)
+    for entry in open_sections:
+        ends[entry.order] = page_count
+    for entry in entries:
+        end = ends[entry.order]
         if entry.foot and end == entry.page and entry.page < page_count:
             end = entry.page + 1
         ends[entry.order] = max(entry.page, end)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 import time
-import zlib
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 
 os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
 
@@ -31,15 +32,18 @@ from engine.bricks.layout import (
     merge_tiny,
     split_long,
 )
+from engine.bricks.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.bricks.outline import build_toc
-from engine.config import EngineConfig, LibraryConfig
+from engine.bricks.parsed_codec import chunk_id_of, make_chunk
+from engine.bricks.pdf_guard import FormMemo, check_page_content
+from engine.config import BYTES_PER_MB, EngineConfig, LibraryConfig
 from engine.contracts import BBox, Chunk, PageText, ParsedDocument
 from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 """Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -63,7 +67,7 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         raise NotAPdfError("the file is empty; upload a PDF file")
     if b"%PDF" not in data[:1024]:
         raise NotAPdfError("this file is not a PDF (it has no %PDF header); upload a PDF file")
-    size_mb = len(data) / (1024 * 1024)
+    size_mb = len(data) / BYTES_PER_MB
     if size_mb > limits.max_file_mb:
         raise DocumentTooLargeError(
             f"this PDF is {size_mb:.1f} MB, over the {limits.max_file_mb:g} MB limit; "
@@ -77,7 +81,13 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         doc.close()
         raise EncryptedPdfError("this PDF is password-protected; remove the password and upload it again")
     try:
-        pages = doc.page_count
+        pages = doc.page_count  # the page tree's count: cheap, checked before MuPDF maps every page
+        if pages > limits.max_pages:
+            doc.close()
+            raise DocumentTooLargeError(
+                f"this PDF has {pages} pages, over the {limits.max_pages}-page limit; "
+                "split it into smaller files or raise the page limit"
+            )
         if pages:
             doc.load_page(0)
     except (RuntimeError, ValueError) as exc:
@@ -88,76 +98,64 @@ def open_pdf(data: bytes, limits: LibraryConfig) -> pymupdf.Document:
         raise NotAPdfError(
             "this PDF is truncated or has no pages (the end of the file is missing); download or export it again"
         )
-    if pages > limits.max_pages:
-        doc.close()
-        raise DocumentTooLargeError(
-            f"this PDF has {pages} pages, over the {limits.max_pages}-page limit; "
-            "split it into smaller files or raise the page limit"
-        )
     return doc
 
 
-_CHECK_RAW_BYTES = 16 * 1024
-"""Content streams shorter than this (compressed) cannot inflate past any sane limit; skip the check."""
+PageCallback = Callable[[int, int, bool], None]
+"""Told ``(page, total, ocr)`` before each page is read (``ocr=True`` again before it is OCR'd)."""
 
 
-def _content_bytes(pdf: pymupdf.Document, page: pymupdf.Page, limit: int) -> int:
-    """Decoded size of a page's content streams, counted only up to ``limit + 1`` bytes.
-
-    Large compressed streams are inflated incrementally, so a flate bomb costs at most ``limit``
-    bytes of memory instead of its full decoded size.
-    """
-    total = 0
-    for xref in page.get_contents():
-        length = pdf.xref_get_key(xref, "Length")
-        if length[0] == "int" and int(length[1]) < _CHECK_RAW_BYTES:
-            total += int(length[1])
-            continue
-        raw = pdf.xref_stream_raw(xref) or b""
-        if "FlateDecode" not in pdf.xref_get_key(xref, "Filter")[1]:
-            total += len(raw)
-            continue
-        inflater = zlib.decompressobj()
-        chunk = raw
-        while chunk and total <= limit:
-            out = inflater.decompress(chunk, 1 << 20)
-            total += len(out)
-            chunk = inflater.unconsumed_tail
-            if not out:
-                break
-    return total
+def is_memory_error(exc: BaseException | None) -> bool:
+    """The error, or one it came from, is an allocation failure (Python's or MuPDF's)."""
+    seen = 0
+    while exc is not None and seen < 10:
+        text = str(exc).lower()
+        if isinstance(exc, MemoryError) or "malloc" in text or "out of memory" in text:
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
-def check_page_content(pdf: pymupdf.Document, page: pymupdf.Page, limits: LibraryConfig) -> None:
-    """Refuse a page whose content streams decode past ``limits.max_page_content_mb``.
-
-    Raises:
-        DocumentTooLargeError: the page is a decompression bomb (or absurdly heavy).
-    """
-    limit = int(limits.max_page_content_mb * 1024 * 1024)
-    if _content_bytes(pdf, page, limit) > limit:
-        raise DocumentTooLargeError(
-            f"page {page.number + 1} holds more than {limits.max_page_content_mb:g} MB of drawing "
-            "instructions (a damaged or hostile PDF); export the document again or split that page out"
-        )
+RawPage = tuple[list[list[Line]], float, float]
+"""One page as read: its blocks of lines, width and height."""
+PageReader = Callable[[pymupdf.Document, "EngineConfig", "PageCallback | None"], tuple[list[RawPage], list[int]]]
+"""Reads every page of an open PDF: the pages in order and the pages read by OCR (see :func:`read_pages`)."""
 
 
-def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list[list[Line]], float, float]]:
+def read_pages(
+    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: range | None = None
+) -> tuple[list[RawPage], list[int]]:
+    """Lines of the pages ``numbers`` (0-based; all by default), OCR'd where a page has no text layer but
+    an image, and the 1-based numbers of the OCR'd pages."""
+    limits = config.library
     started = time.perf_counter()
-    pages: list[tuple[list[list[Line]], float, float]] = []
-    for number in range(pdf.page_count):
+    pages: list[RawPage] = []
+    ocr_pages: list[int] = []
+    forms: FormMemo = {}
+    total = pdf.page_count
+    for number in numbers if numbers is not None else range(total):
+        if on_page is not None:
+            on_page(number + 1, total, False)
         try:
             page = pdf.load_page(number)
             rect = page.rect
-            check_page_content(pdf, page, limits)
+            check_page_content(pdf, page, limits, forms)
             blocks = extract_lines(page.get_text("dict", flags=TEXT_FLAGS))
+            if limits.ocr and needs_ocr(blocks, page, config.parsing.scanned_chars_per_page):
+                if on_page is not None:
+                    on_page(number + 1, total, True)
+                read = ocr_lines(page, limits.ocr_dpi)
+                if read is not None:
+                    blocks = read
+                    ocr_pages.append(number + 1)
             width, height = rect.width, rect.height
-        except (
-            RuntimeError,
-            ValueError,
-            pymupdf.mupdf.FzErrorBase,
-        ) as exc:  # a damaged page: keep the page, without text
-            logger.warning("page %d could not be read: %s", number + 1, exc)
+        except (RuntimeError, ValueError, MemoryError, SystemError, pymupdf.mupdf.FzErrorBase) as exc:
+            if is_memory_error(exc):
+                raise DocumentTooLargeError(
+                    f"page {number + 1} needs more memory than the reader may use (a damaged or hostile PDF); "
+                    "export the document again or split that page out"
+                ) from None
+            logger.warning("page %d could not be read: %s", number + 1, exc)  # keep the page, without text
             blocks, width, height = [], 612.0, 792.0
         pages.append((blocks, width, height))
         if time.perf_counter() - started > limits.max_parse_seconds:
@@ -165,7 +163,7 @@ def _read_pages(pdf: pymupdf.Document, limits: LibraryConfig) -> list[tuple[list
                 f"parsing took longer than {limits.max_parse_seconds:g} s (stopped at page {number + 1}); "
                 "split the PDF into smaller files or raise the parse time limit"
             )
-    return pages
+    return pages, ocr_pages
 
 
 def _outline(pdf: pymupdf.Document) -> list:
@@ -176,8 +174,25 @@ def _outline(pdf: pymupdf.Document) -> list:
         return []
 
 
-def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocument:
-    """Parse PDF bytes into pages, chunks and a table of contents.
+def _chunk(doc_id: str, page: int, index: int, unit: Unit, path: tuple[str, ...]) -> Chunk:
+    values = {
+        "chunk_id": chunk_id_of(doc_id, page, index), "doc_id": doc_id, "page": page, "index": index,
+        "text": unit.text, "bboxes": tuple(unit.bboxes), "section_path": path, "kind": unit.kind,
+        "bold_terms": tuple(unit.bold_terms),
+    }  # fmt: skip
+    return make_chunk(values)
+
+
+def parse_pdf(
+    data: bytes,
+    file_name: str,
+    config: EngineConfig,
+    on_page: PageCallback | None = None,
+    reader: PageReader = read_pages,
+) -> ParsedDocument:
+    """Parse PDF bytes into pages, chunks and a table of contents (scanned pages OCR'd when possible).
+
+    ``reader`` reads the pages (the PDF worker passes one that reads them in two processes).
 
     Raises:
         NotAPdfError, EncryptedPdfError, DocumentTooLargeError: see :func:`open_pdf`.
@@ -188,15 +203,13 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
     doc_id = doc_id_of(data)
     pdf = open_pdf(data, config.library)
     try:
-        raw_pages = _read_pages(pdf, config.library)
+        raw_pages, ocr_pages = reader(pdf, config, on_page)
         raw_outline = _outline(pdf)
     finally:
         pdf.close()
     chars = [sum(line.chars for lines in blocks for line in lines) for blocks, _, _ in raw_pages]
     if not any(n >= max(cfg.scanned_chars_per_page, 1) for n in chars):
-        raise NoTextLayerError(
-            "this PDF has no text layer (it looks like a scan); OCR it first, e.g. with ocrmypdf, and upload the result"
-        )
+        raise NoTextLayerError(no_text_message(config.library))
     layout = [(blocks, height) for blocks, _, height in raw_pages]
     repeated = find_repeated(layout, cfg.repeated_line_min_fraction)
     body = body_font_size(layout)
@@ -210,23 +223,16 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
                 units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio))
         units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
+    # the parser's own values have the contract's types: built without re-validating 10,000 chunks
     chunks = [
-        Chunk(
-            chunk_id=f"{doc_id[:16]}:p{page}:b{index}",
-            doc_id=doc_id,
-            page=page,
-            index=index,
-            text=unit.text,
-            bboxes=tuple(unit.bboxes),
-            section_path=paths[page - 1][index],
-            kind=unit.kind,
-            bold_terms=tuple(unit.bold_terms),
-        )
+        _chunk(doc_id, page, index, unit, paths[page - 1][index])
         for page, units in enumerate(units_by_page, 1)
         for index, unit in enumerate(units)
     ]
     pages = tuple(
-        PageText(page=n, text="\n".join(u.text for u in units), width=raw_pages[n - 1][1], height=raw_pages[n - 1][2])
+        PageText.model_construct(
+            page=n, text="\n".join(u.text for u in units), width=raw_pages[n - 1][1], height=raw_pages[n - 1][2]
+        )
         for n, units in enumerate(units_by_page, 1)
     )
     logger.info("parsed %s: %d pages, %d chunks, toc=%s (%d), %.2f s", file_name, len(pages), len(chunks),
@@ -234,6 +240,7 @@ def parse_pdf(data: bytes, file_name: str, config: EngineConfig) -> ParsedDocume
     return ParsedDocument(
         doc_id=doc_id, file_name=file_name, total_pages=len(pages), pages=pages, chunks=tuple(chunks),
         toc=toc, toc_source=toc_source, repeated_lines=tuple(repeated.values()), parser_version=PARSER_VERSION,
+        ocr_pages=tuple(ocr_pages),
     )  # fmt: skip
 
 
@@ -256,6 +263,27 @@ def _covered(boxes: tuple[BBox, ...], tables: list[BBox]) -> bool:
 
 def _cell(value: object) -> str:
     return " ".join(str(value).translate(LIGATURES).split()) if value is not None else ""
+
+
+TABLE_CACHE_PAGES = 512
+"""Pages whose tables stay cached in the process (the table finder costs 0.3-1.5 s a page)."""
+_tables: OrderedDict[tuple[str, int], list[tuple[BBox, str]]] = OrderedDict()
+_tables_lock = threading.Lock()
+
+
+def _cached_tables(doc_id: str, page: int) -> list[tuple[BBox, str]] | None:
+    with _tables_lock:
+        found = _tables.get((doc_id, page))
+        if found is not None:
+            _tables.move_to_end((doc_id, page))
+        return found
+
+
+def _remember_tables(doc_id: str, page: int, tables: list[tuple[BBox, str]]) -> None:
+    with _tables_lock:
+        _tables[(doc_id, page)] = tables
+        while len(_tables) > TABLE_CACHE_PAGES:
+            _tables.popitem(last=False)
 
 
 def _page_tables(page: pymupdf.Page) -> list[tuple[BBox, str]]:
@@ -302,14 +330,17 @@ def reparse_pages(data: bytes, doc: ParsedDocument, pages: Iterable[int], config
     Returns a new document with ``parse_method="adaptive"``; ``doc`` is not changed.
     """
     wanted = sorted({p for p in pages if 1 <= p <= doc.total_pages})
-    rebuilt: dict[int, list[Chunk]] = {}
-    if wanted:
+    found = {page: _cached_tables(doc.doc_id, page) for page in wanted}
+    missing = [page for page, tables in found.items() if tables is None]
+    if missing:
         pdf = open_pdf(data, config.library)
         try:
-            for page in wanted:
-                rebuilt[page] = _rebuild_page(doc, page, _page_tables(pdf.load_page(page - 1)))
+            for page in missing:
+                found[page] = _page_tables(pdf.load_page(page - 1))
+                _remember_tables(doc.doc_id, page, found[page] or [])
         finally:
             pdf.close()
+    rebuilt = {page: _rebuild_page(doc, page, found[page] or []) for page in wanted}
     chunks = [c for c in doc.chunks if c.page not in rebuilt]
     for page_chunks in rebuilt.values():
         chunks.extend(page_chunks)

@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.bricks.entities import Focus, focus_of, focus_score
 from engine.bricks.text import normalize_space, split_sentences, stems
-from engine.contracts import EvidenceItem, ParsedQuestion
+from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
 
@@ -154,6 +155,7 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     phrases = [k.lower() for k in parsed.keywords if " " in k]
     question_numbers = set(NUMBER.findall(parsed.original_question))
     top = max((u.item.score for u in units), default=0.0) or 1.0
+    asked = focus_of(parsed.original_question)
     for unit in units:
         unit_stems = unit_terms(unit)
         unit.coverage = coverage(keywords, unit_stems)
@@ -178,4 +180,34 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
             score -= 0.2
         if unit.item.kind == "heading":
             score -= 0.4
+        if not asked.empty:
+            score += _focus_bonus(unit, asked)
         unit.score = score
+
+
+def _focus_bonus(unit: Unit, asked: Focus) -> float:
+    """A passage about a sibling of what is asked (the Heron 3 for the Heron 2, only other years than
+    the one asked) never leads; one that names it gains a little."""
+    context = f"{unit.text} {' '.join(unit.item.section_path)}"
+    if unit.is_row:
+        context = f"{context} {unit.caption}"
+    verdict = focus_score(context, asked)
+    if verdict < 0:
+        return -0.6 if asked.entities and focus_score(context, Focus(entities=asked.entities)) < 0 else -0.3
+    return 0.15 if verdict > 0 else 0.0
+
+
+def side_question(parsed: ParsedQuestion, side: ComparisonSide) -> ParsedQuestion:
+    """The question as one document side reads it: the side's own terms (no other side's name) plus
+    the document words for them ("employed people" for "headcount"), no anchors of its own."""
+    terms = tuple(dict.fromkeys([*(side.keywords or parsed.keywords), *parsed.retrieval.expansions]))
+    retrieval = parsed.retrieval.model_copy(update={"anchor_keywords": ()})
+    return parsed.model_copy(update={"keywords": terms, "retrieval": retrieval})
+
+
+def side_units(evidence: Sequence[EvidenceItem], parsed: ParsedQuestion, side: ComparisonSide) -> list[Unit]:
+    """The units of one document side's evidence, scored on the side's terms, that share a term with it."""
+    own = [e for e in evidence if e.doc_id == side.doc_id and e.kind != "heading"]
+    units = split_units(own)
+    score_units(units, side_question(parsed, side))
+    return [u for u in units if u.coverage > 0]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from engine.bricks.answer_type import expected_type, states_type, type_caveat
 from engine.bricks.passages import Unit, mark_coverage, split_units, unit_terms
 from engine.bricks.text import (
     find_cardinality_cue,
@@ -183,7 +184,10 @@ def unresolved_references(
 
 
 def side_covered(side: ComparisonSide, units: Sequence[Unit]) -> bool:
-    """Whether a unit holds at least half of the words of the side's label."""
+    """Whether a unit covers the side: one from the side's own document (when it has one), else one
+    that holds at least half of the words of the side's label."""
+    if side.doc_id is not None:
+        return any(u.item.doc_id == side.doc_id for u in units)
     label = stems(side.label)
     return any(len(label & stems(u.text)) / max(1, len(label)) >= 0.5 for u in units)
 
@@ -296,7 +300,11 @@ def check_answer(
     if garbled:
         notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in garbled)))
     all_garbled = tuple(sorted({*answer.garbled_pages, *garbled}))
-    problems = answer.pending_references or pending or all_garbled or answer.uncovered_sides or sides
+    kind = expected_type(parsed.original_question)
+    untyped = kind is not None and answer.answer_found and not states_type(answer.text, kind, parsed.original_question)
+    if untyped and kind is not None:
+        notes.append(type_caveat(kind))
+    problems = answer.pending_references or pending or all_garbled or answer.uncovered_sides or sides or untyped
     return answer.model_copy(update={
         "pending_references": (*answer.pending_references, *pending),
         "garbled_pages": all_garbled,
@@ -306,4 +314,5 @@ def check_answer(
         "found_count": found,
         "caveats": tuple(dict.fromkeys(notes)),
         "complete_answer_found": answer.complete_answer_found and not (problems or missing or short),
+        "confidence": round(answer.confidence * (0.7 if untyped else 1.0), 3),
     })  # fmt: skip

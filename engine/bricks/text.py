@@ -172,8 +172,9 @@ def _sentence_around(text: str, start: int, end: int) -> str:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of a paragraph (rule-based: ends at . ! ? followed by a capital or digit)."""
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])", normalize_space(text))
+    """Sentences of a paragraph (rule-based: ends at . ! ? followed by a capital, a digit, an opening
+    bracket or quote, or markup such as ``![`` or ``**``: text that starts that way is a sentence of its own)."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(\[{<!*#\"'])", normalize_space(text))
     return [p for p in parts if p]
 
 

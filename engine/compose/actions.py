@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine.bricks.line_items import line_item_names
 from engine.bricks.text import normalize_query, stems
 from engine.compose.evidence import RunState
 from engine.contracts import Action, AnswerWithEvidence, Trigger
@@ -54,11 +55,19 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
     return [
         _garbled(state, answer),
         _validation(answer),
-        _vocabulary(state, answer),
+        None if _across_documents(state) else _vocabulary(state, answer),
         _references(state, answer),
         _sides(state, answer),
+        _value_inputs(state),
         _cardinality(state, answer),
     ]
+
+
+def _across_documents(state: RunState) -> bool:
+    """A question over several documents: new vocabulary found in one document is not the other's (its
+    search of every document with that vocabulary drew off-topic passages), and each document's side
+    already searches for the question's own aspect; the loop follows sides, values and references."""
+    return any(side.doc_id for side in state.parsed.sides)
 
 
 def _garbled(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
@@ -133,13 +142,36 @@ def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
 
     def run(s: RunState) -> tuple[list[str], list[str]]:
         added: list[str] = []
-        queries = [f"{side.query} {' '.join(side.keywords)}".strip() for side in sides]
-        for query in queries:
-            added += s.search(query, k=quota)
+        queries = []
+        for side in sides:
+            query = " ".join(dict.fromkeys(f"{side.query} {' '.join(side.keywords)}".split()))
+            docs = [ix for ix in s.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
+            added += s.search(query, k=quota + 2, docs=docs, use_dense=True)
+            queries.append(query)
         return queries, added
 
-    why = "no evidence yet for " + ", ".join(s.label for s in sides)
-    return PlannedAction("uncovered_side", "side_quota_retrieve", why, run)
+    why = "no evidence yet for " + ", ".join(s.label for s in sides) + " (a search of that side alone)"
+    return PlannedAction("side_missing", "side_quota_retrieve", why, run, detail=",".join(s.label for s in sides))
+
+
+def _value_inputs(state: RunState) -> PlannedAction | None:
+    """Inputs of the asked arithmetic the evidence lacks: search for each by the names filings use."""
+    missing = list(state.value_missing)
+    if not missing:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        queries = []
+        for item in missing:
+            phrase = item.rsplit(" (", 1)[0]
+            query = " ".join(dict.fromkeys([phrase, *line_item_names(phrase)[:3], *s.parsed.retrieval.expansions[:3]]))
+            added += s.search(query, k=s.config.retrieval.top_k)
+            queries.append(query)
+        return queries, added
+
+    why = "the computation needs " + "; ".join(missing) + ", which the evidence does not hold"
+    return PlannedAction("missing_value", "retrieve_inputs", why, run, detail=",".join(missing))
 
 
 def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

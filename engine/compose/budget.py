@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from engine.bricks.text import normalize_query
+from engine.compose.stops import STOP_TEXT
 from engine.config import HARD_ITERATION_CAP
 from engine.contracts import Budget, LlmUsage, StopReason, Usage
 
@@ -34,6 +35,7 @@ class LoopGuard:
         self.iterations = 0
         self.llm_calls = 0
         self.retrieval_calls = 0
+        self.cached_retrievals = 0
         self.context_tokens = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
@@ -74,6 +76,10 @@ class LoopGuard:
             return self._block("budget_iterations")
         return self._time_left()
 
+    def spent_reason(self) -> str:
+        """Which limit stopped the last spend, in plain words ("the time budget is spent")."""
+        return STOP_TEXT.get(self.blocked_by, "a budget is spent") if self.blocked_by else "a budget is spent"
+
     def allows_llm_call(self) -> bool:
         if self.llm_calls >= self.budget.max_llm_calls:
             return self._block("budget_llm_calls")
@@ -112,7 +118,9 @@ class LoopGuard:
     def charge_retrieval(self, query: str, from_cache: bool = False) -> None:
         """Record a retriever invocation; one the cache answered costs no call."""
         self._queries.add(normalize_query(query))
-        if not from_cache:
+        if from_cache:
+            self.cached_retrievals += 1
+        else:
             self.retrieval_calls += 1
 
     def charge_context(self, tokens: int) -> None:
@@ -125,6 +133,7 @@ class LoopGuard:
             iterations=self.iterations,
             llm_calls=self.llm_calls,
             retrieval_calls=self.retrieval_calls,
+            cached_retrievals=self.cached_retrievals,
             unique_queries=len(self._queries),
             context_tokens=self.context_tokens,
             prompt_tokens=self.prompt_tokens,

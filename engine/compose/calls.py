@@ -45,17 +45,19 @@ class LlmCalls:
         if not self.guard.allows_llm_call():
             if when_spent == "skip":
                 return None
-            spent = "seconds" if self.guard.remaining_seconds() <= 0 else "LLM-call"
-            reason = f"{spent} budget spent; {self.rules.name} rules used"
-            self.fallbacks.append(BackendFallback(task=task, reason=reason))
+            reason = f"{self.guard.spent_reason()}; {self.rules.name} rules used"
+            self.record_fallback(task, reason)
             return self.rules.run(task, request, output_type).value
         timed = request.model_copy(update={"time_limit_seconds": self.guard.remaining_seconds()})
         reply = self.backend.run(task, timed, output_type)
         self.guard.charge_llm(reply.usage)
         if reply.fallback is not None:
-            self.fallbacks.append(reply.fallback)
+            self.record_fallback(reply.fallback.task, reply.fallback.reason)
         return reply.value
 
     def record_fallback(self, task: TaskName, reason: str) -> None:
-        """Record a step a strategy could not do as asked (a rejected plan) with its cause."""
-        self.fallbacks.append(BackendFallback(task=task, reason=reason))
+        """Record a step a strategy could not do as asked (a rejected plan) with its cause, once: the
+        same step failing the same way again adds nothing to the record."""
+        fallback = BackendFallback(task=task, reason=reason)
+        if fallback not in self.fallbacks:
+            self.fallbacks.append(fallback)

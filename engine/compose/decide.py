@@ -29,6 +29,8 @@ def decide(
     profiles: Sequence[DocumentProfile],
     strategy: EffectiveStrategy = "dispatched",
     keyword_engine: str = DEFAULT_KEYWORD_ENGINE,
+    max_iterations: int | None = None,
+    side_quota: int = 0,
 ) -> Activations:
     """Return the activation column for ``parsed`` over ``profiles``.
 
@@ -38,22 +40,37 @@ def decide(
         strategy: The strategy that will run; ``single_pass`` is the baseline and runs keyword (and
             TOC when an outline exists) only, once.
         keyword_engine: The engine keyword search runs on (named in its reason).
+        max_iterations: The run's iteration budget (None: not known yet); 0 switches the loop off.
+        side_quota: Chunks each side of a comparison searches for on its own (0: no side searches).
     """
     if strategy == "single_pass":
         return _single_pass_column(parsed, profiles, keyword_engine)
     return Activations(
         toc_retrieval=_toc_rule(parsed, profiles),
-        keyword_retrieval=_keyword_rule(keyword_engine),
+        keyword_retrieval=_keyword_rule(parsed, side_quota, keyword_engine),
         dense_retrieval=_dense_rule(parsed, profiles),
         two_hop_references=_two_hop_rule(parsed),
         listing_aggregation=_listing_rule(parsed),
         adaptive_parsing=_adaptive_rule(parsed, profiles),
-        iterative_feedback=_on("the answer's feedback signals drive up to the iteration budget of extra passes"),
+        iterative_feedback=_loop_rule(max_iterations),
     )
 
 
-def _keyword_rule(engine: str) -> PatternDecision:
+def _keyword_rule(parsed: ParsedQuestion, side_quota: int, engine: str = DEFAULT_KEYWORD_ENGINE) -> PatternDecision:
+    if len(parsed.sides) > 1 and side_quota:
+        where = "in its own document" if any(s.doc_id for s in parsed.sides) else "on its own"
+        return _on(
+            f"keyword search ({engine}) runs on every question; each of the {len(parsed.sides)} sides is also "
+            f"searched {where} with a quota of {side_quota} chunks, so no side crowds out another"
+        )
     return _on(f"keyword search ({engine}) runs on every question")
+
+
+def _loop_rule(max_iterations: int | None) -> PatternDecision:
+    if max_iterations == 0:
+        return _off("the iteration budget is 0: no feedback pass may run")
+    cap = "" if max_iterations is None else f" (at most {max_iterations})"
+    return _on(f"the answer's feedback signals drive extra passes within the iteration budget{cap}")
 
 
 def _toc_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
@@ -109,7 +126,7 @@ def _single_pass_column(parsed: ParsedQuestion, profiles: Sequence[DocumentProfi
     baseline = "single-pass baseline: one retrieval, one answer"
     return Activations(
         toc_retrieval=toc if toc.on else _off(toc.reason),
-        keyword_retrieval=_keyword_rule(engine),
+        keyword_retrieval=_keyword_rule(parsed, 0, engine),
         dense_retrieval=_off(baseline),
         two_hop_references=_off(baseline),
         listing_aggregation=_off(baseline),

@@ -13,16 +13,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
+from engine.bricks.passages import side_units
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
-from engine.bricks.text import listing_subject
+from engine.bricks.text import listing_subject, stems
 from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
 from engine.config import EngineConfig
 from engine.contracts import (
     Activations,
     Chunk,
+    ComparisonSide,
     Hit,
     ListingResult,
     PageRef,
@@ -37,6 +39,14 @@ logger = logging.getLogger(__name__)
 
 TARGETED: frozenset[RetrieverName] = frozenset({"two_hop", "listing"})
 """Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search."""
+
+
+def side_holds(side: ComparisonSide, chunk: Chunk) -> bool:
+    """A chunk belongs to a side: it is in the side's document, or (one document) it names the side."""
+    if side.doc_id is not None:
+        return chunk.doc_id == side.doc_id
+    label = stems(side.label)
+    return bool(label) and 2 * len(label & stems(chunk.text)) >= len(label)
 
 
 @dataclass
@@ -68,7 +78,18 @@ class RunState:
     listing: ListingResult | None = None
     resolved_references: set[str] = field(default_factory=set)
     reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
+    value_missing: list[str] = field(default_factory=list)
+    value_chunks: list[str] = field(default_factory=list)
+    """Chunks the value searches found, best first: the pages a value is read from first."""
+    last_hits: list[str] = field(default_factory=list)
+    """Every chunk the last search returned (new or already held), best first."""
+    """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     iteration: int = 0
+    layer1_indexes: list[DocumentIndex] = field(default_factory=list)
+    """The documents as loaded (``indexes`` may hold adaptively re-parsed pages)."""
+
+    def __post_init__(self) -> None:
+        self.layer1_indexes = list(self.indexes)
 
     # ---- bookkeeping ------------------------------------------------------------------------
 
@@ -90,6 +111,11 @@ class RunState:
 
     def index_of(self, doc_id: str) -> DocumentIndex | None:
         return next((ix for ix in self.indexes if ix.doc.doc_id == doc_id), None)
+
+    def layer1_index_of(self, doc_id: str) -> DocumentIndex | None:
+        """The document as the library parsed it, before any adaptive re-parse of its pages (the table
+        finder's cells lose the header lines a value's columns are read from)."""
+        return next((ix for ix in self.layer1_indexes if ix.doc.doc_id == doc_id), None) or self.index_of(doc_id)
 
     def add(self, ranked: RankedList) -> list[str]:
         """Merge a ranked list into the ledger; returns the chunk ids it added."""
@@ -119,10 +145,21 @@ class RunState:
             self.ledger[chunk.chunk_id] = LedgerEntry(hit=hit, fused=best, first_pass=first)
 
     def context(self, max_tokens: int | None) -> ContextBundle:
-        """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first)."""
+        """The strongest evidence under ``max_tokens`` (None: the whole ledger, strongest first), each
+        side's best passages first, taken in turn, so the answer sees every side the ledger holds."""
         ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
         hits = [e.hit.model_copy(update={"score": round(e.fused * self.rrf_k, 4)}) for e in ordered]
-        return assemble_context(hits, self.file_names(), max_tokens)
+        return assemble_context(hits, self.file_names(), max_tokens, reserved=self.side_leaders(ordered))
+
+    def side_leaders(self, ordered: Sequence[LedgerEntry], per_side: int = 3) -> list[str]:
+        """The best ``per_side`` chunks of each side, in turns: a document side's chunks ranked by how
+        well their passages answer the side (from the whole ledger, whatever pass found them); a side
+        of one document by retrieval among the chunks naming its label."""
+        if len(self.parsed.sides) < 2:
+            return []
+        lists = [self._side_best(side, ordered)[:per_side] for side in self.parsed.sides]
+        turns = [cid for rank in range(per_side) for chunks in lists if rank < len(chunks) for cid in [chunks[rank]]]
+        return list(dict.fromkeys(turns))
 
     def by_pass(self) -> ContextBundle:
         """Every retrieved chunk in the order supporting citations use: pages fetched on purpose (a
@@ -137,6 +174,26 @@ class RunState:
         )
         hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
         return assemble_context(hits, self.file_names(), None)
+
+    def _side_best(self, side: ComparisonSide, ordered: Sequence[LedgerEntry]) -> list[str]:
+        if side.doc_id is None:
+            return [e.hit.chunk.chunk_id for e in ordered if side_holds(side, e.hit.chunk)]
+        items = assemble_context([e.hit for e in ordered if e.hit.chunk.doc_id == side.doc_id], self.file_names(), None)
+        best: dict[str, float] = {}
+        for unit in side_units(items.evidence, self.parsed, side):
+            best[unit.item.chunk_id] = max(best.get(unit.item.chunk_id, float("-inf")), unit.score)
+        return sorted(best, key=lambda cid: -best[cid])
+
+    def new_pages(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
+        """The pages of ``chunk_ids`` that no earlier pass had reached (the pages this pass added)."""
+        ids = list(chunk_ids)
+        fresh = set(ids)
+        earlier = {
+            (e.hit.chunk.doc_id, e.hit.chunk.page)
+            for cid, e in self.ledger.items()
+            if cid not in fresh and e.first_pass < self.iteration
+        }
+        return tuple(p for p in self.pages_of(ids) if (p.doc_id, p.page) not in earlier)
 
     def pages_of(self, chunk_ids: Iterable[str]) -> tuple[PageRef, ...]:
         names = self.file_names()
@@ -170,12 +227,14 @@ class RunState:
             return []
         dense = self.activations.is_on("dense_retrieval") if use_dense is None else use_dense
         added: list[str] = []
+        self.last_hits = []
         for index in docs or self.indexes:
             if not self.guard.allows_retrieval(query):
                 break
             ranked = index.search(query, "fused", k=k, pages=pages, section_hint=section_hint, use_dense=dense)
             self.guard.charge_retrieval(query, from_cache=ranked.from_cache)
             added += self.add(ranked)
+            self.last_hits += [h.chunk.chunk_id for h in ranked.hits]
         self.queries_run.append(query)
         return added
 

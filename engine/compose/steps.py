@@ -12,17 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.generation import ContextBundle, add_support, answer_request, validate_citations
+from engine.bricks.passages import Unit, side_units
 from engine.bricks.retrieval.index import DocumentIndex
-from engine.bricks.retrieval.two_hop import resolve_reference
+from engine.bricks.retrieval.two_hop import locate_reference, resolve_reference
 from engine.bricks.signals import check_answer
 from engine.bricks.text import estimate_tokens, find_references
 from engine.bricks.understanding import check_parse, question_request
 from engine.compose.calls import LlmCalls
 from engine.compose.evidence import RunState
 from engine.compose.stops import STOP_TEXT
+from engine.compose.values import with_value
 from engine.contracts import (
     Action,
     AnswerWithEvidence,
+    Citation,
     EffectiveStrategy,
     EvidenceItem,
     IterationRecord,
@@ -64,14 +67,63 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
     checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
-    return _with_unfetched_references(_with_listing(checked, state), state)
+    checked = _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
+    return with_value(checked, state)
+
+
+def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """Keep only pending references whose target exists (a caption or heading of that name in one of
+    the documents: "Version 2.0" in a release table names no "Note 2.0") and is not in the evidence
+    already (its caption, or the rows or text right below it, were retrieved)."""
+    real = tuple(
+        r for r in answer.pending_references
+        if any(resolve_reference(ix.doc, r) for ix in state.indexes) and not _target_held(state, r)
+    )  # fmt: skip
+    if real == answer.pending_references:
+        return answer
+    gone = [r for r in answer.pending_references if r not in real]
+    caveats = tuple(c for c in answer.caveats if not any(r in c for r in gone) or "refers to" not in c)
+    if real:
+        caveats = tuple(
+            c if "refers to" not in c else f"the evidence refers to {', '.join(real)}, which was not retrieved"
+            for c in caveats
+        )
+    return answer.model_copy(update={"pending_references": real, "caveats": caveats})
 
 
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
-    """The run's final answer plus supporting passages from any retrieved page, not only the prompt's."""
+    """The run's final answer plus supporting passages from any retrieved page, not only the prompt's;
+    for a question over several documents, each document side's own best pages, in turns."""
     settings = state.config.generation
     ledger = state.by_pass().evidence
+    if any(side.doc_id for side in state.parsed.sides):
+        answer = _side_support(answer, state, ledger, settings.max_evidence_pages)
     return add_support(answer, state.parsed, ledger, settings.max_evidence_pages, settings.min_support_share)
+
+
+def _side_support(
+    answer: AnswerWithEvidence, state: RunState, ledger: Sequence[EvidenceItem], max_pages: int
+) -> AnswerWithEvidence:
+    """Supporting passages chosen per document side by how well they answer that side, sides in turns."""
+    cited = {(c.doc_id, c.page) for c in answer.citations}
+    queues: list[list[Citation]] = []
+    for side in (s for s in state.parsed.sides if s.doc_id):
+        best: dict[tuple[str, int], Unit] = {}
+        for unit in sorted(side_units(ledger, state.parsed, side), key=lambda u: -u.score):
+            best.setdefault((unit.item.doc_id, unit.item.page), unit)
+        queues.append([
+            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
+            for page, u in best.items() if page not in cited and u.weighted_coverage > 0
+        ])  # fmt: skip
+    added: list[Citation] = []
+    while len(cited) < max_pages and any(queues):
+        for queue in queues:
+            if queue and len(cited) < max_pages:
+                citation = queue.pop(0)
+                if (citation.doc_id, citation.page) not in cited:
+                    cited.add((citation.doc_id, citation.page))
+                    added.append(citation)
+    return answer.model_copy(update={"citations": answer.citations + tuple(added)}) if added else answer
 
 
 def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -88,11 +140,26 @@ def _with_unfetched_references(answer: AnswerWithEvidence, state: RunState) -> A
     for reference in dict.fromkeys(named):
         if reference in pending or reference in state.resolved_references:
             continue
-        if any(_target_unfetched(state, ix, reference) for ix in state.indexes):
+        if any(_target_unfetched(state, ix, reference) for ix in state.indexes) and not _target_held(state, reference):
             pending.append(reference)
     if len(pending) == len(answer.pending_references):
         return answer
     return answer.model_copy(update={"pending_references": tuple(pending), "complete_answer_found": False})
+
+
+def _target_held(state: RunState, reference: str) -> bool:
+    """The evidence holds a reference's target: its caption or heading chunk, or one of the few chunks
+    that follow it on its page (a table's rows, a section's first paragraphs)."""
+    for index in state.indexes:
+        found = locate_reference(index.doc, reference)
+        if found is None:
+            continue
+        page, anchor = found
+        chunks = list(index.chunks_on_pages([page]))
+        start = chunks.index(anchor) if anchor is not None and anchor in chunks else 0
+        if any(c.chunk_id in state.ledger for c in chunks[start : start + 4]):
+            return True
+    return False
 
 
 def _target_unfetched(state: RunState, index: DocumentIndex, reference: str) -> bool:
@@ -137,7 +204,7 @@ def record(
         trigger=trigger,
         action_taken=action,
         queries=tuple(queries),
-        pages_added=state.pages_of(added),
+        pages_added=state.new_pages(added),
         candidates_added=tuple(added),
         confidence_before=round(before, 3),
         confidence_after=round(after, 3),
@@ -147,7 +214,9 @@ def record(
 
 
 def pages_phrase(state: RunState, added: Sequence[str]) -> str:
-    pages = state.pages_of(added)
+    """The pages a pass added, and only those ("pages 7, 9"; "no new pages" when it found more of pages
+    the evidence already had)."""
+    pages = state.new_pages(added)
     if not pages:
         return "no new pages"
     names = {p.doc_id for p in pages}
@@ -183,6 +252,25 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
         notes.append(f"may be incomplete: {STOP_TEXT[stop]}")
     deduped = tuple(dict.fromkeys(notes))
     return answer.model_copy(update={"caveats": deduped})
+
+
+NOT_ESTABLISHED = "The evidence does not establish an answer."
+"""How an answer below the confidence line begins: the passages that follow are the closest found."""
+
+
+def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
+    """An incomplete answer under ``min_confidence`` says so, names what is missing and offers its
+    passages as the closest ones found (support), instead of claiming them as the answer."""
+    if answer.complete_answer_found or answer.confidence >= min_confidence or not answer.answer_found:
+        return answer
+    missing = [c for c in answer.caveats if not c.startswith("may be incomplete")]
+    lines = [NOT_ESTABLISHED]
+    if missing:
+        lines.append("Missing: " + "; ".join(missing[:3]) + ".")
+    lines.append("Closest passages:")
+    lines.append(answer.text)
+    citations = tuple(c.model_copy(update={"role": "support"}) for c in answer.citations)
+    return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
 
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:

@@ -63,6 +63,7 @@ class ParsedDocument(Contract):
     parser_version: int = Field(
         0, ge=0, description="Version of the parser that produced it (older ones are re-parsed)."
     )
+    ocr_pages: tuple[int, ...] = Field(default=(), description="Pages read by OCR (they had no text layer).")
 
 
 class DocumentProfile(Contract):
@@ -77,6 +78,7 @@ class DocumentProfile(Contract):
     has_tables: bool
     text_pages: int = Field(ge=0, description="Pages that carry a text layer.")
     suggested_strategy: EffectiveStrategy
+    ocr_pages: tuple[int, ...] = Field(default=(), description="Pages whose text was read by OCR.")
 
 
 class PageRef(Contract):
@@ -96,3 +98,7 @@ class LibraryEntry(Contract):
     total_pages: int = Field(ge=0)
     added_at: str = Field(description="ISO-8601 UTC timestamp.")
     profile: DocumentProfile
+    building: tuple[Literal["keyword index", "dense index"], ...] = Field(
+        default=(),
+        description="Search indexes not yet on disk: being built in the background, or built on the first question.",
+    )

@@ -43,6 +43,9 @@ class ComparisonSide(Contract):
     label: str
     query: str
     keywords: tuple[str, ...] = ()
+    doc_id: str | None = Field(
+        None, description="The document this side is about, when the question spans several (one side per document)."
+    )
 
 
 class QuestionPart(Contract):

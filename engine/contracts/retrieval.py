@@ -9,7 +9,8 @@ from pydantic import Field
 from engine.contracts.base import Contract
 from engine.contracts.documents import Chunk
 
-RetrieverName = Literal["keyword", "toc", "dense", "fused", "two_hop", "listing", "adaptive"]
+RetrieverName = Literal["keyword", "toc", "dense", "fused", "two_hop", "listing", "adaptive", "value"]
+"""Who found a chunk; "value" marks the row or sentence a value was read from (the value brick)."""
 
 
 class Hit(Contract):

@@ -46,6 +46,7 @@ class Usage(Contract):
     iterations: int = 0
     llm_calls: int = 0
     retrieval_calls: int = 0
+    cached_retrievals: int = Field(0, description="Retrievals the cache answered (they cost no retrieval call).")
     unique_queries: int = 0
     context_tokens: int = 0
     prompt_tokens: int = 0
@@ -61,7 +62,8 @@ Trigger = Literal[
     "cardinality_mismatch",
     "garbled_context",
     "validation_failure",
-    "uncovered_side",
+    "side_missing",
+    "missing_value",
     "insufficient_evidence",
     "plan_layer",
 ]
@@ -75,6 +77,7 @@ Action = Literal[
     "adaptive_parse",
     "retry_answer",
     "side_quota_retrieve",
+    "retrieve_inputs",
     "re_plan",
     "execute_steps",
 ]

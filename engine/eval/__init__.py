@@ -2,13 +2,21 @@
 
 Public functions (the Evaluate page and the CLI use only these):
 ``load_eval_set``, ``parse_eval_lines``, ``run_eval``, ``format_report``, ``summary_rows``,
-``write_report``, ``bundled_sets`` and the models ``EvalSet``, ``EvalQuestion``, ``EvalReport``,
+``write_report``, ``bundled_sets``, ``corpus_folders`` and the models ``EvalSet``, ``EvalQuestion``, ``EvalReport``,
 ``EvalProgress``, ``Summary``, ``QuestionScore``.
 """
 
 from __future__ import annotations
 
-from engine.eval.dataset import DEFAULT_CORPUS, SETS_DIR, EvalQuestion, EvalSet, load_eval_set, parse_eval_lines
+from engine.eval.dataset import (
+    DEFAULT_CORPUS,
+    SETS_DIR,
+    EvalQuestion,
+    EvalSet,
+    corpus_folders,
+    load_eval_set,
+    parse_eval_lines,
+)
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary
 from engine.eval.report import format_report, summary_rows, write_report
 from engine.eval.runner import BASELINE_TOP5, EVAL_STRATEGIES, EvalProgress, EvalReport, parse_strategies, run_eval
@@ -31,6 +39,7 @@ __all__ = [
     "QuestionScore",
     "Summary",
     "bundled_sets",
+    "corpus_folders",
     "format_report",
     "load_eval_set",
     "parse_eval_lines",

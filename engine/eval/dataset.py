@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -111,7 +112,7 @@ def load_eval_set(
         raise LoupeError("--limit must be at least 1")
     path = resolve_set_path(spec)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise LoupeError(f"{path}: cannot read the question set ({error})") from None
     return parse_eval_lines(
@@ -123,7 +124,8 @@ def parse_eval_lines(
     text: str, *, source: str = "<upload>", name: str = "upload", limit: int | None = None,
     answerable_only: bool = False,
 ) -> EvalSet:  # fmt: skip
-    """Parse JSONL text (the body of a set file or an upload) into an ``EvalSet``."""
+    """Parse JSONL text (the body of a set file or an upload) into an ``EvalSet``; a byte-order mark is skipped."""
+    text = text.removeprefix("\ufeff")
     questions: list[EvalQuestion] = []
     seen: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -150,6 +152,8 @@ def parse_question_line(raw: str, number: int, source: str = "<set>") -> EvalQue
         data = json.loads(raw)
     except json.JSONDecodeError as error:
         raise LoupeError(f"{where}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise LoupeError(f"{where}: the JSON is nested too deeply; a question is one flat object") from None
     if not isinstance(data, dict):
         raise LoupeError(f"{where}: expected a JSON object")
     question = data.get("question")
@@ -228,17 +232,43 @@ def _page_object(raw: dict[str, Any], docs: tuple[str, ...], where: str, field: 
     return GoldPage(doc=doc, page=page)
 
 
+def corpus_folders() -> tuple[Path, ...]:
+    """The folders an operator lets the web app read question-set documents from.
+
+    The default corpus (../shared/corpus) when it exists, then every existing folder listed in
+    ``$LOUPE_EVAL_CORPORA`` (separated by ``os.pathsep``). Nothing else on the server is offered.
+    """
+    listed = [Path(p) for p in os.environ.get("LOUPE_EVAL_CORPORA", "").split(os.pathsep) if p.strip()]
+    found = [p.resolve() for p in (DEFAULT_CORPUS, *listed) if p.is_dir()]
+    return tuple(dict.fromkeys(found))
+
+
 def resolve_doc(ref: str, corpus: Path | None = None) -> Path | None:
-    """The PDF a document reference names (relative to ``corpus``); None for the bundled sample.
+    """The PDF a document reference names inside ``corpus``; None for the bundled sample.
+
+    A reference is a relative path inside the corpus folder. Absolute paths, ``..`` and symbolic links
+    that lead out of the folder are refused with the same message as a missing file, so a question set
+    can neither read files elsewhere on the server nor tell whether they exist.
 
     Raises:
-        LoupeError: the file does not exist.
+        LoupeError: no regular file of that name inside the corpus folder.
     """
     if ref == SAMPLE_DOC:
         return None
-    path = Path(ref)
-    if not path.is_absolute():
-        path = (corpus or DEFAULT_CORPUS) / path
-    if not path.is_file():
-        raise LoupeError(f"{ref}: document not found under {corpus or DEFAULT_CORPUS}; pass --corpus DIR")
+    root = corpus or DEFAULT_CORPUS
+    missing = LoupeError(
+        f"{ref}: not found in the corpus folder {root.name or root} or the library (a document is a path "
+        "relative to the corpus folder, chosen with --corpus DIR, or the file name of a library document)"
+    )
+    relative = Path(ref)
+    if relative.is_absolute() or ".." in relative.parts or "\x00" in ref:
+        raise missing
+    try:
+        base = root.resolve()
+        path = (base / relative).resolve()
+        inside = path.is_relative_to(base) and path.is_file()
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        raise missing
     return path

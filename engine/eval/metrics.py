@@ -5,145 +5,21 @@ Nothing here does I/O or calls the engine; ``score_run`` reads a ``RunResult`` a
 
 from __future__ import annotations
 
-import ast
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contracts import RunResult
 from engine.eval.dataset import EvalQuestion, GoldPage
+from engine.eval.matching import answer_match
 
-NUMERIC_TOLERANCE = 0.01
-"""Relative tolerance of a numeric answer match."""
-MAX_SHORT_WORDS = 12
-"""Gold strings with more words than this are not scored for answer match (free-form answers)."""
 DEFAULT_PRICE_PER_1K = 0.001
 """Default price (currency units) per 1000 prompt+completion tokens."""
-
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
-           "trillion": 1e12, "tn": 1e12}  # fmt: skip
-_CURRENCY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|us\$)\b", re.I)
-_NUMBER = re.compile(
-    r"(?<![\w.])(?P<neg>[-−–(])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"\s?(?P<unit>%|percent\b|per cent\b|thousand\b|million\b|billion\b|trillion\b|mn\b|bn\b|tn\b|[kmb]\b)?",
-    re.I,
-)
-_PUNCT = re.compile(r"[^\w%.\s]|(?<!\d)\.|\.(?!\d)")
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-# ------------------------------------------------------------------------------------------
-# Answer normalisation and matching
-# ------------------------------------------------------------------------------------------
-
-
-def normalize_answer(text: str) -> str:
-    """Lower case, no currency symbols, no thousands separators, "percent" as "%", single spaces."""
-    text = text.lower().replace("−", "-").replace("–", "-").replace("—", "-")
-    text = _CURRENCY.sub(" ", text)
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    text = re.sub(r"\s*(?:per cent|percent)\b", "%", text)
-    text = re.sub(r"(\d+\.\d*?)0+\b", r"\1", text)  # trailing zeros: 1577.00 -> 1577.
-    text = re.sub(r"(\d)\.(?!\d)", r"\1", text)
-    text = _PUNCT.sub(" ", text)
-    text = re.sub(r"(?<=\d)(?=[a-z])", " ", text)  # 3cm -> 3 cm
-    return " ".join(text.split())
-
-
-def _value(match: re.Match[str]) -> tuple[float, float]:
-    """(mantissa, scaled value) of a number match."""
-    number = float(match.group("num").replace(",", ""))
-    if match.group("neg") in ("-", "−", "–", "("):
-        number = -number
-    unit = (match.group("unit") or "").lower()
-    return number, number * _SCALES.get(unit, 1.0)
-
-
-def numbers_in(text: str) -> list[tuple[float, float]]:
-    """Every number in ``text`` as (mantissa, value with its scale word applied)."""
-    return [_value(m) for m in _NUMBER.finditer(text.replace("−", "-"))]
-
-
-def gold_number(gold: str) -> tuple[float, float] | None:
-    """The value of a gold answer that is a single number (with currency, unit or %), else None."""
-    stripped = _CURRENCY.sub(" ", gold).strip().rstrip(".")
-    match = _NUMBER.fullmatch(stripped) or _NUMBER.fullmatch(stripped.replace(" ", ""))
-    return _value(match) if match else None
-
-
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=NUMERIC_TOLERANCE, abs_tol=1e-9)
-
-
-def _number_match(gold: tuple[float, float], answer: str) -> bool:
-    g_raw, g_scaled = gold
-    return any(_close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)) for raw, scaled in numbers_in(answer))
-
-
-def _string_match(gold: str, answer: str) -> bool:
-    g, a = normalize_answer(gold), normalize_answer(answer)
-    if not g:
-        return False
-    return f" {g} " in f" {a} "
-
-
-def _list_items(gold: str) -> list[str] | None:
-    text = gold.strip()
-    if not (text.startswith("[") and text.endswith("]")):
-        return None
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return None
-    if not isinstance(value, list | tuple):
-        return None
-    return [str(v) for v in value]
-
-
-def is_scorable(gold: str) -> bool:
-    """Whether a gold answer is a number, a short string or a list of those."""
-    items = _list_items(gold)
-    if items is not None:
-        return bool(items) and all(is_scorable(i) for i in items)
-    if gold_number(gold) is not None:
-        return True
-    words = normalize_answer(gold).split()
-    return 0 < len(words) <= MAX_SHORT_WORDS
-
-
-def single_match(gold: str, answer: str) -> bool | None:
-    """Whether ``answer`` contains the gold answer (None when the gold is not scorable).
-
-    A number matches within 1 % relative (thousands separators, currency, units and % ignored); a
-    short string matches when it appears in the answer after normalisation; a list literal
-    ("['a', 'b']") matches when every item does.
-    """
-    if not is_scorable(gold):
-        return None
-    items = _list_items(gold)
-    if items is not None:
-        return all(single_match(item, answer) for item in items)
-    number = gold_number(gold)
-    if number is not None:
-        return _number_match(number, answer) or _string_match(gold, answer)
-    return _string_match(gold, answer)
-
-
-def answer_match(golds: Sequence[str], answer: str) -> bool | None:
-    """Any scorable alternative matches; None when no alternative is scorable."""
-    results = [single_match(g, answer) for g in golds]
-    scored = [r for r in results if r is not None]
-    return any(scored) if scored else None
-
-
-# ------------------------------------------------------------------------------------------
-# Evidence pages
-# ------------------------------------------------------------------------------------------
 
 
 def page_recall_precision(
@@ -204,6 +80,11 @@ class QuestionScore(_Frozen):
     precision: float | None = None
     retrieved_recall: float | None = Field(None, description="Gold pages among every page retrieved in the run.")
     retrieved_pages: int = 0
+    side_coverage: float | None = Field(
+        None, description="Share of the question's documents with one of their gold or also pages cited."
+    )
+    complete: bool = Field(False, description="The run marked its answer complete.")
+    confidence: float = 0.0
     answer_match: bool | None = None
     unanswerable_correct: bool | None = None
     llm_calls: int = 0
@@ -218,11 +99,40 @@ class QuestionScore(_Frozen):
     error: str | None = None
 
     @property
+    def wrong(self) -> bool | None:
+        """The answer misses its gold value, or cites no gold page; None when neither can be scored."""
+        if self.unanswerable:
+            return None if self.unanswerable_correct is None else not self.unanswerable_correct
+        checks = [self.answer_match is False, self.recall == 0.0]
+        if self.answer_match is None and self.recall is None:
+            return None
+        return any(checks)
+
+    @property
     def correct(self) -> bool | None:
         """Answer match, or for unanswerable questions whether the run declined; None when not scored."""
         if self.unanswerable:
             return self.unanswerable_correct
         return self.answer_match
+
+
+def side_coverage(question: EvalQuestion, cited: Iterable[tuple[str, int]], doc_ids: Mapping[str, str]) -> float | None:
+    """Share of a multi-document question's documents with one of their gold or ``also_pages`` cited
+    (None for a question over one document)."""
+    if len(question.docs) < 2:
+        return None
+    pages = [*question.gold_pages, *question.also_pages]
+    sides = [doc for doc in question.docs if any(g.doc == doc for g in pages)]
+    if not sides:
+        return None
+    cited_set = set(cited)
+    covered = sum(any(g.doc == doc and (doc_ids.get(doc, doc), g.page) in cited_set for g in pages) for doc in sides)
+    return covered / len(sides)
+
+
+CONFIDENT = 0.6
+"""An answer marked complete at this confidence or above is a promise: the share of such answers that
+are wrong is reported."""
 
 
 def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str]) -> QuestionScore:
@@ -232,6 +142,7 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
     )
     retrieved = {(p.doc_id, p.page) for p in result.page_scores} | set(cited)
+    sides = None if question.unanswerable else side_coverage(question, cited, doc_ids)
     retrieved_recall = None if recall is None else page_recall_precision(question.gold_pages, retrieved, doc_ids)[0]
     text = result.answer.text
     usage = result.usage
@@ -248,6 +159,9 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         precision=precision,
         retrieved_recall=retrieved_recall,
         retrieved_pages=len(retrieved),
+        side_coverage=sides,
+        complete=result.answer.complete_answer_found,
+        confidence=result.answer.confidence,
         answer_match=None if question.unanswerable else answer_match(question.answers, text),
         unanswerable_correct=(not result.answer.answer_found) if question.unanswerable else None,
         llm_calls=usage.llm_calls,
@@ -293,6 +207,11 @@ class Summary(_Frozen):
     precision: float | None = None
     retrieved_recall: float | None = Field(None, description="Gold pages among all retrieved pages (peer-style).")
     full_recall_rate: float | None = Field(None, description="Share of questions with every gold page cited.")
+    side_coverage: float | None = Field(None, description="Mean share of documents covered (multi-document questions).")
+    n_confident: int = Field(0, description="Answers marked complete at confidence >= 0.6 that can be scored.")
+    wrong_confident: float | None = Field(
+        None, description="Share of those that are wrong (value missed or no gold page)."
+    )
     n_answer: int = Field(0, description="Questions with a scorable gold answer.")
     answer_match: float | None = None
     n_unanswerable: int = 0
@@ -332,6 +251,7 @@ def summarize(strategy: str, slice_name: str, rows: Sequence[QuestionScore], pri
     answered = [r for r in rows if r.answer_match is not None]
     unanswerable = [r for r in rows if r.unanswerable_correct is not None]
     scored = [r for r in rows if r.correct is not None]
+    confident = [r for r in ok if r.complete and r.confidence >= CONFIDENT and r.wrong is not None]
     correct = sum(bool(r.correct) for r in scored)
     cost = sum(r.tokens for r in scored) * price_per_1k / 1000
     return Summary(
@@ -344,6 +264,9 @@ def summarize(strategy: str, slice_name: str, rows: Sequence[QuestionScore], pri
         precision=_mean([r.precision for r in with_gold if r.precision is not None]),
         retrieved_recall=_mean([r.retrieved_recall for r in with_gold if r.retrieved_recall is not None]),
         full_recall_rate=_mean([float(r.recall >= 1.0) for r in with_gold]),  # type: ignore[operator]
+        side_coverage=_mean([r.side_coverage for r in ok if r.side_coverage is not None]),
+        n_confident=len(confident),
+        wrong_confident=_mean([float(bool(r.wrong)) for r in confident]),
         n_answer=len(answered),
         answer_match=_mean([float(bool(r.answer_match)) for r in answered]),
         n_unanswerable=len(unanswerable),

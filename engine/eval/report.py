@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.config import REPO_ROOT
 from engine.errors import LoupeError
+from engine.eval.calibration import format_reliability, reliability
 from engine.eval.metrics import Summary
 from engine.eval.runner import EvalReport
 
@@ -22,8 +23,11 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("prec", "precision", ".3f"),
     ("r_retr", "retrieved_recall", ".3f"),
     ("full", "full_recall_rate", ".2f"),
+    ("sides", "side_coverage", ".2f"),
     ("match", "answer_match", ".3f"),
     ("unans", "unanswerable_accuracy", ".2f"),
+    ("n_conf", "n_confident", "d"),
+    ("wrong@conf", "wrong_confident", ".2f"),
     ("pages", "mean_cited_pages", ".2f"),
     ("llm", "llm_calls", ".2f"),
     ("retr", "retrieval_calls", ".1f"),
@@ -77,9 +81,13 @@ def format_report(report: EvalReport) -> str:
     by_type = sorted((s for s in report.summaries if s.slice.startswith("type:")), key=lambda s: s.slice)
     if by_type:
         lines += ["", "== per question type", format_table(by_type, first="slice")]
-    lines += ["", "recall/prec: cited evidence pages; r_retr: gold pages among all retrieved pages; full: share with every gold page cited; match: answer match;"
+    lines += ["", "recall/prec: cited evidence pages; r_retr: gold pages among all retrieved pages; full: share with every gold page cited;"
+              " sides: share of a multi-document question's documents cited; match: answer match;"
+              " n_conf / wrong@conf: answers marked complete at confidence >= 0.6 and the share of them that are wrong;"
               " unans: unanswerable accuracy; $/ok: token cost per correct answer"
               f" at {report.price_per_1k_tokens} per 1k tokens"]  # fmt: skip
+    lines += ["", "== reliability (confidence against the share of answers right: gold value stated and a gold page cited)",
+              format_reliability(reliability(report.rows))]  # fmt: skip
     errors = [r for r in report.rows if r.error]
     if errors:
         lines += [

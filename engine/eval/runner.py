@@ -107,8 +107,16 @@ def _sample_doc_id(library) -> str:
     return library.ingest(data, "loupe-sample.pdf").doc_id
 
 
-def _ingest_ref(ref: str, library, corpus: Path | None) -> str:
-    """The doc_id of a set's document: a file under the corpus, else a library entry of that name or id."""
+def _ingest_ref(ref: str, library, corpus: Path | None, library_only: bool = False) -> str:
+    """The doc_id of a set's document: a file inside the corpus folder, else a library entry of that name or id.
+
+    With ``library_only`` (question sets uploaded to the web app) the server's folders are never read.
+    """
+    if library_only:
+        known = _library_doc_id(library, ref)
+        if known is None:
+            raise LoupeError(f"{ref}: no document of that name in the library; upload it on the Ask page first")
+        return known
     try:
         path = resolve_doc(ref, corpus)
     except LoupeError:
@@ -136,6 +144,7 @@ def ingest_documents(
     library,
     corpus: Path | None,
     progress: ProgressFn | None = None,
+    library_only: bool = False,
 ) -> _Docs:
     """Ingest every document the questions name, once; failures are recorded per reference."""
     refs = list(dict.fromkeys(ref for q in questions for ref in q.docs))
@@ -146,7 +155,7 @@ def ingest_documents(
             if ref == SAMPLE_DOC:
                 docs.ids[ref] = _sample_doc_id(library)
             else:
-                docs.ids[ref] = _ingest_ref(ref, library, corpus)
+                docs.ids[ref] = _ingest_ref(ref, library, corpus, library_only)
         except LoupeError as error:
             logger.warning("cannot ingest %s: %s", ref, error)
             docs.failures[ref] = str(error)
@@ -211,6 +220,7 @@ def run_eval(
     library=None,
     price_per_1k: float = DEFAULT_PRICE_PER_1K,
     progress: ProgressFn | None = None,
+    library_only: bool = False,
 ) -> EvalReport:
     """Run every question of ``eval_set`` with every strategy and aggregate the scores.
 
@@ -218,10 +228,12 @@ def run_eval(
         eval_set: The questions.
         strategies: Names from ``EVAL_STRATEGIES`` (validated).
         config: Engine configuration (backend included); default ``EngineConfig()``.
-        corpus: Folder the set's document paths are relative to (default ../shared/corpus).
+        corpus: Folder the set's document paths are relative to (default ../shared/corpus); a path may not
+            lead out of it.
         library: The library to ingest into (default: the one ``config`` points at).
         price_per_1k: Price per 1000 tokens for the cost-per-correct-answer figure.
         progress: Called after each document and each (question, strategy) run.
+        library_only: Documents come from the library only (by file name or id); no folder is read.
     """
     if price_per_1k < 0:
         raise LoupeError("the price per 1k tokens cannot be negative")
@@ -233,7 +245,7 @@ def run_eval(
 
         library = open_library(config)
     started = time.monotonic()
-    docs = ingest_documents(eval_set.questions, library, corpus, progress)
+    docs = ingest_documents(eval_set.questions, library, corpus, progress, library_only)
     backend = make_backend(config)
     total = len(eval_set.questions) * len(chosen)
     rows: list[QuestionScore] = []

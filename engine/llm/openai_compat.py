@@ -13,7 +13,11 @@ and records why). Usage counts every request sent, answered or not. The answer's
 (``engine.bricks.signals``), as for every backend: the model is not asked for them.
 
 The API key is only ever handed to the ``openai`` client (which sends it as the Authorization
-header); it is scrubbed from every message this module produces, and never logged or stored.
+header); it is scrubbed from every message this module produces, and never logged or stored. Whose key
+goes where is ``BackendConfig.credentials()``: the server's key only to the server's endpoint, a
+visitor's endpoint only with the visitor's key. Replies are read through ``BoundedTransport`` (a byte
+cap and a wall-clock deadline per request). Any failure of an endpoint a visitor typed gets one generic
+reason, so the fallback note cannot serve as a port scanner; the details go to the server log.
 """
 
 from __future__ import annotations
@@ -29,11 +33,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.config import BackendConfig
+from engine.config import BackendConfig, server_endpoint
 from engine.contracts import BackendReply, ExecutionPlan, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
-from engine.errors import BackendError, BackendStepError
+from engine.errors import BackendError, BackendStepError, BackendUnavailableError, EndpointPolicyError
 from engine.llm import prompts, structured, wire
+from engine.llm.bounded_http import bounded_http_client
 from engine.llm.network import ensure_network
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
 from engine.llm.transport import CutOff, InvalidReply, Tally, describe, request_with_retries, short_validation
@@ -86,7 +91,7 @@ class OpenAIBackend:
             BackendUnavailableError: network backends are switched off here.
         """
         self.config = config
-        self.base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = config.base_url or server_endpoint()
         ensure_network(self.base_url or "https://api.openai.com/v1")
         self._client: Any = None
         self._model: str | None = config.model
@@ -99,31 +104,29 @@ class OpenAIBackend:
 
     # ---- secrets and the client -----------------------------------------------------------------
 
-    def _key(self) -> str | None:
-        if self.config.api_key is not None:
-            return self.config.api_key.get_secret_value() or None
-        return os.environ.get("OPENAI_API_KEY") or None
+    def _keys(self) -> list[str]:
+        """Every key this process could know of: the configured one and the server's."""
+        own = self.config.api_key.get_secret_value() if self.config.api_key is not None else ""
+        return [k for k in (own.strip(), os.environ.get("OPENAI_API_KEY", "").strip()) if k]
 
     def scrub(self, text: str) -> str:
-        """``text`` with the API key (and anything shaped like a key) masked."""
-        key = self._key()
-        if key:
+        """``text`` with the API keys (and anything shaped like a key) masked."""
+        for key in self._keys():
             text = text.replace(key, "***")
         return _KEY_LIKE.sub("***", text)
 
     def _get_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                ensure_network(self.base_url or "https://api.openai.com/v1")
-                key = self._key()
-                if not key:
-                    raise BackendError("no API key: set OPENAI_API_KEY or pass one in the backend settings")
+                url, key = self.config.credentials()  # whose key may go to which endpoint
+                ensure_network(url or "https://api.openai.com/v1")
                 import openai
 
                 # retries are ours (``request_with_retries``): the client's honour Retry-After up to 120 s
                 self._client = openai.OpenAI(
-                    api_key=key, base_url=self.base_url, timeout=self.config.timeout_seconds, max_retries=0
-                )
+                    api_key=key, base_url=url, timeout=self.config.timeout_seconds, max_retries=0,
+                    http_client=bounded_http_client(self.config.max_reply_bytes, self.config.timeout_seconds),
+                )  # fmt: skip
             return self._client
 
     def _drop_client(self) -> None:
@@ -178,6 +181,9 @@ class OpenAIBackend:
             value = self._attempt(task, request, tally, self._step_deadline(task, request, started))
         except Exception as exc:
             reason = self.scrub(describe(exc))
+            if self.config.typed_endpoint() and not isinstance(exc, EndpointPolicyError | BackendUnavailableError):
+                logger.warning("openai %s step on a typed endpoint failed: %s", task, reason)
+                reason = TYPED_ENDPOINT_FAILED
             raise BackendStepError(reason, usage=tally.usage(time.monotonic() - started)) from None
         return BackendReply(value=value, usage=tally.usage(time.monotonic() - started))  # type: ignore[arg-type]
 
@@ -307,5 +313,9 @@ def _parse_completion(completion: Any, wire_type: type[BaseModel], mode: str, ma
     except ValidationError as exc:
         raise InvalidReply(short_validation(exc)) from None
 
+
+TYPED_ENDPOINT_FAILED = "the endpoint typed in the settings gave no usable reply (the server log has the details)"
+"""The one reason shown for any failure of a visitor's endpoint: refused, filtered, an HTTP error, a model
+listing that failed or a malformed reply all read the same, so the note cannot map the server's network."""
 
 __all__ = ["TASK_LIMITS", "OpenAIBackend", "TaskLimits"]

@@ -22,6 +22,7 @@ from engine.bricks.text import estimate_tokens
 from engine.config import BackendConfig
 from engine.contracts import LlmUsage
 from engine.errors import BackendError
+from engine.llm.bounded_http import limit_of
 from engine.llm.streaming import StreamDeadline
 from engine.llm.structured import refuses_response_format
 
@@ -101,6 +102,8 @@ def request_with_retries(
                 raise
             if attempt == retries or (status is not None and status not in _RETRYABLE and status < 500):
                 raise
+            if limit_of(exc) is not None:  # an oversized or endless reply would only come again
+                raise
             wait = min(_retry_after(exc, attempt), sender.config.timeout_seconds)
             if deadline is not None and time.monotonic() + wait + MIN_CALL_SECONDS >= deadline:
                 raise
@@ -170,6 +173,9 @@ def describe(exc: BaseException) -> str:
 
     if isinstance(exc, BackendError | Deadline | InvalidReply | StreamDeadline):
         return str(exc)
+    limit = limit_of(exc)
+    if limit is not None:  # a reply over its byte cap or past its deadline (BoundedTransport)
+        return str(limit)
     if isinstance(exc, openai.APITimeoutError):
         return "the endpoint did not answer within the timeout"
     if isinstance(exc, openai.APIConnectionError):

@@ -43,6 +43,9 @@ class RunSummary(Contract):
 class RunStore(Protocol):
     """A run history. Implementations: ``SqliteRunStore`` (embedded); a PostgreSQL store registers beside it."""
 
+    read_only: bool
+    """Runs can be read but not saved (a read-only library): ``answer()`` then leaves them unsaved."""
+
     def save(self, result: RunResult) -> None:
         """Save (or replace) a run; ``result.run_id`` must be set."""
         ...

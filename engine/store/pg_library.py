@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,8 +26,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 from pydantic import ValidationError
 
-from engine.bricks.parsing import PARSER_VERSION, doc_id_of, parse_pdf
-from engine.bricks.profile import probe_pdf
+from engine.bricks.isolation import read_pdf
+from engine.bricks.parsing import PARSER_VERSION, doc_id_of
 from engine.bricks.retrieval.cache import invalidate_shared
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.pg_keyword import PgKeywordIndex, corpus_search, section_text
@@ -43,7 +44,8 @@ logger = logging.getLogger(__name__)
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
 _ROW = "entry::text, parser_version, format_version, parsed_digest"
 
-_CACHE: dict[tuple[str, str, str, str], DocumentIndex] = {}
+_CACHE: OrderedDict[tuple[str, str, str, str], DocumentIndex] = OrderedDict()
+"""Loaded documents, least recently used first; at most ``LibraryConfig.cache_documents`` are kept."""
 _CACHE_LOCK = threading.Lock()
 
 
@@ -164,6 +166,8 @@ class PgLibrary:
         key = (self.db.label, row.entry.doc_id, row.digest, self.config.fingerprint())
         with _CACHE_LOCK:
             cached = _CACHE.get(key)
+            if cached is not None:
+                _CACHE.move_to_end(key)
         if cached is not None:
             return cached
         doc = self._document(row)
@@ -172,7 +176,10 @@ class PgLibrary:
         with _CACHE_LOCK:
             for stale in [k for k in _CACHE if k[:2] == key[:2] and k != key]:
                 del _CACHE[stale]
-            return _CACHE.setdefault(key, index)
+            kept = _CACHE.setdefault(key, index)
+            while len(_CACHE) > self.config.library.cache_documents:
+                _CACHE.popitem(last=False)
+            return kept
 
     def search_all(self, query: str, k: int) -> list[CorpusHit]:
         """The ``k`` best passages of the whole library for ``query`` (one full-text query)."""
@@ -220,9 +227,8 @@ class PgLibrary:
         self, conn: psycopg.Connection, data: bytes, doc_id: str, name: str, report: Progress
     ) -> tuple[LibraryEntry, bytes, str]:
         report(0.05, "reading the document structure")
-        profile = probe_pdf(data, name, self.config)
-        report(0.15, f"parsing {profile.total_pages} pages")
-        doc = parse_pdf(data, name, self.config)
+        result = read_pdf(data, name, self.config, report)  # the bounded worker process, OCR for scans
+        profile, doc = result.profile, result.document()
         entry = LibraryEntry(
             doc_id=doc_id, file_name=name, size_bytes=len(data), total_pages=doc.total_pages,
             added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=profile,
@@ -248,7 +254,7 @@ class PgLibrary:
             if row is not None and row.current and not force:
                 return row  # another replica did it while we waited for the lock
             logger.info("re-parsing %s with parser version %d", entry.doc_id[:16], PARSER_VERSION)
-            doc = parse_pdf(bytes(found[4]), entry.file_name, self.config)
+            doc = read_pdf(bytes(found[4]), entry.file_name, self.config, lambda fraction, message: None).document()
             blob, digest = encode_parsed(doc)
             conn.execute(
                 "UPDATE loupe_documents SET parsed = %s, parsed_digest = %s, parser_version = %s, format_version = %s"

@@ -38,6 +38,9 @@ ON CONFLICT (run_id) DO UPDATE SET
 class PgRunStore:
     """Saved runs in the team database (implements ``RunStore``)."""
 
+    read_only = False
+    """The team database takes writes from every replica (a refused write is a ``DatabaseError``)."""
+
     def __init__(self, db: PgDatabase) -> None:
         self.db = db
 

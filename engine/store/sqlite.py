@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from engine.contracts import RunResult
-from engine.errors import HistoryError
+from engine.errors import HistoryError, RunNotFoundError
 from engine.store.base import (
     RUN_ID,
     RunSummary,
@@ -56,19 +57,35 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 _COLUMNS = "run_id, created_at, question, asked, answer_excerpt, strategy, backend, documents, follow_up_of"
 
 
+def _cannot_write(path: Path) -> bool:
+    """The history file (or, before it exists, its folder) cannot be written: a read-only library."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return True
+    target = path if path.exists() else path.parent
+    return not os.access(target, os.W_OK)
+
+
 class SqliteRunStore:
-    """Saved runs in ``<library>/history.sqlite3``."""
+    """Saved runs in ``<library>/history.sqlite3``; in a read-only library, readable but not saved to."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = _cannot_write(self.path)
+        if self.read_only:
+            logger.info("the run history at %s is read-only: runs are read, not saved", self.path)
+            return
         with self._connect() as db:
             self._migrate(db)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            db = sqlite3.connect(self.path, timeout=15.0)
+            if self.read_only:  # immutable: nobody writes a read-only folder, so no lock or WAL file is needed
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=15.0)
+            else:
+                db = sqlite3.connect(self.path, timeout=15.0)
         except sqlite3.Error as error:
             raise HistoryError(f"cannot open the run history at {self.path} ({error})") from None
         try:
@@ -98,6 +115,8 @@ class SqliteRunStore:
             logger.info("run history %s migrated to schema %d", self.path, target)
 
     def save(self, result: RunResult) -> None:
+        if self.read_only:
+            raise HistoryError(f"the library folder {self.path.parent} is read-only, so runs cannot be saved")
         if not RUN_ID.match(result.run_id):
             raise HistoryError(f"cannot save a run without a valid run_id ({result.run_id!r})")
         s = summary_of(result)
@@ -116,12 +135,16 @@ class SqliteRunStore:
         return pick_run(key, [str(r[0]) for r in rows])
 
     def get(self, run_id: str) -> RunResult:
+        if self.read_only and not self.path.exists():
+            raise RunNotFoundError(f"no saved run {run_id!r}: the read-only library has no run history")
         with self._connect() as db:
             key = self._resolve(db, run_id)
             text = db.execute("SELECT result_json FROM runs WHERE run_id = ?", (key,)).fetchone()[0]
         return result_from_json(key, text)
 
     def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
+        if self.read_only and not self.path.exists():
+            return []
         query = f"SELECT {_COLUMNS} FROM runs"
         params: tuple = ()
         if search.strip():
@@ -133,6 +156,8 @@ class SqliteRunStore:
         return [summary_row(row) for row in rows]
 
     def delete(self, run_id: str) -> None:
+        if self.read_only:
+            raise HistoryError(f"the library folder {self.path.parent} is read-only, so runs cannot be deleted")
         with self._connect() as db:
             key = self._resolve(db, run_id)
             db.execute("DELETE FROM runs WHERE run_id = ?", (key,))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine import BudgetOverride, RunResult
 from tests.app.factories import run_result
 from ui import charts
@@ -11,6 +13,11 @@ from ui.inspect import iteration_rows
 from ui.library import outline_markdown
 from ui.settings import build_config, default_budget
 from ui.views import activation_rows, budget_caption, citation_lines, narration_lines
+
+
+def plain(markdown: str) -> str:
+    """Escaped Markdown as the reader sees it (backslash escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def test_activation_rows_cover_all_seven_patterns() -> None:
@@ -30,7 +37,9 @@ def test_narration_one_line_per_pass() -> None:
 
 def test_budget_caption_and_usage_chart() -> None:
     result = run_result(iterations=0)
-    assert "iterations 0 ·" in budget_caption(result)
+    assert "feedback passes 1 of 0 ·" in budget_caption(result)
+    cached = result.model_copy(update={"usage": result.usage.model_copy(update={"cached_retrievals": 5})})
+    assert "5 more from the cache" in budget_caption(cached), "cache hits are shown, not hidden behind 0 calls"
     figure = charts.usage_chart(result)
     bar = figure.data[0]
     assert list(bar.y) == ["iterations", "LLM calls", "retrieval calls", "unique queries", "context tokens", "seconds"]
@@ -41,9 +50,23 @@ def test_budget_caption_and_usage_chart() -> None:
 
 def test_page_caption_marks_later_passes() -> None:
     result = run_result()
-    assert page_caption(result.evidence_pages[0], 0) == "report.pdf · page 2"
-    assert page_caption(result.evidence_pages[1], 1) == "report.pdf · page 5 · added in pass 1"
-    assert page_caption(result.evidence_pages[0], 0, True) == "report.pdf · page 2 · supporting passage"
+    assert plain(page_caption(result.evidence_pages[0], 0)) == "report.pdf · page 2"
+    assert plain(page_caption(result.evidence_pages[1], 1)) == "report.pdf · page 5 · added in pass 1"
+    assert plain(page_caption(result.evidence_pages[0], 0, True)) == "report.pdf · page 2 · supporting passage"
+    assert plain(page_caption(result.evidence_pages[0], 0, ocr=True)) == "report.pdf · page 2 · read by OCR"
+
+
+def test_library_rows_show_ocr_pages_and_indexes_still_building() -> None:
+    from ui.library import entry_rows
+
+    entry = run_result().profiles[0]
+    from engine.contracts import LibraryEntry
+
+    base = LibraryEntry(doc_id=entry.doc_id, file_name="scan.pdf", size_bytes=2048, total_pages=entry.total_pages,
+                        added_at="2025-01-02T03:04:05+00:00", profile=entry.model_copy(update={"ocr_pages": (1, 2)}))  # fmt: skip
+    building, ready = entry_rows([base.model_copy(update={"building": ("keyword index",)}), base])
+    assert building["OCR pages"] == 2 and building["search indexes"] == "building: keyword index"
+    assert ready["search indexes"] == "ready"
 
 
 def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
@@ -54,8 +77,8 @@ def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
                        page=2, quote="median", role="support")  # fmt: skip
     answer = result.answer.model_copy(update={"citations": (*result.answer.citations, support)})
     result = result.model_copy(update={"answer": answer})
-    assert [line.split("]")[0] for line in citation_lines(result, "answer")] == ["[1"]
-    lines = citation_lines(result, "support")
+    assert [plain(line).split("]")[0] for line in citation_lines(result, "answer")] == ["[1"]
+    lines = [plain(line) for line in citation_lines(result, "support")]
     assert len(lines) == 1 and lines[0].startswith("[2]") and "page 2" in lines[0]
 
 
@@ -88,7 +111,7 @@ def test_outline_markdown_indents_levels() -> None:
 
     toc = (TocEntry(level=1, title="1 Intro", start_page=1, end_page=2),
            TocEntry(level=2, title="1.1 Aim", start_page=2, end_page=2))  # fmt: skip
-    assert outline_markdown(toc) == "- 1 Intro (pp1-2)\n    - 1.1 Aim (p2)"
+    assert outline_markdown(toc) == "- 1 Intro (pp1-2)\n    - 1\\.1 Aim (p2)"
 
 
 def test_config_from_sidebar_never_dumps_the_key() -> None:

@@ -77,12 +77,12 @@ def test_first_visit_preselects_sample_and_asks(app_engine: str) -> None:
 def test_budget_override_changes_shown_budget(app_engine: str) -> None:
     at = _app().run()
     at = _suggest(at, 1)
-    assert "iterations 0 ·" not in _texts(at)
+    assert "feedback passes 0 of 0 ·" not in _texts(at)
     at.sidebar.toggle(key="loupe_w_use_override").set_value(True).run()
     at.sidebar.number_input(key="loupe_w_max_iterations").set_value(0).run()
     at = _suggest(at, 1)
     assert not at.exception
-    assert "Budget limits: iterations 0 ·" in _texts(at)
+    assert "feedback passes 0 of 0 ·" in _texts(at)
     # reset restores the defaults and switches the override off
     at.sidebar.button(key="loupe_reset_budget").click().run()
     assert at.sidebar.number_input(key="loupe_w_max_iterations").value == 3

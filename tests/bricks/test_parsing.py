@@ -244,6 +244,18 @@ def test_reparse_pages_emits_table_chunks():
     assert [c for c in new.chunks if c.page == 1] == [c for c in doc.chunks if c.page == 1]
 
 
+def test_a_page_is_given_to_the_table_finder_once_per_process(monkeypatch):
+    from engine.bricks import parsing
+
+    data = pdfs.pdf_with_table()
+    doc = parse_pdf(data, "t.pdf", EngineConfig())
+    first = reparse_pages(data, doc, [2], EngineConfig())
+    monkeypatch.setattr(parsing, "_page_tables", lambda page: pytest.fail("the table finder ran again"))
+    again = reparse_pages(data, doc, [2], EngineConfig())
+    assert again.chunks == first.chunks
+    assert reparse_pages(data, first, [2], EngineConfig()).chunks == first.chunks
+
+
 def test_reparse_ignores_pages_out_of_range():
     data = pdfs.pdf_with_table()
     doc = parse_pdf(data, "t.pdf", EngineConfig())

@@ -16,10 +16,10 @@ def ev(page: int, text: str, index: int = 0, section: tuple[str, ...] = ()) -> E
                         section_path=section)  # fmt: skip
 
 
-def model_answer(*cited: EvidenceItem, quote: str | None = None) -> AnswerWithEvidence:
+def model_answer(*cited: EvidenceItem, quote: str | None = None, text: str = "An answer.") -> AnswerWithEvidence:
     """What a model might return: a confident, 'complete' answer citing ``cited``."""
     citations = tuple(Citation(chunk_id=e.chunk_id, doc_id="d", page=e.page, quote=quote or e.text) for e in cited)
-    return AnswerWithEvidence(text="An answer.", citations=citations, complete_answer_found=True, confidence=0.9)
+    return AnswerWithEvidence(text=text, citations=citations, complete_answer_found=True, confidence=0.9)
 
 
 FILTERS = [
@@ -36,8 +36,26 @@ STATIONS = [
 def test_a_complete_claim_is_kept_when_code_finds_no_problem():
     evidence = [ev(4, "Heron 2 flies for 40 minutes on one battery.")]
     parsed = parse_question("How long does the Heron 2 fly on one battery?")
-    answer = model_answer(evidence[0])
+    answer = model_answer(evidence[0], text="It flies for 40 minutes.")
     assert check_answer(answer, parsed, evidence) == answer
+
+
+def test_an_answer_that_states_no_number_for_a_how_long_question_is_not_complete():
+    evidence = [ev(4, "Heron 2 flies for 40 minutes on one battery.")]
+    parsed = parse_question("How long does the Heron 2 fly on one battery?")
+    checked = check_answer(model_answer(evidence[0], text="It flies on one battery."), parsed, evidence)
+    assert not checked.complete_answer_found and checked.confidence < 0.9
+    assert any("no number" in c for c in checked.caveats)
+
+
+def test_a_yes_no_question_needs_a_yes_or_a_no():
+    evidence = [ev(4, "The Heron 3 replaced the Heron 2 in 2024.")]
+    parsed = parse_question("Did the Heron 3 replace the Heron 2?")
+    assert not check_answer(
+        model_answer(evidence[0], text="The Heron 3 replaced it."), parsed, evidence
+    ).complete_answer_found
+    yes = model_answer(evidence[0], text="Yes, in 2024.")
+    assert check_answer(yes, parsed, evidence).complete_answer_found
 
 
 def test_a_comparison_side_no_citation_covers_makes_the_answer_incomplete():

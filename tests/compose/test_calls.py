@@ -71,7 +71,7 @@ def test_a_spent_budget_has_the_rules_do_a_required_step_and_records_why_once():
     assert isinstance(parsed, ParsedQuestion) and not primary.requests and len(rules.requests) == 1
     assert llm.guard.llm_calls == 0, "the rules cost no LLM call"
     assert [(f.task, f.reason) for f in llm.fallbacks] == [
-        ("parse_question", "LLM-call budget spent; offline rules used")
+        ("parse_question", "the LLM-call budget is spent; offline rules used")
     ]
 
 
@@ -80,4 +80,4 @@ def test_a_spent_seconds_budget_is_named_as_such():
     guard = LoopGuard(Budget(max_llm_calls=4, max_seconds=0))
     llm = LlmCalls(backend=primary, rules=rules, guard=guard)
     llm.call("parse_question", TaskRequest(question="q"), ParsedQuestion, "rules")
-    assert [f.reason for f in llm.fallbacks] == ["seconds budget spent; offline rules used"]
+    assert [f.reason for f in llm.fallbacks] == ["the time budget is spent; offline rules used"]

@@ -94,3 +94,18 @@ def test_the_keyword_reason_names_the_engine_that_runs(strategy):
     assert "(Whoosh BM25F)" in decide(question(), [profile()], strategy).keyword_retrieval.reason
     engine = "PostgreSQL full-text search, ts_rank_cd"
     assert f"({engine})" in decide(question(), [profile()], strategy, engine).keyword_retrieval.reason
+
+
+def test_a_zero_iteration_budget_switches_the_loop_off_with_its_reason():
+    column = decide(question(), [profile()], max_iterations=0)
+    assert not column.iterative_feedback.on and "iteration budget is 0" in column.iterative_feedback.reason
+    assert "at most 2" in decide(question(), [profile()], max_iterations=2).iterative_feedback.reason
+
+
+def test_the_keyword_reason_names_the_side_quota():
+    from engine.contracts import ComparisonSide
+
+    sides = (ComparisonSide(label="2018", query="q", doc_id="a"), ComparisonSide(label="2022", query="q", doc_id="b"))
+    column = decide(question(sides=sides), [profile(), profile()], side_quota=5)
+    assert "2 sides" in column.keyword_retrieval.reason and "quota of 5 chunks" in column.keyword_retrieval.reason
+    assert "in its own document" in column.keyword_retrieval.reason

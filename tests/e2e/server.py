@@ -37,14 +37,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_app(library: Path, log_path: Path, script: str = "app.py") -> Iterator[str]:
-    """The app served from ``script`` on a free port with ``LOUPE_LIBRARY=library``; yields its URL."""
+def streamlit_app(
+    library: Path, log_path: Path, script: str = "app.py", address: str | None = "127.0.0.1"
+) -> Iterator[str]:
+    """The app served from ``script`` on a free port with ``LOUPE_LIBRARY=library``; yields its URL.
+    ``address=None`` passes no address, so the repository's .streamlit/config.toml decides."""
     port = free_port()
     env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0"}
     log = log_path.open("a")
+    flags = ["--server.address", address] if address else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), "--server.address",
-         "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), *flags,
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

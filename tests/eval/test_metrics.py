@@ -5,17 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.eval.dataset import EvalQuestion, GoldPage
-from engine.eval.metrics import (
-    aggregate,
-    answer_match,
-    failure_score,
-    is_scorable,
-    normalize_answer,
-    page_recall_precision,
-    percentile,
-    score_run,
-    single_match,
-)
+from engine.eval.matching import answer_match, is_scorable, normalize_answer, single_match
+from engine.eval.metrics import aggregate, failure_score, page_recall_precision, percentile, score_run
 from tests.eval.factories import DOC, run_result
 
 
@@ -154,3 +145,33 @@ def test_retrieved_recall_counts_every_retrieved_page() -> None:
     assert score.recall == 0.5 and score.retrieved_recall == 1.0 and score.retrieved_pages == 3
     summary = aggregate([score])[0]
     assert summary.retrieved_recall == 1.0
+
+
+def test_side_coverage_counts_documents_with_a_gold_or_also_page_cited():
+    from engine.eval.metrics import side_coverage
+
+    q = EvalQuestion(
+        id="x", docs=("a.pdf", "b.pdf"), question="q?",
+        gold_pages=(GoldPage(doc="a.pdf", page=4), GoldPage(doc="b.pdf", page=6)),
+        also_pages=(GoldPage(doc="a.pdf", page=39),),
+    )  # fmt: skip
+    ids = {"a.pdf": "A", "b.pdf": "B"}
+    assert side_coverage(q, [("A", 39), ("B", 1)], ids) == 0.5
+    assert side_coverage(q, [("A", 4), ("B", 6)], ids) == 1.0
+    assert side_coverage(q.model_copy(update={"docs": ("a.pdf",)}), [("A", 4)], ids) is None
+
+
+def test_reliability_bins_count_right_answers_by_confidence():
+    from engine.eval.calibration import format_reliability, reliability
+    from engine.eval.metrics import QuestionScore
+
+    def row(confidence, recall, match, complete=True):
+        return QuestionScore(question_id="q", type="t", strategy="auto", confidence=confidence, recall=recall,
+                             answer_match=match, complete=complete)  # fmt: skip
+
+    rows = [row(0.9, 1.0, True), row(0.85, 0.0, True), row(0.1, 1.0, None, complete=False), row(0.5, None, None)]
+    bins = {(b.low, b.strategy): b for b in reliability(rows)}
+    top = bins[(0.8, "auto")]
+    assert (top.n, top.right, top.complete) == (2, 1, 2), "a gold page missed makes an answer wrong"
+    assert bins[(0.0, "auto")].right == 1 and bins[(0.4, "auto")].n == 0, "unjudgeable rows are left out"
+    assert "0.8-1.0" in format_reliability(list(bins.values()))

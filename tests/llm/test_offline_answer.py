@@ -50,7 +50,7 @@ def test_value_question_prefers_the_table_row_with_the_number():
     assert "6.8" in answer.text
     assert answer.citations[0].chunk_id == TABLE.chunk_id and answer.citations[0].quote == "Station B 6.8 5.0"
     assert answer.pending_references == ()  # the caption chunk is present
-    assert answer.complete_answer_found and answer.confidence > 0.6
+    assert answer.complete_answer_found and answer.confidence > 0.45  # an unverified passage stays under 0.6
 
 
 def test_value_question_prefers_the_sentence_with_a_number_over_prose():

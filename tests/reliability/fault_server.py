@@ -17,6 +17,9 @@ way) from a thread. Modes:
 - ``bad_envelope``: 200 JSON that is not a chat completion at all.
 - ``echo_key``: 401 whose error message echoes the Authorization header (a careless proxy).
 - ``flaky``: the first ``fail_first`` requests get 503, later ones behave like ``ok``.
+- ``endless``: 200, then a chat completion that never ends (filler streamed as fast as the client reads,
+  no Content-Length), until the client hangs up.
+- ``huge``: a well-formed chat completion whose content is ``huge_mb`` MB of text (with Content-Length).
 
 Every request is recorded in ``server.requests`` (path, headers, parsed JSON body).
 """
@@ -34,7 +37,7 @@ from typing import Any
 
 MODES = (
     "ok", "hang", "slow", "trickle", "429", "5xx", "not_json", "bad_content",
-    "schema_break", "bad_envelope", "echo_key", "flaky",
+    "schema_break", "bad_envelope", "echo_key", "flaky", "endless", "huge",
 )  # fmt: skip
 
 
@@ -136,6 +139,7 @@ class FaultServer:
         retry_after: Value of the ``Retry-After`` header in ``429`` mode.
         fail_first: Requests that fail before ``flaky`` recovers.
         content: Optional ``body -> content`` for ``ok``-like replies.
+        huge_mb: Size of the ``huge`` reply's content, in MB.
     """
 
     def __init__(
@@ -146,6 +150,7 @@ class FaultServer:
         retry_after: str = "1",
         fail_first: int = 1,
         content: Callable[[dict[str, Any] | None], str] | None = None,
+        huge_mb: int = 100,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
@@ -154,6 +159,8 @@ class FaultServer:
         self.retry_after = retry_after
         self.fail_first = fail_first
         self.content = content or default_content
+        self.huge_mb = huge_mb
+        self.sent_bytes = 0
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -251,6 +258,10 @@ class FaultServer:
                 self._send(handler, 200, json.dumps(completion(bad)))
             elif mode == "bad_envelope":
                 self._send(handler, 200, json.dumps({"status": "queued", "result": None, "choices": "later"}))
+            elif mode == "endless":
+                self._endless(handler)
+            elif mode == "huge":
+                self._send(handler, 200, json.dumps(completion("x" * (self.huge_mb * 1_000_000))))
             elif mode == "echo_key":
                 auth = {k.lower(): v for k, v in item.headers.items()}.get("authorization", "")
                 message = f"Invalid API key: header was '{auth}'"
@@ -275,6 +286,19 @@ class FaultServer:
         handler.end_headers()
         handler.wfile.write(data)
         handler.wfile.flush()
+
+    def _endless(self, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Connection", "close")
+        handler.end_headers()
+        handler.wfile.write(b'{"id": "chatcmpl-endless", "object": "chat.completion", "choices": [{"index": 0, '
+                            b'"message": {"role": "assistant", "content": "')  # fmt: skip
+        filler = b"all work and no play " * 3000
+        while not self._stop.is_set():
+            handler.wfile.write(filler)
+            with self._lock:
+                self.sent_bytes += len(filler)
 
     def _trickle(self, handler: BaseHTTPRequestHandler, data: bytes) -> None:
         handler.send_response(200)

@@ -57,11 +57,30 @@ def image_only_pdf(pages: int = 3) -> bytes:
     return save(doc)
 
 
+def scanned_copy(data: bytes, dpi: int = 200) -> bytes:
+    """A scan of ``data``: every page rendered to an image, no text layer left."""
+    source = pymupdf.open(stream=data, filetype="pdf")
+    scan = pymupdf.open()
+    for page in source:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        scan.new_page(width=page.rect.width, height=page.rect.height).insert_image(page.rect, pixmap=pix)
+    return save(scan, deflate=True)
+
+
 def many_pages_pdf(count: int = 2000) -> bytes:
     """``count`` blank-ish pages with one short line each."""
     doc = pymupdf.open()
     for number in range(1, count + 1):
         doc.new_page().insert_text((72, 72), f"Register page {number}: station log entry {number % 97}.")
+    return save(doc, deflate=True)
+
+
+def distinct_pages_pdf(count: int = 800) -> bytes:
+    """``count`` pages, each with its own paragraph (nothing repeats, so every page becomes chunks)."""
+    doc = pymupdf.open()
+    for number in range(1, count + 1):
+        text = f"Station {number} logged turbidity of {number * 7 % 101} units on survey day {number % 31}. {BODY}"
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 200, 540, 720), text, fontsize=11)
     return save(doc, deflate=True)
 
 
@@ -220,6 +239,49 @@ def huge_content_stream_pdf(decoded_mb: int = 200) -> bytes:
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             _page(2, 4, 5),
             _stream(data, flate=True),
+            _FONT,
+        ]
+    )
+
+
+def _form(content: int, resources: bytes, flate: bool = False, data: bytes = b"") -> bytes:
+    """A Form XObject stream drawing ``data`` with ``resources``."""
+    head = b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources " + resources
+    if flate:
+        packed = zlib.compress(data, 9)
+        return b"<< %s /Length %d /Filter /FlateDecode >>\nstream\n" % (head, len(packed)) + packed + b"\nendstream"
+    return b"<< %s /Length %d >>\nstream\n" % (head, len(data)) + data + b"\nendstream"
+
+
+def nested_forms_pdf(depth: int = 9, fan: int = 10) -> bytes:
+    """Forms that draw forms: form k draws form k-1 ``fan`` times, so the page draws fan**depth texts (~3 KB)."""
+    first = 4  # object number of form 0
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+        b"/Resources << /XObject << /Fx %d 0 R >> >> >>" % (first + depth + 2, first + depth),
+        _form(0, b"<< /Font << /F1 %d 0 R >> >>" % (first + depth + 1), data=_CONTENT),
+    ]
+    for level in range(1, depth + 1):
+        draws = b"q /Fx Do Q " * fan
+        objects.append(_form(0, b"<< /XObject << /Fx %d 0 R >> >>" % (first + level - 1), data=draws))
+    objects += [_FONT, _stream(b"q /Fx Do Q")]
+    return raw_pdf(objects)
+
+
+def form_flate_bomb_pdf(decoded_mb: int = 200, draws: int = 1) -> bytes:
+    """A flate bomb inside a Form XObject the page draws ``draws`` times (the page's own content is tiny)."""
+    line = b"BT /F1 12 Tf 72 720 Td (bomb text line) Tj ET\n"
+    data = line * (decoded_mb * 1_000_000 // len(line))
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << /XObject << /Fx 5 0 R >> >> >>",
+            _stream(b"q /Fx Do Q\n" * draws),
+            _form(0, b"<< /Font << /F1 6 0 R >> >>", flate=True, data=data),
             _FONT,
         ]
     )

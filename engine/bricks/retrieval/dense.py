@@ -1,13 +1,24 @@
-"""Dense retrieval: the protocol, and an offline LSA retriever (TF-IDF + truncated SVD in numpy)."""
+"""Dense retrieval: the protocol, and an offline LSA retriever (TF-IDF + truncated SVD in numpy).
+
+The LSA of a document is built once and saved with its library entry (:meth:`LsaRetriever.save`,
+:meth:`LsaRetriever.load`). BLAS is pinned to one thread once the engine uses it: on a small
+machine OpenBLAS threads fight each other and every other request (4-18x slower measured on 2 cores).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
+import secrets
+import threading
+import zipfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from engine.bricks.text import STOPWORDS, tokenize
 from engine.config import RetrievalConfig
@@ -17,6 +28,30 @@ log = logging.getLogger(__name__)
 
 _EXACT_SVD_CELLS = 3_000_000
 """Below this many matrix cells the exact SVD of the dense matrix is used; above, randomized SVD."""
+_PRODUCT_ROWS = 64
+"""Rows per block of the sparse products: keeps the gathered temporary small enough for the CPU cache."""
+DENSE_FORMAT = 1
+"""Bump when the LSA or its file layout changes: saved indexes of another format are rebuilt."""
+
+_blas_lock = threading.Lock()
+_blas_pinned = False
+
+
+def pin_blas_to_one_thread() -> None:
+    """Limit BLAS to one thread for the rest of the process, once (threadpoolctl).
+
+    OpenBLAS (pthreads) keeps one thread pool for the whole process, and threadpoolctl lets only one
+    Python thread at a time set its size, so the limit is set once and kept rather than set and
+    restored around each call. The engine is the only BLAS user in the process that needs it.
+    """
+    global _blas_pinned
+    if _blas_pinned:
+        return
+    with _blas_lock:
+        if not _blas_pinned:
+            ThreadpoolController().limit(limits=1, user_api="blas")  # kept: never restored
+            _blas_pinned = True
+            log.debug("BLAS limited to one thread")
 
 
 @runtime_checkable
@@ -44,9 +79,14 @@ class _Csr:
         out = np.zeros((n_out, dense.shape[1]), dtype=np.float32)
         if rows.size == 0:
             return out
-        contrib = vals[:, None] * dense[cols].astype(np.float32, copy=False)
+        dense = dense.astype(np.float32, copy=False)
         starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-        out[rows[starts]] = np.add.reduceat(contrib, starts, axis=0)
+        for first in range(0, len(starts), _PRODUCT_ROWS):
+            block = starts[first : first + _PRODUCT_ROWS]
+            lo = block[0]
+            hi = starts[first + _PRODUCT_ROWS] if first + _PRODUCT_ROWS < len(starts) else rows.size
+            contrib = vals[lo:hi, None] * dense[cols[lo:hi]]
+            out[rows[block]] = np.add.reduceat(contrib, block - lo, axis=0)
         return out
 
     def dot(self, dense: np.ndarray) -> np.ndarray:
@@ -96,6 +136,11 @@ class LsaRetriever:
     @classmethod
     def build(cls, doc: ParsedDocument, config: RetrievalConfig) -> LsaRetriever:
         """TF-IDF (sublinear tf, min df 2 once there are 50+ chunks) reduced to ``dense_dimensions``."""
+        pin_blas_to_one_thread()
+        return cls._build(doc, config)
+
+    @classmethod
+    def _build(cls, doc: ParsedDocument, config: RetrievalConfig) -> LsaRetriever:
         chunks = doc.chunks
         counted = [_count(_terms(" ".join((*c.section_path, c.text)))) for c in chunks]
         df: dict[str, int] = {}
@@ -111,16 +156,16 @@ class LsaRetriever:
         rows, cols, vals = [], [], []
         for r, counts in enumerate(counted):
             for term, tf in counts.items():
-                col = vocab.get(term)
-                if col is not None:
+                column = vocab.get(term)
+                if column is not None:
                     rows.append(r)
-                    cols.append(col)
-                    vals.append((1.0 + math.log(tf)) * idf[col])
-        vals_a: np.ndarray = np.asarray(vals, dtype=np.float32)
+                    cols.append(column)
+                    vals.append((1.0 + math.log(tf)) * idf[column])
+        vals_a = np.asarray(vals, dtype=np.float32)
         rows_a = np.asarray(rows, dtype=np.int64)
         if vals_a.size:
             norms = np.sqrt(np.bincount(rows_a, weights=vals_a**2, minlength=n))
-            vals_a = vals_a / norms[rows_a]
+            vals_a = (vals_a / norms[rows_a]).astype(np.float32)
         matrix = _Csr(rows_a, np.asarray(cols, dtype=np.int64), vals_a, (n, len(vocab)))
         rank = min(config.dense_dimensions, n - 1, len(vocab) - 1)
         if rank < 2:
@@ -136,8 +181,56 @@ class LsaRetriever:
         log.debug("LSA built: %d chunks, %d terms, %d dims", n, len(vocab), rank)
         return cls(chunks, vocab, idf, _unit(u * s), vt.T.copy())
 
+    # ---- persistence ------------------------------------------------------------------------
+
+    def save(self, path: Path, dimensions: int) -> None:
+        """Write the model to ``path`` (a temporary file renamed into place: never half-written)."""
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        projection = self._projection if self._projection is not None else np.zeros((0, 0), np.float32)
+        try:
+            with open(tmp, "wb") as handle:
+                np.savez(
+                    handle,
+                    format=np.array([DENSE_FORMAT, dimensions], dtype=np.int64),
+                    chunks=np.frombuffer(_chunk_digest(self._chunks), dtype=np.uint8),
+                    vocab=np.frombuffer("\n".join(self._vocab).encode("utf-8"), dtype=np.uint8),
+                    idf=self._idf,
+                    docs=self._docs,
+                    projection=projection,
+                )
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    @classmethod
+    def load(cls, path: Path, doc: ParsedDocument, dimensions: int) -> LsaRetriever:
+        """Read a model written by :meth:`save` for ``doc``; ``ValueError`` when it is stale or damaged."""
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                fmt, dims = (int(v) for v in data["format"])
+                digest = bytes(data["chunks"])
+                words = bytes(data["vocab"]).decode("utf-8")
+                idf, docs, projection = data["idf"], data["docs"], data["projection"]
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"unreadable dense index ({exc})") from exc
+        if fmt != DENSE_FORMAT or dims != dimensions or digest != _chunk_digest(doc.chunks):
+            raise ValueError("the dense index was built for another format, setting or parse")
+        vocab = {w: i for i, w in enumerate(words.split("\n"))} if words else {}
+        has_projection = projection.size > 0
+        width = projection.shape[0] if has_projection else docs.shape[1] if docs.ndim == 2 else -1
+        if docs.ndim != 2 or docs.shape[0] != len(doc.chunks) or len(vocab) != len(idf) or width != len(vocab):
+            raise ValueError("the dense index does not match the document")
+        return cls(doc.chunks, vocab, idf, docs, projection if has_projection else None)
+
+    # ---- search -----------------------------------------------------------------------------
+
     def search(self, query: str, k: int, pages: frozenset[int] | None = None) -> RankedList:
         """Chunks ranked by cosine similarity to the query folded into the LSA space."""
+        pin_blas_to_one_thread()
+        return self._search(query, k, pages)
+
+    def _search(self, query: str, k: int, pages: frozenset[int] | None) -> RankedList:
         counts = _count(_terms(query))
         idx = [self._vocab[t] for t in counts if t in self._vocab]
         if k <= 0 or not idx or not self._chunks:
@@ -163,6 +256,14 @@ class LsaRetriever:
             for r, i in enumerate((i for i in top if sims[i] > 0), start=1)
         ]
         return RankedList(query=query, retriever="dense", hits=tuple(hits))
+
+
+def _chunk_digest(chunks: Sequence[Chunk]) -> bytes:
+    sha = hashlib.sha1()
+    for chunk in chunks:
+        sha.update(chunk.chunk_id.encode())
+        sha.update(b"\0")
+    return sha.digest()
 
 
 def _count(terms: list[str]) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from engine.bricks.retrieval.cache import RetrievalCache, make_key, shared_cache
@@ -21,8 +21,31 @@ log = logging.getLogger(__name__)
 RetrieverChoice = Literal["keyword", "toc", "dense", "fused"]
 
 
+class DenseSlot:
+    """A document's dense retriever, made on first use by ``make`` (built, or loaded from disk), once."""
+
+    def __init__(self, make: Callable[[], LsaRetriever]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._value: LsaRetriever | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._value is not None
+
+    def get(self) -> LsaRetriever:
+        with self._lock:
+            if self._value is None:
+                self._value = self._make()
+            return self._value
+
+
 class DocumentIndex:
-    """One document's chunks and retrievers (keyword always; toc; dense built lazily on first use)."""
+    """One document's chunks and retrievers (keyword always; toc; dense made on first use).
+
+    ``dense`` shares one dense retriever between indexes of the same document (a library passes a
+    slot that loads the saved LSA); by default the LSA is built from ``doc`` on first use.
+    """
 
     def __init__(
         self,
@@ -31,6 +54,7 @@ class DocumentIndex:
         keyword: KeywordRetriever,
         config: RetrievalConfig,
         cache: RetrievalCache | None = None,
+        dense: DenseSlot | None = None,
     ) -> None:
         self.doc = doc
         self.profile = profile
@@ -41,8 +65,7 @@ class DocumentIndex:
         self._by_page: dict[int, list[Chunk]] = {}
         for chunk in doc.chunks:
             self._by_page.setdefault(chunk.page, []).append(chunk)
-        self._dense: LsaRetriever | None = None
-        self._dense_lock = threading.Lock()
+        self._dense = dense or DenseSlot(lambda: LsaRetriever.build(doc, config))
         self.cache_id = doc.doc_id if doc.parse_method == "layer1" else f"{doc.doc_id}#{_digest(doc)}"
 
     # ---- lookups ----------------------------------------------------------------------------
@@ -56,11 +79,16 @@ class DocumentIndex:
 
     @property
     def dense(self) -> LsaRetriever:
-        """The LSA retriever, built on first use (thread-safe)."""
-        with self._dense_lock:
-            if self._dense is None:
-                self._dense = LsaRetriever.build(self.doc, self.config)
-            return self._dense
+        """The LSA retriever, made on first use (thread-safe)."""
+        return self._dense.get()
+
+    @property
+    def dense_slot(self) -> DenseSlot:
+        return self._dense
+
+    def with_config(self, config: RetrievalConfig, cache: RetrievalCache) -> DocumentIndex:
+        """The same document, retrievers and dense slot under other retrieval sizes."""
+        return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense)
 
     def with_document(self, doc: ParsedDocument) -> DocumentIndex:
         """A new index over ``doc``'s replaced chunks, reusing the keyword index (same doc_id)."""

@@ -3,15 +3,17 @@
 Every pass reads the last answer's signals, plans the first applicable action (``engine.compose.actions``),
 runs it and answers again; the stop rules (``engine.compose.stops``) are asked before each pass, after
 its retrieval and after its answer. The latest answer is returned (it has seen the most evidence),
-unless confidence fell past the threshold, in which case the best earlier answer is returned.
+unless an earlier one was better (complete, more sides covered, or more confident: ``better``).
 """
 
 from __future__ import annotations
 
 from engine.compose.actions import PlannedAction, anchor_share, next_action
 from engine.compose.evidence import RunState
+from engine.compose.sides import side_quota
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
 from engine.compose.stops import BUDGET_STOPS, LoopView, Phase, first_stop
+from engine.compose.values import value_searches
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
 
 
@@ -25,10 +27,10 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     added += state.search(parsed.retrieval.main_query, section_hint=hint)
     queries.append(parsed.retrieval.main_query)
     if len(parsed.sides) > 1:
-        quota = max(2, state.config.retrieval.top_k // len(parsed.sides))
-        for side in parsed.sides:
-            added += state.search(side.query, k=quota)
-            queries.append(side.query)
+        added += _side_searches(state, queries)
+    inputs, found = value_searches(state)
+    queries += inputs
+    added += found
     if acts.is_on("two_hop_references"):
         for reference in parsed.references:
             added += state.follow_reference(reference)
@@ -45,6 +47,19 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     return queries, list(dict.fromkeys(added))
 
 
+def _side_searches(state: RunState, queries: list[str]) -> list[str]:
+    """One search per side, in the side's own document when it has one, with the side's quota. (A search
+    per part as well was tried: on two-document comparisons it drew passages that match one part's few
+    words and crowded out the passages that answer the side; the answer still covers each part.)"""
+    added: list[str] = []
+    for side in state.parsed.sides:
+        docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
+        quota = side_quota(state.config.retrieval.top_k, len(state.parsed.sides))
+        added += state.search(side.query, k=quota, docs=docs)
+        queries.append(side.query)
+    return added
+
+
 def run_dispatched(state: RunState) -> Outcome:
     """Run pass 0 and then feedback passes until a stop rule fires."""
     queries, added = initial_pass(state)
@@ -52,7 +67,9 @@ def run_dispatched(state: RunState) -> Outcome:
     narration = _first_narration(state, added, answer)
     history = [record(state, "initial", "retrieve", queries, added, 0.0, answer.confidence, narration)]
     if not state.activations.is_on("iterative_feedback"):
-        return Outcome(answer, history, "single_pass", False)
+        if state.guard.budget.max_iterations == 0 and not answer.complete_answer_found:
+            return Outcome(answer, history, "budget_iterations", True)  # the loop was wanted; the budget allowed none
+        return Outcome(answer, history, "complete" if answer.complete_answer_found else "single_pass", False)
     return _feedback(state, answer, history)
 
 
@@ -69,7 +86,7 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         allowed = plan is None or answer.complete_answer_found or state.guard.allows_iteration()
         stop = first_stop(_view(state, "before_pass", answer, best, plan, only_used=repeated, allowed=allowed))
         if stop is not None or plan is None:
-            return _stop(answer, history, stop or "no_trigger")
+            return _stop(better(best, answer), history, stop or "no_trigger")
         used.add(plan.key)
         state.guard.charge_iteration()
         state.iteration += 1
@@ -82,16 +99,26 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
             note = f"; {_STOP_NOTES.get(stop, 'nothing new, stopping')}"
             narration = _narrate(state, plan, added, before, before) + note
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before, narration))
-            return _stop(answer, history, stop)
+            return _stop(better(best, answer), history, stop)
         previous, answer = answer, answer_now(state)
         narration = _narrate(state, plan, added, before, answer.confidence)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence, narration))
         following, _ = next_action(state, answer, used)
         stop = first_stop(_view(state, "after_answer", answer, best, following, last=plan, previous=previous))
         if stop is not None:
-            return _stop(best if stop == "confidence_drop" else answer, history, stop)
-        if answer.confidence >= best.confidence or answer.complete_answer_found:
-            best = answer
+            return _stop(best if stop == "confidence_drop" else better(best, answer), history, stop)
+        best = better(best, answer)
+
+
+def better(best: AnswerWithEvidence, latest: AnswerWithEvidence) -> AnswerWithEvidence:
+    """The answer to keep: a complete one first, then the one covering more sides, then the more
+    confident; on a tie the latest (it has seen the most evidence). More evidence is not always a
+    better answer: a pass that drew noisier passages must not replace a better earlier answer."""
+
+    def key(a: AnswerWithEvidence) -> tuple[bool, int, float]:
+        return (a.complete_answer_found, -len(a.uncovered_sides), round(a.confidence, 3))
+
+    return latest if key(latest) >= key(best) else best
 
 
 def _view(

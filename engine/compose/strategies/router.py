@@ -14,10 +14,17 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
     pattern single-pass lacks; procedural (sections, listings, references) -> dispatched; multi-hop
     bridges -> plan_execute, unless the first hop is a named reference ("In Figure 5, the line that
     ...") which the two-hop pattern fetches; investigative (vague, corpus-wide, or open across several documents) ->
-    dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan).
+    dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan). Several
+    documents -> dispatched: one side per document, never a bridge question.
     """
     intent = parsed.intent
-    if intent in ("open_corpus_wide", "vague") or (intent == "open_scoped" and len(profiles) > 1):
+    if len(profiles) > 1 and intent != "open_corpus_wide":
+        return RouteDecision(
+            question_class="multi_hop", strategy="dispatched",
+            reason=f"{len(profiles)} documents: one side each, each searched in its own document with its own "
+            "quota, and the loop fetches a side that is still missing",
+        )  # fmt: skip
+    if intent in ("open_corpus_wide", "vague"):
         return RouteDecision(
             question_class="investigative", strategy="dynamic",
             reason=f"{intent.replace('_', ' ')} question: plan sub-queries and judge sufficiency",
@@ -28,6 +35,11 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
             reason="an open question about one document: the loop widens only when the answer asks for it, "
             "cheaper than planning sub-queries",
         )  # fmt: skip
+    if intent == "comparison":
+        return RouteDecision(
+            question_class="multi_hop", strategy="dispatched",
+            reason="a comparison: each side searched with its own quota, and the loop fetches a missing side",
+        )  # fmt: skip
     if intent == "multi_hop" and parsed.references:
         return RouteDecision(
             question_class="procedural", strategy="dispatched",
@@ -37,11 +49,6 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
         return RouteDecision(
             question_class="multi_hop", strategy="plan_execute",
             reason="a bridge question: a later step needs an earlier step's result",
-        )  # fmt: skip
-    if intent == "comparison" or len(profiles) > 1:
-        return RouteDecision(
-            question_class="multi_hop", strategy="dispatched",
-            reason="evidence from several sides or documents: per-side quotas and the feedback loop",
         )  # fmt: skip
     if intent in ("listing", "section_retrieval") or parsed.references or parsed.retrieval.section_hint:
         return RouteDecision(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.compose.evidence import RunState
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
+from engine.compose.values import value_searches
 
 
 def run_single_pass(state: RunState) -> Outcome:
@@ -15,7 +16,11 @@ def run_single_pass(state: RunState) -> Outcome:
     hint = state.parsed.retrieval.section_hint if state.activations.is_on("toc_retrieval") else None
     state.notify("retrieve", f"searching once for: {query}")
     added = state.search(query, k=state.top_k, section_hint=hint, use_dense=False)
+    inputs, found = value_searches(state)
+    added = list(dict.fromkeys([*added, *found]))
     answer = answer_now(state)
-    narration = f"Pass 0: keyword search retrieved {pages_phrase(state, added)}; answered once at confidence {answer.confidence:.2f}"
-    history = [record(state, "initial", "retrieve", [query], added, 0.0, answer.confidence, narration)]
+    also = f" and the {len(inputs)} inputs of the computation asked" if inputs else ""
+    narration = (f"Pass 0: keyword search retrieved {pages_phrase(state, added)}{also}; "
+                 f"answered once at confidence {answer.confidence:.2f}")  # fmt: skip
+    history = [record(state, "initial", "retrieve", [query, *inputs], added, 0.0, answer.confidence, narration)]
     return Outcome(answer, history, "single_pass", False)

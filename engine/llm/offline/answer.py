@@ -7,15 +7,17 @@ comparisons, one line per item for listings). Feedback fields are computed from 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 
-from engine.bricks.passages import Unit, coverage, score_units, split_units, term_stems
+from engine.bricks.passages import Unit, coverage, score_units, side_units, split_units, term_stems, unit_terms
 from engine.bricks.signals import (
     CAVEATS,
     announced_count,
     cue_order,
     garbled_pages,
+    part_key,
     reference_present,
     uncovered_parts,
     unresolved_references,
@@ -26,11 +28,20 @@ from engine.llm.offline.discovery import discovered_keywords
 from engine.llm.offline.focus import focus
 from engine.llm.offline.question import question_parts
 
+logger = logging.getLogger(__name__)
+
 NOT_FOUND = "I could not find the answer in the retrieved evidence."
 MIN_OVERLAP = 0.34
 MIN_WEIGHTED = 0.2
 """The best passage must hold this share of the question's terms weighted by rarity ("purchase price"
 weighs more than "aircraft" in a note about aircraft), else the answer is "not found"."""
+EXTRACTIVE_SCALE = 0.55
+"""Passages chosen by word overlap answer about half of the questions they seem to: their confidence
+is scaled to stay under the claim line (0.6) unless code verified more (a listing's announced count
+matched here; a value read by its label and period, by the composition layer)."""
+SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
+"""A document side's best passage is scored on the side's terms plus the document words for them, a
+longer list than one question's: half the share suffices to cite it as that side's closest passage."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -39,18 +50,52 @@ weighs more than "aircraft" in a note about aircraft), else the answer is "not f
 
 
 def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The best unit of each side: from the side's own document (the best-scoring one that answers
+    at all), or, in one document, the unit that names the side best."""
     chosen: list[tuple[str, Unit]] = []
     uncovered: list[str] = []
     for side in parsed.sides:
+        if side.doc_id is not None:
+            own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
+            best = max(own, key=lambda u: u.score, default=None)
+            for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
+                logger.debug(
+                    "side %s: %.2f wc=%.2f p.%d %s", side.label, u.score, u.weighted_coverage, u.item.page, u.text[:90]
+                )
+            if best is None or best.weighted_coverage < SIDE_MIN_WEIGHTED:
+                uncovered.append(side.label)
+                continue
+            chosen.append((side.label, best))
+            chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
+            continue
         label = stems(side.label)
         scored = [(len(label & stems(u.text)) / max(1, len(label)), u) for u in units]
         scored = [(cov, u) for cov, u in scored if cov >= 0.5]
         if not scored:
             uncovered.append(side.label)
             continue
-        best = max(scored, key=lambda pair: (pair[0], pair[1].score))[1]
-        chosen.append((side.label, best))
+        chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
     return chosen, uncovered
+
+
+def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
+    """For a multi-part question, the best further unit of a side for each part its first unit misses
+    (one that holds the part's key term and scores at least half as well as the side's best)."""
+    extra: list[Unit] = []
+    for part in parts:
+        if not part.keywords:
+            continue
+        key = part_key(part.keywords)
+        if any(2 * len(key & unit_terms(u)) >= len(key) for u in [first, *extra]):
+            continue
+        holding = [
+            u for u in own
+            if 2 * len(key & unit_terms(u)) >= len(key) and u.score >= 0.8 * first.score
+            and all(u.item.chunk_id != x.item.chunk_id or u.text != x.text for x in [first, *extra])
+        ]  # fmt: skip
+        if holding:
+            extra.append(max(holding, key=lambda u: u.score))
+    return extra[:1]
 
 
 def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
@@ -102,7 +147,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         return [], [s.label for s in parsed.sides]
     uncovered: list[str] = []
     chosen: list[tuple[str, Unit]] = []
-    if parsed.intent == "comparison" and parsed.sides:
+    if parsed.sides and (parsed.intent == "comparison" or any(side.doc_id for side in parsed.sides)):
         chosen, uncovered = _side_units(units, parsed)
     elif parsed.intent == "listing":
         cue = next(iter(cue_order(ranked, parsed)), None)
@@ -136,13 +181,18 @@ def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
 
 
 def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    if any(label for label, _ in chosen):  # one line per side: "2018: ...", "2022: ..."
+        by_side: dict[str, list[str]] = {}
+        for label, unit in chosen:
+            by_side.setdefault(label, []).append(_with_caption(unit, parsed.original_question))
+        return "\n".join(
+            f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items()
+        )
     if parsed.intent == "listing" and len(chosen) > 1:
         intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
         items = [u for _, u in chosen if u.text not in intro]
         lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
         return "\n".join([*intro, *lines])
-    if parsed.intent == "comparison" and any(label for label, _ in chosen):
-        return "\n".join(f"{label}: {u.text}" if label else u.text for label, u in chosen)
     return " ".join(_with_caption(u, parsed.original_question) for _, u in chosen)
 
 
@@ -206,6 +256,8 @@ def extract_answer(
     found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
         best is not None and best.weighted_coverage >= MIN_WEIGHTED
     )  # the question's rarest terms must be in the best passage, not only its common ones
+    if any(side.doc_id for side in parsed.sides):
+        found = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
     pending = unresolved_references(parsed, units, evidence)
     question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
@@ -222,7 +274,7 @@ def extract_answer(
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
     parts = parsed.parts or question_parts(question)
-    if chosen:
+    if chosen and not any(side.doc_id for side in parsed.sides):  # document sides cover their parts themselves
         chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])
     if missing_parts:
@@ -238,6 +290,9 @@ def extract_answer(
         if found
         else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
     )
+    counted = parsed.intent == "listing" and expected is not None and found_count is not None and not count_short
+    if not counted:
+        confidence = round(confidence * EXTRACTIVE_SCALE, 3)
     citations = tuple(
         Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
     )[:max_citations]

@@ -225,8 +225,8 @@ GLOSSARY_ENTRIES: tuple[GlossaryEntry, ...] = (
        "filings report segments in a segment note"),
     _g(r"\bgeograph(?:y|ies|ic)\b|\bregions?\b", "geographic areas; united states; international", (),
        "filings report revenue by geographic area"),
-    _g(r"\bheadcount\b|\bemployees\b|\bworkforce\b", "employees; full-time employees", (),
-       "filings state the number of employees"),
+    _g(r"\bheadcount\b|\bemployees\b|\bworkforce\b|\bstaff\b", "employees; employed people; full-time equivalents",
+       (), "filings state the number of employees as people employed, often in full-time equivalents"),
     _g(r"\blegal (?:proceedings?|actions?|matters?)\b|\blawsuits?\b|\blitigation\b",
        "legal proceedings; litigation; contingencies", (), "filings report lawsuits under legal proceedings"),
 )  # fmt: skip

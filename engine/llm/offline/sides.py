@@ -13,6 +13,7 @@ from engine.llm.offline.lexicon import (
     QUESTION_WORDS,
     SIDE_STOP_WORDS,
 )
+from engine.llm.offline.separators import last_either_or, pair_after, pair_from_start, triple_after, until_first
 from engine.llm.offline.words import split_words
 
 _SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | SIDE_STOP_WORDS
@@ -73,24 +74,20 @@ def _split_list(text: str) -> list[str]:
 
 
 def find_sides(question: str) -> list[str]:
-    """Labels of the things a comparison question compares (empty when it names none)."""
+    """Labels of the things a comparison question compares (empty when it names none). Linear in the
+    question's length: every shape is matched by ``separators`` (no lazy group is retried from each start)."""
     q = normalize_space(question).rstrip("?. ")
-    match = re.search(r"(.+?)\s+(?:vs\.?|versus)\s+(.+)", q, re.I)
-    if match:
-        return [s for s in (_phrase_before(match.group(1)), _phrase_after(match.group(2))) if s]
-    match = re.search(r"\bbetween\s+(.+?)\s+and\s+(.+)", q, re.I)
-    if match:
-        return [
-            s for s in (_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))) if s
-        ]
-    aspect = r"(?:\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+.*)?$"
-    match = re.search(
-        r"\b(?:does|do|did|is|are|would|will)\s+(.+?)\s+compare[sd]?\s+(?:with|to|against)\s+(.+?)" + aspect, q, re.I
-    )  # "How does the Heron 2 compare with the Heron 3 in endurance?"
-    if not match:
-        match = re.search(r"\b(?:do|did|does)\s+(.+?)\s+and\s+(.+?)\s+(?:differ|compare)\b", q, re.I)
-    if match:
-        sides = [_phrase_after(match.group(1)) or trim_side(match.group(1)), _phrase_after(match.group(2))]
+    pair = pair_from_start(q, r"\s+(?:vs\.?|versus)\s+")
+    if pair:
+        return [s for s in (_phrase_before(pair[0]), _phrase_after(pair[1])) if s]
+    pair = pair_after(q, re.search(r"\bbetween\s+", q, re.I), r"\s+and\s+")
+    if pair:
+        return [s for s in (_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])) if s]
+    pair = _compared_with(q)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
+    if not pair:
+        pair = triple_after(q, re.search(r"\b(?:do|did|does)\s+", q, re.I), r"\s+and\s+", r"\s+(?:differ|compare)\b")
+    if pair:
+        sides = [_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])]
         if all(sides):
             return sides
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
@@ -98,14 +95,14 @@ def find_sides(question: str) -> list[str]:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
         if len(parts) >= 2:
             return [_phrase_after(p) or p for p in parts][:4]
-    match = re.search(r"\b(?:does|do|did|is|are)\s+(.+?)\s+(?:differ|different)\s+from\s+(.+)", q, re.I)
-    if match:
-        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
+    pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are)\s+", q, re.I), r"\s+(?:differ|different)\s+from\s+")
+    if pair:
+        return [s for s in (_phrase_after(pair[0]), _phrase_after(pair[1])) if s]
     if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
         sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
-        match = re.search(r"(?:^|[,?:]\s*)([^,?:]+?),?\s+or\s+([^,?]+)$", sentence)
-        if match and "," in sentence and len(match.group(1).split()) <= 6 and len(match.group(2).split()) <= 6:
-            sides = [trim_side(match.group(1)), trim_side(match.group(2))]
+        pair = last_either_or(sentence)
+        if pair and "," in sentence and len(pair[0].split()) <= 6 and len(pair[1].split()) <= 6:
+            sides = [trim_side(pair[0]), trim_side(pair[1])]
             if all(sides):
                 return sides
         clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
@@ -113,7 +110,6 @@ def find_sides(question: str) -> list[str]:
         sides = [_phrase_before(left), _phrase_after(right)]
         if all(sides):
             return sides
-    match = re.search(r"\b(?:the same|as)\b.*", q)
     if re.match(r"(?i)(are|were|is|was|do|did|does|have|has|had)\b", q) and " and " in q:
         head = re.sub(r"(?i)^(are|were|is|was|do|did|does|have|has|had)\s+(both\s+)?", "", q)
         left, _, right = head.partition(" and ")
@@ -126,17 +122,36 @@ def find_sides(question: str) -> list[str]:
     return []
 
 
+def _compared_with(q: str) -> tuple[str, str] | None:
+    """``<verb> A compare(s|d) with|to|against B [in|on|for ... aspect]``: A and B."""
+    pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are|would|will)\s+", q, re.I),
+                      r"\s+compare[sd]?\s+(?:with|to|against)\s+")  # fmt: skip
+    if pair is None:
+        return None
+    start = len(q) - len(pair[1])
+    return pair[0], until_first(q, start, r"\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+")
+
+
 _COMPARISON_CUES = re.compile(
     r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
-    r"\bbetween\b.+\band\b|\bsame\b|\bboth\b|\beither\b|\bneither\b",
+    r"\bsame\b|\bboth\b|\beither\b|\bneither\b",
     re.I,
 )
+
+
+def _between_and(question: str) -> bool:
+    """Whether a line holds "between ... and" (``\bbetween\b.+\band\b`` without its quadratic backtracking)."""
+    for line in question.splitlines():  # ".+" does not cross a line break
+        between = re.search(r"\bbetween\b", line, re.I)
+        if between and re.search(r"\band\b", line[between.end() + 1 :], re.I):
+            return True
+    return False
 
 
 def is_comparison(question: str, sides: list[str]) -> bool:
     if len(sides) < 2:
         return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
-    if _COMPARISON_CUES.search(question):
+    if _COMPARISON_CUES.search(question) or _between_and(question):
         return True
     return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
                 re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip

@@ -95,3 +95,43 @@ def test_large_build_is_fast():
     for _ in range(10):
         lsa.search("w1 w2 w3", 20)
     assert (time.perf_counter() - t0) / 10 < 0.05
+
+
+def test_save_and_load_give_the_same_results(tmp_path):
+    doc = paper()
+    built = LsaRetriever.build(doc, CFG)
+    built.save(tmp_path / "dense.npz", CFG.dense_dimensions)
+    loaded = LsaRetriever.load(tmp_path / "dense.npz", doc, CFG.dense_dimensions)
+    for query in ("attention heads", "label smoothing regularization", "training schedule"):
+        assert loaded.search(query, 5) == built.search(query, 5)
+    assert not list(tmp_path.glob(".*.tmp")), "the temporary file was left behind"
+
+
+def test_load_refuses_another_setting_another_parse_or_damage(tmp_path):
+    doc = paper()
+    path = tmp_path / "dense.npz"
+    LsaRetriever.build(doc, CFG).save(path, CFG.dense_dimensions)
+    with pytest.raises(ValueError):
+        LsaRetriever.load(path, doc, CFG.dense_dimensions + 1)
+    other = doc.model_copy(update={"chunks": doc.chunks[:-1]})
+    with pytest.raises(ValueError):
+        LsaRetriever.load(path, other, CFG.dense_dimensions)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError):
+        LsaRetriever.load(path, doc, CFG.dense_dimensions)
+
+
+def test_blas_is_pinned_to_one_thread_once_the_lsa_runs_in_any_thread():
+    import threading
+
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> set[int]:  # numpy's own BLAS (another library may load its own copy)
+        return {p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas" and "numpy" in p["filepath"]}
+
+    worker = threading.Thread(target=lambda: LsaRetriever.build(paper(), CFG).search("attention heads", 3))
+    worker.start()
+    worker.join()
+    assert blas_threads() == {1}
+    LsaRetriever.build(paper(), CFG)
+    assert blas_threads() == {1}

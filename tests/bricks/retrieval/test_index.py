@@ -114,7 +114,7 @@ def test_with_document_replaces_chunks_and_never_serves_stale_cache(index):
 
 
 def test_dense_built_lazily_once_across_threads(index):
-    assert index._dense is None
+    assert not index.dense_slot.ready
     seen = []
     threads = [threading.Thread(target=lambda: seen.append(id(index.dense))) for _ in range(4)]
     for t in threads:

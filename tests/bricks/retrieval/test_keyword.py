@@ -176,3 +176,73 @@ def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
     assert errors == []
     after = {p.name for p in spills.glob("loupe-whoosh-*")}
     assert after <= before, "temporary spill folders are removed"
+
+
+TRICKY = [
+    "Don't re-use the R-CNN's 3.5x speed-up (Table 3.2) in § 4.1!",
+    "İstanbul ÉCOLE naïve café x y 1 22 333 v2.18.0 e.g. i.e.",
+    "the THE The a an and of running runs ran runner",
+    "_under_score__ mixed123Case ﬁle ligature\u00ad soft",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_index_terms_are_the_stemming_analyzer_terms(text):
+    from collections import Counter
+
+    from whoosh.analysis import StemmingAnalyzer
+
+    from engine.bricks.retrieval.keyword import index_terms
+
+    assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+
+
+def test_index_terms_match_on_random_text():
+    from collections import Counter
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from whoosh.analysis import StemmingAnalyzer
+
+    from engine.bricks.retrieval.keyword import index_terms
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(max_size=200))
+    def check(text):
+        assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+
+    check()
+
+
+def test_index_holds_only_the_two_text_fields(built):
+    _, _, path = built
+    from whoosh import index as whoosh_index
+
+    schema = whoosh_index.open_dir(str(path)).schema
+    assert sorted(schema.names()) == ["body", "section"]
+    assert not any(schema[name].stored for name in schema.names())
+
+
+@pytest.mark.parametrize("change", ["format", "boost", "chunks"])
+def test_an_older_or_other_index_reads_as_stale(built, change):
+    import json
+
+    from engine.bricks.retrieval.keyword import META_NAME
+
+    doc, _, path = built
+    meta = json.loads((path / META_NAME).read_text())
+    if change == "format":
+        meta["format"] -= 1
+    elif change == "chunks":
+        meta["chunk_ids"] = "0" * 40
+    (path / META_NAME).write_text(json.dumps(meta))
+    config = RetrievalConfig(heading_boost=3.0) if change == "boost" else CFG
+    with pytest.raises(LibraryCorruptError):
+        KeywordIndex.open(path, doc, config)
+
+
+def test_in_memory_index_matches_the_saved_one(built):
+    doc, index, _ = built
+    memory = KeywordIndex.in_memory(doc, CFG)
+    for query in ("label smoothing", "attention heads", "training"):
+        assert memory.search(query, 5) == index.search(query, 5)

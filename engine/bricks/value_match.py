@@ -1,0 +1,226 @@
+"""Which number answers a value question: the cell whose label names the metric and whose column
+(or sentence) names the period asked, never a neighbouring period or entity.
+
+A ``ValueSpec`` is read from the question: the metric's terms (the question's own words and the
+document words a glossary gives for them), the periods it names, and the scale it wants the answer
+in ("in USD billions"). ``rank_cells`` scores every ``Cell`` the evidence holds against it. Pure.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bricks.entities import Focus, focus_of, focus_score
+from engine.bricks.text import find_references, stems
+from engine.bricks.values import Cell, Period, periods_in
+
+ASKING_WORDS = frozenset(
+    {
+        "amount",  # "the capital expenditure amount": names the asking, not the line item
+        "value",  # "the value of ..."
+        "figure",  # "what figure does it give"
+        "number",  # "the number reported"
+        "level",  # "the level of inventory"
+        "fy",  # the fiscal-year prefix left over once the year is read as a period
+        "fiscal",  # "fiscal 2022": the period, read separately
+        "year",  # "year end", "for the year"
+        "end",  # "year end"
+        "usd",  # the currency the answer is wanted in
+        "dollar",
+        "million",  # the scale the answer is wanted in
+        "billion",
+        "thousand",
+        "report",  # "what does Table 3 report": where the value is written, not what it measures
+        "show",
+        "state",
+        "disclose",
+        "give",
+    }
+)
+"""Question words that say how a value is asked for, never what the line item is called."""
+
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+_STATEMENT = re.compile(
+    r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
+    r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",
+    re.I,
+)
+"""The titles of the primary financial statements, where a filing's audited figures are printed."""
+
+MIN_LABEL_COVER = 0.5
+"""A cell answers only when its label holds at least half of the metric's (weighted) terms."""
+
+_WANTED_SCALE = re.compile(r"\b(?:in|as)\s+(?:(?:USD|US\$|\$|EUR|dollars?)\s+)?(thousands|millions|billions)\b", re.I)
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """What a value question asks for."""
+
+    terms: tuple[frozenset[str], ...]
+    """Stems of each metric term the question uses."""
+    alternatives: tuple[frozenset[str], ...]
+    """Stems of each document phrase for the metric ("purchases of property and equipment")."""
+    periods: tuple[Period, ...]
+    wanted_scale: str
+    """"thousand", "million", "billion" when the question names the scale of its answer, else ""."""
+    question: str = ""
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms and not self.alternatives
+
+
+@dataclass(frozen=True)
+class ValueMatch:
+    """A cell scored against a spec."""
+
+    cell: Cell
+    score: float
+    label_cover: float
+    period_match: bool | None
+    """True/False when the question names a period and the cell has one; None when either has none."""
+    precision: float = 1.0
+    """Share of the label's words the metric's names use ("Deferred revenue" for "revenue": 0.5)."""
+
+
+def value_spec(
+    question: str, keywords: Sequence[str], alternatives: Sequence[str], entity_words: Sequence[str] = ()
+) -> ValueSpec:
+    """The spec of ``question``: metric terms from its keywords minus periods, entity and asking words."""
+    periods = periods_in(question)
+    named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
+    references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
+    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_WORDS
+    drop |= named | references
+    terms = []
+    for keyword in keywords:
+        kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
+        if kept and kept not in terms:
+            terms.append(kept)
+    alts = [frozenset(stems(a)) for a in alternatives if stems(a)]
+    return ValueSpec(
+        terms=tuple(terms),
+        alternatives=tuple(alts),
+        periods=periods,
+        wanted_scale=wanted_scale(question),
+        question=question,
+    )
+
+
+def wanted_scale(text: str) -> str:
+    """The scale a question wants its answer in ("Answer in USD millions" -> "million"), else ""."""
+    scale = _WANTED_SCALE.search(text)
+    return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
+        scale.group(1).lower() if scale else "", ""
+    )
+
+
+def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
+    """Rarer terms weigh more: a term every label shares ("net", "total") tells little."""
+    n = max(1, len(labels))
+    out = []
+    for term in terms:
+        df = sum(1 for label in labels if 2 * len(term & label) >= len(term))
+        out.append(max(0.2, math.log((n + 1) / (df + 0.5))))
+    return out
+
+
+def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> float:
+    """How much of the metric a label names: the question's terms (rarity-weighted) or, better, one
+    of the document phrases for it, whole."""
+    own = 0.0
+    if spec.terms:
+        total = sum(weights)
+        own = sum(w * len(t & label) / len(t) for t, w in zip(spec.terms, weights, strict=True)) / total
+    # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
+    alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
+    return max(own, alternative)
+
+
+def _precision(spec: ValueSpec, label: set[str]) -> float:
+    """Share of a row label's words that the question (or a document phrase for it) uses."""
+    if not label:
+        return 0.0
+    wanted = set().union(*spec.terms, *spec.alternatives) if (spec.terms or spec.alternatives) else set()
+    return len(label & wanted) / len(label)
+
+
+def _nearness(cell: Cell, spec: ValueSpec) -> float:
+    """For a number in a sentence: 0.2 when it follows one of the metric's words closely ("a wingspan of
+    1.9 metres"), else -0.2 (the sentence's other numbers measure something else)."""
+    wanted = set().union(*spec.terms, *spec.alternatives)
+    for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label):
+        if m.end() <= cell.position and cell.position - m.end() <= 25 and stems(m.group(0)) & wanted:
+            return 0.2
+    return -0.2
+
+
+def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
+    """Whether the cell's period is one asked for; a quarter never stands for a fiscal year."""
+    if not asked or not cell.periods:
+        return None
+    for period in cell.periods:
+        for want in asked:
+            if period.year == want.year and period.quarter == want.quarter:
+                return True
+    return False
+
+
+def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
+    """Cells that name the metric, best first (label, then period, then rows over prose)."""
+    if spec.is_empty or not cells:
+        return []
+    labels = [stems(c.label) for c in cells]
+    weights = _weights(spec.terms, labels)
+    latest = max((p.year for c in cells for p in c.periods), default=None)
+    page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
+    exact = set(spec.terms) | set(spec.alternatives)
+    entities = Focus(entities=focus_of(spec.question).entities)
+    matches: list[ValueMatch] = []
+    for cell, label in zip(cells, labels, strict=True):
+        # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
+        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights)
+        if cover < MIN_LABEL_COVER:
+            continue
+        matched = period_match(spec.periods, cell)
+        score = 2.0 * cover + (0.6 * _precision(spec, label) if cell.is_row else 0.0)
+        if matched is True:
+            score += 1.0
+        elif matched is False:
+            score -= 1.5  # a neighbouring period must not lead the answer
+        elif spec.periods and not cell.is_row and not cell.periods:
+            score -= 0.4  # a sentence that names no period may speak of any
+        if not spec.periods and latest is not None and any(p.year == latest for p in cell.periods):
+            score += 0.3  # no period asked: the latest one reported
+        score += 0.2 if cell.is_row else _nearness(cell, spec)
+        score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
+        score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        score += 0.15 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
+        # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
+        score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
+        if entities.entities:  # the Heron 3's row never answers for the Heron 2
+            score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
+                1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0
+            )
+        precise = 1.0 if frozenset(label) in exact else _precision(spec, label)
+        matches.append(
+            ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
+                       precision=round(precise, 3))
+        )  # fmt: skip
+    return sorted(matches, key=lambda m: -m.score)
+
+
+def in_wanted_scale(cell: Cell, wanted: str) -> str | None:
+    """The cell's value restated in the scale the question asks for ("$4,625 million" -> "$4.625 billion")."""
+    from engine.bricks.values import SCALE_FACTOR
+
+    if not wanted or cell.unit == "%" or cell.scale == wanted or not cell.scale:
+        return None
+    value = cell.scaled / SCALE_FACTOR[wanted]
+    digits = 3 if abs(value) < 100 else 1
+    sign = "-" if value < 0 else ""
+    return f"{sign}{cell.unit}{abs(value):,.{digits}f} {wanted}"

@@ -1,0 +1,343 @@
+"""Values read from evidence: numbers with their label, column, period, unit and scale.
+
+A table row ("Purchases of property, plant and equipment | (1,577) | (1,373) | (1,420)") is read
+with its header row ("(Millions) | 2018 | 2017 | 2016"): each numeric cell becomes a ``Cell`` whose
+column names its period and whose scale comes from the header or the table's caption ("in
+millions"). A sentence that states a number ("capital spending was $1.6 billion in 2018") yields a
+cell too, with the sentence as its label. Pure functions: no I/O, no engine state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bricks.text import normalize_space, split_sentences
+from engine.contracts import EvidenceItem
+
+ROW_SEPARATOR = " | "
+
+_YEAR = r"(?:19|20)\d\d"
+_QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_PERIODS = re.compile(
+    rf"\b(?:FY\s?'?(?P<fy>{_YEAR}|\d\d)(?:\s?Q(?P<fyq>[1-4]))?"
+    rf"|Q(?P<q>[1-4])\s?(?:'|of\s+|FY\s?|fiscal\s+)?(?P<qy>{_YEAR}|'?\d\d\b)"
+    rf"|(?P<qword>first|second|third|fourth|1st|2nd|3rd|4th)[-\s]quarter(?:\s+of)?(?:\s+(?:fiscal|FY))?\s*(?:year\s+)?(?P<qwy>{_YEAR})?"
+    rf"|(?:fiscal(?:\s+year)?\s+)?(?P<y>{_YEAR})(?:\s?Q(?P<yq>[1-4]))?)\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
+    r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
+    r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
+    r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
+    r"miles?|ft|inches|km/h|mph|m/s|GB|MB|KB|TB|mAh|Wh|kWh|kW|Hz|GHz|MHz|°C|°F|times|people|"
+    r"employees|stores|units|shares|points|bps|basis points|cps|cents)(?![\w/])))?",
+    re.I,
+)
+"""A number with its sign, currency, percent, scale word and measurement unit ("38 min", "1.2 kg",
+"$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers."""
+_SCALE = re.compile(
+    r"\(\s*(?:in\s+|amounts?\s+in\s+|dollars\s+in\s+|\$\s*in\s+|€\s*in\s+|US\$\s*in\s+)?(?P<a>thousands|millions|billions)\b"
+    r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)",
+    re.I,
+)
+_SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion", "000": "thousand",
+               "000s": "thousand", "000,000": "million", "bn": "billion", "mn": "million"}  # fmt: skip
+SCALE_FACTOR = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+@dataclass(frozen=True)
+class Period:
+    """A fiscal year, or a quarter of one."""
+
+    year: int
+    quarter: int | None = None
+
+    def label(self) -> str:
+        return f"Q{self.quarter} {self.year}" if self.quarter else str(self.year)
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    digits = text.strip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def periods_in(text: str) -> tuple[Period, ...]:
+    """Years and quarters a text names, in order: "FY2018", "fiscal 2022", "Q2 2023", "second quarter of fiscal 2024"."""
+    found: dict[Period, None] = {}
+    for m in _PERIODS.finditer(text):
+        if m.group("fy"):
+            period = Period(_year(m.group("fy")) or 0, int(m.group("fyq")) if m.group("fyq") else None)
+        elif m.group("q"):
+            period = Period(_year(m.group("qy")) or 0, int(m.group("q")))
+        elif m.group("qword"):
+            year = _year(m.group("qwy"))
+            if year is None:
+                continue  # "the second quarter" with no year names no period of its own
+            period = Period(year, _QUARTER_WORD[m.group("qword").lower()])
+        else:
+            period = Period(_year(m.group("y")) or 0, int(m.group("yq")) if m.group("yq") else None)
+        found.setdefault(period, None)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One number in the evidence with what it measures."""
+
+    chunk_id: str
+    doc_id: str
+    page: int
+    label: str
+    """The row label, or the whole sentence for a number stated in prose."""
+    column: str
+    """The header cell of the number's column ("2018"); empty for prose."""
+    raw: str
+    """The number as printed: "(1,577)", "$ 5,363", "23.5%"."""
+    value: float
+    """Signed value in the printed scale: "(1,577)" -> -1577.0."""
+    scale: str
+    """"", "thousand", "million" or "billion": the unit the table or sentence states."""
+    unit: str
+    """"$", "€", "%" or ""."""
+    periods: tuple[Period, ...]
+    quote: str
+    """The row or sentence, as it occurs in the chunk (whitespace-normalised)."""
+    is_row: bool
+    measure: str = ""
+    """The unit of measure printed after the number ("min", "kg", "metres"), if any."""
+    context: str = ""
+    """The section the number sits in (its chunk's section title), for entity focus."""
+    position: int = -1
+    """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
+
+    @property
+    def scaled(self) -> float:
+        """The value in units ("1,577" in millions -> 1.577e9); percentages stay as they are."""
+        return self.value if self.unit == "%" else self.value * SCALE_FACTOR.get(self.scale, 1.0)
+
+    def display(self) -> str:
+        """ "$1,577 million", "23.5%", "93,516"."""
+        number = f"{abs(self.value):,.{_decimals(self.raw)}f}"
+        sign = "-" if self.value < 0 else ""
+        if self.unit == "%":
+            return f"{sign}{number}%"
+        scale = f" {self.scale}" if self.scale else ""
+        measure = f" {self.measure}" if self.measure else ""
+        return f"{sign}{self.unit}{number}{scale}{measure}"
+
+
+def _decimals(raw: str) -> int:
+    match = re.search(r"\.(\d+)", raw)
+    return len(match.group(1)) if match else 0
+
+
+def measure_of(text: str) -> str:
+    """The unit of measure of the first number in ``text`` ("38 min" -> "min"), else ""."""
+    m = _NUMBER.search(text)
+    return (m.group("measure") or "") if m else ""
+
+
+def parse_number(text: str) -> tuple[float, str, str, str] | None:
+    """(value, currency or %, scale word, matched text) of the first number in ``text``, else None."""
+    m = _NUMBER.search(text)
+    if m is None:
+        return None
+    value = float(m.group("num").replace(",", ""))
+    negative = (m.group("neg") == "(" and m.group("close")) or m.group("neg") in ("-", "−", "–")
+    unit = "%" if m.group("pct") else (m.group("cur") or "")
+    scale = _SCALE_WORD.get((m.group("word") or "").lower(), (m.group("word") or "").lower())
+    return (-value if negative else value), unit, scale, m.group(0).strip()
+
+
+def table_scale(text: str) -> str:
+    """The scale a table states ("(in millions, except per share data)", "(Millions)"), else ""."""
+    m = _SCALE.search(text)
+    if m is None:
+        return ""
+    word = (m.group("a") or m.group("b") or m.group("c") or "").lower()
+    return _SCALE_WORD.get(word, "")
+
+
+# --------------------------------------------------------------------------------------------
+# Reading tables and sentences
+# --------------------------------------------------------------------------------------------
+
+_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{_YEAR}\b")
+"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A row of column headers: after its first cell (a label, or the first header) only words,
+    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
+    rest = [c.strip() for c in cells[1:] if c.strip()]
+    return bool(rest) and all(
+        _HEADER_CELL.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(_YEAR, c)) for c in rest
+    )
+
+
+_CURRENCY_SIGN = re.compile(r"[$€£¥]")
+_NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
+"""A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
+
+
+def _is_amount(cell: str) -> bool:
+    """A cell holding a number that is not just a year."""
+    stripped = re.sub(rf"\b{_YEAR}\b", "", cell)
+    return bool(re.search(r"\d", stripped))
+
+
+def _row_cells(line: str) -> list[str]:
+    """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
+    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
+    cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
+    out: list[str] = []
+    for cell in cells:
+        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
+            out[-1] = f"{out[-1]} {cell}"
+        elif cell or not out:
+            out.append(cell)
+    return out
+
+
+@dataclass
+class _TableState:
+    """What a page's earlier lines said about the table being read."""
+
+    header: list[str] | None = None
+    scale: str = ""
+    years: list[str] | None = None
+    """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
+    in_rows: bool = False
+
+
+def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
+    """Every numeric cell of the table rows of one page, its chunks given in reading order.
+
+    A row is read with the nearest header row above it on the page, else with the years the lines
+    above it name (one per value cell, left to right); the scale comes from the nearest caption
+    ("amounts in millions"), header cell "(Millions)" or section title.
+    """
+    cells: list[Cell] = []
+    state = _TableState()
+    for item in items:
+        state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
+        for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
+            if ROW_SEPARATOR in line:
+                cells += _read_row(item, line, state)
+            else:
+                _read_caption(line, state)
+    return cells
+
+
+def _read_caption(line: str, state: _TableState) -> None:
+    state.scale = table_scale(line) or state.scale
+    lead = re.match(rf"^({_YEAR})\b", line)
+    if lead and len(line) > 120 and state.years and not state.in_rows:
+        state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
+        return
+    years = [str(p.year) for p in periods_in(line) if p.quarter is None]
+    if not years or len(line) > 120:
+        return
+    if state.in_rows or state.years is None:
+        state.years, state.in_rows = [], False
+    state.years += years
+
+
+def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
+    row = _row_cells(line)
+    if _is_header(row):
+        state.header, state.years, state.in_rows = row, None, False
+        state.scale = table_scale(row[0]) or state.scale
+        return []
+    values = row[1:]
+    amounts = sum(1 for v in values if _is_amount(v))
+    wrapped = re.match(rf"^({_YEAR})\s+(\S.*)$", row[0])
+    if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
+        # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
+        state.years.append(wrapped.group(1))
+        row = [wrapped.group(2), *values]
+    state.in_rows = True
+    if state.header is not None and len(state.header) >= len(values):
+        columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
+    elif state.years and len(state.years) == amounts:
+        columns = list(state.years)
+    else:
+        columns = []
+    return _cells_of_row(item, line, row, columns, state.scale)
+
+
+def _offset(columns: list[str], values: list[str]) -> int:
+    """Where a row's values start among the columns: on the right (a blank label column), unless the
+    header's extra columns are not periods while its first ones are ("2021 | 2020 | Change" over
+    two amounts: the change column was left empty)."""
+    extra = len(columns) - len(values)
+    if extra <= 0:
+        return extra
+    lead, tail = columns[: len(values)], columns[len(values) :]
+    if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
+        return 0
+    return extra
+
+
+def _cells_of_row(item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str) -> list[Cell]:
+    label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
+    if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
+        return []
+    offset = _offset(columns, values)
+    found: list[Cell] = []
+    for n, raw in enumerate(values):
+        parsed = parse_number(raw)
+        if parsed is None or not _is_amount(raw):
+            continue
+        value, unit, word, text = parsed
+        column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
+        found.append(
+            Cell(
+                chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
+                value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
+                periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
+                context=" ".join(item.section_path),
+            )
+        )  # fmt: skip
+    return found
+
+
+def sentence_cells(item: EvidenceItem) -> list[Cell]:
+    """Numbers stated in the prose of ``item``: each with its sentence as the label."""
+    prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
+    found: list[Cell] = []
+    for sentence in split_sentences(prose):
+        periods = periods_in(sentence)
+        for m in _NUMBER.finditer(sentence):
+            raw = m.group(0).strip()
+            if not _is_amount(raw) or not (
+                m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
+            ):
+                continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
+            parsed = parse_number(raw)
+            if parsed is None:
+                continue
+            value, unit, word, text = parsed
+            found.append(
+                Cell(
+                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
+                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
+                    measure=m.group("measure") or "", context=" ".join(item.section_path), position=m.start(),
+                )
+            )  # fmt: skip
+    return found
+
+
+def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
+    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
+    cells: list[Cell] = []
+    for items in pages:
+        cells += table_cells(items)
+        for item in items:
+            cells += sentence_cells(item)
+    return cells

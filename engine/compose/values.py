@@ -1,0 +1,298 @@
+"""Value answers, for any backend: the value read from the best pages' table rows and sentences.
+
+When the question asks for a value (an amount, a share, a count, a date, a rate) or for arithmetic on
+stated values, code reads it from the whole pages the run's strongest evidence sits on (a table's
+header row and scale caption may sit in another chunk than its rows), per document side when the
+question spans several documents. The value leads the answer with its label, period and scale, its
+row or sentence is cited, and "complete" follows from what was found: a value whose label names the
+metric and whose period is the one asked, every input of a computation, every side. An input the
+evidence lacks is named; the loop looks for it next.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter, OrderedDict
+from dataclasses import replace
+
+from engine.bricks.answer_type import expected_type
+from engine.bricks.formulas import operands, parse_formula
+from engine.bricks.line_items import line_item_names, standard_definition
+from engine.bricks.value_answer import ValueAnswer, answer_from_cells
+from engine.bricks.values import Cell, cells_in, table_cells
+from engine.compose.evidence import RunState
+from engine.contracts import (
+    AnswerWithEvidence,
+    Chunk,
+    Citation,
+    ComparisonSide,
+    EvidenceItem,
+    Hit,
+    QuestionPart,
+    RankedList,
+)
+
+logger = logging.getLogger(__name__)
+
+MAX_VALUE_PAGES = 4
+"""Pages per document read whole for a value: those of the strongest evidence, best first."""
+GOOD_COVER = 0.7
+"""A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
+answer to be complete."""
+
+
+def value_searches(state: RunState) -> tuple[list[str], list[str]]:
+    """One search per input of the computation the question asks for, by the names filings give it:
+    each input may sit in another statement than the question's words find. (queries, chunk ids added)"""
+    if state.top_k is not None:  # the peer baseline retrieves its fixed top-k only
+        return [], []
+    formula = parse_formula(_content(state), standard_definition)
+    queries: list[str] = []
+    added: list[str] = []
+    phrases = operands(formula)
+    if formula is None and state.parsed.asks_for_value and line_item_names(_content(state)):
+        phrases = [_content(state)]  # a line item asked by its analysts' name: search for the names filings use
+    logger.debug("value searches for %s", phrases)
+    for phrase in phrases:
+        names = line_item_names(phrase)
+        # the statement titles the question's terms imply lift a statement's page over prose mentions
+        own = names if phrase == _content(state) else [phrase]
+        query = " ".join(dict.fromkeys([*own, *names, *state.parsed.retrieval.expansions]))
+        added += state.search(query, k=state.config.retrieval.top_k, use_dense=False)
+        state.value_chunks += [cid for cid in state.last_hits if cid not in state.value_chunks]
+        queries.append(query)
+    return queries, added
+
+
+_NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
+"""Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""
+
+
+def asks_for_value(state: RunState) -> bool:
+    """The question asks for a value, or for arithmetic on values (not a yes/no, which or why question)."""
+    content = _content(state)
+    if parse_formula(content, standard_definition) is not None:
+        return True
+    if expected_type(content) == "yes_no" or _NOT_A_VALUE.match(content):
+        return False
+    return state.parsed.asks_for_value
+
+
+def _content(state: RunState) -> str:
+    """The question without the answer-format instructions the parse set aside."""
+    text = state.parsed.original_question
+    for instruction in state.parsed.instructions:
+        text = text.replace(instruction, " ")
+    return " ".join(text.split())
+
+
+_DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
+_DOC_CELLS_KEPT = 8
+"""Documents whose cells stay cached (a document's tables read once, then for every question)."""
+
+
+def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
+    """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
+    only): a value the retrieval missed is still read from its statement."""
+    index = state.layer1_index_of(doc_id)
+    if index is None:
+        return {}
+    key = (doc_id, len(index.doc.chunks))
+    cached = _DOC_CELLS.get(key)
+    if cached is None:
+        name = index.doc.file_name
+        cached = {}
+        for page in range(1, index.doc.total_pages + 1):
+            chunks = index.chunks_on_pages([page])
+            if any(
+                " | " in c.text for c in chunks
+            ):  # a page with table rows, read whole (its captions name the columns)
+                cached[page] = table_cells([_item(c, name) for c in chunks])
+        _DOC_CELLS[key] = cached
+        while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
+            _DOC_CELLS.popitem(last=False)
+    _DOC_CELLS.move_to_end(key)
+    return cached
+
+
+def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
+    """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
+    in page order: the matcher weighs earlier pages more, so retrieval still leads."""
+    pages = value_pages(state, doc_id)
+    cells = cells_in(pages)
+    seen = {(p[0].doc_id, p[0].page) for p in pages if p}
+    for index in state.indexes:
+        if doc_id is not None and index.doc.doc_id != doc_id:
+            continue
+        for page, page_cells in sorted(document_cells(state, index.doc.doc_id).items()):
+            if (index.doc.doc_id, page) not in seen:
+                cells += page_cells
+    return with_document_scale(cells)
+
+
+_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
+"""Rows whose amounts are not in the statement's scale ("except per share data")."""
+
+
+def with_document_scale(cells: list[Cell]) -> list[Cell]:
+    """A table row with no scale of its own takes the scale most of its document's tables state
+    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
+    amounts, ratios and percentages."""
+    scales: dict[str, Counter[str]] = {}
+    for cell in cells:
+        if cell.is_row and cell.scale:
+            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+    out = []
+    for cell in cells:
+        common = scales.get(cell.doc_id)
+        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
+            cell = replace(cell, scale=common.most_common(1)[0][0])
+        out.append(cell)
+    return out
+
+
+def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
+    """The chunks of the pages holding the strongest evidence (of one document), page by page."""
+    targeted = [state.ledger[cid] for cid in state.value_chunks if cid in state.ledger]
+    ordered = [*targeted, *sorted(state.ledger.values(), key=lambda e: -e.fused)]
+    pages: dict[tuple[str, int], None] = {}
+    for entry in ordered:
+        chunk = entry.hit.chunk
+        if doc_id is None or chunk.doc_id == doc_id:
+            pages.setdefault((chunk.doc_id, chunk.page), None)
+    names = state.file_names()
+    out: list[list[EvidenceItem]] = []
+    limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
+    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
+        index = state.layer1_index_of(doc)
+        if index is None:
+            continue
+        out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+    return out
+
+
+def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
+        section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,
+    )  # fmt: skip
+
+
+def _entity_words(state: RunState) -> list[str]:
+    """Words that name the documents' issuers ("3M", "AMCOR"): never a line item's name."""
+    words: list[str] = []
+    for index in state.indexes:
+        stem = re.sub(r"\.pdf$", "", index.doc.file_name, flags=re.I)
+        words += [w for w in re.split(r"[_\W]+", stem) if len(w) >= 2 and not any(c.isdigit() for c in w)]
+    return words
+
+
+Pair = tuple[ComparisonSide | None, QuestionPart | None]
+
+
+def _pairs(state: RunState) -> list[Pair]:
+    """What needs a value of its own: each side (document or named) times each part (aspect); a
+    computation the question asks for is one value (its periods are its inputs', not sides)."""
+    if parse_formula(_content(state), standard_definition) is not None:
+        return [(side, None) for side in state.parsed.sides if side.doc_id] or [(None, None)]
+    sides: list[ComparisonSide | None] = list(state.parsed.sides) or [None]
+    parts: list[QuestionPart | None] = list(state.parsed.parts) if state.parsed.sides and state.parsed.parts else [None]
+    return [(side, part) for side in sides for part in parts]
+
+
+def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionPart | None) -> tuple[str, list[str]]:
+    """The question one pair asks, and its metric terms: the part's words for a part ("endurance of the
+    Heron 2"), the question's own otherwise."""
+    if part is None:
+        return _content(state), list(state.parsed.keywords)
+    subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
+    periods = " ".join(p for p in re.findall(r"\b(?:FY\s?)?(?:19|20)\d\d\b", _content(state)))
+    return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)
+
+
+def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer`` led by the values the question asks for, when the evidence holds them (module doc).
+
+    A question phrased as a value question, or asking for arithmetic, takes the best value read; any
+    other (a comparison's aspects, "the wingspan of the Heron 2") only a table row or sentence whose
+    label names the metric whole for what is asked."""
+    state.value_missing = []
+    if state.top_k is not None:  # the peer baseline answers as its peers do: no value reading
+        return answer
+    explicit = asks_for_value(state)
+    if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
+        return answer
+    pairs = _pairs(state)
+    found: list[tuple[Pair, ValueAnswer]] = []
+    for side, part in pairs:
+        question, keywords = _pair_question(state, side, part)
+        cells = value_cells(state, side.doc_id if side else None)
+        value = answer_from_cells(
+            question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
+        )
+        logger.debug("value from %d cells -> %s", len(cells), value)
+        if value is not None and value.missing:
+            state.value_missing += [m for m in value.missing if m not in state.value_missing]
+        if value is not None and value.statement and (explicit or _strict_ok(value)):
+            found.append(((side, part), value))
+    if not found:
+        if state.value_missing:
+            note = "the evidence does not hold: " + "; ".join(state.value_missing)
+            return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
+        return answer
+    return _merged(answer, state, found, len(pairs))
+
+
+def _strict_ok(value: ValueAnswer) -> bool:
+    """A value for a question not phrased as one: its label names the metric whole, for what is asked."""
+    return value.label_cover >= 0.99 and value.period_ok and not value.missing
+
+
+def _line(pair: Pair, value: ValueAnswer) -> str:
+    side, _ = pair
+    if side is None or side.label.lower() in value.statement.lower():
+        return value.statement
+    return f"{side.label}: {value.statement}"
+
+
+def _merged(
+    answer: AnswerWithEvidence, state: RunState, found: list[tuple[Pair, ValueAnswer]], wanted: int
+) -> AnswerWithEvidence:
+    lines, citations = [], []
+    for pair, value in found:
+        lines.append(_line(pair, value))
+        for cell in value.cells:
+            _remember(state, cell.chunk_id, cell.doc_id, cell.page)
+            citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
+    exact = all(v.period_ok and v.label_cover >= GOOD_COVER for _, v in found) and len(found) == wanted
+    rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
+    # the extractive text stays below the values only where a side or part has no value of its own
+    kept = answer.text if answer.answer_found and len(found) < wanted else ""
+    text = "\n".join([*lines, *([kept] if kept else [])])
+    confidence = _confidence([v for _, v in found], exact, wanted)
+    blockers = answer.pending_references or answer.garbled_pages or answer.uncovered_sides
+    return answer.model_copy(update={
+        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True,
+        "confidence": confidence, "complete_answer_found": exact and not blockers and not state.value_missing,
+    })  # fmt: skip
+
+
+def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
+    """High only when every side's value names the metric for the period asked; lower for a partial
+    label, an unchecked period or a missing side."""
+    covers = [v.label_cover * (1.0 if v.period_ok else 0.6) for v in found]
+    share = len(found) / max(1, wanted)
+    value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
+    return round(min(0.95, max(0.05, value)), 3)
+
+
+def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
+    """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
+    if chunk_id in state.ledger:
+        return
+    index = state.layer1_index_of(doc_id)
+    chunk = index.chunk(chunk_id) if index is not None else None
+    if chunk is not None:
+        hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
+        state.add(RankedList(query=f"value p.{page}", retriever="value", hits=(hit,)))

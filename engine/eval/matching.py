@@ -1,0 +1,132 @@
+"""Answer matching: a gold answer (a number, a short string or a list of them) found in an answer's text."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Sequence
+
+NUMERIC_TOLERANCE = 0.01
+"""Relative tolerance of a numeric answer match."""
+MAX_SHORT_WORDS = 12
+"""Gold strings with more words than this are not scored for answer match (free-form answers)."""
+
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+           "trillion": 1e12, "tn": 1e12}  # fmt: skip
+_CURRENCY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|us\$)\b", re.I)
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<neg>[-−–(])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"\s?(?P<unit>%|percent\b|per cent\b|thousand\b|million\b|billion\b|trillion\b|mn\b|bn\b|tn\b|[kmb]\b)?",
+    re.I,
+)
+_PUNCT = re.compile(r"[^\w%.\s]|(?<!\d)\.|\.(?!\d)")
+
+
+# ------------------------------------------------------------------------------------------
+# Answer normalisation and matching
+# ------------------------------------------------------------------------------------------
+
+
+def normalize_answer(text: str) -> str:
+    """Lower case, no currency symbols, no thousands separators, "percent" as "%", single spaces."""
+    text = text.lower().replace("−", "-").replace("–", "-").replace("—", "-")
+    text = _CURRENCY.sub(" ", text)
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    text = re.sub(r"\s*(?:per cent|percent)\b", "%", text)
+    text = re.sub(r"(\d+\.\d*?)0+\b", r"\1", text)  # trailing zeros: 1577.00 -> 1577.
+    text = re.sub(r"(\d)\.(?!\d)", r"\1", text)
+    text = _PUNCT.sub(" ", text)
+    text = re.sub(r"(?<=\d)(?=[a-z])", " ", text)  # 3cm -> 3 cm
+    return " ".join(text.split())
+
+
+def _value(match: re.Match[str]) -> tuple[float, float]:
+    """(mantissa, scaled value) of a number match."""
+    number = float(match.group("num").replace(",", ""))
+    if match.group("neg") in ("-", "−", "–", "("):
+        number = -number
+    unit = (match.group("unit") or "").lower()
+    return number, number * _SCALES.get(unit, 1.0)
+
+
+def numbers_in(text: str) -> list[tuple[float, float]]:
+    """Every number in ``text`` as (mantissa, value with its scale word applied)."""
+    return [_value(m) for m in _NUMBER.finditer(text.replace("−", "-"))]
+
+
+def gold_number(gold: str) -> tuple[float, float] | None:
+    """The value of a gold answer that is a single number (with currency, unit or %), else None."""
+    stripped = _CURRENCY.sub(" ", gold).strip().rstrip(".")
+    match = _NUMBER.fullmatch(stripped) or _NUMBER.fullmatch(stripped.replace(" ", ""))
+    return _value(match) if match else None
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=NUMERIC_TOLERANCE, abs_tol=1e-9)
+
+
+def _number_match(gold: tuple[float, float], answer: str) -> bool:
+    g_raw, g_scaled = gold
+    return any(_close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)) for raw, scaled in numbers_in(answer))
+
+
+def _string_match(gold: str, answer: str) -> bool:
+    g, a = normalize_answer(gold), normalize_answer(answer)
+    if not g:
+        return False
+    return f" {g} " in f" {a} "
+
+
+def _list_items(gold: str) -> list[str] | None:
+    text = gold.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(value, list | tuple):
+        return None
+    return [str(v) for v in value]
+
+
+def is_scorable(gold: str) -> bool:
+    """Whether a gold answer is a number, a short string or a list of those."""
+    items = _list_items(gold)
+    if items is not None:
+        return bool(items) and all(is_scorable(i) for i in items)
+    if gold_number(gold) is not None:
+        return True
+    words = normalize_answer(gold).split()
+    return 0 < len(words) <= MAX_SHORT_WORDS
+
+
+def single_match(gold: str, answer: str) -> bool | None:
+    """Whether ``answer`` contains the gold answer (None when the gold is not scorable).
+
+    A number matches within 1 % relative (thousands separators, currency, units and % ignored); a
+    short string matches when it appears in the answer after normalisation; a list literal
+    ("['a', 'b']") matches when every item does.
+    """
+    if not is_scorable(gold):
+        return None
+    items = _list_items(gold)
+    if items is not None:
+        return all(single_match(item, answer) for item in items)
+    number = gold_number(gold)
+    if number is not None:
+        return _number_match(number, answer) or _string_match(gold, answer)
+    return _string_match(gold, answer)
+
+
+def answer_match(golds: Sequence[str], answer: str) -> bool | None:
+    """Any scorable alternative matches; None when no alternative is scorable."""
+    results = [single_match(g, answer) for g in golds]
+    scored = [r for r in results if r is not None]
+    return any(scored) if scored else None
+
+
+# ------------------------------------------------------------------------------------------
+# Evidence pages
+# ------------------------------------------------------------------------------------------

@@ -1,0 +1,148 @@
+"""The value brick: table cells with their column period and scale, matching, and arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bricks.formulas import evaluate, parse_formula
+from engine.bricks.line_items import line_item_names
+from engine.bricks.value_answer import answer_value
+from engine.bricks.value_match import period_match, rank_cells, value_spec
+from engine.bricks.values import Period, cells_in, parse_number, periods_in, table_scale
+from engine.contracts import EvidenceItem
+
+
+def item(text: str, page: int = 1, n: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="acme_10k.pdf", page=page, text=text, section_path=section
+    )
+
+
+CASH_FLOW = [
+    item("Consolidated Statement of Cash Flows\n(Millions) | 2018 | 2017 | 2016", n=0),
+    item(
+        "Net cash provided by operating activities | 6,439 | 6,240 | 6,662\n"
+        "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373) | (1,420)\n"
+        "Proceeds from sale of PP&E | 262 | 49 | 58",
+        n=1,
+    ),
+]
+BALANCE = [
+    item("CONSOLIDATED BALANCE SHEETS (amounts in millions)", page=2, n=0),
+    item("August 29, 2021 August 30,", page=2, n=1),
+    item("2020 ASSETS", page=2, n=2),
+    item(
+        "Total current assets | 29,505 | 28,120\nTotal assets | $ 59,268 | $ 55,556\n"
+        "Total current liabilities | 29,441 | 24,844",
+        page=2,
+        n=3,
+    ),
+]
+
+
+def test_periods_in_reads_fiscal_years_and_quarters():
+    assert periods_in("FY2018 capex") == (Period(2018),)
+    assert periods_in("fiscal 2022 and FY19") == (Period(2022), Period(2019))
+    assert periods_in("Q2 2023 revenue") == (Period(2023, 2),)
+    assert periods_in("the second quarter of fiscal 2024") == (Period(2024, 2),)
+    assert periods_in("the second quarter") == ()
+
+
+def test_parse_number_and_scale():
+    assert parse_number("(1,577)")[0] == -1577.0
+    assert parse_number("$ 5,363")[:2] == (5363.0, "$")
+    assert parse_number("23.5%")[:2] == (23.5, "%")
+    assert parse_number("$1.6 billion")[2] == "billion"
+    assert table_scale("(in millions, except per share data)") == "million"
+    assert table_scale("(Millions)") == "million"
+    assert table_scale("Dollars in thousands") == "thousand"
+
+
+def test_cells_carry_column_period_and_scale_across_chunks_of_a_page():
+    cells = cells_in([CASH_FLOW])
+    capex = [c for c in cells if c.label.startswith("Purchases")]
+    assert [(c.column, c.value, c.scale) for c in capex] == [
+        ("2018", -1577.0, "million"),
+        ("2017", -1373.0, "million"),
+        ("2016", -1420.0, "million"),
+    ]
+    assert capex[0].display() == "-1,577 million"
+
+
+def test_column_years_from_caption_lines_when_no_header_row():
+    cells = cells_in([BALANCE])
+    total = [c for c in cells if c.label == "Total assets"]
+    assert [(c.column, c.value, c.unit) for c in total] == [("2021", 59268.0, "$"), ("2020", 55556.0, "$")]
+
+
+def test_the_asked_period_leads_and_a_quarter_never_stands_for_a_year():
+    spec = value_spec("What were total assets in FY2020?", ["total assets"], line_item_names("total assets"))
+    best = rank_cells(spec, cells_in([BALANCE]))[0]
+    assert best.cell.value == 55556.0 and best.period_match is True
+    quarter = cells_in([[item("Total assets | 1 | 2", n=0), item("Q4 2020 | 2020", n=1)]])
+    assert all(period_match((Period(2020),), c) is not True for c in quarter if c.periods and c.periods[0].quarter)
+
+
+def test_synonyms_name_the_line_item():
+    spec = value_spec(
+        "What is the FY2018 capital expenditure amount?", ["capital expenditure"], line_item_names("capex")
+    )
+    best = rank_cells(spec, cells_in([CASH_FLOW]))[0]
+    assert best.cell.label.startswith("Purchases of property") and best.cell.column == "2018"
+
+
+def test_no_cell_when_no_label_names_the_metric():
+    spec = value_spec("What was the headcount in 2018?", ["headcount"], line_item_names("headcount"))
+    assert rank_cells(spec, cells_in([CASH_FLOW])) == []
+
+
+def test_value_answer_states_label_period_value_and_restated_scale():
+    answer = answer_value(
+        "What is the FY2018 capex in USD billions?", ["capex"], line_item_names, [CASH_FLOW], ["acme"]
+    )
+    assert answer is not None and answer.period_ok
+    assert "2018" in answer.statement and "1,577 million" in answer.statement and "1.577 billion" in answer.statement
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the FY2021 working capital ratio? Define working capital ratio as total current assets "
+         "divided by total current liabilities.", 29505 / 29441),
+        ("What is the FY2021 total current assets less total current liabilities?", (29505 - 29441) * 1e6),
+        ("What is the total assets growth rate from FY2020 to FY2021?", 100 * (59268 - 55556) / 55556),
+    ],
+)  # fmt: skip
+def test_formulas_are_computed_from_cited_cells(question, expected):
+    formula = parse_formula(question)
+    assert formula is not None
+    cells = cells_in([BALANCE])
+
+    def lookup(phrase, period):
+        spec = value_spec(f"{phrase} {period.label()}", [phrase], line_item_names(phrase))
+        return next((m.cell for m in rank_cells(spec, cells) if m.period_match), None)
+
+    working = evaluate(formula, lookup, Period(2021))
+    assert working.value == pytest.approx(expected)
+    assert working.inputs and not working.missing
+
+
+def test_formula_shapes():
+    avg = parse_formula("What is the FY2017 - FY2019 3 year average of capex as a % of revenue?")
+    assert avg is not None and avg.op == "avg" and [p.year for p in avg.periods] == [2017, 2018, 2019]
+    assert avg.left is not None and avg.left.op == "pct_of"
+    defined = parse_formula(
+        "What is the FY2022 unadjusted EBITDA less capex? Define unadjusted EBITDA as operating income + "
+        "depreciation and amortization."
+    )
+    assert defined is not None and defined.op == "-" and defined.left is not None and defined.left.op == "+"
+    assert parse_formula("What is the FY2018 capital expenditure amount for 3M?") is None
+
+
+def test_missing_input_is_named_not_guessed():
+    formula = parse_formula(
+        "What is the FY2021 inventory turnover? Defined as: COGS / average inventory between FY2020 and FY2021."
+    )
+    assert formula is not None
+    working = evaluate(formula, lambda phrase, period: None, Period(2021))
+    assert working.value is None and any("COGS" in m for m in working.missing)
