@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     ask.add_argument("--timeout", type=float, default=None, help="seconds one request may take (--backend openai)")
     ask.add_argument("--context-window", type=int, default=None, help="the model's context window, in tokens")
+    ask.add_argument("--embeddings-model", default=None,
+                     help="rank dense retrieval with this model's vectors (POST /v1/embeddings; default: offline LSA)")  # fmt: skip
+    ask.add_argument("--embeddings-url", default=None,
+                     help="embeddings endpoint (default: the chat endpoint); needs --embeddings-model")  # fmt: skip
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
         ("--max-unique-queries", int), ("--max-context-tokens", int), ("--max-seconds", float),
@@ -180,9 +184,8 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     if sum((bool(args.follow_up), bool(args.doc), args.all)) > 1:
         raise CliError("give one of --follow-up (a run's documents), --doc (documents by id) or --all (the library)")
     override = _budget_override(args)
-    if args.backend != config.backend.kind or any(
-        v is not None for v in (args.model, args.base_url, args.timeout, args.context_window)
-    ):
+    flags = (args.model, args.base_url, args.timeout, args.context_window, args.embeddings_model, args.embeddings_url)
+    if args.backend != config.backend.kind or any(v is not None for v in flags):
         config = config.model_copy(update={"backend": _backend_settings(args, config)})
     library = open_library(config)
     if args.follow_up:
@@ -209,7 +212,10 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
 def _backend_settings(args: argparse.Namespace, config: EngineConfig):
     """The backend settings ``ask`` asks for (validated: a bad value is a CLI error)."""
     chosen = {"model": args.model, "base_url": args.base_url, "timeout_seconds": args.timeout,
-              "context_window_tokens": args.context_window}  # fmt: skip
+              "context_window_tokens": args.context_window, "embeddings_model": args.embeddings_model,
+              "embeddings_url": args.embeddings_url}  # fmt: skip
+    if args.embeddings_url and not (args.embeddings_model or config.backend.embeddings_model):
+        raise CliError("--embeddings-url needs --embeddings-model (the model the endpoint embeds with)")
     update = {"kind": args.backend, **{k: v for k, v in chosen.items() if v is not None}}
     try:
         return type(config.backend).model_validate({**config.backend.model_dump(), **update})

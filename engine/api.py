@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from engine.bricks.retrieval.embedded_dense import EmbeddingDense, with_embeddings
+from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.text import normalize_space
 from engine.compose.budget import LoopGuard
 from engine.compose.calls import LlmCalls
@@ -18,6 +21,7 @@ from engine.compose.strategies import STRATEGY_NAMES, strategy_runner
 from engine.compose.strategies.router import route
 from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
+    Activations,
     AnswerWithEvidence,
     Backend,
     Budget,
@@ -34,6 +38,7 @@ from engine.contracts import (
 )
 from engine.errors import LoupeError
 from engine.llm import make_backend, rules_backend
+from engine.llm.embeddings import embedder_for
 from engine.store import DocumentLibrary, RunStore, new_run_id, now_iso, open_library
 
 logger = logging.getLogger(__name__)
@@ -96,7 +101,7 @@ def answer(
         raise LoupeError(f"unknown strategy {requested!r}; choose one of {', '.join(STRATEGY_NAMES)}")
     library = library or open_library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
-    indexes = [library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)]
+    indexes, embedded = _on_embeddings([library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)], config, library)
     profiles = tuple(ix.profile for ix in indexes)
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
                    guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
@@ -118,6 +123,7 @@ def answer(
     activations = decide(
         parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
         keyword_engine=engines, max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
+        dense_engine=", ".join(dict.fromkeys(ix.dense_engine for ix in indexes)),
     )  # fmt: skip
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
@@ -147,7 +153,7 @@ def answer(
         backend=llm.backend.name,
         parsed_question=parsed,
         profiles=profiles,
-        activations=state.activations,
+        activations=_note_dense_fallback(state.activations, embedded),
         answer=final,
         history=tuple(outcome.history),
         stop_reason=outcome.stop_reason,
@@ -175,6 +181,34 @@ def check_question_length(question: str | None) -> None:
             f"the question is {len(question):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
             "ask it in fewer words, or split it into several questions"
         )
+
+
+def _on_embeddings(
+    indexes: list[DocumentIndex], config: EngineConfig, library: DocumentLibrary
+) -> tuple[list[DocumentIndex], list[EmbeddingDense]]:
+    """The documents with dense retrieval on the configured embeddings endpoint for this run (unchanged, on the
+    offline LSA, when none is configured)."""
+    embedder = embedder_for(config.backend)
+    if embedder is None:
+        return indexes, []
+    entry_dir = getattr(library, "entry_dir", None)  # the local library keeps the vectors in the entry's folder
+    settings = config.backend
+    pairs = [
+        with_embeddings(ix, embedder, Path(entry_dir(ix.doc.doc_id)) if callable(entry_dir) else None,
+                        settings.embeddings_batch_size, settings.embeddings_build_seconds, settings.timeout_seconds)
+        for ix in indexes
+    ]  # fmt: skip
+    return [ix for ix, _ in pairs], [dense for _, dense in pairs]
+
+
+def _note_dense_fallback(activations: Activations, embedded: Sequence[EmbeddingDense]) -> Activations:
+    """The activation column with the reason dense retrieval fell back to the LSA this run, if it did."""
+    failures = list(dict.fromkeys(d.failure for d in embedded if d.failure is not None))
+    if not failures:
+        return activations
+    dense = activations.dense_retrieval
+    note = f"{dense.reason}; it fell back to LSA for this run ({'; '.join(failures)})"
+    return activations.model_copy(update={"dense_retrieval": dense.model_copy(update={"reason": note})})
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

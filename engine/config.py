@@ -182,6 +182,28 @@ class BackendConfig(_Section):
     max_reply_bytes: int = Field(
         4_000_000, ge=10_000, description="Largest reply body read from the endpoint; a longer one is cut off."
     )
+    embeddings_model: str | None = Field(
+        None,
+        description="Model of an OpenAI-compatible embeddings endpoint (POST /v1/embeddings) dense retrieval ranks "
+        "with; None (and no embeddings_url): the offline LSA.",
+    )
+    embeddings_url: str | None = Field(
+        None, description="The embeddings endpoint; None: the chat endpoint (base_url, $OPENAI_BASE_URL or OpenAI's)."
+    )
+    embeddings_api_key: SecretStr | None = Field(
+        None,
+        exclude=True,
+        repr=False,
+        description="Key of an embeddings endpoint other than the chat endpoint; None: the key credentials() allows "
+        "there (the server's key only to the server's endpoint). Never dumped.",
+    )
+    embeddings_batch_size: int = Field(32, ge=1, le=512, description="Chunks embedded per request.")
+    embeddings_build_seconds: float = Field(
+        120.0,
+        gt=0,
+        description="Embedding a document's chunks stops after this long (what is done is kept; the next question "
+        "goes on); the LSA ranks meanwhile.",
+    )
 
     def typed_endpoint(self) -> bool:
         """True when a visitor chose an endpoint other than the server's."""
@@ -221,6 +243,21 @@ class BackendConfig(_Section):
                 "often a paste error); copy the key again"
             )
         return url, key
+
+    def embeddings_endpoint(self) -> BackendConfig | None:
+        """How the embeddings endpoint is reached (``credentials()`` of the result applies the key rules), or
+        None when dense retrieval stays on the offline LSA.
+
+        The chat endpoint serves embeddings too unless ``embeddings_url`` names another one; another endpoint never
+        gets the chat endpoint's key, only ``embeddings_api_key`` or what ``credentials()`` allows there.
+        """
+        if not (self.embeddings_model or self.embeddings_url):
+            return None
+        url = (self.embeddings_url or "").strip()
+        update: dict[str, object] = {"model": self.embeddings_model}
+        if url and not same_endpoint(url, (self.base_url or "").strip() or server_endpoint()):
+            update |= {"base_url": url, "api_key": self.embeddings_api_key}
+        return self.model_copy(update=update)
 
 
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bricks.retrieval.protocols import LSA_ENGINE
 from engine.contracts import Activations, DocumentProfile, EffectiveStrategy, ParsedQuestion, PatternDecision
 
 _OPEN_INTENTS = ("open_scoped", "open_corpus_wide", "vague")
@@ -31,6 +32,7 @@ def decide(
     keyword_engine: str = DEFAULT_KEYWORD_ENGINE,
     max_iterations: int | None = None,
     side_quota: int = 0,
+    dense_engine: str = LSA_ENGINE,
 ) -> Activations:
     """Return the activation column for ``parsed`` over ``profiles``.
 
@@ -42,13 +44,14 @@ def decide(
         keyword_engine: The engine keyword search runs on (named in its reason).
         max_iterations: The run's iteration budget (None: not known yet); 0 switches the loop off.
         side_quota: Chunks each side of a comparison searches for on its own (0: no side searches).
+        dense_engine: The engine dense retrieval runs on ("LSA", "embeddings: MODEL"), named in its reason.
     """
     if strategy == "single_pass":
         return _single_pass_column(parsed, profiles, keyword_engine)
     return Activations(
         toc_retrieval=_toc_rule(parsed, profiles),
         keyword_retrieval=_keyword_rule(parsed, side_quota, keyword_engine),
-        dense_retrieval=_dense_rule(parsed, profiles),
+        dense_retrieval=_dense_rule(parsed, profiles, dense_engine),
         two_hop_references=_two_hop_rule(parsed),
         listing_aggregation=_listing_rule(parsed),
         adaptive_parsing=_adaptive_rule(parsed, profiles),
@@ -84,7 +87,14 @@ def _toc_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> Pa
     return _off("no usable outline and the question names no section")
 
 
-def _dense_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
+def _dense_rule(
+    parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], engine: str = LSA_ENGINE
+) -> PatternDecision:
+    decision = _dense_need(parsed, profiles)
+    return decision.model_copy(update={"reason": f"{decision.reason}; dense retrieval ({engine})"})
+
+
+def _dense_need(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
     if parsed.intent in _OPEN_INTENTS:
         return _on(f"{parsed.intent.replace('_', ' ')} question: its wording may not match the document's")
     if not parsed.keywords:

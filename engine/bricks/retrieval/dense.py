@@ -15,11 +15,11 @@ import threading
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from engine.bricks.retrieval.protocols import LSA_ENGINE, DenseRetriever
 from engine.bricks.text import STOPWORDS, tokenize
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, Hit, ParsedDocument, RankedList
@@ -52,13 +52,6 @@ def pin_blas_to_one_thread() -> None:
             ThreadpoolController().limit(limits=1, user_api="blas")  # kept: never restored
             _blas_pinned = True
             log.debug("BLAS limited to one thread")
-
-
-@runtime_checkable
-class DenseRetriever(Protocol):
-    """Anything that ranks a document's chunks for a query by meaning rather than exact words."""
-
-    def search(self, query: str, k: int, pages: frozenset[int] | None = None) -> RankedList: ...
 
 
 def _terms(text: str) -> list[str]:
@@ -117,6 +110,8 @@ def _randomized_svd(
 
 class LsaRetriever:
     """Latent semantic analysis over a document's own chunks (deterministic, no network)."""
+
+    engine = LSA_ENGINE
 
     def __init__(
         self,
@@ -277,3 +272,6 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return matrix / norms
+
+
+__all__ = ["DENSE_FORMAT", "DenseRetriever", "LsaRetriever", "pin_blas_to_one_thread"]

@@ -11,7 +11,7 @@ from typing import Literal
 from engine.bricks.retrieval.cache import RetrievalCache, make_key, shared_cache
 from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.fusion import fill_pages, reciprocal_rank_fusion
-from engine.bricks.retrieval.protocols import KeywordRetriever
+from engine.bricks.retrieval.protocols import LSA_ENGINE, DenseRetriever, KeywordRetriever
 from engine.bricks.retrieval.toc import has_strong_title_match, toc_search
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, DocumentProfile, ParsedDocument, RankedList
@@ -24,16 +24,30 @@ RetrieverChoice = Literal["keyword", "toc", "dense", "fused"]
 class DenseSlot:
     """A document's dense retriever, made on first use by ``make`` (built, or loaded from disk), once."""
 
-    def __init__(self, make: Callable[[], LsaRetriever]) -> None:
+    def __init__(self, make: Callable[[], DenseRetriever], engine: str = LSA_ENGINE) -> None:
         self._make = make
+        self._engine = engine
         self._lock = threading.Lock()
-        self._value: LsaRetriever | None = None
+        self._value: DenseRetriever | None = None
+
+    @classmethod
+    def holding(cls, retriever: DenseRetriever) -> DenseSlot:
+        """A slot around a retriever made already (a run's embeddings retriever)."""
+        slot = cls(lambda: retriever, retriever.engine)
+        slot._value = retriever
+        return slot
 
     @property
     def ready(self) -> bool:
         return self._value is not None
 
-    def get(self) -> LsaRetriever:
+    @property
+    def engine(self) -> str:
+        """The engine ranking now (an embeddings retriever says LSA once it fell back)."""
+        value = self._value
+        return value.engine if value is not None else self._engine
+
+    def get(self) -> DenseRetriever:
         with self._lock:
             if self._value is None:
                 self._value = self._make()
@@ -78,9 +92,13 @@ class DocumentIndex:
         return tuple(c for p in sorted(set(pages)) for c in self._by_page.get(p, ()))
 
     @property
-    def dense(self) -> LsaRetriever:
-        """The LSA retriever, made on first use (thread-safe)."""
+    def dense(self) -> DenseRetriever:
+        """The dense retriever (the LSA by default), made on first use (thread-safe)."""
         return self._dense.get()
+
+    @property
+    def dense_engine(self) -> str:
+        return self._dense.engine
 
     @property
     def dense_slot(self) -> DenseSlot:
@@ -89,6 +107,11 @@ class DocumentIndex:
     def with_config(self, config: RetrievalConfig, cache: RetrievalCache) -> DocumentIndex:
         """The same document, retrievers and dense slot under other retrieval sizes."""
         return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense)
+
+    def with_dense(self, dense: DenseRetriever) -> DocumentIndex:
+        """The same document and retrievers, with ``dense`` ranking by meaning (a run's embeddings retriever)."""
+        return DocumentIndex(self.doc, self.profile, self.keyword, self.config, self.retrieval_cache,
+                             DenseSlot.holding(dense))  # fmt: skip
 
     def with_document(self, doc: ParsedDocument) -> DocumentIndex:
         """A new index over ``doc``'s replaced chunks, reusing the keyword index (same doc_id)."""
@@ -109,12 +132,15 @@ class DocumentIndex:
         k = self.config.top_k if k is None else k
         pages = frozenset(pages) if pages is not None else None
         extra = (section_hint or None, bool(use_dense)) if retriever in ("fused", "toc") else None
-        key = make_key(self.cache_id, retriever, query, pages, k, extra)
+        engine = self.dense_engine if retriever == "dense" or (retriever == "fused" and use_dense) else LSA_ENGINE
+        cache_id = self.cache_id if engine == LSA_ENGINE else f"{self.cache_id}|{engine}"
+        key = make_key(cache_id, retriever, query, pages, k, extra)
         cached = self.retrieval_cache.get(key)
         if cached is not None:
             return cached.model_copy(update={"from_cache": True})
         result = self._run(query, retriever, k, pages, section_hint, use_dense)
-        self.retrieval_cache.put(key, result)
+        if engine == LSA_ENGINE or self.dense_engine == engine:  # not when the engine fell back meanwhile
+            self.retrieval_cache.put(key, result)
         return result
 
     def _run(
