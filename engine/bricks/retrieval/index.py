@@ -133,8 +133,7 @@ class DocumentIndex:
         pages = frozenset(pages) if pages is not None else None
         extra = (section_hint or None, bool(use_dense)) if retriever in ("fused", "toc") else None
         engine = self.dense_engine if retriever == "dense" or (retriever == "fused" and use_dense) else LSA_ENGINE
-        cache_id = self.cache_id if engine == LSA_ENGINE else f"{self.cache_id}|{engine}"
-        key = make_key(cache_id, retriever, query, pages, k, extra)
+        key = make_key(self.cache_id, retriever, query, pages, k, extra if engine == LSA_ENGINE else (extra, engine))
         cached = self.retrieval_cache.get(key)
         if cached is not None:
             return cached.model_copy(update={"from_cache": True})
