@@ -96,6 +96,13 @@ def test_the_keyword_reason_names_the_engine_that_runs(strategy):
     assert f"({engine})" in decide(question(), [profile()], strategy, engine).keyword_retrieval.reason
 
 
+@pytest.mark.parametrize("intent", ["vague", "single_fact"])
+def test_the_dense_reason_names_the_engine_that_ranks(intent):
+    assert decide(question(intent=intent), [profile()]).dense_retrieval.reason.endswith("; dense retrieval (LSA)")
+    column = decide(question(intent=intent), [profile()], dense_engine="embeddings: m-1")
+    assert column.dense_retrieval.reason.endswith("; dense retrieval (embeddings: m-1)")
+
+
 def test_a_zero_iteration_budget_switches_the_loop_off_with_its_reason():
     column = decide(question(), [profile()], max_iterations=0)
     assert not column.iterative_feedback.on and "iteration budget is 0" in column.iterative_feedback.reason
