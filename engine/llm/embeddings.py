@@ -27,9 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engine.bricks.retrieval.protocols import EmbeddingError
 from engine.config import BackendConfig
 from engine.errors import BackendUnavailableError, EndpointPolicyError
-from engine.llm.bounded_http import bounded_http_client
-from engine.llm.network import ensure_network
-from engine.llm.transport import Tally, describe, request_with_retries, short_validation
+from engine.llm.transport import Tally, describe, openai_client, request_with_retries, short_validation
 
 logger = logging.getLogger(__name__)
 
@@ -94,14 +92,7 @@ class OpenAIEmbedder:
     def _get_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                url, key = self.config.credentials()  # whose key may go to which endpoint
-                ensure_network(url or "https://api.openai.com/v1")
-                import openai
-
-                self._client = openai.OpenAI(
-                    api_key=key, base_url=url, timeout=self.config.timeout_seconds, max_retries=0,
-                    http_client=bounded_http_client(self.config.max_reply_bytes, self.config.timeout_seconds),
-                )  # fmt: skip
+                self._client = openai_client(self.config)
             return self._client
 
     def _drop_client(self) -> None:

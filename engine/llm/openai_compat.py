@@ -38,10 +38,17 @@ from engine.contracts import BackendReply, ExecutionPlan, TaskName, TaskRequest,
 from engine.contracts.backend import T
 from engine.errors import BackendError, BackendStepError, BackendUnavailableError, EndpointPolicyError
 from engine.llm import prompts, structured, wire
-from engine.llm.bounded_http import bounded_http_client
 from engine.llm.network import ensure_network
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
-from engine.llm.transport import CutOff, InvalidReply, Tally, describe, request_with_retries, short_validation
+from engine.llm.transport import (
+    CutOff,
+    InvalidReply,
+    Tally,
+    describe,
+    openai_client,
+    request_with_retries,
+    short_validation,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -118,15 +125,7 @@ class OpenAIBackend:
     def _get_client(self) -> Any:
         with self._lock:
             if self._client is None:
-                url, key = self.config.credentials()  # whose key may go to which endpoint
-                ensure_network(url or "https://api.openai.com/v1")
-                import openai
-
-                # retries are ours (``request_with_retries``): the client's honour Retry-After up to 120 s
-                self._client = openai.OpenAI(
-                    api_key=key, base_url=url, timeout=self.config.timeout_seconds, max_retries=0,
-                    http_client=bounded_http_client(self.config.max_reply_bytes, self.config.timeout_seconds),
-                )  # fmt: skip
+                self._client = openai_client(self.config)
             return self._client
 
     def _drop_client(self) -> None:

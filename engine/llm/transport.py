@@ -22,7 +22,8 @@ from engine.bricks.text import estimate_tokens
 from engine.config import BackendConfig
 from engine.contracts import LlmUsage
 from engine.errors import BackendError
-from engine.llm.bounded_http import limit_of
+from engine.llm.bounded_http import bounded_http_client, limit_of
+from engine.llm.network import ensure_network
 from engine.llm.streaming import StreamDeadline
 from engine.llm.structured import refuses_response_format
 
@@ -115,6 +116,24 @@ def request_with_retries(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def openai_client(config: BackendConfig) -> Any:
+    """An ``openai`` client for ``config``'s endpoint, with the key ``credentials()`` allows there and bounded
+    replies; it never retries by itself (retries are ``request_with_retries``': the client's honour Retry-After
+    up to 120 s).
+
+    Raises:
+        EndpointPolicyError: the key rules forbid the request. BackendUnavailableError: the network is switched off.
+    """
+    url, key = config.credentials()  # whose key may go to which endpoint
+    ensure_network(url or "https://api.openai.com/v1")
+    import openai
+
+    return openai.OpenAI(
+        api_key=key, base_url=url, timeout=config.timeout_seconds, max_retries=0,
+        http_client=bounded_http_client(config.max_reply_bytes, config.timeout_seconds),
+    )  # fmt: skip
+
+
 def seconds_left(timeout: float, deadline: float | None) -> float:
     """Seconds one attempt may take: the timeout, cut to the step's deadline.
 
@@ -203,6 +222,7 @@ __all__ = [
     "InvalidReply",
     "Tally",
     "describe",
+    "openai_client",
     "request_with_retries",
     "short_validation",
 ]

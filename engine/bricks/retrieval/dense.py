@@ -241,16 +241,30 @@ class LsaRetriever:
         if norm == 0:
             return RankedList(query=query, retriever="dense")
         sims = self._docs @ (q / norm).astype(np.float32)
-        if pages is not None:
-            sims = np.where(np.isin(self._pages, list(pages)), sims, -np.inf)
-        take = min(k, len(sims))
-        top = np.argpartition(-sims, take - 1)[:take]
-        top = top[np.lexsort((top, -sims[top]))]
-        hits = [
-            Hit(chunk=self._chunks[i], score=round(float(sims[i]), 6), retriever="dense", rank=r)
-            for r, i in enumerate((i for i in top if sims[i] > 0), start=1)
-        ]
-        return RankedList(query=query, retriever="dense", hits=tuple(hits))
+        return ranked_by_similarity(query, self._chunks, self._pages, sims, k, pages)
+
+
+def ranked_by_similarity(
+    query: str,
+    chunks: Sequence[Chunk],
+    chunk_pages: np.ndarray,
+    sims: np.ndarray,
+    k: int,
+    pages: frozenset[int] | None,
+) -> RankedList:
+    """The ``k`` chunks of highest positive similarity ``sims`` (one per chunk), only on ``pages`` when given."""
+    if pages is not None:
+        sims = np.where(np.isin(chunk_pages, list(pages)), sims, -np.inf)
+    take = min(k, len(sims))
+    if take <= 0:
+        return RankedList(query=query, retriever="dense")
+    top = np.argpartition(-sims, take - 1)[:take]
+    top = top[np.lexsort((top, -sims[top]))]
+    hits = [
+        Hit(chunk=chunks[i], score=round(float(sims[i]), 6), retriever="dense", rank=r)
+        for r, i in enumerate((i for i in top if np.isfinite(sims[i]) and sims[i] > 0), start=1)
+    ]
+    return RankedList(query=query, retriever="dense", hits=tuple(hits))
 
 
 def _chunk_digest(chunks: Sequence[Chunk]) -> bytes:
@@ -274,4 +288,4 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
-__all__ = ["DENSE_FORMAT", "DenseRetriever", "LsaRetriever", "pin_blas_to_one_thread"]
+__all__ = ["DENSE_FORMAT", "DenseRetriever", "LsaRetriever", "pin_blas_to_one_thread", "ranked_by_similarity"]

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.bricks.retrieval.dense import pin_blas_to_one_thread
+from engine.bricks.retrieval.dense import pin_blas_to_one_thread, ranked_by_similarity
 from engine.bricks.retrieval.index import DenseSlot, DocumentIndex
 from engine.bricks.retrieval.protocols import LSA_ENGINE, Embedder, EmbeddingError
-from engine.contracts import Hit, ParsedDocument, RankedList
+from engine.contracts import ParsedDocument, RankedList
 
 log = logging.getLogger(__name__)
 
@@ -191,17 +191,7 @@ class EmbeddingDense:
                 "the document's vectors are rebuilt next time"
             )
         pin_blas_to_one_thread()
-        sims = rows @ _unit(asked)[0]
-        if pages is not None:
-            sims = np.where(np.isin(self._pages, list(pages)), sims, -np.inf)
-        take = min(k, len(sims))
-        top = np.argpartition(-sims, take - 1)[:take]
-        top = top[np.lexsort((top, -sims[top]))]
-        hits = [
-            Hit(chunk=self.doc.chunks[i], score=round(float(sims[i]), 6), retriever="dense", rank=r)
-            for r, i in enumerate((i for i in top if np.isfinite(sims[i]) and sims[i] > 0), start=1)
-        ]
-        return RankedList(query=query, retriever="dense", hits=tuple(hits))
+        return ranked_by_similarity(query, self.doc.chunks, self._pages, rows @ _unit(asked)[0], k, pages)
 
     def vectors(self) -> np.ndarray:
         """Every chunk's unit vector: from memory, from the entry's file, or embedded now (and saved)."""
