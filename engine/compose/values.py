@@ -74,9 +74,14 @@ def asks_for_value(state: RunState) -> bool:
     content = _content(state)
     if parse_formula(content, standard_definition) is not None:
         return True
-    if expected_type(content) == "yes_no" or _NOT_A_VALUE.match(content):
+    if _not_a_value_question(content):
         return False
     return state.parsed.asks_for_value
+
+
+def _not_a_value_question(content: str) -> bool:
+    """A yes/no, which or why question: a value may support its answer, never be it."""
+    return expected_type(content) == "yes_no" or bool(_NOT_A_VALUE.match(content))
 
 
 def _content(state: RunState) -> str:
@@ -223,6 +228,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     explicit = asks_for_value(state)
     if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
         return answer
+    if not explicit and state.parsed.intent != "comparison" and _not_a_value_question(_content(state)):
+        return answer  # "Were there events that raised net income?" is not answered by the net income row
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []
     for side, part in pairs:
