@@ -12,16 +12,18 @@ import logging
 import os
 import secrets
 import shutil
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
+
+from filelock import FileLock
 
 from engine.bricks.isolation import DenseHandoff
 from engine.bricks.retrieval.dense import LsaRetriever
 from engine.bricks.retrieval.keyword import KeywordIndex
+from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
 from engine.errors import DocumentNotFoundError, LibraryCorruptError
-
-if TYPE_CHECKING:
-    from engine.library import Library
+from engine.loaded import Build
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +32,20 @@ DENSE_NAME = "dense.npz"
 MANIFEST_NAME = "manifest.json"
 
 
-def open_keyword(library: Library, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
+class LibraryFolder(Protocol):
+    """What opening an entry's indexes needs of the library folder (``engine.library.Library``)."""
+
+    config: EngineConfig
+    read_only: bool
+
+    def entry_dir(self, doc_id: str) -> Path: ...
+
+    def entry_lock(self, doc_id: str) -> FileLock: ...
+
+    def build_in_progress(self, doc_id: str) -> Build | None: ...
+
+
+def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
     """The saved keyword index, rebuilt (under the entry's lock) when missing, stale or damaged."""
     directory = library.entry_dir(entry.doc_id) / INDEX_DIR
     settings = library.config.retrieval
@@ -53,7 +68,7 @@ def open_keyword(library: Library, entry: LibraryEntry, doc: ParsedDocument, wai
     return KeywordIndex.open(directory, doc, settings)
 
 
-def _rebuild_keyword(library: Library, entry: LibraryEntry, doc: ParsedDocument) -> None:
+def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> None:
     folder = library.entry_dir(entry.doc_id)
     for leftover in folder.glob(".index-*"):  # from a build that was killed
         shutil.rmtree(leftover, ignore_errors=True)
@@ -72,7 +87,7 @@ def _rebuild_keyword(library: Library, entry: LibraryEntry, doc: ParsedDocument)
 
 
 def open_dense(
-    library: Library, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: DenseHandoff | None = None
+    library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: DenseHandoff | None = None
 ) -> LsaRetriever:
     """The saved LSA (after a background build of this process, or the one the PDF worker built), else
     built here and saved."""

@@ -189,7 +189,7 @@ class Library:
         result: ReadResult | None = None
         try:
             report(0.05, "reading the document structure")
-            dense_to = self.root / f"{STAGING_PREFIX}{secrets.token_hex(8)}.{DENSE_NAME}"
+            dense_to = staging.with_name(f"{staging.name}.{DENSE_NAME}")  # named like its folder: cleaned up alike
             result = read_pdf(data, name, self.config, report, dense_to)
             report(0.9, "saving")
             (staging / PDF_NAME).write_bytes(data)
@@ -215,7 +215,10 @@ class Library:
         for folder in self.root.glob(f"{STAGING_PREFIX}*"):
             try:
                 if now - folder.stat().st_mtime > STALE_STAGING_SECONDS or _writer_is_gone(folder.name):
-                    shutil.rmtree(folder, ignore_errors=True)
+                    if folder.is_dir():
+                        shutil.rmtree(folder, ignore_errors=True)
+                    else:  # a dense index handed off by a killed worker
+                        folder.unlink(missing_ok=True)
             except OSError:
                 continue
 
@@ -346,6 +349,9 @@ class Library:
         """Remove an entry from disk and from the in-process caches."""
         entry = self.get(doc_id)
         self._refuse_writes("deleted")
+        build = BUILDS.get((str(self.root.resolve()), entry.doc_id))
+        if build is not None and build.started.is_set():  # its files go with it, not after it
+            build.dense_ready.wait(self.config.library.max_parse_seconds)
         with self.entry_lock(entry.doc_id):
             _evict(entry.doc_id)
             folder = self.entry_dir(entry.doc_id)

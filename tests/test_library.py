@@ -219,6 +219,7 @@ def test_concurrent_ingest_of_same_bytes(library, library_dir):
     assert not errors
     assert len(results) == 4 and len({r.model_dump_json(exclude={"building"}) for r in results}) == 1
     assert _entry_dirs(library_dir) == [results[0].doc_id]
+    assert library.wait_for_background(60)  # a build still running holds its dense index hand-off
     assert not list(library_dir.glob(".staging-*"))
 
 

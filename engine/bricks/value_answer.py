@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
-from engine.bricks.value_match import ValueMatch, in_wanted_scale, rank_cells, value_spec, wanted_scale
+from engine.bricks.value_match import ValueMatch, in_wanted_scale, narrows, rank_cells, value_spec, wanted_scale
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
 
@@ -35,6 +35,11 @@ Alternatives = Callable[[str], Sequence[str]]
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|to)\b[^.]*?\b(one|two|three|four|zero|\d)\s+decimal", re.I)
 _DECIMAL_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
 _PERCENT_WANTED = re.compile(r"\b(?:in (?:units of )?percents?|%|percentage|growth rate|margin)\b", re.I)
+_DIMENSIONLESS_ASKED = re.compile(
+    # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
+    r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,10 @@ class ValueAnswer:
     """Every input's period is the one asked (or the question names none)."""
     missing: tuple[str, ...] = ()
     """Inputs of the asked arithmetic that the evidence does not hold."""
+    narrower: bool = False
+    """The row's label names a narrower item than the metric asked (``value_match.narrows``)."""
+    kind_ok: bool = True
+    """False when the question asks for a ratio, share or rate and the value read is a currency amount."""
 
 
 def answer_value(
@@ -95,7 +104,19 @@ def answer_from_cells(
         cells=(best.cell,),
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
+        narrower=narrows(spec, best.cell),
+        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)),
     )
+
+
+def asks_dimensionless(question: str) -> bool:
+    """Whether ``question`` asks for a ratio, share, rate or count of times (no currency in the answer)."""
+    return bool(_DIMENSIONLESS_ASKED.search(question))
+
+
+def is_amount(cell: Cell) -> bool:
+    """A currency amount or a number in a stated scale ("$1,577", "3,890 million"): not a ratio."""
+    return cell.unit not in ("", "%") or (bool(cell.scale) and cell.unit != "%")
 
 
 def _statement(match: ValueMatch, wanted_scale: str) -> str:

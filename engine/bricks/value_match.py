@@ -149,6 +149,21 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
     return len(label & wanted) / len(label)
 
 
+_SCOPE_WORDS = frozenset(stems("total"))
+"""A word that states a row's scope (the table's total), never a narrower item."""
+
+
+def narrows(spec: ValueSpec, cell: Cell) -> bool:
+    """Whether a row's label names a narrower item than the metric asked: a word of the label (outside
+    parentheses, which hold abbreviations and units) that neither the question nor a document phrase for
+    the metric uses ("Total lease assets" for "total assets", "Deferred revenue" for "revenue")."""
+    if not cell.is_row or spec.is_empty:
+        return False
+    wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
+    own = stems(re.sub(r"\([^)]*\)", " ", cell.label))
+    return bool(own - wanted - _SCOPE_WORDS)
+
+
 def _nearness(cell: Cell, spec: ValueSpec) -> float:
     """For a number in a sentence: 0.2 when it follows one of the metric's words closely ("a wingspan of
     1.9 metres"), else -0.2 (the sentence's other numbers measure something else)."""

@@ -74,9 +74,14 @@ def asks_for_value(state: RunState) -> bool:
     content = _content(state)
     if parse_formula(content, standard_definition) is not None:
         return True
-    if expected_type(content) == "yes_no" or _NOT_A_VALUE.match(content):
+    if _not_a_value_question(content):
         return False
     return state.parsed.asks_for_value
+
+
+def _not_a_value_question(content: str) -> bool:
+    """A yes/no, which or why question: a value may support its answer, never be it."""
+    return expected_type(content) == "yes_no" or bool(_NOT_A_VALUE.match(content))
 
 
 def _content(state: RunState) -> str:
@@ -223,6 +228,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     explicit = asks_for_value(state)
     if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
         return answer
+    if not explicit and state.parsed.intent != "comparison" and _not_a_value_question(_content(state)):
+        return answer  # "Were there events that raised net income?" is not answered by the net income row
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []
     for side, part in pairs:
@@ -265,23 +272,42 @@ def _merged(
         for cell in value.cells:
             _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
-    exact = all(v.period_ok and v.label_cover >= GOOD_COVER for _, v in found) and len(found) == wanted
+    exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
     # the extractive text stays below the values only where a side or part has no value of its own
     kept = answer.text if answer.answer_found and len(found) < wanted else ""
     text = "\n".join([*lines, *([kept] if kept else [])])
     confidence = _confidence([v for _, v in found], exact, wanted)
     blockers = answer.pending_references or answer.garbled_pages or answer.uncovered_sides
+    caveats = (*answer.caveats, *(c for _, v in found for c in _value_caveats(v)))
     return answer.model_copy(update={
-        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True,
+        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "complete_answer_found": exact and not blockers and not state.value_missing,
     })  # fmt: skip
 
 
+def _exact(value: ValueAnswer) -> bool:
+    """The value is the metric asked, for the period asked, of the kind asked."""
+    return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
+
+
+def _value_caveats(value: ValueAnswer) -> list[str]:
+    label = value.cells[0].label if value.cells else "the value"
+    notes = []
+    if not value.kind_ok:
+        notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
+    if value.narrower:
+        notes.append(f"the row read ({label}) may name a narrower item than the one asked")
+    return notes
+
+
 def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     """High only when every side's value names the metric for the period asked; lower for a partial
-    label, an unchecked period or a missing side."""
-    covers = [v.label_cover * (1.0 if v.period_ok else 0.6) for v in found]
+    label, an unchecked period, a narrower row, an amount where a ratio is asked, or a missing side."""
+    covers = [
+        v.label_cover * (1.0 if v.period_ok else 0.6) * (1.0 if v.kind_ok else 0.4) * (0.6 if v.narrower else 1.0)
+        for v in found
+    ]
     share = len(found) / max(1, wanted)
     value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
     return round(min(0.95, max(0.05, value)), 3)

@@ -146,3 +146,29 @@ def test_missing_input_is_named_not_guessed():
     assert formula is not None
     working = evaluate(formula, lambda phrase, period: None, Period(2021))
     assert working.value is None and any("COGS" in m for m in working.missing)
+
+
+LEASES = [
+    item("CONSOLIDATED BALANCE SHEETS (amounts in millions) | 2021 | 2020", page=3, n=0),
+    item("Total lease assets | $ 3,890 | $ 3,482\nInventories | 17,907 | 14,215", page=3, n=1),
+]
+
+
+def test_a_row_naming_a_narrower_item_is_flagged_and_the_exact_row_is_not():
+    question = "How much total assets did Acme have at the end of FY2021?"
+    narrow = answer_value(question, ["total assets"], line_item_names, [LEASES], ["acme"])
+    assert narrow is not None and "Total lease assets" in narrow.statement and narrow.narrower
+    whole = answer_value(question, ["total assets"], line_item_names, [BALANCE], ["acme"])
+    assert whole is not None and "59,268" in whole.statement and not whole.narrower
+    capex = answer_value("What is the FY2018 capex?", ["capex"], line_item_names, [CASH_FLOW], ["acme"])
+    assert capex is not None and not capex.narrower  # "(PP&E)" is an abbreviation, not a narrower item
+
+
+def test_an_amount_read_for_a_ratio_question_is_not_of_the_kind_asked():
+    ratio = answer_value(
+        "What is the inventory turnover ratio for FY2021?", ["inventory turnover ratio", "inventory"],
+        line_item_names, [LEASES], ["acme"],
+    )  # fmt: skip
+    assert ratio is not None and "Inventories" in ratio.statement and not ratio.kind_ok
+    amount = answer_value("How much inventory did Acme hold in FY2021?", ["inventory"], line_item_names, [LEASES])
+    assert amount is not None and amount.kind_ok

@@ -37,7 +37,9 @@ def test_killed_ingest_leaves_no_staging_folder_behind(
             break
     proc.wait(timeout=60)
     assert _staging(library_dir), "the child was not killed while staging (nothing to clean up)"
-    Library(config).ingest(pdfs.text_pdf(), "heron.pdf")  # any later ingest cleans up
+    library = Library(config)
+    library.ingest(pdfs.text_pdf(), "heron.pdf")  # any later ingest cleans up
+    assert library.wait_for_background(60)  # this ingest's own dense index hand-off is gone once built
     assert _staging(library_dir) == [], "the killed ingest's staging folder is still there"
 
 
