@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from engine.bricks.answer_type import expected_type, states_type, type_caveat
-from engine.bricks.passages import Unit, mark_coverage, split_units, unit_terms
+from engine.bricks.passages import Unit, mark_coverage, split_units, term_stems, unit_terms
 from engine.bricks.text import (
     find_cardinality_cue,
     find_references,
@@ -183,11 +183,27 @@ def unresolved_references(
     return pending_references(mentioned, evidence)
 
 
-def side_covered(side: ComparisonSide, units: Sequence[Unit]) -> bool:
-    """Whether a unit covers the side: one from the side's own document (when it has one), else one
-    that holds at least half of the words of the side's label."""
+_NAME = re.compile(r"^[A-Z][a-z]+(?:'s)?$")
+"""A capitalised word ("Acme", "Pfizer's"): the subject every side shares, not what is compared."""
+
+
+def side_aspect(side: ComparisonSide, parsed: ParsedQuestion, sides: Sequence[ComparisonSide]) -> list[set[str]]:
+    """What one document side must speak of: its terms and their document words, without the sides'
+    labels ("2018", "fiscal 2022") and without the names of the subject they share ("Acme")."""
+    labels = set().union(*(stems(s.label) for s in sides))
+    terms = [t for t in (side.keywords or parsed.keywords) if not _NAME.match(t)]
+    return [t - labels for t in term_stems([*terms, *parsed.retrieval.expansions]) if t - labels]
+
+
+def side_covered(side: ComparisonSide, units: Sequence[Unit], aspect: Sequence[set[str]] = ()) -> bool:
+    """Whether a unit covers the side: one from the side's own document (when it has one) whose own
+    text speaks of the side's ``aspect`` (a page that only names the company or the year covers
+    nothing), else one that holds at least half of the words of the side's label."""
     if side.doc_id is not None:
-        return any(u.item.doc_id == side.doc_id for u in units)
+        own = [u for u in units if u.item.doc_id == side.doc_id]
+        if not aspect:
+            return bool(own)
+        return any(any(term & (stems(u.text) | stems(u.caption)) for term in aspect) for u in own)
     label = stems(side.label)
     return any(len(label & stems(u.text)) / max(1, len(label)) >= 0.5 for u in units)
 
@@ -282,7 +298,10 @@ def check_answer(
     cited = cited_units(answer, evidence)
     pending = [r for r in unresolved_references(parsed, units, evidence) if r not in answer.pending_references]
     garbled = [p for p in garbled_pages(evidence) if p not in answer.garbled_pages]
-    sides = [s.label for s in parsed.sides if not side_covered(s, cited) and s.label not in answer.uncovered_sides]
+    sides = [
+        s.label for s in parsed.sides
+        if not side_covered(s, cited, side_aspect(s, parsed, parsed.sides)) and s.label not in answer.uncovered_sides
+    ]  # fmt: skip
     missing = uncovered_parts(parsed.parts, cited)
     expected, found = announced_count(parsed, units, evidence)
     expected = expected if expected is not None else answer.expected_count

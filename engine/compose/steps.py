@@ -91,14 +91,21 @@ def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     return answer.model_copy(update={"pending_references": real, "caveats": caveats})
 
 
+PAGES_PER_SIDE = 3
+"""A question over several documents may cite this many pages of each (a statement and its notes)."""
+
+
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
     """The run's final answer plus supporting passages from any retrieved page, not only the prompt's;
     for a question over several documents, each document side's own best pages, in turns."""
     settings = state.config.generation
     ledger = state.by_pass().evidence
-    if any(side.doc_id for side in state.parsed.sides):
-        answer = _side_support(answer, state, ledger, settings.max_evidence_pages)
-    return add_support(answer, state.parsed, ledger, settings.max_evidence_pages, settings.min_support_share)
+    max_pages = settings.max_evidence_pages
+    doc_sides = sum(1 for side in state.parsed.sides if side.doc_id)
+    if doc_sides:
+        max_pages = max(max_pages, PAGES_PER_SIDE * doc_sides)
+        answer = _side_support(answer, state, ledger, max_pages)
+    return add_support(answer, state.parsed, ledger, max_pages, settings.min_support_share)
 
 
 def _side_support(

@@ -19,6 +19,7 @@ from engine.bricks.signals import (
     garbled_pages,
     part_key,
     reference_present,
+    side_aspect,
     uncovered_parts,
     unresolved_references,
 )
@@ -57,6 +58,8 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
     for side in parsed.sides:
         if side.doc_id is not None:
             own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
+            aspect = side_aspect(side, parsed, parsed.sides)  # a passage naming only the company covers nothing
+            own = [u for u in own if not aspect or any(t & (stems(u.text) | stems(u.caption)) for t in aspect)]
             best = max(own, key=lambda u: u.score, default=None)
             for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
                 logger.debug(
