@@ -6,6 +6,7 @@ particular document.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -187,8 +188,10 @@ def overlap_ratio(terms: Iterable[str], text: str) -> float:
     return sum(1 for t in terms if t in low) / len(terms)
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
-    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read")."""
+    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read").
+    Cached: a document's vocabulary is small and every passage score stems the same words again."""
     w = word.lower()
     for group in ((("ies", "y"), ("s", "")), (("ied", "y"), ("ing", ""), ("ed", ""))):
         for suffix, repl in group:
@@ -198,9 +201,20 @@ def stem(word: str) -> str:
     return w
 
 
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _content_stem(word: str) -> str | None:
+    """The stem of a word, None for a stop word."""
+    return None if word.lower() in STOPWORDS else stem(word)
+
+
 def stems(text: str) -> set[str]:
     """Stems of the words of ``text`` (stop words dropped)."""
-    return {stem(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", text) if w.lower() not in STOPWORDS}
+    found = {_content_stem(w) for w in _WORD.findall(text)}
+    found.discard(None)
+    return found  # type: ignore[return-value]  # None was discarded
 
 
 _SUBJECT_PATTERNS = (
