@@ -38,9 +38,16 @@ ASKING_WORDS = frozenset(
         "state",
         "disclose",
         "give",
+        "annual",  # "annual report", "annual revenue": the kind of period, read as a period
+        "quarterly",
+        "consolidated",  # "according to the consolidated statements of income": where it is printed
+        "statement",
     }
 )
-"""Question words that say how a value is asked for, never what the line item is called."""
+"""Question words that say how a value is asked for, never what the line item is called (stemmed
+before use: "statements" and "consolidated" are dropped with their singular and base forms)."""
+
+_ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
 _STATEMENT = re.compile(
@@ -94,7 +101,7 @@ def value_spec(
     periods = periods_in(question)
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
-    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_WORDS
+    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
     drop |= named | references
     terms = []
     for keyword in keywords:

@@ -19,8 +19,9 @@ from dataclasses import replace
 from engine.bricks.answer_type import expected_type
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.line_items import line_item_names, standard_definition
+from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
-from engine.bricks.values import Cell, cells_in, table_cells
+from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
 from engine.compose.evidence import RunState
 from engine.contracts import (
     AnswerWithEvidence,
@@ -228,10 +229,12 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     explicit = asks_for_value(state)
     if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
         return answer
-    if not explicit and state.parsed.intent != "comparison" and _not_a_value_question(_content(state)):
+    compares = state.parsed.intent == "comparison" or len(state.parsed.sides) > 1
+    if not explicit and not compares and _not_a_value_question(_content(state)):
         return answer  # "Were there events that raised net income?" is not answered by the net income row
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []
+    candidates: list[tuple[Pair, ValueAnswer]] = []
     for side, part in pairs:
         question, keywords = _pair_question(state, side, part)
         cells = value_cells(state, side.doc_id if side else None)
@@ -241,14 +244,48 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         logger.debug("value from %d cells -> %s", len(cells), value)
         if value is not None and value.missing:
             state.value_missing += [m for m in value.missing if m not in state.value_missing]
-        if value is not None and value.statement and (explicit or _strict_ok(value)):
-            found.append(((side, part), value))
+        if value is not None and value.statement:
+            candidates.append(((side, part), value))
+            if explicit or _strict_ok(value):
+                found.append(((side, part), value))
+    if compares and len(found) < len(candidates) == len(pairs) > 1 and _same_line_item(candidates):
+        found = candidates
     if not found:
         if state.value_missing:
             note = "the evidence does not hold: " + "; ".join(state.value_missing)
             return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
         return answer
     return _merged(answer, state, found, len(pairs))
+
+
+def _same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Every side's value is read from a row of the same name, for the period asked: the comparison's
+    line item, found in each document (one row of one name is weak; the same row in each is not)."""
+    labels = {frozenset(stems(v.cells[0].label)) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
+    return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
+
+
+def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
+    """For two sides read from the same line item in the same unit: which is higher, and by how much."""
+    if len(found) != 2 or not _same_line_item(found):
+        return []
+    (first, a), (second, b) = found
+    ca, cb = a.cells[0], b.cells[0]
+    if first[0] is None or second[0] is None or ca.unit != cb.unit or (ca.unit == "%" and ca.scale != cb.scale):
+        return []
+    high, low, high_cell, low_cell = (
+        (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
+    )
+    if high_cell.scaled == low_cell.scaled:
+        return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
+    scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
+    gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
+    shown = f"{high_cell.unit}{gap:,.{_decimals_of(high_cell, low_cell)}f}{' ' + scale if scale else ''}"
+    return [f"{high.label} is higher by {shown} ({high_cell.display()} against {low_cell.display()})"]
+
+
+def _decimals_of(*cells: Cell) -> int:
+    return max((len(c.raw.split(".")[1].rstrip("%)")) if "." in c.raw else 0 for c in cells), default=0)
 
 
 def _strict_ok(value: ValueAnswer) -> bool:
@@ -272,6 +309,7 @@ def _merged(
         for cell in value.cells:
             _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
+    lines += _difference(found)
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
     # the extractive text stays below the values only where a side or part has no value of its own

@@ -73,3 +73,35 @@ def test_a_side_without_evidence_is_named_missing_and_the_answer_is_not_complete
     )  # fmt: skip
     assert not result.answer.complete_answer_found
     assert result.answer.uncovered_sides or any("2022" in c for c in result.answer.caveats), result.answer
+
+
+def _statement(year: int, research: str) -> bytes:
+    """A one-page income statement laid out in columns, as filings print it."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), f"Acme Corporation Annual Report {year}", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
+    rows = [("(Millions)", str(year), str(year - 1)), ("Net sales", "32,765", "31,657"),
+            ("Research and development expenses", research, "1,870"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    for n, (label, current, prior) in enumerate(rows):
+        y = 140 + 16 * n
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, y), text, fontsize=10)
+    for n in range(3):  # other pages, so the statement has to be found
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>")
+    return doc.tobytes()
+
+
+def test_the_same_line_item_read_in_each_document_is_compared_with_both_values_cited(config: EngineConfig) -> None:
+    library = Library(config)
+    first = library.ingest(_statement(2018, "1,821"), "acme_2018_annual_report.pdf").doc_id
+    second = library.ingest(_statement(2022, "1,862"), "acme_2022_annual_report.pdf").doc_id
+    result = engine.answer(
+        "Which of Acme's annual reports shows the higher research and development expenses, 2018 or 2022?",
+        [first, second], strategy="auto", config=config,
+    )  # fmt: skip
+    text = result.answer.text
+    assert "1,821" in text and "1,862" in text and "2022 is higher by 41 million" in text, text
+    quotes = {(c.doc_id, c.quote) for c in result.answer.citations}
+    assert (first, "Research and development expenses | 1,821 | 1,870") in quotes
+    assert (second, "Research and development expenses | 1,862 | 1,870") in quotes
