@@ -41,10 +41,19 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
     if acts.is_on("adaptive_parsing"):
         top = sorted(state.ledger.values(), key=lambda e: -e.fused)[:12]
         pages = list(dict.fromkeys((e.hit.chunk.doc_id, e.hit.chunk.page) for e in top))[:3]
-        state.adaptive_parse(pages)
-        queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
-        added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
+        pages = [p for p in pages if not _rows_read(state, p)]  # layer 1 already reads their tables as rows
+        if pages:
+            state.adaptive_parse(pages)
+            queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
+            added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
     return queries, list(dict.fromkeys(added))
+
+
+def _rows_read(state: RunState, page: tuple[str, int]) -> bool:
+    """Whether the layer-1 parse of a page already holds table rows ("label | cell | cell"), so the
+    table finder would read nothing new there."""
+    index = state.index_of(page[0])
+    return index is not None and any(" | " in c.text for c in index.chunks_on_pages([page[1]]))
 
 
 def _side_searches(state: RunState, queries: list[str]) -> list[str]:
