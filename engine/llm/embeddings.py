@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engine.bricks.retrieval.protocols import EmbeddingError
 from engine.config import BackendConfig
 from engine.errors import BackendUnavailableError, EndpointPolicyError
-from engine.llm.transport import Tally, describe, openai_client, request_with_retries, short_validation
+from engine.llm.transport import ClientSlot, Tally, describe, request_with_retries, short_validation
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class OpenAIEmbedder:
     def __init__(self, config: BackendConfig) -> None:
         """``config`` comes from ``BackendConfig.embeddings_endpoint()`` (model and base URL are the embeddings')."""
         self.config = config
-        self._client: Any = None
+        self._clients = ClientSlot(self.config)
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -90,17 +90,11 @@ class OpenAIEmbedder:
         return bytes(raw.http_response.content)
 
     def _get_client(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                self._client = openai_client(self.config)
-            return self._client
+        return self._clients.get()
 
     def _drop_client(self) -> None:
         """Forget the client after an abandoned request; a fresh one serves the next request."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            threading.Thread(target=client.close, daemon=True).start()
+        self._clients.drop()
 
     def _scrub(self, text: str) -> str:
         """``text`` on one line, with every key this process knows of (and anything shaped like one) masked."""

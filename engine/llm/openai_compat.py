@@ -41,11 +41,11 @@ from engine.llm import prompts, structured, wire
 from engine.llm.network import ensure_network
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
 from engine.llm.transport import (
+    ClientSlot,
     CutOff,
     InvalidReply,
     Tally,
     describe,
-    openai_client,
     request_with_retries,
     short_validation,
 )
@@ -100,7 +100,7 @@ class OpenAIBackend:
         self.config = config
         self.base_url = config.base_url or server_endpoint()
         ensure_network(self.base_url or "https://api.openai.com/v1")
-        self._client: Any = None
+        self._clients = ClientSlot(self.config)
         self._model: str | None = config.model
         self._lock = threading.Lock()
         self.events: list[str] = []
@@ -123,17 +123,11 @@ class OpenAIBackend:
         return _KEY_LIKE.sub("***", text)
 
     def _get_client(self) -> Any:
-        with self._lock:
-            if self._client is None:
-                self._client = openai_client(self.config)
-            return self._client
+        return self._clients.get()
 
     def _drop_client(self) -> None:
         """Forget the client after an abandoned request; a fresh one serves the next request."""
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            threading.Thread(target=client.close, daemon=True).start()
+        self._clients.drop()
 
     def model_name(self, tally: Tally, deadline: float | None) -> str:
         """The configured model, or the one the endpoint serves when none is configured."""

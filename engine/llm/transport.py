@@ -226,3 +226,25 @@ __all__ = [
     "request_with_retries",
     "short_validation",
 ]
+
+
+class ClientSlot:
+    """One lazily built ``openai`` client for an endpoint, shared by a backend's threads; dropped after an
+    abandoned request (a fresh one serves the next) and closed in the background."""
+
+    def __init__(self, config: BackendConfig) -> None:
+        self._config = config
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                self._client = openai_client(self._config)
+            return self._client
+
+    def drop(self) -> None:
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            threading.Thread(target=client.close, daemon=True).start()

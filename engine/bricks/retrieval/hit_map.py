@@ -2,16 +2,29 @@
 
 An index stays built over the chunks a document was ingested with. After an adaptive re-parse of
 some pages (``DocumentIndex.with_document``), the chunks of those pages are new: a hit on a changed
-page maps to that page's unused new chunk sharing most query terms. Used by the PostgreSQL keyword
-retriever (whose rows keep the ingested chunk ids).
+page maps to that page's unused new chunk sharing most query terms. Used by both keyword retrievers
+(Whoosh's documents and PostgreSQL's rows keep the ingested chunk ids).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.bricks.retrieval.keyword import snippet
 from engine.contracts import Chunk, Hit, ParsedDocument, RetrieverName
+
+SNIPPET_CHARS = 160
+
+
+def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
+    """A cheap highlight: the window of ``text`` around the first query term it contains."""
+    flat = " ".join(text.split())
+    low = flat.lower()
+    positions = [p for p in (low.find(t[: max(4, len(t) - 2)]) for t in terms if t) if p >= 0]
+    if not positions:
+        return flat[:width]
+    start = max(0, min(positions) - width // 4)
+    return ("…" if start else "") + flat[start : start + width]
+
 
 HIGHLIGHTED_HITS = 5
 """Hits that carry a highlight (the first ones, which a person reads)."""

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -32,9 +32,10 @@ from whoosh.lang.porter import stem
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.system import pack_uint
 
+from engine.bricks.retrieval.hit_map import ChunkMap
 from engine.bricks.text import content_words, tokenize
 from engine.config import RetrievalConfig
-from engine.contracts import Chunk, Hit, ParsedDocument, RankedList
+from engine.contracts import Chunk, ParsedDocument, RankedList
 from engine.errors import LibraryCorruptError
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,6 @@ META_NAME = "loupe-index.json"
 _WHOOSH_SUFFIXES = (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp")
 
 _SYNTAX = re.compile(r"[^\w.]+")
-_SNIPPET_CHARS = 160
 _MIN_TERM = 2  # StemmingAnalyzer's StopFilter minsize
 _STOP = frozenset(STOP_WORDS)
 
@@ -115,17 +115,6 @@ def clean_query(query: str) -> str:
     return " ".join(w for w in cleaned if w)
 
 
-def snippet(text: str, terms: list[str], width: int = _SNIPPET_CHARS) -> str:
-    """A cheap highlight: the window of ``text`` around the first query term it contains."""
-    flat = " ".join(text.split())
-    low = flat.lower()
-    positions = [p for p in (low.find(t[: max(4, len(t) - 2)]) for t in terms if t) if p >= 0]
-    if not positions:
-        return flat[:width]
-    start = max(0, min(positions) - width // 4)
-    return ("…" if start else "") + flat[start : start + width]
-
-
 class _PrivateRamStorage(RamStorage):
     """Whoosh's RamStorage spills to ``<tmp>/MAIN.tmp``, one folder shared by every process that builds
     an index at the same moment; this one spills to private temporary folders, removed by :meth:`cleanup`."""
@@ -180,11 +169,7 @@ class KeywordIndex:
         self._docnums_by_page: dict[int, list[int]] = {}
         for number, (_, page) in enumerate(self._order):
             self._docnums_by_page.setdefault(page, []).append(number)
-        self._chunks: Mapping[str, Chunk] = {c.chunk_id: c for c in doc.chunks}
-        self._by_page: dict[int, list[Chunk]] = {}
-        for chunk in doc.chunks:
-            self._by_page.setdefault(chunk.page, []).append(chunk)
-        self._changed: frozenset[int] | set[int] = frozenset()
+        self._map = ChunkMap(doc)
 
     # ---- construction -----------------------------------------------------------------------
 
@@ -256,17 +241,8 @@ class KeywordIndex:
         """The same whoosh index over replaced chunks (adaptive re-parse of some pages)."""
         clone = object.__new__(KeywordIndex)
         clone.__dict__.update(self.__dict__)
-        before: dict[int, list[str]] = {}
-        for chunk in self.doc.chunks:
-            before.setdefault(chunk.page, []).append(chunk.text)
         clone.doc = doc
-        clone._chunks = {c.chunk_id: c for c in doc.chunks}
-        clone._by_page = {}
-        for chunk in doc.chunks:
-            clone._by_page.setdefault(chunk.page, []).append(chunk)
-        clone._changed = self._changed | {
-            p for p, chunks in clone._by_page.items() if [c.text for c in chunks] != before.get(p)
-        }
+        clone._map = self._map.replaced(doc)
         return clone
 
     def close(self) -> None:
@@ -287,38 +263,6 @@ class KeywordIndex:
             if not allowed:
                 return RankedList(query=query, retriever="keyword")
         with self._lock:
-            results = self._searcher.search(parsed, limit=k * 2 if self._changed else k, filter=allowed)
+            results = self._searcher.search(parsed, limit=k * 2 if self._map.changed else k, filter=allowed)
             found = [(*self._order[r.docnum], float(r.score)) for r in results]
-        return RankedList(query=query, retriever="keyword", hits=self._hits(found, text.split(), k))
-
-    def _hits(self, found: list[tuple[str, int, float]], terms: list[str], k: int) -> tuple[Hit, ...]:
-        hits: list[Hit] = []
-        used: set[str] = set()
-        for chunk_id, page, score in found:
-            if page in self._changed:
-                chunk = self._substitute(page, used, terms)
-            else:
-                chunk = self._chunks.get(chunk_id) or self._substitute(page, used, terms)
-            if chunk is None or chunk.chunk_id in used:
-                continue
-            used.add(chunk.chunk_id)
-            highlight = snippet(chunk.text, terms) if len(hits) < 5 else None
-            hits.append(
-                Hit(chunk=chunk, score=round(score, 6), retriever="keyword", rank=len(hits) + 1, highlight=highlight)
-            )
-            if len(hits) >= k:
-                break
-        return tuple(hits)
-
-    def _substitute(self, page: int, used: set[str], terms: list[str]) -> Chunk | None:
-        """A hit on a re-parsed page maps to that page's unused new chunk sharing most query terms."""
-        stems = [t[: max(4, len(t) - 2)] for t in terms]
-        best, best_score = None, -1
-        for chunk in self._by_page.get(page, ()):
-            if chunk.chunk_id in used:
-                continue
-            low = chunk.text.lower()
-            score = sum(1 for s in stems if s in low)
-            if score > best_score:
-                best, best_score = chunk, score
-        return best
+        return RankedList(query=query, retriever="keyword", hits=self._map.hits(found, text.split(), k, "keyword"))

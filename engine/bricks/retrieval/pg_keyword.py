@@ -20,8 +20,7 @@ import logging
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from engine.bricks.retrieval.hit_map import ChunkMap
-from engine.bricks.retrieval.keyword import snippet
+from engine.bricks.retrieval.hit_map import ChunkMap, snippet
 from engine.bricks.text import content_words, tokenize
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, CorpusHit, ParsedDocument, RankedList

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bricks.retrieval.keyword import KeywordIndex, clean_query, snippet
+from engine.bricks.retrieval.hit_map import snippet
+from engine.bricks.retrieval.keyword import KeywordIndex, clean_query
 from engine.config import RetrievalConfig
 from engine.errors import LibraryCorruptError
 
