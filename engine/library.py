@@ -85,7 +85,8 @@ def sanitize_file_name(name: str) -> str:
     return name or "document.pdf"
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` under a temporary name, then rename it into place (never half-written)."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
         tmp.write_bytes(data)
@@ -323,7 +324,7 @@ class Library:
         result = read_pdf(self.pdf_bytes(entry.doc_id), entry.file_name, self.config, lambda f, m: None)
         if not self.read_only:
             with self.entry_lock(entry.doc_id):
-                _write_atomic(path, result.encoded)
+                write_atomic(path, result.encoded)
         return result.document()
 
     def load(self, doc_id: str) -> DocumentIndex:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import secrets
 import shutil
 import zlib
 from pathlib import Path
@@ -24,6 +22,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.contracts import ParsedDocument
+from engine.library import write_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -59,12 +58,7 @@ class LocalCache:
     def _write(self, path: Path, data: bytes) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-            try:
-                tmp.write_bytes(data)
-                os.replace(tmp, path)
-            finally:
-                tmp.unlink(missing_ok=True)
+            write_atomic(path, data)
         except OSError as error:
             logger.debug("not caching %s (%s)", path, error)
 
