@@ -51,6 +51,8 @@ def test_each_document_is_a_side_and_each_side_cites_its_own_evidence(two_report
     assert (first, 2) in cited and (second, 2) in cited, cited
     quotes = " ".join(c.quote for c in result.answer.citations)
     assert "93,516" in quotes and "92,000" in quotes
+    # the answer is each side's own passage; other pages are only support
+    assert {c.page for c in result.answer.citations if c.role == "answer"} == {2}, result.answer.citations
     for doc_id in (first, second):
         assert len({page for d, page in cited if d == doc_id}) <= PAGES_PER_SIDE
     assert "side" in result.activations.keyword_retrieval.reason

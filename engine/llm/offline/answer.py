@@ -152,6 +152,8 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     chosen: list[tuple[str, Unit]] = []
     if parsed.sides and (parsed.intent == "comparison" or any(side.doc_id for side in parsed.sides)):
         chosen, uncovered = _side_units(units, parsed)
+        if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
+            return chosen[:limit], uncovered
     elif parsed.intent == "listing":
         cue = next(iter(cue_order(ranked, parsed)), None)
         stated = find_cardinality_cue(cue.text) if cue else None
