@@ -62,6 +62,11 @@ _ENTRIES: tuple[tuple[str, str, str], ...] = (
 _COMPILED = tuple((re.compile(term, re.I), tuple(x.strip() for x in labels.split(";"))) for term, labels, _ in _ENTRIES)
 
 
+def line_item_triggers(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that name a line item with other names ("sales" of "comparable sales")."""
+    return tuple(m.group(0) for pattern, _ in _COMPILED for m in pattern.finditer(text))
+
+
 def line_item_names(text: str) -> tuple[str, ...]:
     """The row labels filings use for the metrics ``text`` names, in order of first mention."""
     found: dict[str, None] = {}

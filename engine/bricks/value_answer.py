@@ -15,7 +15,15 @@ from dataclasses import dataclass
 
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
-from engine.bricks.value_match import ValueMatch, in_wanted_scale, narrows, rank_cells, value_spec, wanted_scale
+from engine.bricks.value_match import (
+    ValueMatch,
+    broader,
+    in_wanted_scale,
+    narrows,
+    rank_cells,
+    value_spec,
+    wanted_scale,
+)
 from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
 from engine.contracts import EvidenceItem
 
@@ -104,7 +112,7 @@ def answer_from_cells(
         cells=(best.cell,),
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
-        narrower=narrows(spec, best.cell),
+        narrower=narrows(spec, best.cell) or broader(spec, best.cell),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)),
     )
 

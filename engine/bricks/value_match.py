@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.entities import Focus, focus_of, focus_score
+from engine.bricks.line_items import line_item_triggers
 from engine.bricks.text import find_references, stems
 from engine.bricks.values import Cell, Period, periods_in
 
@@ -169,6 +170,17 @@ def narrows(spec: ValueSpec, cell: Cell) -> bool:
     wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
     own = stems(re.sub(r"\([^)]*\)", " ", cell.label))
     return bool(own - wanted - _SCOPE_WORDS)
+
+
+def broader(spec: ValueSpec, cell: Cell) -> bool:
+    """Whether a row read through a document phrase names a broader item than the metric asked: the
+    question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales") with words
+    that neither the row's label, its column nor its section holds ("Revenues" of the whole company)."""
+    if not cell.is_row or not spec.alternatives:
+        return False
+    named = stems(f"{cell.label} {cell.column} {cell.context}")
+    triggers = {w for trigger in line_item_triggers(spec.question) for w in stems(trigger)}
+    return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
 
 
 def _nearness(cell: Cell, spec: ValueSpec) -> float:

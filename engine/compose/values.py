@@ -335,7 +335,7 @@ def _value_caveats(value: ValueAnswer) -> list[str]:
     if not value.kind_ok:
         notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
     if value.narrower:
-        notes.append(f"the row read ({label}) may name a narrower item than the one asked")
+        notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")
     return notes
 
 

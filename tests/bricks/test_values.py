@@ -172,3 +172,16 @@ def test_an_amount_read_for_a_ratio_question_is_not_of_the_kind_asked():
     assert ratio is not None and "Inventories" in ratio.statement and not ratio.kind_ok
     amount = answer_value("How much inventory did Acme hold in FY2021?", ["inventory"], line_item_names, [LEASES])
     assert amount is not None and amount.kind_ok
+
+
+INCOME = [
+    item("CONSOLIDATED STATEMENTS OF INCOME (millions) | 2021 | 2020", page=4, n=0),
+    item("Revenues | 81,288 | 41,651\nCost of sales | 30,821 | 8,484", page=4, n=1),
+]
+
+
+def test_a_company_total_read_for_a_qualified_metric_is_flagged_and_the_plain_metric_is_not() -> None:
+    qualified = answer_value("What was Comirnaty revenue in 2021?", ["Comirnaty revenue"], line_item_names, [INCOME])
+    assert qualified is not None and "81,288" in qualified.statement and qualified.narrower
+    plain = answer_value("What was the revenue in 2021?", ["revenue"], line_item_names, [INCOME])
+    assert plain is not None and "81,288" in plain.statement and not plain.narrower
