@@ -14,14 +14,11 @@ leads a process group, so stopping it stops the helper too.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import logging
 import os
 import pickle
 import resource
-import signal
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -47,10 +44,6 @@ def with_ocr_pages(profile: DocumentProfile, doc: ParsedDocument) -> tuple[Docum
     if not doc.ocr_pages:
         return profile, doc
     return profile.model_copy(update={"ocr_pages": doc.ocr_pages, "is_likely_scanned": True}), doc
-
-
-PR_SET_PDEATHSIG = 1
-"""prctl option: the signal this process gets when its parent dies (linux/prctl.h)."""
 
 
 def _vm_bytes() -> int:
@@ -85,20 +78,11 @@ def _outcome(exc: BaseException) -> tuple[Any, ...]:
     return ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies (a killed ingest leaves no worker writing on)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before the request took effect
-        os._exit(1)
-
-
 def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None) -> None:
     """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
-    _die_with_parent()
+    parent = os.getppid()
     _limit_resources(config.library)
 
     def on_page(page: int, total: int, ocr: bool) -> None:
@@ -116,13 +100,18 @@ def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig, d
     with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
         conn.send(message)
         if doc is not None and dense_to is not None:
-            conn.send(("dense", _save_lsa(doc, config, dense_to)))
+            conn.send(("dense", _save_lsa(doc, config, dense_to, parent)))
     conn.close()
 
 
-def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path) -> bool:
+def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> bool:
+    """Build the LSA and save it at ``path`` for the parent; nothing is written once the parent is gone
+    (a killed ingest leaves no file behind that a later cleanup could miss)."""
     try:
-        LsaRetriever.build(doc, config.retrieval).save(path, config.retrieval.dense_dimensions)
+        lsa = LsaRetriever.build(doc, config.retrieval)
+        if os.getppid() != parent:
+            return False
+        lsa.save(path, config.retrieval.dense_dimensions)
         return True
     except Exception:
         logger.warning("the worker could not build the dense index", exc_info=True)
@@ -147,7 +136,6 @@ def _two_readers(
     receive_fd, send_fd = os.pipe()
     helper = os.fork()
     if helper == 0:
-        _die_with_parent()
         os.close(receive_fd)
         _helper(conn, pdf, config, on_page, range(half, total), send_fd)
     os.close(send_fd)

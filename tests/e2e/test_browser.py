@@ -73,6 +73,10 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
         page.set_default_timeout(60_000)
         page.goto(server)
         page.get_by_text("Ask hard questions of PDFs").wait_for()
+        # the first run (which reads the bundled sample) has drawn the whole page and finished: a file
+        # chosen while the page is still being drawn goes to an uploader that the run then replaces
+        page.locator("[data-testid='stChatInputTextArea']").wait_for()
+        page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
         page.screenshot(path=str(tmp_path / "01-landing.png"), full_page=True)
 
         page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(pdf))
