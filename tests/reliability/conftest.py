@@ -18,14 +18,20 @@ SECRET = "sk-test-SECRET-123"
 
 
 def snapshot(folder: Path) -> dict[str, int]:
-    """Every file under ``folder`` (relative path -> size); ignores lock files."""
+    """Every file under ``folder`` (relative path -> size); ignores lock files, and files that vanish
+    while the folder is walked (a background index build renames its temporary files into place)."""
     if not folder.exists():
         return {}
-    return {
-        str(p.relative_to(folder)): p.stat().st_size
-        for p in folder.rglob("*")
-        if p.is_file() and not p.name.endswith(".lock")
-    }
+    found: dict[str, int] = {}
+    for path in folder.rglob("*"):
+        if path.name.endswith(".lock"):
+            continue
+        try:
+            if path.is_file():
+                found[str(path.relative_to(folder))] = path.stat().st_size
+        except FileNotFoundError:
+            continue
+    return found
 
 
 def entry_dirs(root: Path) -> list[Path]:

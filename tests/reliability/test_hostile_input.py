@@ -221,6 +221,7 @@ def test_hostile_file_name_is_stored_under_the_doc_id_only(index: int, config: E
     library = Library(config)
     before_outside = outside()
     entry = library.ingest(pdfs.text_pdf((f"Document number {index}. " + pdfs.BODY,)), name)
+    assert library.wait_for_background(60)  # its indexes too, so no temporary file is mid-rename
     assert outside() == before_outside, "something was written outside the library folder"
     folder = library.root / entry.doc_id
     assert (folder / "manifest.json").is_file()

@@ -23,7 +23,14 @@ QUESTION = "What did the Heron survey measure at the twelve stations?"
 
 
 def _files_containing(root: Path, needle: bytes) -> list[str]:
-    return [str(p) for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()]
+    found = []
+    for path in root.rglob("*"):
+        try:
+            if path.is_file() and needle in path.read_bytes():
+                found.append(str(path))
+        except FileNotFoundError:  # a temporary file renamed into place while the folder is walked
+            continue
+    return found
 
 
 def _cache_dump(obj: object, depth: int = 0, seen: set[int] | None = None) -> str:
