@@ -149,6 +149,8 @@ def page(settings: Settings) -> None:
     st.title("Ask")
     st.write("Ask hard questions of PDFs and see **why** the answer is what it is: which patterns fired, "
              "what each pass did, and the cited lines on the page. Ask follow-ups in the same conversation.")  # fmt: skip
+    with st.spinner("Preparing the sample document…"):
+        services.sample_entry()  # before the uploader is drawn: a file chosen during this wait would be lost
     uploads(_added)
     doc_ids = _documents()
     turns = state.conversation()
