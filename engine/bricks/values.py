@@ -13,10 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.bricks.layout import ROW_SEPARATOR, has_rows
 from engine.bricks.text import normalize_space, split_sentences
 from engine.contracts import EvidenceItem
-
-ROW_SEPARATOR = " | "
 
 _YEAR = r"(?:19|20)\d\d"
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -227,7 +226,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     for item in items:
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
-            if ROW_SEPARATOR in line:
+            if has_rows(line):
                 cells += _read_row(item, line, state)
             else:
                 _read_caption(line, state)

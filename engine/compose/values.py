@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from engine.bricks.answer_type import expected_type
 from engine.bricks.formulas import operands, parse_formula
+from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
@@ -111,9 +112,7 @@ def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
         cached = {}
         for page in range(1, index.doc.total_pages + 1):
             chunks = index.chunks_on_pages([page])
-            if any(
-                " | " in c.text for c in chunks
-            ):  # a page with table rows, read whole (its captions name the columns)
+            if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
                 cached[page] = table_cells([_item(c, name) for c in chunks])
         _DOC_CELLS[key] = cached
         while len(_DOC_CELLS) > _DOC_CELLS_KEPT:

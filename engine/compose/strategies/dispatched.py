@@ -8,6 +8,7 @@ unless an earlier one was better (complete, more sides covered, or more confiden
 
 from __future__ import annotations
 
+from engine.bricks.layout import has_rows
 from engine.compose.actions import PlannedAction, anchor_share, next_action
 from engine.compose.evidence import RunState
 from engine.compose.sides import side_quota
@@ -53,7 +54,7 @@ def _rows_read(state: RunState, page: tuple[str, int]) -> bool:
     """Whether the layer-1 parse of a page already holds table rows ("label | cell | cell"), so the
     table finder would read nothing new there."""
     index = state.index_of(page[0])
-    return index is not None and any(" | " in c.text for c in index.chunks_on_pages([page[1]]))
+    return index is not None and any(has_rows(c.text) for c in index.chunks_on_pages([page[1]]))
 
 
 def _side_searches(state: RunState, queries: list[str]) -> list[str]:
