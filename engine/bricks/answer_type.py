@@ -26,6 +26,8 @@ _DIGITS = re.compile(r"\d")
 _DATE = re.compile(
     r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I
 )
+_NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
+"""Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""
 _YES_NO_ANSWER = re.compile(r"^\W*(?:yes|no)\b|\b(?:yes|no),", re.I)
 
 
@@ -39,6 +41,11 @@ def expected_type(question: str) -> AnswerType | None:
     if _YES_NO.match(q):
         return "yes_no"
     return None
+
+
+def value_never_answers(question: str) -> bool:
+    """A yes/no, which, who, why or where question: a value may support its answer, never be it."""
+    return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(question))
 
 
 def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:

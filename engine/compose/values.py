@@ -16,7 +16,7 @@ import re
 from collections import Counter, OrderedDict
 from dataclasses import replace
 
-from engine.bricks.answer_type import expected_type
+from engine.bricks.answer_type import value_never_answers
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
@@ -67,23 +67,14 @@ def value_searches(state: RunState) -> tuple[list[str], list[str]]:
     return queries, added
 
 
-_NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
-"""Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""
-
-
 def asks_for_value(state: RunState) -> bool:
     """The question asks for a value, or for arithmetic on values (not a yes/no, which or why question)."""
     content = _content(state)
     if parse_formula(content, standard_definition) is not None:
         return True
-    if _not_a_value_question(content):
+    if value_never_answers(content):
         return False
     return state.parsed.asks_for_value
-
-
-def _not_a_value_question(content: str) -> bool:
-    """A yes/no, which or why question: a value may support its answer, never be it."""
-    return expected_type(content) == "yes_no" or bool(_NOT_A_VALUE.match(content))
 
 
 def _content(state: RunState) -> str:
@@ -229,7 +220,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
         return answer
     compares = state.parsed.intent == "comparison" or len(state.parsed.sides) > 1
-    if not explicit and not compares and _not_a_value_question(_content(state)):
+    if not explicit and not compares and value_never_answers(_content(state)):
         return answer  # "Were there events that raised net income?" is not answered by the net income row
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []

@@ -56,20 +56,3 @@ def test_the_fusion_constant_comes_from_the_retrieval_settings():
         assert state.ledger[chunk.chunk_id].fused == pytest.approx(1 / (rrf_k + 1))
         assert evidence_items(state, [chunk.chunk_id])[0].score == pytest.approx(rrf_k / (rrf_k + 1), abs=1e-4)
         assert state.context(None).evidence[0].score == pytest.approx(rrf_k / (rrf_k + 1), abs=1e-4)
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [
-        ("Were there any events that substantially increased net income in 2019?", False),  # yes/no
-        ("Which region had the biggest drop in revenue in 2023?", False),  # an entity, not a value
-        ("Why did gross margin fall in 2022?", False),  # a reason
-        ("What was net income in 2019?", True),
-    ],
-)
-def test_only_value_questions_are_answered_by_a_value(text: str, value: bool) -> None:
-    from engine.compose.values import asks_for_value
-
-    state = _state(60)
-    state.parsed = question(text=text, keywords=("net income",), asks_for_value=True)
-    assert asks_for_value(state) is value
