@@ -18,6 +18,23 @@ from engine.bricks.text import normalize_space, split_sentences, stems
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
+_COUNT_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred"
+    r"|thousand|dozen)\b",
+    re.I,
+)
+"""Numbers written as words ("five modules"): prose states small counts this way, so a sentence holding
+one states a value as much as one holding a digit. ("one" is left out: it is as often a pronoun.)"""
+_CITED_YEAR = re.compile(r"\(\s*[A-Z][^()]{0,80}?\b(?:19|20)\d\d[a-z]?\s*\)|\bet al\.,?\s*(?:19|20)\d\d")
+"""A reference's year ("(Ouyang et al., 2022)"): a citation, not a value the passage states."""
+
+
+def stated_numbers(text: str, question_numbers: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """The values a text states: digits and number words, without references' years and the numbers the
+    question itself holds."""
+    text = _CITED_YEAR.sub(" ", text)
+    digits = [n for n in NUMBER.findall(text) if n not in question_numbers]
+    return digits + _COUNT_WORD.findall(text)
 
 
 @dataclass
@@ -157,6 +174,9 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     top = max((u.item.score for u in units), default=0.0) or 1.0
     asked = focus_of(parsed.original_question)
     for unit in units:
+        unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_terms(unit))
+    best_relevance = max((u.weighted_coverage for u in units), default=0.0) or 1.0
+    for unit in units:
         unit_stems = unit_terms(unit)
         unit.coverage = coverage(keywords, unit_stems)
         unit.anchor_coverage = coverage(anchors, unit_stems)
@@ -168,10 +188,7 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         score += 0.25 * max(0.0, unit.item.score) / top - 0.01 * unit.order
         words = len(unit.text.split())
         if parsed.asks_for_value:
-            numbers = [n for n in NUMBER.findall(unit.text) if n not in question_numbers]
-            score += 0.45 if numbers else -0.3
-            if numbers and (unit.is_row or unit.item.kind == "table"):
-                score += 0.2
+            score += _value_shape(unit, question_numbers, relevance=unit.weighted_coverage / best_relevance)
         if words < 4 and not unit.is_row:
             score -= 0.3
         if words >= 6 and not unit.is_row and unit.text.rstrip().endswith((".", "!", "?")):
@@ -183,6 +200,17 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         if not asked.empty:
             score += _focus_bonus(unit, asked)
         unit.score = score
+
+
+def _value_shape(unit: Unit, question_numbers: set[str], relevance: float) -> float:
+    """For a value question, a passage that states a value gains and one that states none loses; the gain
+    grows with the passage's relevance (its weighted coverage against the best passage's), so a number
+    in a passage about something else does not outweigh the passage that speaks of what is asked."""
+    numbers = stated_numbers(unit.text, question_numbers)
+    if not numbers:
+        return -0.3
+    gain = 0.45 + (0.2 if unit.is_row or unit.item.kind == "table" else 0.0)
+    return gain * min(1.0, 0.4 + relevance)
 
 
 def _focus_bonus(unit: Unit, asked: Focus) -> float:

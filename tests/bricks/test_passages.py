@@ -1,0 +1,37 @@
+"""Passage scoring: which values a text states, and how a value question weighs a passage's numbers."""
+
+from __future__ import annotations
+
+from engine.bricks.passages import score_units, split_units, stated_numbers
+from engine.contracts import EvidenceItem
+from engine.llm.offline.question import parse_question
+
+
+def _item(page: int, text: str) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b0", doc_id="d", file_name="d.pdf", page=page, text=text,
+                        score=1.0, retriever="keyword", section_path=(), kind="text")  # fmt: skip
+
+
+def test_number_words_are_stated_values() -> None:
+    assert stated_numbers("The system is composed of five modules.") == ["five"]
+
+
+def test_a_references_year_is_not_a_stated_value() -> None:
+    assert stated_numbers("We prompt the verifier (Ouyang et al., 2022) with examples.") == []
+    assert stated_numbers("Revenue was $1,577 million in 2018.") == ["$1,577", "2018"]
+
+
+def test_numbers_the_question_holds_are_not_stated_values() -> None:
+    assert stated_numbers("In 2018 the count rose.", {"2018"}) == []
+
+
+def test_a_relevant_sentence_with_a_count_word_leads_an_unrelated_one_with_digits() -> None:
+    parsed = parse_question("How many modules does the claim verification system use?")
+    assert parsed.asks_for_value
+    units = split_units([
+        _item(5, "Figure 4 shows the screenshot of the system interface, released in 2022 with 3 views."),
+        _item(2, "Our system is composed of five principal modules."),
+    ])  # fmt: skip
+    score_units(units, parsed)
+    best = max(units, key=lambda u: u.score)
+    assert best.item.page == 2
