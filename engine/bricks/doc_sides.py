@@ -197,6 +197,28 @@ def _label(found: list[tuple[str, float]]) -> str:
     return " ".join([*kinds[:1], *marks[:1]])
 
 
+_COLLECTIVE = re.compile(
+    r"\b(?:(?P<dual>the two|both(?: the)?|two)\s+(?P<plural>(?:[a-z][\w\-]*\s+)?[a-z][\w\-]*[a-rt-z]s)"
+    r"|(?P<single>each|either)\s+(?P<noun>[a-z][\w\-]*[a-rt-z]))\b",
+    re.I,
+)
+"""The phrase a comparison uses for its sides together: "the two versions", "both watch manuals", "each
+system". A plural after "two"/"both" (a verb after "both" is not plural: "both break"), a singular after
+"each"/"either" ("each reports" is a verb)."""
+
+
+def collective_noun(question: str) -> str:
+    """The words a comparison uses for all its sides at once ("versions" in "between the two versions"),
+    lower case; "" when it has none. Within one side's document they name the document itself, not what
+    a passage must speak of."""
+    for m in _COLLECTIVE.finditer(question):
+        phrase = m.group("plural") or m.group("noun")
+        words = [w for w in phrase.lower().split() if w not in STOPWORDS]
+        if words:
+            return " ".join(words)
+    return ""
+
+
 def aspect_of(question: str, sides: Sequence[DocSide], names: bool = False) -> str:
     """The question without the periods, versions and kinds of report that name its sides (and their
     names too, with ``names``): what is compared."""

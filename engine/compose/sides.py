@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bricks.doc_sides import DocIdentity, DocSide, aspect_of, identity, map_sides
+from engine.bricks.doc_sides import DocIdentity, DocSide, aspect_of, collective_noun, identity, map_sides
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.text import content_words
 from engine.contracts import ComparisonSide, ParsedQuestion
@@ -35,6 +35,7 @@ def with_document_sides(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]
     doc_sides = map_sides(parsed.original_question, [document_identity(ix) for ix in indexes])
     aspect = aspect_of(parsed.original_question, doc_sides, names=True)
     named = {w.lower() for side in doc_sides for phrase in side.phrases for w in phrase.split()}
+    named |= set(collective_noun(parsed.original_question).split())
     keywords = _without(parsed.keywords, named)
     sides = tuple(_side(parsed, side, aspect, keywords) for side in doc_sides)
     return parsed.model_copy(update={"sides": sides})
