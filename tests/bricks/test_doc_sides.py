@@ -75,3 +75,13 @@ def test_aspect_keeps_names_and_drops_period_markers():
 
 def test_one_document_has_no_document_sides():
     assert map_sides("How does A compare with B?", [ANNUAL_2018]) == []
+
+
+def test_the_phrase_for_all_sides_together():
+    from engine.bricks.doc_sides import collective_noun
+
+    assert collective_noun("Which flow names differ between the two versions?") == "versions"
+    assert collective_noun("Both watch manuals describe a setting. What is it?") == "watch manuals"
+    assert collective_noun("Which building blocks does each system use?") == "system"
+    assert collective_noun("ProgramFC and QACheck both break a claim into steps.") == ""  # "both" before a verb
+    assert collective_noun("What did revenue do in 2018 and 2022?") == ""

@@ -173,3 +173,17 @@ def test_sides_of_a_compare_with_question_leave_the_aspects_out():
     ]
     assert find_sides("How do the Heron 2 and the Heron 3 differ in endurance?") == ["Heron 2", "Heron 3"]
     assert find_sides("How does Model X compare to Model Z?") == ["Model X", "Model Z"]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which quarter of the year has the heaviest spending?", False),  # "of the year" asks for no value
+        ("In which year did the company open its first plant?", True),
+        ("What were the net sales of the Domestic segment?", True),  # sales: an amount filings state
+        ("What diluted EPS did the company report?", True),
+        ("What does the earnings release say about the outlook?", False),  # a document's name, not a value
+    ],
+)
+def test_value_cues(question: str, value: bool) -> None:
+    assert parse_question(question).asks_for_value is value

@@ -134,11 +134,14 @@ _TABLE_CUES = re.compile(
 _MEASURE_CUES = re.compile(r"\bhow much\b|\bwhat (?:is|was|were|are) the (?:percentage|share|ratio|rate)\b|"
                            r"\bwhat percentage\b|\bpercent(?:age)?\b", re.I)  # fmt: skip
 _FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b|\bdiagrams?\b|\billustrat", re.I)
+# Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales,
+# earnings, EPS; "earnings release" names a document), measures (rate, share, ratio, score) and a
+# "what/which year" or "when" asking for a date. A bare "year" ("one quarter of the year") is not one.
 _VALUE_CUES = re.compile(
     r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
-    r"ratio|rate|total|sum|average|mean|median|cost|price|revenue|count|score|accuracy|size|year|"
-    r"margin|capex|expenditure|income|profit|loss|dividend|yield)\b|%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|"
-    r"\bbillions?\b|^when\b|\bwhat (?:year|date)\b",
+    r"ratio|rate|total|sum|average|mean|median|cost|price|revenue|count|score|accuracy|size|"
+    r"margin|capex|expenditure|income|profit|loss|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|"
+    r"\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )
 _YEARISH = re.compile(r"\b(?:FY|Q[1-4])?\s?(?:19|20)\d\d\b")
