@@ -196,14 +196,15 @@ def side_aspect(side: ComparisonSide, parsed: ParsedQuestion, sides: Sequence[Co
 
 
 def side_covered(side: ComparisonSide, units: Sequence[Unit], aspect: Sequence[set[str]] = ()) -> bool:
-    """Whether a unit covers the side: one from the side's own document (when it has one) whose own
-    text speaks of the side's ``aspect`` (a page that only names the company or the year covers
+    """Whether a unit covers the side: one from the side's own document (when it has one) that speaks
+    of the side's ``aspect``, holding every word of one of its terms in its text, table header or section
+    title ("file" alone is not "file upload"; a page that only names the company or the year covers
     nothing), else one that holds at least half of the words of the side's label."""
     if side.doc_id is not None:
         own = [u for u in units if u.item.doc_id == side.doc_id]
         if not aspect:
             return bool(own)
-        return any(any(term & (stems(u.text) | stems(u.caption)) for term in aspect) for u in own)
+        return any(any(term <= unit_terms(u) for term in aspect) for u in own)
     label = stems(side.label)
     return any(len(label & stems(u.text)) / max(1, len(label)) >= 0.5 for u in units)
 

@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.bricks.line_items import line_item_names
+from engine.bricks.retrieval.feedback import borrowed_words
 from engine.bricks.text import normalize_query, stems
 from engine.compose.evidence import RunState
-from engine.contracts import Action, AnswerWithEvidence, Trigger
+from engine.contracts import Action, AnswerWithEvidence, ComparisonSide, Trigger
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,9 @@ def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
         return None
     quota = max(3, state.config.retrieval.top_k // 2)
 
+    answering = [side for side in state.parsed.sides if side not in sides and side.doc_id]
+    lent = {side.label: _lent_words(state, side, answering) for side in sides}
+
     def run(s: RunState) -> tuple[list[str], list[str]]:
         added: list[str] = []
         queries = []
@@ -148,10 +152,28 @@ def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
             docs = [ix for ix in s.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
             added += s.search(query, k=quota + 2, docs=docs, use_dense=True)
             queries.append(query)
+            if lent[side.label] and docs:
+                borrowed = " ".join([*side.keywords, *lent[side.label]])
+                added += s.search(borrowed, k=quota, docs=docs)
+                queries.append(borrowed)
         return queries, added
 
-    why = "no evidence yet for " + ", ".join(s.label for s in sides) + " (a search of that side alone)"
+    why = "no evidence yet for " + ", ".join(s.label for s in sides) + " (a search of that side alone"
+    words = sorted({w for side in sides for w in lent[side.label]})
+    why += f", also with words the other side's passages use: {', '.join(words)})" if words else ")"
     return PlannedAction("side_missing", "side_quota_retrieve", why, run, detail=",".join(s.label for s in sides))
+
+
+def _lent_words(state: RunState, side: ComparisonSide, answering: Sequence[ComparisonSide]) -> list[str]:
+    """Words the answering sides' best passages use for the aspect, for the search of a side that has
+    none (relevance feedback across the compared documents)."""
+    index = state.index_of(side.doc_id) if side.doc_id else None
+    if index is None or not answering:
+        return []
+    texts = [text for other in answering for text in state.side_passages(other)]
+    parsed = state.parsed
+    known = stems(" ".join([*parsed.keywords, *parsed.retrieval.expansions, *(s.label for s in parsed.sides)]))
+    return borrowed_words(texts, [page.text for page in index.doc.pages], known)
 
 
 def _value_inputs(state: RunState) -> PlannedAction | None:

@@ -175,6 +175,11 @@ class RunState:
         hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
         return assemble_context(hits, self.file_names(), None)
 
+    def side_passages(self, side: ComparisonSide, count: int = 2) -> list[str]:
+        """The texts of the ``count`` chunks that best answer one side, from the whole ledger."""
+        ordered = sorted(self.ledger.values(), key=lambda e: (-e.fused, e.first_pass, e.hit.chunk.chunk_id))
+        return [self.ledger[cid].hit.chunk.text for cid in self._side_best(side, ordered)[:count]]
+
     def _side_best(self, side: ComparisonSide, ordered: Sequence[LedgerEntry]) -> list[str]:
         if side.doc_id is None:
             return [e.hit.chunk.chunk_id for e in ordered if side_holds(side, e.hit.chunk)]

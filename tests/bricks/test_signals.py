@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.bricks.generation import ContextBundle, answer_request
-from engine.bricks.signals import check_answer
-from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
+from engine.bricks.passages import split_units
+from engine.bricks.signals import check_answer, side_covered
+from engine.bricks.text import stems
+from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, EvidenceItem
 from engine.llm.offline import OfflineBackend
 from engine.llm.offline.question import parse_question
 
@@ -127,3 +129,14 @@ def test_the_check_never_contradicts_the_offline_answer(question, evidence):
     request = answer_request(question, parsed, ContextBundle(evidence=tuple(evidence), tokens=100))
     offline = OfflineBackend().run("answer", request, AnswerWithEvidence).value
     assert check_answer(offline, parsed, evidence) == offline
+
+
+def test_a_document_side_is_covered_only_by_a_passage_holding_a_whole_aspect_term():
+    side = ComparisonSide(label="Acme API 1.0", query="file upload", keywords=("file upload",), doc_id="d")
+    aspect = [stems("file upload")]
+    only_file = split_units([ev(2, "By convention, the specification file is named api.json.")])
+    assert not side_covered(side, only_file, aspect)  # "file" alone is not "file upload"
+    both = split_units([ev(9, "A file upload is sent as a multipart form parameter.")])
+    assert side_covered(side, both, aspect)
+    titled = split_units([ev(9, "Parameters of type file are sent as multipart/form-data.", section=("File uploads",))])
+    assert side_covered(side, titled, aspect)  # the section title says what the passage is about

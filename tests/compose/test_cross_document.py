@@ -107,3 +107,38 @@ def test_the_same_line_item_read_in_each_document_is_compared_with_both_values_c
     quotes = {(c.doc_id, c.quote) for c in result.answer.citations}
     assert (first, "Research and development expenses | 1,821 | 1,870") in quotes
     assert (second, "Research and development expenses | 1,862 | 1,870") in quotes
+
+
+def _spec(version: str, pages: list[str]) -> bytes:
+    doc = pymupdf.open()
+    for n, body in enumerate(pages):
+        title = f"<h1>Acme API Specification {version}</h1>" if n == 0 else ""
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"{title}{body}")
+    return doc.tobytes()
+
+
+def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_uses(config: EngineConfig) -> None:
+    """Version 1.0 never says "upload": the search for its side borrows version 2.0's "multipart"."""
+    library = Library(config)
+    newer = library.ingest(_spec("2.0", [
+        "<p>This document describes version 2.0 of the Acme API.</p>",
+        "<h2>Considerations for file uploads</h2><p>A file upload uses a multipart request body; each multipart "
+        "part carries one file.</p>",
+        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
+    ]), "acme_api_2.0.pdf").doc_id  # fmt: skip
+    older = library.ingest(_spec("1.0", [
+        "<p>This document describes version 1.0 of the Acme API. By convention, the specification file is "
+        "named acme.json.</p>",
+        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
+        "<h2>Form parameters</h2><p>Form parameters are sent as multipart/form-data, the only way to send a "
+        "parameter of type file.</p>",
+    ]), "acme_api_1.0.pdf").doc_id  # fmt: skip
+    result = engine.answer(
+        "Compare how a file upload is described in Acme API 1.0 with how it is described in Acme API 2.0.",
+        [older, newer], strategy="dispatched", config=config,
+    )  # fmt: skip
+    side_passes = [h for h in result.history if h.trigger == "side_missing"]
+    assert side_passes and any("multipart" in q for h in side_passes for q in h.queries), result.history
+    assert "words the other side's passages use: " in side_passes[0].narration
+    cited = {(c.doc_id, c.page) for c in result.answer.citations}
+    assert (older, 8) in cited and (newer, 2) in cited, result.answer.citations
