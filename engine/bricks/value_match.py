@@ -43,6 +43,12 @@ ASKING_WORDS = frozenset(
         "quarterly",
         "consolidated",  # "according to the consolidated statements of income": where it is printed
         "statement",
+        "quarter",  # "the second quarter of fiscal 2024": the period, read separately
+        "half",  # "the first half"
+        "first",
+        "second",
+        "third",
+        "fourth",
     }
 )
 """Question words that say how a value is asked for, never what the line item is called (stemmed
@@ -103,7 +109,7 @@ def value_spec(
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
-    drop |= named | references
+    drop |= named | references | _owners(question)
     terms = []
     for keyword in keywords:
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
@@ -117,6 +123,15 @@ def value_spec(
         wanted_scale=wanted_scale(question),
         question=question,
     )
+
+
+_POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")
+"""A capitalised name in the possessive ("Best Buy's", "3M's"): whose value, not which."""
+
+
+def _owners(question: str) -> set[str]:
+    """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
+    return {w for m in _POSSESSIVE.finditer(question) for w in stems(m.group(1))}
 
 
 def wanted_scale(text: str) -> str:
@@ -173,14 +188,30 @@ def narrows(spec: ValueSpec, cell: Cell) -> bool:
 
 
 def broader(spec: ValueSpec, cell: Cell) -> bool:
-    """Whether a row read through a document phrase names a broader item than the metric asked: the
-    question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales") with words
-    that neither the row's label, its column nor its section holds ("Revenues" of the whole company)."""
-    if not cell.is_row or not spec.alternatives:
+    """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
+    asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
+    with words that neither the label (a sentence is its own label), its column nor its section holds
+    ("Revenues" of the whole company)."""
+    if not spec.alternatives:
         return False
     named = stems(f"{cell.label} {cell.column} {cell.context}")
     triggers = {w for trigger in line_item_triggers(spec.question) for w in stems(trigger)}
     return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
+
+
+_SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
+"""A table or section of one business segment ("International Segment Performance Summary")."""
+
+
+def _other_segment(cell: Cell, question: str) -> bool:
+    """Whether the cell is read in a segment's table or section that the question does not name: the
+    figures of one segment never answer for the company, nor for another segment."""
+    named = stems(question)
+    for m in _SEGMENT.finditer(f"{cell.context} {cell.column}"):
+        words = stems(m.group(1))
+        if words and not words & named:
+            return True
+    return False
 
 
 def _nearness(cell: Cell, spec: ValueSpec) -> float:
@@ -234,6 +265,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         score += 0.15 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
+        score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
+        score -= 0.6 if _other_segment(cell, spec.question) else 0.0  # a segment's row for the whole company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
         score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
         if entities.entities:  # the Heron 3's row never answers for the Heron 2

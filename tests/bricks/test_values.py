@@ -185,3 +185,40 @@ def test_a_company_total_read_for_a_qualified_metric_is_flagged_and_the_plain_me
     assert qualified is not None and "81,288" in qualified.statement and qualified.narrower
     plain = answer_value("What was the revenue in 2021?", ["revenue"], line_item_names, [INCOME])
     assert plain is not None and "81,288" in plain.statement and not plain.narrower
+
+
+SUMMARIES = [
+    item("International Segment Performance Summary\n($ in millions) | 2023 | 2022\n"
+         "Revenue | $ 3,504 | $ 3,931\nComparable sales % change | (5.4)% | 3.3 %", page=1, n=0,
+         section=("International Segment",)),
+    item("Consolidated Performance Summary\n($ in millions) | 2023 | 2022\n"
+         "Revenue | $ 46,298 | $ 51,761\nComparable sales % change | (9.9)% | 10.4 %", page=2, n=0,
+         section=("Consolidated Results",)),
+]  # fmt: skip
+
+
+def test_a_row_naming_the_qualified_metric_leads_the_broader_line_item() -> None:
+    spec = value_spec("What was Acme's comparable sales change in 2023?", ["comparable sales change"],
+                      line_item_names("sales"))  # fmt: skip
+    best = rank_cells(spec, cells_in([SUMMARIES]))[0]
+    assert best.cell.label == "Comparable sales % change", best.cell.label  # not "Revenue", the company's total
+
+
+def test_a_segments_table_does_not_answer_for_the_company() -> None:
+    spec = value_spec("What was the comparable sales change in 2023?", ["comparable sales change"], [])
+    best = rank_cells(spec, cells_in([SUMMARIES]))[0]
+    assert best.cell.page == 2 and best.cell.raw.startswith("(9.9)"), best.cell
+    named = value_spec("What was the International comparable sales change in 2023?", ["comparable sales change"], [])
+    assert rank_cells(named, cells_in([SUMMARIES]))[0].cell.page == 1  # unless the question names the segment
+
+
+def test_a_sentence_about_another_item_is_broader_than_a_qualified_metric() -> None:
+    sentence = item("Revenues related to these manufacturing activities totaled $320 million for 2021.", page=3)
+    answer = answer_value("What was Comirnaty revenue in 2021?", ["Comirnaty revenue"], line_item_names, [[sentence]])
+    assert answer is None or answer.narrower
+
+
+def test_the_owner_and_the_quarter_are_not_metric_terms() -> None:
+    spec = value_spec("What was Best Buy's comparable sales change for the second quarter of fiscal 2024?",
+                      ["Buy", "comparable sales", "second quarter"], [])  # fmt: skip
+    assert spec.terms == (frozenset({"comparable", "sale"}),)
