@@ -95,3 +95,19 @@ def test_ensure_sample_is_idempotent(config) -> None:
     second = ensure_sample(library)
     assert first.doc_id == second.doc_id == sample_doc_id()
     assert len(library.entries()) == 1
+
+
+@pytest.mark.parametrize("strategy", ["single_pass", "auto", "dispatched"])
+def test_the_comparison_suggestion_states_every_quantity_for_both_aircraft(config, strategy: str) -> None:
+    import engine
+    from engine.library import Library
+    from engine.sample import ensure_sample
+
+    entry = ensure_sample(Library(config))
+    question = next(q for q in SAMPLE_QUESTIONS if " compare " in q)
+    result = engine.answer(question, [entry.doc_id], strategy=strategy, config=config)
+    text = result.answer.text
+    for value in ("38 min", "52 min", "1.2 kg", "1.8 kg"):  # endurance and payload of the Heron 2 and the Heron 3
+        assert value in text, text
+    assert result.answer.complete_answer_found, result.answer.caveats
+    assert "Heron 3 is higher by 14 min in flight endurance" in text and "higher by 0.6 kg" in text, text

@@ -112,7 +112,7 @@ def answer_from_cells(
         cells=(best.cell,),
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
-        narrower=narrows(spec, best.cell) or broader(spec, best.cell),
+        narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)),
     )
 

@@ -176,15 +176,28 @@ _SCOPE_WORDS = frozenset(stems("total"))
 """A word that states a row's scope (the table's total), never a narrower item."""
 
 
-def narrows(spec: ValueSpec, cell: Cell) -> bool:
+def narrows(spec: ValueSpec, cell: Cell, others: Sequence[Cell] | None = None) -> bool:
     """Whether a row's label names a narrower item than the metric asked: a word of the label (outside
     parentheses, which hold abbreviations and units) that neither the question nor a document phrase for
-    the metric uses ("Total lease assets" for "total assets", "Deferred revenue" for "revenue")."""
+    the metric uses ("Total lease assets" for "total assets", "Deferred revenue" for "revenue").
+
+    A financial line item (one the glossary knows by other names) has many narrower items under it,
+    so any extra word narrows it. Any other metric, given ``others`` (the other rows that name it), is
+    narrowed only when one of them names it more plainly: where "Flight endurance" is a specification
+    table's only name for endurance, it is the endurance, not a part of it.
+    """
+    extra = _extra_words(spec, cell)
+    if not extra or others is None or spec.alternatives:
+        return bool(extra)
+    return any(o.is_row and o.label != cell.label and len(_extra_words(spec, o)) < len(extra) for o in others)
+
+
+def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     if not cell.is_row or spec.is_empty:
-        return False
+        return set()
     wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
     own = stems(re.sub(r"\([^)]*\)", " ", cell.label))
-    return bool(own - wanted - _SCOPE_WORDS)
+    return own - wanted - _SCOPE_WORDS
 
 
 def broader(spec: ValueSpec, cell: Cell) -> bool:

@@ -270,12 +270,16 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
         return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
     scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
     gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
-    shown = f"{high_cell.unit}{gap:,.{_decimals_of(high_cell, low_cell)}f}{' ' + scale if scale else ''}"
-    return [f"{high.label} is higher by {shown} ({high_cell.display()} against {low_cell.display()})"]
+    measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
+    shown = f"{high_cell.unit}{gap:,.{_decimals_of(high_cell, low_cell)}f}{' ' + scale if scale else ''}{measure}"
+    label = a.cells[0].label if a.cells[0].is_row else ""
+    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
+    return [f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"]
 
 
 def _decimals_of(*cells: Cell) -> int:
-    return max((len(c.raw.split(".")[1].rstrip("%)")) if "." in c.raw else 0 for c in cells), default=0)
+    places = [re.search(r"\.(\d+)", c.raw) for c in cells]
+    return max((len(m.group(1)) for m in places if m), default=0)
 
 
 def _strict_ok(value: ValueAnswer) -> bool:
@@ -294,12 +298,13 @@ def _merged(
     answer: AnswerWithEvidence, state: RunState, found: list[tuple[Pair, ValueAnswer]], wanted: int
 ) -> AnswerWithEvidence:
     lines, citations = [], []
-    for pair, value in found:
-        lines.append(_line(pair, value))
+    for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
+        group = [f for f in found if f[0][1] == part]
+        lines += [_line(pair, value) for pair, value in group] + _difference(group)
+    for _, value in found:
         for cell in value.cells:
             _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
-    lines += _difference(found)
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
     # the extractive text stays below the values only where a side or part has no value of its own

@@ -7,7 +7,7 @@ import pytest
 from engine.bricks.formulas import evaluate, parse_formula
 from engine.bricks.line_items import line_item_names
 from engine.bricks.value_answer import answer_value
-from engine.bricks.value_match import period_match, rank_cells, value_spec
+from engine.bricks.value_match import narrows, period_match, rank_cells, value_spec
 from engine.bricks.values import Period, cells_in, parse_number, periods_in, table_scale
 from engine.contracts import EvidenceItem
 
@@ -222,3 +222,11 @@ def test_the_owner_and_the_quarter_are_not_metric_terms() -> None:
     spec = value_spec("What was Best Buy's comparable sales change for the second quarter of fiscal 2024?",
                       ["Buy", "comparable sales", "second quarter"], [])  # fmt: skip
     assert spec.terms == (frozenset({"comparable", "sale"}),)
+
+
+def test_a_modifier_narrows_only_when_the_evidence_names_the_metric_more_plainly() -> None:
+    spec = value_spec("What is the endurance of the Heron 2?", ["endurance"], [])
+    only = cells_in([[item("Item | Heron 2\nFlight endurance | 38 min")]])
+    assert not narrows(spec, only[0], only)  # the document's one name for endurance
+    both = cells_in([[item("Item | Heron 2\nFlight endurance | 38 min\nEndurance | 40 min")]])
+    assert narrows(spec, both[0], both)
