@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
-from engine.bricks.passages import side_units
+from engine.bricks.passages import mark_coverage, side_units, split_units
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
@@ -174,6 +174,15 @@ class RunState:
         )
         hits = [e.hit.model_copy(update={"score": float(len(ordered) - i)}) for i, e in enumerate(ordered)]
         return assemble_context(hits, self.file_names(), None)
+
+    def question_strength(self, chunk_ids: Sequence[str]) -> float:
+        """The largest share of the question's terms (and their document words) one passage of the
+        chunks holds."""
+        hits = [self.ledger[cid].hit for cid in chunk_ids if cid in self.ledger]
+        units = split_units(assemble_context(hits, self.file_names(), None).evidence)
+        terms = self.parsed.keywords + self.parsed.retrieval.expansions
+        mark_coverage(units, self.parsed.model_copy(update={"keywords": terms}))
+        return max((u.coverage for u in units), default=0.0)
 
     def side_passages(self, side: ComparisonSide, count: int = 2) -> list[str]:
         """The texts of the ``count`` chunks that best answer one side, from the whole ledger."""

@@ -48,6 +48,10 @@ class LoopView:
     """Chunks the pass added to the evidence."""
     anchor_share: float | None = None
     """Share of the question's anchors the new chunks hold (None when the action is not checked for drift)."""
+    new_strength: float | None = None
+    """How much of the question the best passage the pass added covers (None: not measured)."""
+    cited_strength: float = 0.0
+    """How much of the question the best passage the answer cites covers."""
     drift_min_overlap: float = 0.1
     confidence_drop: float = 0.15
 
@@ -88,6 +92,13 @@ def drift(view: LoopView) -> StopReason | None:
     if view.phase == "after_retrieval" and view.anchor_share is not None:
         return "drift" if view.anchor_share < view.drift_min_overlap else None
     return None
+
+
+def weaker_evidence(view: LoopView) -> bool:
+    """Not a stop: one more search found only passages that cover less of the question than the one
+    the answer already cites, so the pass does not answer again (an LLM call saved) and the loop goes
+    on to the next signal's action."""
+    return view.phase == "after_retrieval" and view.new_strength is not None and view.new_strength < view.cited_strength
 
 
 def unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:

@@ -187,3 +187,8 @@ def test_sides_of_a_compare_with_question_leave_the_aspects_out():
 )
 def test_value_cues(question: str, value: bool) -> None:
     assert parse_question(question).asks_for_value is value
+
+
+def test_a_count_in_a_relative_clause_is_a_condition_not_the_number_of_answers() -> None:
+    assert parse_question("Which are the datasets that have exactly three methods?").expected_count is None
+    assert parse_question("Name the three steps that the pipeline runs.").expected_count == 3

@@ -13,7 +13,7 @@ from engine.compose.actions import PlannedAction, anchor_share, next_action
 from engine.compose.evidence import RunState
 from engine.compose.sides import side_quota
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
-from engine.compose.stops import BUDGET_STOPS, LoopView, Phase, first_stop
+from engine.compose.stops import BUDGET_STOPS, SEARCH_TRIGGERS, LoopView, Phase, first_stop, weaker_evidence
 from engine.compose.values import value_searches
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
 
@@ -85,6 +85,7 @@ def run_dispatched(state: RunState) -> Outcome:
 
 _STOP_NOTES: dict[StopReason, str] = {"drift": "off-topic, stopping"}
 """The narration's ending when a pass stops after its retrieval (default: nothing new)."""
+_WEAKER_NOTE = "its passages cover less of the question than the one cited, so the answer stands"
 
 
 def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[IterationRecord]) -> Outcome:
@@ -104,12 +105,18 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         before = answer.confidence
         queries, added = plan.run(state)
         share = anchor_share(state, added) if plan.checks_drift else None
-        stop = first_stop(_view(state, "after_retrieval", answer, best, None, last=plan, added=added, share=share))
-        if stop is not None:
-            note = f"; {_STOP_NOTES.get(stop, 'nothing new, stopping')}"
+        strengths = _strengths(state, answer, added) if plan.trigger in SEARCH_TRIGGERS else None
+        view = _view(
+            state, "after_retrieval", answer, best, None, last=plan, added=added, share=share, strengths=strengths
+        )
+        stop = first_stop(view)
+        if stop is not None or weaker_evidence(view):
+            note = f"; {_STOP_NOTES.get(stop, 'nothing new, stopping')}" if stop else f"; {_WEAKER_NOTE}"
             narration = _narrate(state, plan, added, before, before) + note
             history.append(record(state, plan.trigger, plan.action, queries, added, before, before, narration))
-            return _stop(better(best, answer), history, stop)
+            if stop is not None:
+                return _stop(better(best, answer), history, stop)
+            continue
         previous, answer = answer, answer_now(state)
         narration = _narrate(state, plan, added, before, answer.confidence)
         history.append(record(state, plan.trigger, plan.action, queries, added, before, answer.confidence, narration))
@@ -144,15 +151,26 @@ def _view(
     added: list[str] | None = None,
     share: float | None = None,
     previous: AnswerWithEvidence | None = None,
+    strengths: tuple[float, float] | None = None,
 ) -> LoopView:
     """A read-only view of the loop at ``phase`` for the stop rules."""
     loop = state.config.loop
     return LoopView(
         phase=phase, answer=answer, best=best, previous=previous,
+        new_strength=strengths[0] if strengths else None, cited_strength=strengths[1] if strengths else 0.0,
         next_trigger=plan.trigger if plan else None, only_used_actions_left=only_used, pass_allowed=allowed,
         blocked_by=state.guard.blocked_by, last_action=last.action if last else None, added=len(added or ()),
         anchor_share=share, drift_min_overlap=loop.drift_min_overlap, confidence_drop=loop.confidence_drop,
     )  # fmt: skip
+
+
+def _strengths(state: RunState, answer: AnswerWithEvidence, added: list[str]) -> tuple[float, float] | None:
+    """(best question coverage of the added chunks, of the chunks the answer cites); None when the answer
+    cites nothing (any new passage may then be the first answer)."""
+    cited = [c.chunk_id for c in answer.citations if c.role == "answer" and c.chunk_id in state.ledger]
+    if not cited or not added:
+        return None
+    return state.question_strength(added), state.question_strength(cited)
 
 
 def _stop(answer: AnswerWithEvidence, history: list[IterationRecord], reason: StopReason) -> Outcome:

@@ -183,8 +183,14 @@ def section_hint(question: str, references: tuple[str, ...]) -> str | None:
     return match.group(1).strip() if match else None
 
 
+_RELATIVE = re.compile(r"(?<=\w)\s+(?:that|who|whose|with|having)\s+", re.I)
+
+
 def expected_count(question: str) -> int | None:
-    """A count the question states ("the three types of ...", "name 4 steps")."""
+    """A count the question states ("the three types of ...", "name 4 steps"), in its head only: a count
+    in a relative clause ("the datasets that have exactly three methods") is a condition on what is
+    asked, not how many answers there are."""
+    question = _RELATIVE.split(question, maxsplit=1)[0]
     cue = find_cardinality_cue(question)
     if cue:
         return cue[0]
