@@ -119,6 +119,11 @@ def term_stems(terms: Sequence[str]) -> list[set[str]]:
     return [s for s in ({_plain(x) for x in stems(t)} for t in terms) if s]
 
 
+def label_stems(label: str) -> set[str]:
+    """The stems of a side's label, a fiscal label read as its year ("FY2019" is written "2019")."""
+    return set().union(*term_stems([label]))
+
+
 def question_terms(parsed: ParsedQuestion) -> list[set[str]]:
     """The stems of each of the question's keywords (of the whole question when it has none)."""
     return term_stems(parsed.keywords) or term_stems([parsed.original_question])

@@ -277,7 +277,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
-        score += 0.15 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
+        score += 0.35 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, spec.question) else 0.0  # a segment's row for the whole company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.bricks.answer_type import value_never_answers
@@ -22,7 +23,7 @@ from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
-from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
+from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, periods_in, table_cells
 from engine.compose.evidence import RunState
 from engine.contracts import (
     AnswerWithEvidence,
@@ -197,11 +198,23 @@ def _pairs(state: RunState) -> list[Pair]:
     return [(side, part) for side in sides for part in parts]
 
 
+def _side_content(state: RunState, side: ComparisonSide | None) -> str:
+    """The question as one side named in it asks it: the other sides' names left out, so "FY2021" of
+    "the tax rate in FY2022 compared to FY2021" reads the 2021 column, not the 2022 one."""
+    content = _content(state)
+    if side is None or side.doc_id is not None:
+        return content
+    for other in state.parsed.sides:
+        if other.label != side.label and side.label not in other.label:
+            content = re.sub(rf"(?<!\w){re.escape(other.label)}(?!\w)", " ", content)
+    return content
+
+
 def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionPart | None) -> tuple[str, list[str]]:
     """The question one pair asks, and its metric terms: the part's words for a part ("endurance of the
     Heron 2"), the question's own otherwise."""
     if part is None:
-        return _content(state), list(state.parsed.keywords)
+        return _side_content(state, side), list(state.parsed.keywords)
     subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
     periods = " ".join(p for p in re.findall(r"\b(?:FY\s?)?(?:19|20)\d\d\b", _content(state)))
     return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)
@@ -271,7 +284,11 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
     scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
     gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
     measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
-    shown = f"{high_cell.unit}{gap:,.{_decimals_of(high_cell, low_cell)}f}{' ' + scale if scale else ''}{measure}"
+    number = f"{gap:,.{_decimals_of(high_cell, low_cell)}f}"
+    if high_cell.unit == "%":
+        shown = f"{number} percentage points"
+    else:
+        shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
     label = a.cells[0].label if a.cells[0].is_row else ""
     what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
     return [f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"]
@@ -311,12 +328,30 @@ def _merged(
     kept = answer.text if answer.answer_found and len(found) < wanted else ""
     text = "\n".join([*lines, *([kept] if kept else [])])
     confidence = _confidence([v for _, v in found], exact, wanted)
-    blockers = answer.pending_references or answer.garbled_pages or answer.uncovered_sides
-    caveats = (*answer.caveats, *(c for _, v in found for c in _value_caveats(v)))
+    read = _periods_read(answer.uncovered_sides, [v for _, v in found])
+    uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
+    blockers = _needed_references(answer, state, citations) or answer.garbled_pages or uncovered
+    caveats = (*(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
+               *(c for _, v in found for c in _value_caveats(v)))  # fmt: skip
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "complete_answer_found": exact and not blockers and not state.value_missing,
+        "uncovered_sides": uncovered,
     })  # fmt: skip
+
+
+def _needed_references(answer: AnswerWithEvidence, state: RunState, cited: Sequence[Citation]) -> list[str]:
+    """The pending references a value answer needs: those the question names or the cited lines point
+    to. A note another passage mentions does not hold back a value read from its own row."""
+    quotes = " ".join(c.quote for c in cited)
+    return [r for r in answer.pending_references if r in state.parsed.references or r in quotes]
+
+
+def _periods_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
+    """The sides named by a period ("FY2018") that a cited value was read for: a computation's inputs
+    cover the periods it compares, whichever passage the extractive answer chose."""
+    periods = {p for v in values for cell in v.cells for p in cell.periods}
+    return {side for side in sides if (named := periods_in(side)) and set(named) <= periods}
 
 
 def _exact(value: ValueAnswer) -> bool:

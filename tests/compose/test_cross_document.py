@@ -142,3 +142,59 @@ def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_us
     assert "words the other side's passages use: " in side_passes[0].narration
     cited = {(c.doc_id, c.page) for c in result.answer.citations}
     assert (older, 8) in cited and (newer, 2) in cited, result.answer.citations
+
+
+def _rates() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Acme Corporation Annual Report 2022", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
+    rows = [("(Millions)", "2022", "2021"), ("Net sales", "32,765", "31,657"),
+            ("Effective income tax rate", "(0.6)%", "14.8%"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    for n, (label, current, prior) in enumerate(rows):
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    for n in range(3):
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>")
+    return doc.tobytes()
+
+
+def test_two_years_of_one_document_each_read_in_their_own_column(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_rates(), "acme_2022_annual_report.pdf").doc_id
+    result = engine.answer("How does Acme's effective tax rate in FY2022 compare to FY2021?", [doc_id],
+                           strategy="auto", config=config)  # fmt: skip
+    assert [s.label for s in result.parsed_question.sides] == ["FY2022", "FY2021"]
+    text = result.answer.text
+    assert (
+        "FY2022: Effective income tax rate, 2022: -0.6%" in text
+        and "FY2021: Effective income tax rate, 2021: 14.8%" in text
+    )
+    assert "FY2021 is higher by 15.4 percentage points" in text, text
+    assert result.answer.complete_answer_found
+
+
+def _statements() -> bytes:
+    doc = pymupdf.open()
+    for title, rows in (
+        ("Consolidated Balance Sheets", [("(Millions)", "2019", "2018"), ("Property and equipment, net", "253", "282"),
+                                         ("Total assets", "19,845", "17,890")]),
+        ("Consolidated Statements of Operations", [("(Millions)", "2019", "2018"),
+                                                   ("Total net revenues", "6,489", "7,500")]),
+    ):  # fmt: skip
+        page = doc.new_page()
+        page.insert_text((72, 72), "Acme Corporation Annual Report 2019", fontsize=16)
+        page.insert_text((72, 110), title, fontsize=12)
+        for n, (label, current, prior) in enumerate(rows):
+            for x, text in ((72, label), (360, current), (440, prior)):
+                page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    return doc.tobytes()
+
+
+def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_both(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    question = ("What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
+                "FY2019 revenue / (average PP&E between FY2018 and FY2019). Round your answer to two decimal places.")  # fmt: skip
+    result = engine.answer(question, [doc_id], strategy="auto", config=config)
+    assert result.answer.text.startswith("24.26"), result.answer.text
+    assert result.answer.complete_answer_found, result.answer.caveats  # FY2018 and FY2019 are its inputs' periods
+    assert not any("FY2018" in c for c in result.answer.caveats)

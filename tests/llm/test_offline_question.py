@@ -192,3 +192,18 @@ def test_value_cues(question: str, value: bool) -> None:
 def test_a_count_in_a_relative_clause_is_a_condition_not_the_number_of_answers() -> None:
     assert parse_question("Which are the datasets that have exactly three methods?").expected_count is None
     assert parse_question("Name the three steps that the pipeline runs.").expected_count == 3
+
+
+def test_compared_sides_are_of_one_kind() -> None:
+    from engine.llm.offline.sides import find_sides
+
+    assert find_sides("How does Boeing's effective tax rate in FY2022 compare to FY2021?") == ["FY2022", "FY2021"]
+    assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance?") == ["Heron 2", "Heron 3"]
+
+
+def test_a_definition_is_how_to_compute_the_answer_not_a_part_of_it() -> None:
+    parsed = parse_question(
+        "What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
+        "FY2019 revenue / (average PP&E between FY2018 and FY2019)."
+    )
+    assert parsed.parts == ()

@@ -11,7 +11,16 @@ import logging
 import re
 from collections.abc import Sequence
 
-from engine.bricks.passages import Unit, coverage, score_units, side_units, split_units, term_stems, unit_terms
+from engine.bricks.passages import (
+    Unit,
+    coverage,
+    label_stems,
+    score_units,
+    side_units,
+    split_units,
+    term_stems,
+    unit_terms,
+)
 from engine.bricks.signals import (
     CAVEATS,
     announced_count,
@@ -71,8 +80,8 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
             chosen.append((side.label, best))
             chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
             continue
-        label = stems(side.label)
-        scored = [(len(label & stems(u.text)) / max(1, len(label)), u) for u in units]
+        label = label_stems(side.label)
+        scored = [(len(label & unit_terms(u)) / max(1, len(label)), u) for u in units]
         scored = [(cov, u) for cov, u in scored if cov >= 0.5]
         if not scored:
             uncovered.append(side.label)

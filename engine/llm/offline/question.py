@@ -297,9 +297,14 @@ def clauses(question: str) -> list[str]:
     return [p for p in parts if len(content_words(p)) >= 1]
 
 
+_DEFINITION = re.compile(r"\b(?:is|are)\s+(?:defined|calculated|computed|measured)\s+as\b|^definitions?:", re.I)
+"""A sentence that defines what is asked ("X is defined as: A / B") says how to compute the answer; it
+is not a part to answer."""
+
+
 def question_parts(question: str) -> tuple[QuestionPart, ...]:
     """The parts of a multi-part question with their key terms (none for a one-part question)."""
-    parts = clauses(question)
+    parts = [part for part in clauses(question) if not _DEFINITION.search(part)]
     if len(parts) < 2:
         return ()
     return tuple(QuestionPart(text=part, keywords=tuple(extract_keywords(part))) for part in parts)

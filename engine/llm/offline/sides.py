@@ -89,7 +89,7 @@ def find_sides(question: str) -> list[str]:
     if pair:
         sides = [_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])]
         if all(sides):
-            return sides
+            return _same_kind(sides, pair[0])
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
@@ -120,6 +120,20 @@ def find_sides(question: str) -> list[str]:
     if match:
         return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
     return []
+
+
+_PERIOD_SIDE = re.compile(r"\b(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|Q[1-4]\s?'?\d{2,4}|(?:19|20)\d\d)\b", re.I)
+"""A period used as a side ("FY2021", "fiscal 2022", "Q4 2023", "2018")."""
+
+
+def _same_kind(sides: list[str], left_text: str) -> list[str]:
+    """Compared sides are of one kind: when B is a period ("... in FY2022 compare to FY2021"), A is the
+    period the left phrase names, not its subject ("Boeing")."""
+    if _PERIOD_SIDE.fullmatch(sides[1]) and not _PERIOD_SIDE.search(sides[0]):
+        periods = _PERIOD_SIDE.findall(left_text)
+        if periods:
+            return [periods[-1], sides[1]]
+    return sides
 
 
 def _compared_with(q: str) -> tuple[str, str] | None:
