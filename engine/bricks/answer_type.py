@@ -43,6 +43,20 @@ def expected_type(question: str) -> AnswerType | None:
     return None
 
 
+_DIFFERENCE_ASK = re.compile(
+    r"\bhow (?:many|much) (?:more|fewer|less|higher|lower|larger|smaller|bigger)\b|\bby how much\b|"
+    r"\bwhat (?:is|was|are|were) the (?:difference|gap)\b",
+    re.I,
+)
+"""Questions whose answer is the difference of two values ("how many more claims ...", "by how much did
+it increase"): one value stated as read does not answer them."""
+
+
+def asks_difference(question: str) -> bool:
+    """Whether ``question`` asks for the difference between two values."""
+    return bool(_DIFFERENCE_ASK.search(question))
+
+
 def value_never_answers(question: str) -> bool:
     """A yes/no, which, who, why or where question: a value may support its answer, never be it."""
     return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(question))

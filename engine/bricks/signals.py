@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from engine.bricks.answer_type import expected_type, states_type, type_caveat
 from engine.bricks.passages import Unit, label_stems, mark_coverage, split_units, term_stems, unit_terms
 from engine.bricks.text import (
+    count_value,
     find_cardinality_cue,
     find_references,
     listing_subject,
@@ -209,6 +210,25 @@ def side_covered(side: ComparisonSide, units: Sequence[Unit], aspect: Sequence[s
     return any(len(label & unit_terms(u)) / max(1, len(label)) >= 0.5 for u in units)
 
 
+_DURATION = re.compile(
+    r"\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty)[\s-]"
+    r"(year|day|month|week)s?\b",
+    re.I,
+)
+"""A term in a question ("five-year revolving credit agreement", "364-day facility", "10-year notes"):
+it tells one instrument from its siblings, so the passage that answers must name it."""
+
+
+def missing_durations(question: str, texts: Sequence[str]) -> list[str]:
+    """The question's terms ("five year") that none of the cited ``texts`` states, in digits or in words."""
+    stated = {_duration_key(m) for text in texts for m in _DURATION.finditer(text)}
+    return [m.group(0) for m in _DURATION.finditer(question) if _duration_key(m) not in stated]
+
+
+def _duration_key(match: re.Match[str]) -> tuple[int | None, str]:
+    return count_value(match.group(1)), match.group(2).lower()
+
+
 def part_key(keywords: Sequence[str]) -> set[str]:
     """The stems of a part's key term: a multi-word term, else an acronym or number, else its longest word."""
     key = min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k)))
@@ -282,6 +302,7 @@ CAVEATS = {
     "count": "the evidence announces {} items but only {} were found",
     "pending": "the evidence refers to {}, which was not retrieved",
     "garbled": "the text of page {} looks garbled (possibly a broken table extraction)",
+    "term": "the cited passages do not name the {} asked about",
 }
 """The caveat an answer carries for each kind of problem."""
 
@@ -324,7 +345,11 @@ def check_answer(
     untyped = kind is not None and answer.answer_found and not states_type(answer.text, kind, parsed.original_question)
     if untyped and kind is not None:
         notes.append(type_caveat(kind))
-    problems = answer.pending_references or pending or all_garbled or answer.uncovered_sides or sides or untyped
+    terms = missing_durations(parsed.original_question, [u.text for u in cited]) if cited else []
+    if terms:
+        notes.append(CAVEATS["term"].format(", ".join(terms)))
+    problems = (answer.pending_references or pending or all_garbled or answer.uncovered_sides or sides or untyped
+                or terms)  # fmt: skip
     return answer.model_copy(update={
         "pending_references": (*answer.pending_references, *pending),
         "garbled_pages": all_garbled,

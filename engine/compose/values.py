@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.bricks.answer_type import value_never_answers
@@ -23,8 +22,9 @@ from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
-from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, periods_in, table_cells
+from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
 from engine.compose.evidence import RunState
+from engine.compose.value_checks import holds
 from engine.contracts import (
     AnswerWithEvidence,
     Chunk,
@@ -328,30 +328,13 @@ def _merged(
     kept = answer.text if answer.answer_found and len(found) < wanted else ""
     text = "\n".join([*lines, *([kept] if kept else [])])
     confidence = _confidence([v for _, v in found], exact, wanted)
-    read = _periods_read(answer.uncovered_sides, [v for _, v in found])
-    uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
-    blockers = _needed_references(answer, state, citations) or answer.garbled_pages or uncovered
-    caveats = (*(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
-               *(c for _, v in found for c in _value_caveats(v)))  # fmt: skip
+    checks = holds(answer, state.parsed, [v for _, v in found], citations, len(lines) - len(found))
+    caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v)))
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
-        "confidence": confidence, "complete_answer_found": exact and not blockers and not state.value_missing,
-        "uncovered_sides": uncovered,
+        "confidence": confidence, "uncovered_sides": checks.uncovered,
+        "complete_answer_found": exact and not checks.blocked and not state.value_missing,
     })  # fmt: skip
-
-
-def _needed_references(answer: AnswerWithEvidence, state: RunState, cited: Sequence[Citation]) -> list[str]:
-    """The pending references a value answer needs: those the question names or the cited lines point
-    to. A note another passage mentions does not hold back a value read from its own row."""
-    quotes = " ".join(c.quote for c in cited)
-    return [r for r in answer.pending_references if r in state.parsed.references or r in quotes]
-
-
-def _periods_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
-    """The sides named by a period ("FY2018") that a cited value was read for: a computation's inputs
-    cover the periods it compares, whichever passage the extractive answer chose."""
-    periods = {p for v in values for cell in v.cells for p in cell.periods}
-    return {side for side in sides if (named := periods_in(side)) and set(named) <= periods}
 
 
 def _exact(value: ValueAnswer) -> bool:

@@ -1,0 +1,66 @@
+"""What holds a value answer back from "complete", checked in code against the values read and cited.
+
+A value answer (``engine.compose.values``) is complete only when nothing here objects: a reference the
+answer needs is still pending, a side is not covered, the question's term that tells one instrument from
+its siblings ("five-year") is in no cited line, or a difference is asked and only one value was read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bricks.answer_type import asks_difference
+from engine.bricks.signals import CAVEATS, missing_durations
+from engine.bricks.value_answer import ValueAnswer
+from engine.bricks.values import periods_in
+from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
+
+ONE_VALUE = "the question asks for a difference; the evidence read states one value, not both"
+
+
+@dataclass(frozen=True)
+class Holds:
+    """The checks' verdict: the sides still uncovered, whether anything blocks, and the caveats to show."""
+
+    uncovered: tuple[str, ...]
+    blocked: bool
+    caveats: tuple[str, ...]
+
+
+def holds(
+    answer: AnswerWithEvidence, parsed: ParsedQuestion, values: Sequence[ValueAnswer], cited: Sequence[Citation],
+    computed_lines: int,
+) -> Holds:  # fmt: skip
+    """What keeps ``answer`` (the extractive one, about to be led by ``values``) from being complete.
+
+    ``computed_lines`` counts the lines code computed from the values (differences between sides)."""
+    read = periods_read(answer.uncovered_sides, values)
+    uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
+    unnamed = missing_durations(parsed.original_question, [c.quote for c in cited])
+    one_value = (
+        asks_difference(parsed.original_question) and not computed_lines and all(len(v.cells) == 1 for v in values)
+    )
+    blocked = bool(
+        needed_references(answer, parsed, cited) or answer.garbled_pages or uncovered or unnamed or one_value
+    )
+    caveats = (
+        *(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
+        *([CAVEATS["term"].format(", ".join(unnamed))] if unnamed else []),
+        *([ONE_VALUE] if one_value else []),
+    )
+    return Holds(uncovered=uncovered, blocked=blocked, caveats=caveats)
+
+
+def needed_references(answer: AnswerWithEvidence, parsed: ParsedQuestion, cited: Sequence[Citation]) -> list[str]:
+    """The pending references a value answer needs: those the question names or the cited lines point
+    to. A note another passage mentions does not hold back a value read from its own row."""
+    quotes = " ".join(c.quote for c in cited)
+    return [r for r in answer.pending_references if r in parsed.references or r in quotes]
+
+
+def periods_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
+    """The sides named by a period ("FY2018") that a cited value was read for: a computation's inputs
+    cover the periods it compares, whichever passage the extractive answer chose."""
+    periods = {p for v in values for cell in v.cells for p in cell.periods}
+    return {side for side in sides if (named := periods_in(side)) and set(named) <= periods}

@@ -1,0 +1,58 @@
+"""What holds a value answer back from "complete" (``engine.compose.value_checks``), one test per check."""
+
+from __future__ import annotations
+
+from engine.bricks.signals import missing_durations
+from engine.bricks.value_answer import ValueAnswer
+from engine.bricks.values import cells_in
+from engine.compose.value_checks import ONE_VALUE, holds
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
+from engine.llm.offline.question import parse_question
+
+ROWS = EvidenceItem(chunk_id="d:p5:b0", doc_id="d", file_name="r.pdf", page=5,
+                    text="(Millions) | 2019 | 2018\nProperty and equipment, net | 253 | 282")  # fmt: skip
+
+
+def _value(*columns: str) -> ValueAnswer:
+    cells = tuple(c for c in cells_in([[ROWS]]) if c.column in columns)
+    return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
+
+
+def _cited(value: ValueAnswer) -> list[Citation]:
+    return [Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for c in value.cells]
+
+
+def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
+    parsed = parse_question("What is the average PP&E between FY2018 and FY2019?")
+    answer = AnswerWithEvidence(text="", uncovered_sides=("FY2018", "FY2019"),
+                                caveats=("no passage in the evidence mentions FY2018",))  # fmt: skip
+    both = _value("2019", "2018")
+    verdict = holds(answer, parsed, [both], _cited(both), computed_lines=0)
+    assert verdict.uncovered == () and not verdict.blocked and verdict.caveats == ()
+    only_2019 = _value("2019")
+    assert holds(answer, parsed, [only_2019], _cited(only_2019), computed_lines=0).uncovered == ("FY2018",)
+
+
+def test_a_note_another_passage_mentions_does_not_hold_back_a_value_read_from_its_row() -> None:
+    parsed = parse_question("What is the FY2019 net PP&E?")
+    value = _value("2019")
+    noted = AnswerWithEvidence(text="", pending_references=("Note 9",))
+    assert not holds(noted, parsed, [value], _cited(value), computed_lines=0).blocked
+    named = parse_question("What is the FY2019 net PP&E in Note 9?")
+    assert holds(noted, named, [value], _cited(value), computed_lines=0).blocked
+
+
+def test_a_difference_asked_needs_more_than_one_value_read() -> None:
+    parsed = parse_question("By how much did net PP&E fall from FY2018 to FY2019?")
+    value = _value("2019")
+    verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
+    assert verdict.blocked and ONE_VALUE in verdict.caveats
+    assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
+
+
+def test_the_term_that_names_the_instrument_must_be_in_a_cited_line() -> None:
+    question = "By how much did Acme increase its five year revolving credit agreement?"
+    assert missing_durations(question, ["Acme entered into a new $4.2 billion 364 day credit agreement."]) == [
+        "five year"
+    ]
+    assert missing_durations(question, ["The 5-year credit agreement was raised to $8.4 billion."]) == []
