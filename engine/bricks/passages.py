@@ -119,9 +119,11 @@ def term_stems(terms: Sequence[str]) -> list[set[str]]:
     return [s for s in ({_plain(x) for x in stems(t)} for t in terms) if s]
 
 
-def label_stems(label: str) -> set[str]:
-    """The stems of a side's label, a fiscal label read as its year ("FY2019" is written "2019")."""
-    return set().union(*term_stems([label]))
+def label_share(label: str, unit: Unit) -> float:
+    """Share of a side's label a unit names (in its text, section title or table header), a fiscal label
+    read as its year ("FY2019" is written "2019")."""
+    words = set().union(*term_stems([label]))
+    return len(words & unit_terms(unit)) / max(1, len(words))
 
 
 def question_terms(parsed: ParsedQuestion) -> list[set[str]]:
@@ -244,3 +246,27 @@ def side_units(evidence: Sequence[EvidenceItem], parsed: ParsedQuestion, side: C
     units = split_units(own)
     score_units(units, side_question(parsed, side))
     return [u for u in units if u.coverage > 0]
+
+
+def with_caption(unit: Unit, question: str = "") -> str:
+    """A unit as an answer quotes it: a table row with its header (and the one cell the question names)."""
+    if unit.is_row and unit.caption and unit.caption != unit.text:
+        cell = _named_cell(unit, question)
+        if cell:
+            return f"{cell} (table row: {unit.text}; columns: {unit.caption})"
+        return f"{unit.text} ({unit.caption})"
+    return unit.text
+
+
+def _named_cell(unit: Unit, question: str) -> str | None:
+    """ "Mean turbidity, Heron 3: 4.6" when the question names one column of a row's header."""
+    header = [c.strip() for c in unit.caption.split(" | ")]
+    row = [c.strip() for c in unit.text.split(" | ")]
+    if len(header) != len(row) or len(row) < 3:
+        return None
+    low = question.lower()
+    named = [i for i, name in enumerate(header) if i > 0 and len(name) > 1 and re.search(
+        rf"(?<![\w]){re.escape(name.lower())}(?![\w])", low)]  # fmt: skip
+    if len(named) != 1 or not row[named[0]]:
+        return None
+    return f"{row[0]}, {header[named[0]]}: {row[named[0]]}"

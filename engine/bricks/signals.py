@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from engine.bricks.answer_type import expected_type, states_type, type_caveat
-from engine.bricks.passages import Unit, label_stems, mark_coverage, split_units, term_stems, unit_terms
+from engine.bricks.passages import Unit, label_share, mark_coverage, split_units, term_stems, unit_terms
 from engine.bricks.text import (
     count_value,
     find_cardinality_cue,
@@ -206,8 +206,7 @@ def side_covered(side: ComparisonSide, units: Sequence[Unit], aspect: Sequence[s
         if not aspect:
             return bool(own)
         return any(any(term <= unit_terms(u) for term in aspect) for u in own)
-    label = label_stems(side.label)
-    return any(len(label & unit_terms(u)) / max(1, len(label)) >= 0.5 for u in units)
+    return any(label_share(side.label, u) >= 0.5 for u in units)
 
 
 _DURATION = re.compile(

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from engine.bricks.passages import (
     Unit,
     coverage,
-    label_stems,
+    label_share,
     score_units,
     side_units,
     split_units,
     term_stems,
     unit_terms,
+    with_caption,
 )
 from engine.bricks.signals import (
     CAVEATS,
@@ -80,8 +81,7 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
             chosen.append((side.label, best))
             chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
             continue
-        label = label_stems(side.label)
-        scored = [(len(label & unit_terms(u)) / max(1, len(label)), u) for u in units]
+        scored = [(label_share(side.label, u), u) for u in units]
         scored = [(cov, u) for cov, u in scored if cov >= 0.5]
         if not scored:
             uncovered.append(side.label)
@@ -191,14 +191,14 @@ def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
     extra = [u for label, u in chosen if label == CLAUSE_LABEL]
     main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
     body = _render_main(parsed, main) if main else ""
-    return "\n".join(p for p in (body, " ".join(_with_caption(u, parsed.original_question) for u in extra)) if p)
+    return "\n".join(p for p in (body, " ".join(with_caption(u, parsed.original_question) for u in extra)) if p)
 
 
 def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
     if any(label for label, _ in chosen):  # one line per side: "2018: ...", "2022: ..."
         by_side: dict[str, list[str]] = {}
         for label, unit in chosen:
-            by_side.setdefault(label, []).append(_with_caption(unit, parsed.original_question))
+            by_side.setdefault(label, []).append(with_caption(unit, parsed.original_question))
         return "\n".join(
             f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items()
         )
@@ -207,30 +207,7 @@ def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
         items = [u for _, u in chosen if u.text not in intro]
         lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
         return "\n".join([*intro, *lines])
-    return " ".join(_with_caption(u, parsed.original_question) for _, u in chosen)
-
-
-def _with_caption(unit: Unit, question: str = "") -> str:
-    if unit.is_row and unit.caption and unit.caption != unit.text:
-        cell = _named_cell(unit, question)
-        if cell:
-            return f"{cell} (table row: {unit.text}; columns: {unit.caption})"
-        return f"{unit.text} ({unit.caption})"
-    return unit.text
-
-
-def _named_cell(unit: Unit, question: str) -> str | None:
-    """ "Mean turbidity, Heron 3: 4.6" when the question names one column of a row's header."""
-    header = [c.strip() for c in unit.caption.split(" | ")]
-    row = [c.strip() for c in unit.text.split(" | ")]
-    if len(header) != len(row) or len(row) < 3:
-        return None
-    low = question.lower()
-    named = [i for i, name in enumerate(header) if i > 0 and len(name) > 1 and re.search(
-        rf"(?<![\w]){re.escape(name.lower())}(?![\w])", low)]  # fmt: skip
-    if len(named) != 1 or not row[named[0]]:
-        return None
-    return f"{row[0]}, {header[named[0]]}: {row[named[0]]}"
+    return " ".join(with_caption(u, parsed.original_question) for _, u in chosen)
 
 
 STRONGEST_UNITS = 6
