@@ -216,6 +216,21 @@ _SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
 """A table or section of one business segment ("International Segment Performance Summary")."""
 
 
+_STATEMENTS = (
+    (re.compile(r"\bcash flows?\b", re.I), re.compile(r"\bstatements? of (?:consolidated )?cash flows?\b", re.I)),
+    (re.compile(r"\bincome statement\b|\bstatements? of (?:income|operations|earnings)\b|\bp&l\b", re.I),
+     re.compile(r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b", re.I)),
+    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I),
+     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I)),
+)  # fmt: skip
+"""How a question names a primary financial statement, and how the statement's own title reads."""
+
+
+def _named_statement(cell: Cell, question: str) -> bool:
+    """Whether the cell is read in a financial statement the question names ("from the cash flow statement")."""
+    return any(asked.search(question) and title.search(cell.context) for asked, title in _STATEMENTS)
+
+
 def _other_segment(cell: Cell, question: str) -> bool:
     """Whether the cell is read in a segment's table or section that the question does not name: the
     figures of one segment never answer for the company, nor for another segment."""
@@ -278,6 +293,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         score += 0.35 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
+        score += 0.4 if _named_statement(cell, spec.question) else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, spec.question) else 0.0  # a segment's row for the whole company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth

@@ -37,7 +37,8 @@ def holds(
     ``computed_lines`` counts the lines code computed from the values (differences between sides)."""
     read = periods_read(answer.uncovered_sides, values)
     uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
-    unnamed = missing_durations(parsed.original_question, [c.quote for c in cited])
+    computed = any(len(v.cells) > 1 for v in values)  # "3 year average": the span of a computation's inputs
+    unnamed = [] if computed else missing_durations(parsed.original_question, [c.quote for c in cited])
     one_value = (
         asks_difference(parsed.original_question) and not computed_lines and all(len(v.cells) == 1 for v in values)
     )

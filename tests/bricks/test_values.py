@@ -230,3 +230,14 @@ def test_a_modifier_narrows_only_when_the_evidence_names_the_metric_more_plainly
     assert not narrows(spec, only[0], only)  # the document's one name for endurance
     both = cells_in([[item("Item | Heron 2\nFlight endurance | 38 min\nEndurance | 40 min")]])
     assert narrows(spec, both[0], both)
+
+
+def test_the_statement_the_question_names_leads() -> None:
+    income = item("(Millions) | 2015 | 2014\nDepreciation and amortization | 70 | 60", page=3,
+                  section=("Consolidated Statements of Operations",))  # fmt: skip
+    cash = item("(Millions) | 2015 | 2014\nDepreciation and amortization | 62 | 54", page=5,
+                section=("Consolidated Statements of Cash Flows",))  # fmt: skip
+    spec = value_spec("What was D&A in FY2015 (from the cash flow statement)?", ["depreciation and amortization"], [])
+    assert rank_cells(spec, cells_in([[income], [cash]]))[0].cell.page == 5
+    plain = value_spec("What was depreciation and amortization in FY2015?", ["depreciation and amortization"], [])
+    assert rank_cells(plain, cells_in([[income], [cash]]))[0].cell.page == 3  # the better retrieved page

@@ -56,3 +56,9 @@ def test_the_term_that_names_the_instrument_must_be_in_a_cited_line() -> None:
         "five year"
     ]
     assert missing_durations(question, ["The 5-year credit agreement was raised to $8.4 billion."]) == []
+
+
+def test_a_computations_span_is_not_an_instrument_name() -> None:
+    parsed = parse_question("What is the 2 year average of net PP&E?")
+    both = _value("2019", "2018")
+    assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
