@@ -157,3 +157,17 @@ def test_first_stop_follows_the_list_order():
                    blocked_by="budget_seconds")  # fmt: skip
     assert first_stop(dropped) == "no_improvement"
     assert first_stop(dropped, rules=(stops.confidence_dropped, stops.budget_spent)) == "confidence_drop"
+
+
+def test_which_passes_are_measured_before_answering_again():
+    from engine.compose.actions import PlannedAction
+    from engine.compose.strategies.dispatched import _measured
+
+    def plan(trigger: str, detail: str = "") -> PlannedAction:
+        return PlannedAction(trigger, "two_hop", "why", lambda s: ([], []), detail=detail)  # type: ignore[arg-type]
+
+    state = SimpleNamespace(parsed=question(references=("Table 3",)))
+    assert _measured(state, plan("discovered_vocabulary"))  # every search
+    assert _measured(state, plan("pending_references", "Note 9"))  # a reference the evidence mentioned
+    assert not _measured(state, plan("pending_references", "Table 3"))  # one the question names is read
+    assert not _measured(state, plan("side_missing"))

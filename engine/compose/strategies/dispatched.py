@@ -105,7 +105,7 @@ def _feedback(state: RunState, answer: AnswerWithEvidence, history: list[Iterati
         before = answer.confidence
         queries, added = plan.run(state)
         share = anchor_share(state, added) if plan.checks_drift else None
-        strengths = _strengths(state, answer, added) if plan.trigger in SEARCH_TRIGGERS else None
+        strengths = _strengths(state, answer, added) if _measured(state, plan) else None
         view = _view(
             state, "after_retrieval", answer, best, None, last=plan, added=added, share=share, strengths=strengths
         )
@@ -162,6 +162,15 @@ def _view(
         blocked_by=state.guard.blocked_by, last_action=last.action if last else None, added=len(added or ()),
         anchor_share=share, drift_min_overlap=loop.drift_min_overlap, confidence_drop=loop.confidence_drop,
     )  # fmt: skip
+
+
+def _measured(state: RunState, plan: PlannedAction) -> bool:
+    """Whether a pass's new passages are measured against the cited one before answering again: every
+    search, and a reference the evidence mentioned (one the question names is fetched to be read)."""
+    if plan.trigger in SEARCH_TRIGGERS:
+        return True
+    named = set(state.parsed.references)
+    return plan.trigger == "pending_references" and not any(r in named for r in plan.detail.split(","))
 
 
 def _strengths(state: RunState, answer: AnswerWithEvidence, added: list[str]) -> tuple[float, float] | None:
