@@ -120,10 +120,11 @@ def term_stems(terms: Sequence[str]) -> list[set[str]]:
 
 
 def label_share(label: str, unit: Unit) -> float:
-    """Share of a side's label a unit names (in its text, section title or table header), a fiscal label
-    read as its year ("FY2019" is written "2019")."""
+    """Share of a side's label a unit names (in its text or its table's header row; a section title names
+    every passage under it, so it tells none apart), a fiscal label read as its year ("FY2019" is
+    written "2019")."""
     words = set().union(*term_stems([label]))
-    return len(words & unit_terms(unit)) / max(1, len(words))
+    return len(words & (stems(unit.text) | stems(unit.caption))) / max(1, len(words))
 
 
 def question_terms(parsed: ParsedQuestion) -> list[set[str]]:

@@ -35,3 +35,15 @@ def test_a_relevant_sentence_with_a_count_word_leads_an_unrelated_one_with_digit
     score_units(units, parsed)
     best = max(units, key=lambda u: u.score)
     assert best.item.page == 2
+
+
+def test_a_side_label_is_matched_in_the_text_or_table_header_not_the_section_title() -> None:
+    from engine.bricks.passages import label_share
+
+    named = split_units([_item(2, "Adeline Virginia Woolf (25 January 1882 - 28 March 1941) was an English writer.")])
+    titled = split_units([EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="d.pdf", page=3, score=1.0,
+                                       text="Born in Kensington, she attended King's College.",
+                                       section_path=("Virginia Woolf",))])  # fmt: skip
+    assert label_share("Virginia Woolf", named[0]) == 1.0 and label_share("Virginia Woolf", titled[0]) == 0.0
+    header = split_units([_item(4, "(Millions) | 2019 | 2018\nNet sales | 6,489 | 7,500\nOther | 1 | 2")])
+    assert label_share("FY2019", header[1]) == 1.0  # "FY2019" is the "2019" of the header row
