@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
@@ -150,6 +150,7 @@ def _computed(
 ) -> ValueAnswer | None:
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
+        spec = replace(spec, sources=question)
         ranked = [
             m for m in rank_cells(spec, cells)
             if m.label_cover >= OPERAND_COVER and (m.precision >= OPERAND_PRECISION or not m.cell.is_row)

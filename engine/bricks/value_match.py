@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from engine.bricks.entities import Focus, focus_of, focus_score
 from engine.bricks.line_items import line_item_triggers
 from engine.bricks.text import find_references, stems
-from engine.bricks.values import Cell, Period, periods_in
+from engine.bricks.values import STATEMENT_TITLE, Cell, Period, periods_in
 
 ASKING_WORDS = frozenset(
     {
@@ -57,12 +57,6 @@ before use: "statements" and "consolidated" are dropped with their singular and 
 _ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
-_STATEMENT = re.compile(
-    r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
-    r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",
-    re.I,
-)
-"""The titles of the primary financial statements, where a filing's audited figures are printed."""
 
 MIN_LABEL_COVER = 0.5
 """A cell answers only when its label holds at least half of the metric's (weighted) terms."""
@@ -82,6 +76,9 @@ class ValueSpec:
     wanted_scale: str
     """"thousand", "million", "billion" when the question names the scale of its answer, else ""."""
     question: str = ""
+    sources: str = ""
+    """Where the whole question says to read (an input's spec keeps the question's "from the cash flow
+    statement"); empty: the question itself."""
 
     @property
     def is_empty(self) -> bool:
@@ -170,6 +167,19 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
         return 0.0
     wanted = set().union(*spec.terms, *spec.alternatives) if (spec.terms or spec.alternatives) else set()
     return len(label & wanted) / len(label)
+
+
+_OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
+
+
+def _head_precision(spec: ValueSpec, cell: Cell) -> float:
+    """Precision of a row label without its trailing object ("Depreciation and amortization of property,
+    equipment and intangibles", "Interest expense, net of amounts capitalized"): what a line item is
+    *of* does not make it another item. Only when the question names the statement it is read in."""
+    if not cell.is_row or not _named_statement(cell, spec.sources or spec.question):
+        return 0.0
+    head = _OBJECT.sub("", cell.label)
+    return _precision(spec, stems(head)) if head != cell.label else 0.0
 
 
 _SCOPE_WORDS = frozenset(stems("total"))
@@ -292,8 +302,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
-        score += 0.35 if _STATEMENT.search(cell.context) else 0.0  # a financial statement over a discussion
-        score += 0.4 if _named_statement(cell, spec.question) else 0.0  # "D&A (from the cash flow statement)"
+        score += 0.35 if STATEMENT_TITLE.search(cell.context) else 0.0  # a financial statement over a discussion
+        score += (
+            0.4 if _named_statement(cell, spec.sources or spec.question) else 0.0
+        )  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, spec.question) else 0.0  # a segment's row for the whole company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
@@ -302,7 +314,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
                 1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0
             )
-        precise = 1.0 if frozenset(label) in exact else _precision(spec, label)
+        precise = 1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell))
         matches.append(
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
                        precision=round(precise, 3))

@@ -203,6 +203,14 @@ def _row_cells(line: str) -> list[str]:
     return out
 
 
+STATEMENT_TITLE = re.compile(
+    r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
+    r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",
+    re.I,
+)
+"""The titles of the primary financial statements, where a filing's audited figures are printed."""
+
+
 @dataclass
 class _TableState:
     """What a page's earlier lines said about the table being read."""
@@ -212,6 +220,8 @@ class _TableState:
     years: list[str] | None = None
     """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
     in_rows: bool = False
+    title: str = ""
+    """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -235,6 +245,8 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 def _read_caption(line: str, state: _TableState) -> None:
     state.scale = table_scale(line) or state.scale
+    if len(line) <= 100 and STATEMENT_TITLE.search(line):
+        state.title = line
     lead = re.match(rf"^({_YEAR})\b", line)
     if lead and len(line) > 120 and state.years and not state.in_rows:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
@@ -267,7 +279,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = list(state.years)
     else:
         columns = []
-    return _cells_of_row(item, line, row, columns, state.scale)
+    return _cells_of_row(item, line, row, columns, state.scale, state.title)
 
 
 def _offset(columns: list[str], values: list[str]) -> int:
@@ -283,7 +295,9 @@ def _offset(columns: list[str], values: list[str]) -> int:
     return extra
 
 
-def _cells_of_row(item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str) -> list[Cell]:
+def _cells_of_row(
+    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = ""
+) -> list[Cell]:
     label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
     if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
@@ -300,7 +314,7 @@ def _cells_of_row(item: EvidenceItem, line: str, row: list[str], columns: list[s
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
                 periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
-                context=" ".join(item.section_path),
+                context=" ".join([*item.section_path, *([title] if title else [])]),
             )
         )  # fmt: skip
     return found

@@ -241,3 +241,23 @@ def test_the_statement_the_question_names_leads() -> None:
     assert rank_cells(spec, cells_in([[income], [cash]]))[0].cell.page == 5
     plain = value_spec("What was depreciation and amortization in FY2015?", ["depreciation and amortization"], [])
     assert rank_cells(plain, cells_in([[income], [cash]]))[0].cell.page == 3  # the better retrieved page
+
+
+def test_a_statements_printed_title_is_the_context_of_its_rows() -> None:
+    page = item("NETFLIX, INC.\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(in thousands)\n"
+                "(Thousands) | 2015 | 2014\nNet income | 122,641 | 266,799", page=42)  # fmt: skip
+    cell = cells_in([[page]])[0]
+    assert "CONSOLIDATED STATEMENTS OF CASH FLOWS" in cell.context
+
+
+def test_an_input_read_in_the_named_statement_may_name_what_it_is_of() -> None:
+    cash = item("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(Thousands) | 2015 | 2014\n"
+                "Depreciation and amortization of property, equipment and intangibles | 62,283 | 54,028", page=42)  # fmt: skip
+    taxes = item("Deferred tax assets (liabilities):\n(Thousands) | 2015 | 2014\n"
+                 "Depreciation and amortization | (43,204) | (11,000)", page=59, section=("10. Income Taxes",))  # fmt: skip
+    income = item("CONSOLIDATED STATEMENTS OF OPERATIONS\n(Thousands) | 2015 | 2014\n"
+                  "Revenues | 6,779,511 | 5,504,656\nOperating income | 305,826 | 402,648", page=40)  # fmt: skip
+    question = ("What is the FY2015 EBITDA % margin? Calculate EBITDA using operating income and D&A "
+                "(from the cash flow statement).")  # fmt: skip
+    answer = answer_value(question, ["EBITDA margin"], line_item_names, [[income], [cash], [taxes]])
+    assert answer is not None and answer.statement.startswith("5.4%"), answer
