@@ -27,10 +27,11 @@ _DOC_KINDS = re.compile(
 )
 """Kinds of filings and reports, by the names their own cover pages use."""
 _VERSION = re.compile(r"\b(?:v(?:ersion)?\s?)?(\d+\.\d+(?:\.\d+)?)\b(?!\s?(?:%|percent|billion|million))", re.I)
-_PERIOD = re.compile(
+PERIOD = re.compile(
     r"\b(?:(?:fiscal(?: year)?|FY)\s?'?(?:19|20)\d\d|Q[1-4]\s?'?(?:19|20)\d\d|(?:19|20)\d\d\s?Q[1-4]|(?:19|20)\d\d)\b",
     re.I,
 )
+"""A period that names a side: a fiscal year, a quarter or a year ("fiscal 2022", "FY2021", "Q4 2023")."""
 _NAME = re.compile(
     r"\b([A-Z][\w&\-]*[A-Z0-9][\w&\-]*|[A-Z][a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|\d+(?:\.\d+)*[A-Za-z]?\b))*"
 )
@@ -77,16 +78,16 @@ def identity(doc_id: str, file_name: str, page_texts: Sequence[str], title: str 
 def candidate_phrases(question: str) -> list[str]:
     """Phrases of ``question`` that could name one document: kinds, versions, periods and names."""
     found: dict[str, None] = {}
-    for pattern in (_DOC_KINDS, _VERSION, _PERIOD):
+    for pattern in (_DOC_KINDS, _VERSION, PERIOD):
         for m in pattern.finditer(question):
             found.setdefault(normalize_space(m.group(0)), None)
     for m in _NAME.finditer(question):
         phrase = normalize_space(m.group(0))
         words = phrase.split()
-        while words and (words[-1].lower() in STOPWORDS or _PERIOD.fullmatch(words[-1]) or words[-1].isdigit()):
+        while words and (words[-1].lower() in STOPWORDS or PERIOD.fullmatch(words[-1]) or words[-1].isdigit()):
             words.pop()
         name = " ".join(words)
-        if words and not _DOC_KINDS.fullmatch(name) and not _ACRONYM.fullmatch(name) and not _PERIOD.search(name):
+        if words and not _DOC_KINDS.fullmatch(name) and not _ACRONYM.fullmatch(name) and not PERIOD.search(name):
             found.setdefault(name, None)
     return list(found)
 
@@ -108,7 +109,7 @@ def _forms(phrase: str) -> list[str]:
     if version:
         forms.append(version.group(1))
     year = re.search(r"(?:19|20)\d\d", low)
-    if year and _PERIOD.fullmatch(phrase):
+    if year and PERIOD.fullmatch(phrase):
         forms.append(year.group(0))
     words = low.split()
     if _is_name(phrase):  # "HUAWEI WATCH D" is also "WATCH D": a product's name without its maker's
@@ -117,7 +118,7 @@ def _forms(phrase: str) -> list[str]:
 
 
 def _is_name(phrase: str) -> bool:
-    return not (_DOC_KINDS.fullmatch(phrase) or _VERSION.fullmatch(phrase) or _PERIOD.fullmatch(phrase))
+    return not (_DOC_KINDS.fullmatch(phrase) or _VERSION.fullmatch(phrase) or PERIOD.fullmatch(phrase))
 
 
 def _contains(text: str, form: str) -> bool:
@@ -179,7 +180,7 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
 
 def _embedded_marker(phrase: str) -> str | None:
     """The version or period inside a name ("2.0" in "OpenAPI 2.0"), else None."""
-    for pattern in (_VERSION, _PERIOD):
+    for pattern in (_VERSION, PERIOD):
         m = pattern.search(phrase)
         if m and m.group(0) != phrase:
             return normalize_space(m.group(0))

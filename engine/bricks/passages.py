@@ -10,26 +10,22 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine.bricks.entities import Focus, focus_of, focus_score
-from engine.bricks.text import normalize_space, split_sentences, stems
+from engine.bricks.text import SPELLED_NUMBERS, normalize_space, split_sentences, stems
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
-_COUNT_WORD = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred"
-    r"|thousand|dozen)\b",
-    re.I,
-)
+_COUNT_WORD = re.compile(rf"\b(?:{'|'.join(w for w in SPELLED_NUMBERS if w != 'one')})\b", re.I)
 """Numbers written as words ("five modules"): prose states small counts this way, so a sentence holding
 one states a value as much as one holding a digit. ("one" is left out: it is as often a pronoun.)"""
 _CITED_YEAR = re.compile(r"\(\s*[A-Z][^()]{0,80}?\b(?:19|20)\d\d[a-z]?\s*\)|\bet al\.,?\s*(?:19|20)\d\d")
 """A reference's year ("(Ouyang et al., 2022)"): a citation, not a value the passage states."""
 
 
-def stated_numbers(text: str, question_numbers: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+def stated_numbers(text: str, question_numbers: Collection[str] = ()) -> list[str]:
     """The values a text states: digits and number words, without references' years and the numbers the
     question itself holds."""
     text = _CITED_YEAR.sub(" ", text)
@@ -189,7 +185,6 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         unit.coverage = coverage(keywords, unit_stems)
         unit.anchor_coverage = coverage(anchors, unit_stems)
         low = unit.text.lower()
-        unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_stems)
         score = unit.weighted_coverage
         score += 0.8 * _weighted_coverage(anchors, anchor_weights, unit_stems)
         score += 0.3 * sum(1 for p in phrases if p in low) / max(1, len(phrases))

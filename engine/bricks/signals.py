@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from engine.bricks.answer_type import expected_type, states_type, type_caveat
 from engine.bricks.passages import Unit, label_share, mark_coverage, split_units, term_stems, unit_terms
 from engine.bricks.text import (
+    SPELLED_NUMBER,
     count_value,
     find_cardinality_cue,
     find_references,
@@ -209,11 +210,7 @@ def side_covered(side: ComparisonSide, units: Sequence[Unit], aspect: Sequence[s
     return any(label_share(side.label, u) >= 0.5 for u in units)
 
 
-_DURATION = re.compile(
-    r"\b(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty)[\s-]"
-    r"(year|day|month|week)s?\b",
-    re.I,
-)
+_DURATION = re.compile(rf"\b(\d{{1,3}}|{SPELLED_NUMBER})[\s-](year|day|month|week)s?\b", re.I)
 """A term in a question ("five-year revolving credit agreement", "364-day facility", "10-year notes"):
 it tells one instrument from its siblings, so the passage that answers must name it."""
 

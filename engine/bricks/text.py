@@ -34,11 +34,16 @@ STOPWORDS = frozenset(word for forms, _ in STOPWORD_ENTRIES for word in forms.sp
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-_/%$]*[A-Za-z0-9%]|[A-Za-z0-9]")
 
-NUMBER_WORDS: dict[str, int] = {
+SPELLED_NUMBERS: dict[str, int] = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "single": 1, "pair": 2, "couple": 2,
-    "both": 2, "several": 0,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000, "dozen": 12,
 }  # fmt: skip
+"""Numbers prose writes as words ("five modules", "a five-year agreement")."""
+SPELLED_NUMBER = "|".join(sorted(SPELLED_NUMBERS, key=len, reverse=True))
+"""A regular-expression alternation of the spelled numbers, longest first."""
+NUMBER_WORDS: dict[str, int] = {**SPELLED_NUMBERS, "single": 1, "pair": 2, "couple": 2, "both": 2, "several": 0}
+"""Words that state how many things there are (the spelled numbers, and "single", "pair", "both")."""
 
 
 def tokenize(text: str) -> list[str]:

@@ -44,8 +44,8 @@ ASKING_WORDS = frozenset(
         "consolidated",  # "according to the consolidated statements of income": where it is printed
         "statement",
         "quarter",  # "the second quarter of fiscal 2024": the period, read separately
-        "half",  # "the first half"
-        "first",
+        "half",  # "the first half": a period too
+        "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
         "second",
         "third",
         "fourth",
@@ -64,6 +64,16 @@ MIN_LABEL_COVER = 0.5
 _WANTED_SCALE = re.compile(r"\b(?:in|as)\s+(?:(?:USD|US\$|\$|EUR|dollars?)\s+)?(thousands|millions|billions)\b", re.I)
 
 
+_STATEMENTS = (
+    (re.compile(r"\bcash flows?\b", re.I), re.compile(r"\bstatements? of (?:consolidated )?cash flows?\b", re.I)),
+    (re.compile(r"\bincome statement\b|\bstatements? of (?:income|operations|earnings)\b|\bp&l\b", re.I),
+     re.compile(r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b", re.I)),
+    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I),
+     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I)),
+)  # fmt: skip
+"""How a question names a primary financial statement, and how the statement's own title reads."""
+
+
 @dataclass(frozen=True)
 class ValueSpec:
     """What a value question asks for."""
@@ -79,6 +89,12 @@ class ValueSpec:
     sources: str = ""
     """Where the whole question says to read (an input's spec keeps the question's "from the cash flow
     statement"); empty: the question itself."""
+
+    @property
+    def statements_named(self) -> tuple[re.Pattern[str], ...]:
+        """The titles of the financial statements the question says to read from."""
+        text = self.sources or self.question
+        return tuple(title for asked, title in _STATEMENTS if asked.search(text))
 
     @property
     def is_empty(self) -> bool:
@@ -172,11 +188,11 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
 _OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
 
 
-def _head_precision(spec: ValueSpec, cell: Cell) -> float:
+def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
     """Precision of a row label without its trailing object ("Depreciation and amortization of property,
     equipment and intangibles", "Interest expense, net of amounts capitalized"): what a line item is
     *of* does not make it another item. Only when the question names the statement it is read in."""
-    if not cell.is_row or not _named_statement(cell, spec.sources or spec.question):
+    if not cell.is_row or not in_named:
         return 0.0
     head = _OBJECT.sub("", cell.label)
     return _precision(spec, stems(head)) if head != cell.label else 0.0
@@ -226,25 +242,14 @@ _SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
 """A table or section of one business segment ("International Segment Performance Summary")."""
 
 
-_STATEMENTS = (
-    (re.compile(r"\bcash flows?\b", re.I), re.compile(r"\bstatements? of (?:consolidated )?cash flows?\b", re.I)),
-    (re.compile(r"\bincome statement\b|\bstatements? of (?:income|operations|earnings)\b|\bp&l\b", re.I),
-     re.compile(r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b", re.I)),
-    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I),
-     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I)),
-)  # fmt: skip
-"""How a question names a primary financial statement, and how the statement's own title reads."""
-
-
-def _named_statement(cell: Cell, question: str) -> bool:
+def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
     """Whether the cell is read in a financial statement the question names ("from the cash flow statement")."""
-    return any(asked.search(question) and title.search(cell.context) for asked, title in _STATEMENTS)
+    return any(title.search(cell.context) for title in named)
 
 
-def _other_segment(cell: Cell, question: str) -> bool:
-    """Whether the cell is read in a segment's table or section that the question does not name: the
-    figures of one segment never answer for the company, nor for another segment."""
-    named = stems(question)
+def _other_segment(cell: Cell, named: set[str]) -> bool:
+    """Whether the cell is read in a segment's table or section whose name shares no word with ``named``
+    (the question's stems): the figures of one segment never answer for the company, nor for another."""
     for m in _SEGMENT.finditer(f"{cell.context} {cell.column}"):
         words = stems(m.group(1))
         if words and not words & named:
@@ -283,6 +288,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
     exact = set(spec.terms) | set(spec.alternatives)
     entities = Focus(entities=focus_of(spec.question).entities)
+    statements = spec.statements_named
+    question_stems = stems(spec.question)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
@@ -302,19 +309,19 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        in_named = _in_named_statement(cell, statements)
         score += 0.35 if STATEMENT_TITLE.search(cell.context) else 0.0  # a financial statement over a discussion
-        score += (
-            0.4 if _named_statement(cell, spec.sources or spec.question) else 0.0
-        )  # "D&A (from the cash flow statement)"
+        score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
-        score -= 0.6 if _other_segment(cell, spec.question) else 0.0  # a segment's row for the whole company
+        score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
         score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
         if entities.entities:  # the Heron 3's row never answers for the Heron 2
-            score += 0.4 * focus_score(f"{cell.label} {cell.column} {cell.context}", entities) - (
-                1.2 if focus_score(f"{cell.label} {cell.column} {cell.context}", entities) < 0 else 0.0
-            )
-        precise = 1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell))
+            verdict = focus_score(f"{cell.label} {cell.column} {cell.context}", entities)
+            score += 0.4 * verdict - (1.2 if verdict < 0 else 0.0)
+        precise = (
+            1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell, in_named))
+        )
         matches.append(
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
                        precision=round(precise, 3))

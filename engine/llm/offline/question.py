@@ -140,8 +140,8 @@ _FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b
 _VALUE_CUES = re.compile(
     r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
     r"ratio|rate|total|sum|average|mean|median|cost|price|revenue|count|score|accuracy|size|"
-    r"margin|capex|expenditure|income|profit|loss|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|"
-    r"\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
+    r"margin|capex|expenditure|income|profit|loss|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|"
+    r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )
 _YEARISH = re.compile(r"\b(?:FY|Q[1-4])?\s?(?:19|20)\d\d\b")
@@ -183,7 +183,7 @@ def section_hint(question: str, references: tuple[str, ...]) -> str | None:
     return match.group(1).strip() if match else None
 
 
-_RELATIVE = re.compile(r"(?<=\w)\s+(?:that|who|whose|with|having)\s+", re.I)
+_RELATIVE = re.compile(r"(?<=\w)\s+(?:that|who|whose|with|having)\s+", re.I)  # a relative clause's start
 
 
 def expected_count(question: str) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from engine.bricks.doc_sides import PERIOD
 from engine.bricks.text import STOPWORDS, normalize_space
 from engine.llm.offline.lexicon import (
     COMPARATIVE,
@@ -122,15 +123,12 @@ def find_sides(question: str) -> list[str]:
     return []
 
 
-_PERIOD_SIDE = re.compile(r"\b(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|Q[1-4]\s?'?\d{2,4}|(?:19|20)\d\d)\b", re.I)
-"""A period used as a side ("FY2021", "fiscal 2022", "Q4 2023", "2018")."""
-
-
 def _same_kind(sides: list[str], left_text: str) -> list[str]:
     """Compared sides are of one kind: when B is a period ("... in FY2022 compare to FY2021"), A is the
-    period the left phrase names, not its subject ("Boeing")."""
-    if _PERIOD_SIDE.fullmatch(sides[1]) and not _PERIOD_SIDE.search(sides[0]):
-        periods = _PERIOD_SIDE.findall(left_text)
+    period the left phrase names, not its subject ("Boeing"). Periods are read as documents' sides are
+    (``doc_sides.PERIOD``)."""
+    if PERIOD.fullmatch(sides[1]) and not PERIOD.search(sides[0]):
+        periods = PERIOD.findall(left_text)
         if periods:
             return [periods[-1], sides[1]]
     return sides
