@@ -88,8 +88,11 @@ _KIND_ALIASES = {
 _REFERENCE = re.compile(
     r"(?<![A-Za-z])(?P<kind>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|§|Appendix|Appendices|Annex|"
     r"Items?|Notes?|Exhibits?|Ex\.|Chapters?|Chap\.|Schedules?)\s*"
-    r"(?P<label>(?:[0-9]+[A-Z]?(?:\.[0-9]+)*)|(?:[A-Z](?:\.[0-9]+)*)(?![a-z]))",
+    r"(?P<label>(?:[0-9]+[A-Z]?(?:[.\-\u2013][0-9]+)*)|(?:[A-Z](?:[.\-\u2013][0-9]+)*)(?![a-z]))",
 )
+_RANGE = re.compile(r"[\-\u2013]")
+"""Chapter-numbered labels ("Table 6-2", "Figure A-1") join their numbers with a hyphen or an en dash;
+after a plural kind ("Tables 1-3") the same sign spans a range, and only the first is named."""
 
 
 def canonical_kind(raw: str) -> str:
@@ -113,7 +116,9 @@ def find_references(text: str) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for match in _REFERENCE.finditer(text):
         kind = canonical_kind(match.group("kind"))
-        label = match.group("label").rstrip(".")
+        label = match.group("label").rstrip(".").replace("\u2013", "-")
+        if match.group("kind").rstrip(".").lower().endswith("s"):
+            label = _RANGE.split(label)[0]
         if label[0].isalpha() and kind not in ("Appendix", "Exhibit", "Schedule", "Section"):
             continue
         if kind == "Section" and label[0].isalpha():

@@ -44,8 +44,7 @@ def next_action(
     """
     candidates = [c for c in _candidates(state, answer) if c is not None]
     if not candidates:
-        widen = _widen(state, answer)
-        candidates = [widen] if widen else []
+        candidates = [c for c in (_continuation(state, answer), _widen(state, answer)) if c is not None]
     for plan in candidates:
         if plan.key not in used:
             return plan, False
@@ -209,6 +208,29 @@ def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction |
 
     why = f"{expected} items announced, {found} found"
     return PlannedAction("cardinality_mismatch", "broaden_section", why, run)
+
+
+def _continuation(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    """The passage the answer leads with runs across a page break (its section goes on over the page's
+    edge): read the other part, as a reader turns the page, before searching more widely."""
+    if answer.complete_answer_found:
+        return None
+    leading = next(
+        (c for c in answer.citations if c.role == "answer"), answer.citations[0] if answer.citations else None
+    )
+    chunks = state.continuations([leading.chunk_id]) if leading else ()
+    if not chunks:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        return [f"continuation of page {c.page}" for c in chunks[:1]], s.read_continuation(chunks)
+
+    pages = sorted({c.page for c in chunks})
+    section = chunks[0].section_path[-1]
+    why = f"the cited passage's section ({section}) runs on across the page break to page {', '.join(map(str, pages))}"
+    return PlannedAction(
+        "passage_continues", "read_continuation", why, run, detail=",".join(c.chunk_id for c in chunks)
+    )
 
 
 def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
 from engine.bricks.passages import mark_coverage, side_units, split_units
+from engine.bricks.retrieval.continuation import continuation
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
@@ -38,7 +39,8 @@ from engine.contracts import (
 logger = logging.getLogger(__name__)
 
 TARGETED: frozenset[RetrieverName] = frozenset({"two_hop", "listing"})
-"""Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search."""
+"""Retrievers that fetch a page on purpose (a reference's target, the listed section), not by search; a
+cited passage's continuation is cited beside it (``steps.with_support``), not in their place."""
 
 
 def side_holds(side: ComparisonSide, chunk: Chunk) -> bool:
@@ -266,6 +268,28 @@ class RunState:
             added += self.add(ranked)
         return added
 
+    def continuations(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
+        """The chunks not in the evidence yet that continue these chunks' sections across a page break."""
+        found: dict[str, Chunk] = {}
+        for cid in chunk_ids:
+            entry = self.ledger.get(cid)
+            index = self.index_of(entry.hit.chunk.doc_id) if entry else None
+            if entry is None or index is None:
+                continue
+            for chunk in continuation(entry.hit.chunk, _page_reader(index)):
+                if chunk.chunk_id not in self.ledger:
+                    found.setdefault(chunk.chunk_id, chunk)
+        return tuple(found.values())
+
+    def read_continuation(self, chunks: Sequence[Chunk]) -> list[str]:
+        """Add the continuation of a cited passage to the evidence (one retrieval call)."""
+        label = "continuation " + " ".join(c.chunk_id for c in chunks)
+        if not chunks or not self.guard.allows_retrieval(label):
+            return []
+        self.guard.charge_retrieval(label)
+        hits = tuple(Hit(chunk=c, score=1.0, retriever="continuation", rank=i) for i, c in enumerate(chunks, 1))
+        return self.add(RankedList(query=label, retriever="continuation", hits=hits))
+
     def aggregate_listing(self, widen: int = 0) -> list[str]:
         """Listing: collect the enumeration of the question's section; ``widen`` adds pages around it."""
         terms = tuple(self.parsed.retrieval.anchor_keywords or self.parsed.keywords)
@@ -316,6 +340,11 @@ class RunState:
             done += [(doc_id, p) for p in page_list]
             self.reparsed_pages.update((doc_id, p) for p in page_list)
         return done
+
+
+def _page_reader(index: DocumentIndex) -> Callable[[int], Sequence[Chunk]]:
+    """The chunks of one page of ``index``, in position order."""
+    return lambda page: index.chunks_on_pages([page])
 
 
 def _merge_listing(old: ListingResult | None, new: ListingResult) -> ListingResult:

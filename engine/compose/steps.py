@@ -97,15 +97,34 @@ PAGES_PER_SIDE = 3
 
 def with_support(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
     """The run's final answer plus supporting passages from any retrieved page, not only the prompt's;
-    for a question over several documents, each document side's own best pages, in turns."""
+    for a question over several documents, each document side's own best pages, in turns. A cited
+    passage's continuation is part of the passage: it takes no supporting page's place."""
     settings = state.config.generation
     ledger = state.by_pass().evidence
-    max_pages = settings.max_evidence_pages
     doc_sides = sum(1 for side in state.parsed.sides if side.doc_id)
+    max_pages = max(settings.max_evidence_pages, PAGES_PER_SIDE * doc_sides)
+    pages_before = len({(c.doc_id, c.page) for c in answer.citations})
+    answer = _with_continuations(answer, state.parsed, ledger, settings.min_support_share)
+    max_pages += len({(c.doc_id, c.page) for c in answer.citations}) - pages_before
+    searched = [item for item in ledger if item.retriever != "continuation"]
     if doc_sides:
-        max_pages = max(max_pages, PAGES_PER_SIDE * doc_sides)
-        answer = _side_support(answer, state, ledger, max_pages)
-    return add_support(answer, state.parsed, ledger, max_pages, settings.min_support_share)
+        answer = _side_support(answer, state, searched, max_pages)
+    return add_support(answer, state.parsed, searched, max_pages, settings.min_support_share)
+
+
+def _with_continuations(
+    answer: AnswerWithEvidence, parsed: ParsedQuestion, ledger: Sequence[EvidenceItem], min_share: float
+) -> AnswerWithEvidence:
+    """Cite the continuation the loop read of a cited passage (its section across the page break) beside it."""
+    cited = {(c.doc_id, c.page) for c in answer.citations}
+    read = [
+        item for item in ledger
+        if item.retriever == "continuation" and (item.doc_id, item.page) not in cited
+        and ((item.doc_id, item.page - 1) in cited or (item.doc_id, item.page + 1) in cited)
+    ]  # fmt: skip
+    if not read:
+        return answer
+    return add_support(answer, parsed, read, len(cited) + len({(i.doc_id, i.page) for i in read}), min_share)
 
 
 def _side_support(

@@ -97,8 +97,13 @@ def drift(view: LoopView) -> StopReason | None:
 def weaker_evidence(view: LoopView) -> bool:
     """Not a stop: one more search found only passages that cover less of the question than the one
     the answer already cites, so the pass does not answer again (an LLM call saved) and the loop goes
-    on to the next signal's action."""
-    return view.phase == "after_retrieval" and view.new_strength is not None and view.new_strength < view.cited_strength
+    on to the next signal's action. A cited passage's continuation is answered from only when it covers
+    more than the passage (it is cited beside the passage in any case)."""
+    if view.phase != "after_retrieval":
+        return False
+    if view.last_action == "read_continuation":
+        return view.new_strength is None or view.new_strength <= view.cited_strength
+    return view.new_strength is not None and view.new_strength < view.cited_strength
 
 
 def unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:
@@ -110,10 +115,14 @@ def unchanged(before: AnswerWithEvidence, after: AnswerWithEvidence) -> bool:
 
 
 def no_improvement(view: LoopView) -> StopReason | None:
-    """The pass changed nothing, and the next action would only search again (not fetch a named target)."""
+    """The pass changed nothing, and the next action would only search again or read on across a page
+    break (not fetch a named target). Reading a cited passage's continuation tells nothing of what a
+    search would find: a pass that did so never stops the loop here."""
     if view.phase != "after_answer" or view.previous is None or view.answer.complete_answer_found:
         return None
-    targeted_next = view.next_trigger is not None and view.next_trigger not in SEARCH_TRIGGERS
+    if view.last_action == "read_continuation":
+        return None
+    targeted_next = view.next_trigger is not None and view.next_trigger not in {*SEARCH_TRIGGERS, "passage_continues"}
     return "no_improvement" if unchanged(view.previous, view.answer) and not targeted_next else None
 
 

@@ -9,8 +9,9 @@ from pydantic import Field
 from engine.contracts.base import Contract
 from engine.contracts.documents import Chunk
 
-RetrieverName = Literal["keyword", "toc", "dense", "fused", "two_hop", "listing", "adaptive", "value"]
-"""Who found a chunk; "value" marks the row or sentence a value was read from (the value brick)."""
+RetrieverName = Literal["keyword", "toc", "dense", "fused", "two_hop", "listing", "adaptive", "value", "continuation"]
+"""Who found a chunk; "value" marks the row or sentence a value was read from (the value brick);
+"continuation" the part of a cited passage's section across a page break."""
 
 
 class Hit(Contract):

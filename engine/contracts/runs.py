@@ -65,6 +65,7 @@ Trigger = Literal[
     "side_missing",
     "missing_value",
     "insufficient_evidence",
+    "passage_continues",
     "plan_layer",
 ]
 Action = Literal[
@@ -78,6 +79,7 @@ Action = Literal[
     "retry_answer",
     "side_quota_retrieve",
     "retrieve_inputs",
+    "read_continuation",
     "re_plan",
     "execute_steps",
 ]

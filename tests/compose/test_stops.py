@@ -95,6 +95,15 @@ def test_a_search_that_found_only_weaker_passages_does_not_answer_again():
     assert not stops.weaker_evidence(view("after_answer", added=3, new_strength=0.1, cited_strength=0.6))
 
 
+def test_a_continuation_is_answered_from_only_when_it_covers_more_than_the_cited_passage():
+    def read(new: float | None) -> LoopView:
+        return view("after_retrieval", added=2, new_strength=new, cited_strength=0.6, last_action="read_continuation")
+
+    assert stops.weaker_evidence(read(0.6)), "a tie: the continuation is cited beside the passage, no new answer"
+    assert stops.weaker_evidence(read(None)), "nothing cited to measure against: no new answer either"
+    assert not stops.weaker_evidence(read(0.8)), "the other part of the passage answers more of the question"
+
+
 def _state(anchors: tuple[str, ...], texts: list[str]) -> SimpleNamespace:
     ledger = {}
     for n, text in enumerate(texts):
@@ -129,6 +138,14 @@ def test_no_improvement_unless_the_next_action_fetches_a_named_target():
     assert stops.no_improvement(view("after_answer", answer=same, previous=A, next_trigger=None)) == "no_improvement"
     better = _answer(0.7, ("c", "Another quote."))
     assert stops.no_improvement(view("after_answer", answer=better, previous=A)) is None
+    turning = view("after_answer", answer=same, previous=A, next_trigger="passage_continues")
+    assert stops.no_improvement(turning) == "no_improvement", "reading on across a page break fetches no target"
+
+
+def test_a_pass_that_read_a_continuation_does_not_stop_the_loop_for_no_improvement():
+    same = _answer(0.5, ("a", "The filter removes spikes."))
+    read = view("after_answer", answer=same, previous=A, last_action="read_continuation")
+    assert stops.no_improvement(read) is None, "the next search may still find what the page break could not"
 
 
 def test_confidence_drop_compares_with_the_best_answer_seen():
@@ -171,3 +188,4 @@ def test_which_passes_are_measured_before_answering_again():
     assert _measured(state, plan("pending_references", "Note 9"))  # a reference the evidence mentioned
     assert not _measured(state, plan("pending_references", "Table 3"))  # one the question names is read
     assert not _measured(state, plan("side_missing"))
+    assert _measured(state, plan("passage_continues"))  # a continuation: support unless it covers more

@@ -166,8 +166,9 @@ def _view(
 
 def _measured(state: RunState, plan: PlannedAction) -> bool:
     """Whether a pass's new passages are measured against the cited one before answering again: every
-    search, and a reference the evidence mentioned (one the question names is fetched to be read)."""
-    if plan.trigger in SEARCH_TRIGGERS:
+    search, a cited passage's continuation (kept as support when it adds less), and a reference the
+    evidence mentioned (one the question names is fetched to be read)."""
+    if plan.trigger in SEARCH_TRIGGERS or plan.trigger == "passage_continues":
         return True
     named = set(state.parsed.references)
     return plan.trigger == "pending_references" and not any(r in named for r in plan.detail.split(","))
