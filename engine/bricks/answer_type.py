@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from engine.bricks.text import without_references
+
 AnswerType = Literal["number", "date", "yes_no"]
 
 _YES_NO = re.compile(
@@ -69,6 +71,7 @@ def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     if kind == "date":
         return bool(_DATE.search(answer))
     asked = set(re.findall(r"\d[\d,.]*", question))
+    answer = without_references(answer)
     return any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer))
 
 

@@ -127,6 +127,12 @@ def find_references(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def without_references(text: str) -> str:
+    """``text`` with its structural references blanked ("Table 6-2 lists ..." -> " lists ..."): a
+    reference's number labels a table or section, it is no value the text states."""
+    return _REFERENCE.sub(" ", text)
+
+
 def split_reference(reference: str) -> tuple[str, str]:
     """``"Table 3"`` -> ``("Table", "3")``."""
     kind, _, label = reference.partition(" ")

@@ -28,3 +28,10 @@ def test_states_type_ignores_the_question_own_numbers():
     assert states_type("It weighs 4.1 kg.", "number", "How heavy is the Heron 2?")
     assert states_type("It entered service in 2021.", "date")
     assert states_type("No, it did not.", "yes_no") and not states_type("It did not.", "yes_no")
+
+
+def test_a_reference_label_is_no_number_the_answer_states():
+    question = "How many operations does each role support?"
+    assert not states_type("Table 6-2 lists the operations each role supports.", "number", question)
+    assert not states_type("See Section 4.2 and Figure 3.", "number", question)
+    assert states_type("Table 6-2 lists 42 operations.", "number", question)
