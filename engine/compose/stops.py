@@ -98,11 +98,14 @@ def weaker_evidence(view: LoopView) -> bool:
     """Not a stop: one more search found only passages that cover less of the question than the one
     the answer already cites, so the pass does not answer again (an LLM call saved) and the loop goes
     on to the next signal's action. A cited passage's continuation is answered from only when it covers
-    more than the passage (it is cited beside the passage in any case)."""
+    more than the passage (it is cited beside the passage in any case); so are passages found with the
+    evidence's new vocabulary: words the evidence already used find nothing new at equal strength."""
     if view.phase != "after_retrieval":
         return False
     if view.last_action == "read_continuation":
         return view.new_strength is None or view.new_strength <= view.cited_strength
+    if view.last_action == "expand_keywords":
+        return view.new_strength is not None and view.new_strength <= view.cited_strength
     return view.new_strength is not None and view.new_strength < view.cited_strength
 
 

@@ -104,6 +104,16 @@ def test_a_continuation_is_answered_from_only_when_it_covers_more_than_the_cited
     assert not stops.weaker_evidence(read(0.8)), "the other part of the passage answers more of the question"
 
 
+def test_a_vocabulary_search_that_ties_with_the_cited_passage_does_not_answer_again():
+    def expanded(new: float) -> LoopView:
+        return view("after_retrieval", added=3, new_strength=new, cited_strength=0.6, last_action="expand_keywords")
+
+    assert stops.weaker_evidence(expanded(0.6)), "the evidence's own words found no stronger passage"
+    assert not stops.weaker_evidence(expanded(0.7))
+    rephrased = view("after_retrieval", added=3, new_strength=0.6, cited_strength=0.6, last_action="widen_scope")
+    assert not stops.weaker_evidence(rephrased), "a rephrasing's tie may read another table: it is answered from"
+
+
 def _state(anchors: tuple[str, ...], texts: list[str]) -> SimpleNamespace:
     ledger = {}
     for n, text in enumerate(texts):
