@@ -19,8 +19,10 @@ MAX_CONTINUATION = 3
 
 
 def continuation(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]]) -> tuple[Chunk, ...]:
-    """The chunks across a page break from ``chunk`` that continue its section (none when a heading
-    or another section comes between, or the passage does not touch its page's edge)."""
+    """The chunks across a page break from ``chunk`` that continue its section (none when another
+    section begins between them, or the passage does not touch its page's edge). A bold label inside
+    the section (a table's column header, "NOTE") opens no section of its own: the parse keeps the
+    section path, and so does this."""
     section = chunk.section_path
     if not section:
         return ()
@@ -37,14 +39,14 @@ def continuation(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]])
 
 
 def _same_section(chunks: Sequence[Chunk], section: tuple[str, ...]) -> bool:
-    return all(c.section_path == section and c.kind != "heading" for c in chunks)
+    return all(c.section_path == section for c in chunks)
 
 
 def _leading(chunks: Sequence[Chunk], section: tuple[str, ...]) -> list[Chunk]:
     """The chunks from the page break onward that stay in ``section`` (at most MAX_CONTINUATION)."""
     taken: list[Chunk] = []
     for chunk in chunks:
-        if chunk.section_path != section or chunk.kind == "heading" or len(taken) >= MAX_CONTINUATION:
+        if chunk.section_path != section or len(taken) >= MAX_CONTINUATION:
             break
         taken.append(chunk)
     return taken

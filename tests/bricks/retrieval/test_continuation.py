@@ -41,14 +41,26 @@ def test_the_first_passage_of_a_page_has_its_beginning_on_the_previous_page():
 
 def test_no_continuation_when_a_heading_or_another_section_comes_between():
     pages = _pages(
-        [_chunk(1, 0, "Staff", "A name"), _chunk(1, 1, "Staff", "Budget", kind="heading")],
-        [_chunk(2, 0, "Staff", "More names")],
+        [_chunk(1, 0, "Staff", "A name"), _chunk(1, 1, "Budget", "Budget", kind="heading")],
+        [_chunk(2, 0, "Budget", "More figures")],
     )
-    assert continuation(pages[1][0], _reader(pages)) == (), "a heading closes the passage on its own page"
+    assert continuation(pages[1][0], _reader(pages)) == (), "a heading opens its section on the passage's page"
     other = _pages([_chunk(1, 0, "Staff")], [_chunk(2, 0, "Budget")])
     assert continuation(other[1][0], _reader(other)) == (), "the next page opens another section"
     middle = _pages([_chunk(3, 0, "Staff"), _chunk(3, 1, "Staff"), _chunk(3, 2, "Later")])
     assert continuation(middle[3][1], _reader(middle)) == (), "a passage inside its page touches no edge"
+
+
+def test_a_bold_label_inside_the_section_does_not_end_it():
+    pages = _pages(
+        [
+            _chunk(8, 0, "Permissions", "Table 6-2 lists the operations"),
+            _chunk(8, 1, "Permissions", "OBS Viewer", kind="heading"),
+        ],
+        [_chunk(9, 0, "Permissions", "Deleting folders  Yes  No")],
+    )
+    found = continuation(pages[8][0], _reader(pages))
+    assert [c.chunk_id for c in found] == ["d:p9:b0"], "a table's column header keeps the section: the table goes on"
 
 
 def test_a_passage_without_a_section_has_no_continuation():
