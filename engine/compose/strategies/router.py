@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from engine.contracts import DocumentProfile, ParsedQuestion, RouteDecision
 
@@ -14,8 +15,9 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
     pattern single-pass lacks; procedural (sections, listings, references) -> dispatched; multi-hop
     bridges -> plan_execute, unless the first hop is a named reference ("In Figure 5, the line that
     ...") which the two-hop pattern fetches; investigative (vague, corpus-wide, or open across several documents) ->
-    dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan). Several
-    documents -> dispatched: one side per document, never a bridge question.
+    dynamic; an open question about one document -> dispatched (its loop is cheaper than a plan); named
+    phrases joined by "and" -> dispatched (each may sit on its own page). Several documents ->
+    dispatched: one side per document, never a bridge question.
     """
     intent = parsed.intent
     if len(profiles) > 1 and intent != "open_corpus_wide":
@@ -55,6 +57,12 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
             question_class="procedural", strategy="dispatched",
             reason=f"{intent.replace('_', ' ')} question: patterns beyond one keyword search are needed",
         )  # fmt: skip
+    if _joined_anchors(parsed):
+        return RouteDecision(
+            question_class="multi_hop", strategy="dispatched",
+            reason="several named things asked together: each may sit on a page of its own, so the loop reads "
+            "on while the answer is incomplete",
+        )  # fmt: skip
     if parsed.complexity != "simple" or parsed.retrieval.layout_hint:
         return RouteDecision(
             question_class="procedural", strategy="dispatched",
@@ -63,3 +71,12 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
     return RouteDecision(
         question_class="simple_fact", strategy="single_pass", reason="a simple fact: one retrieval and one answer",
     )  # fmt: skip
+
+
+def _joined_anchors(parsed: ParsedQuestion) -> bool:
+    """Two of the question's named phrases joined by "and" ("the X Leadership and the Y Staff", "has a
+    smartphone and owns a tablet computer"): each may sit on its own page."""
+    question = parsed.original_question.lower()
+    phrases = [a.lower() for a in parsed.retrieval.anchor_keywords if " " in a.strip()]
+    places = sorted(i for a in phrases if (i := question.find(a)) >= 0)
+    return any(" and " in question[first:second] for first, second in pairwise(places))
