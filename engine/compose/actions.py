@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.bricks.line_items import line_item_names
 from engine.bricks.retrieval.feedback import borrowed_words
-from engine.bricks.text import normalize_query, stems
+from engine.bricks.text import find_references, normalize_query, stems
 from engine.compose.evidence import RunState
 from engine.contracts import Action, AnswerWithEvidence, ComparisonSide, Trigger
 
@@ -120,7 +120,7 @@ def _vocabulary(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | 
 
 
 def _references(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
-    pending = [r for r in answer.pending_references if r not in state.resolved_references]
+    pending = [r for r in answer.pending_references if r not in state.resolved_references and _first_hop(state, r)]
     if not pending:
         return None
 
@@ -132,6 +132,18 @@ def _references(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | 
 
     why = f"the answer cites {', '.join(pending)}, which was not in the evidence"
     return PlannedAction("pending_references", "two_hop", why, run, detail=",".join(pending))
+
+
+def _first_hop(state: RunState, reference: str) -> bool:
+    """Whether following ``reference`` is a second hop at most: the question names it, or a passage that a
+    search found (not one a reference led to) mentions it. A reference only a fetched reference page
+    mentions would be a third hop, a chain through the document rather than a lead from the question."""
+    if reference in state.parsed.references:
+        return True
+    return any(
+        entry.hit.retriever != "two_hop" and reference in find_references(entry.hit.chunk.text)
+        for entry in state.ledger.values()
+    )
 
 
 def _sides(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
