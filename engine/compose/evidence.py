@@ -81,11 +81,11 @@ class RunState:
     resolved_references: set[str] = field(default_factory=set)
     reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
     value_missing: list[str] = field(default_factory=list)
+    """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     value_chunks: list[str] = field(default_factory=list)
     """Chunks the value searches found, best first: the pages a value is read from first."""
     last_hits: list[str] = field(default_factory=list)
     """Every chunk the last search returned (new or already held), best first."""
-    """Inputs of the arithmetic the question asks for that the evidence does not hold yet."""
     iteration: int = 0
     layer1_indexes: list[DocumentIndex] = field(default_factory=list)
     """The documents as loaded (``indexes`` may hold adaptively re-parsed pages)."""
