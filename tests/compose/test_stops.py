@@ -199,3 +199,16 @@ def test_which_passes_are_measured_before_answering_again():
     assert not _measured(state, plan("pending_references", "Table 3"))  # one the question names is read
     assert not _measured(state, plan("side_missing"))
     assert _measured(state, plan("passage_continues"))  # a continuation: support unless it covers more
+
+
+def test_an_answer_not_found_yet_is_measured_by_the_closest_passages_it_offers():
+    from engine.compose.strategies.dispatched import _strengths
+
+    strength = {"a": 0.5, "b": 0.3, "new": 0.4}
+    state = SimpleNamespace(ledger=dict.fromkeys(strength), question_strength=lambda ids: max(strength[i] for i in ids))
+    closest = AnswerWithEvidence(text="not found", confidence=0.05,
+                                 citations=(Citation(chunk_id="a", page=1, quote="q", role="support"),))  # fmt: skip
+    assert _strengths(state, closest, ["new"]) == (0.4, 0.5), "weaker than the closest passage: no new answer"
+    answered = _answer(0.5, ("b", "The filter removes spikes."), support=("a", "other page"))
+    assert _strengths(state, answered, ["new"]) == (0.4, 0.3), "an answer is measured by its own passages"
+    assert _strengths(state, _answer(0.1), ["new"]) is None, "nothing cited: any passage may be the first answer"

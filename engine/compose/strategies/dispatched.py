@@ -175,9 +175,13 @@ def _measured(state: RunState, plan: PlannedAction) -> bool:
 
 
 def _strengths(state: RunState, answer: AnswerWithEvidence, added: list[str]) -> tuple[float, float] | None:
-    """(best question coverage of the added chunks, of the chunks the answer cites); None when the answer
-    cites nothing (any new passage may then be the first answer)."""
-    cited = [c.chunk_id for c in answer.citations if c.role == "answer" and c.chunk_id in state.ledger]
+    """(best question coverage of the added chunks, of the chunks the answer cites); an answer not found
+    yet is measured by the closest passages it offers (a new passage covering less of the question will
+    not answer it either, and re-answering would only trade those passages for weaker ones); None when
+    the answer cites nothing (any new passage may then be the first answer)."""
+    cited = [c.chunk_id for c in answer.citations if c.role == "answer" and c.chunk_id in state.ledger] or [
+        c.chunk_id for c in answer.citations if c.chunk_id in state.ledger
+    ]
     if not cited or not added:
         return None
     return state.question_strength(added), state.question_strength(cited)
