@@ -222,10 +222,16 @@ def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction |
     return PlannedAction("cardinality_mismatch", "broaden_section", why, run)
 
 
+def settled(state: RunState, answer: AnswerWithEvidence) -> bool:
+    """A complete answer at the confidence to claim it: no widening is needed. One below the claim line
+    may still be bettered by reading on or searching more widely."""
+    return answer.complete_answer_found and answer.confidence >= state.config.generation.min_claim_confidence
+
+
 def _continuation(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
     """The passage the answer leads with runs across a page break (its section goes on over the page's
     edge): read the other part, as a reader turns the page, before searching more widely."""
-    if answer.complete_answer_found:
+    if settled(state, answer):
         return None
     leading = next(
         (c for c in answer.citations if c.role == "answer"), answer.citations[0] if answer.citations else None
@@ -246,7 +252,7 @@ def _continuation(state: RunState, answer: AnswerWithEvidence) -> PlannedAction 
 
 
 def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
-    if answer.complete_answer_found:
+    if settled(state, answer):
         return None
     parsed = state.parsed
     if not state.activations.is_on("dense_retrieval"):

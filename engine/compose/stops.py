@@ -54,14 +54,21 @@ class LoopView:
     """How much of the question the best passage the answer cites covers."""
     drift_min_overlap: float = 0.1
     confidence_drop: float = 0.15
+    claim_confidence: float = 0.6
+    """The confidence at which a complete answer is claimed: below it the loop looks on."""
 
 
 StopRule = Callable[[LoopView], StopReason | None]
 
 
 def answer_complete(view: LoopView) -> StopReason | None:
-    """The answer covers the question: nothing left to look for."""
-    if view.phase == "before_pass" and view.answer.complete_answer_found:
+    """The answer covers the question, with the confidence to claim it: nothing left to look for. (A
+    complete answer below the claim line goes on: a search or the next page may hold a surer one.)"""
+    if (
+        view.phase == "before_pass"
+        and view.answer.complete_answer_found
+        and view.answer.confidence >= view.claim_confidence
+    ):
         return "complete"
     return None
 

@@ -40,3 +40,16 @@ def test_a_reference_the_question_names_is_always_followed():
     state = _state({"two_hop": "see Figure 9"}, named=("Figure 9",))
     plan = _references(state, _pending("Figure 9"))
     assert plan is not None and plan.detail == "Figure 9"
+
+
+def test_a_complete_answer_below_the_claim_line_is_widened_and_a_sure_one_is_not():
+    from engine.compose.actions import _widen
+    from engine.config import EngineConfig
+
+    state = SimpleNamespace(parsed=question(), activations=SimpleNamespace(is_on=lambda pattern: False),
+                            config=EngineConfig())  # fmt: skip
+    unsure = AnswerWithEvidence(text="x", confidence=0.4, complete_answer_found=True)
+    plan = _widen(state, unsure)
+    assert plan is not None and plan.action == "enable_dense", "complete but unsure: meaning-based search next"
+    sure = AnswerWithEvidence(text="x", confidence=0.8, complete_answer_found=True)
+    assert _widen(state, sure) is None

@@ -57,6 +57,12 @@ def test_answer_complete_stops_before_a_pass_only():
     assert stops.answer_complete(view("after_answer", answer=done)) is None
 
 
+def test_a_complete_answer_below_the_claim_line_does_not_end_the_loop():
+    unsure = _answer(0.4, complete=True)
+    assert stops.answer_complete(view(answer=unsure)) is None, "complete, but not sure enough to claim it"
+    assert stops.answer_complete(view(answer=unsure, claim_confidence=0.3)) == "complete"
+
+
 def test_no_action_left_names_a_repeat_when_only_used_actions_remain():
     assert stops.no_action_left(view(next_trigger=None)) == "no_trigger"
     assert stops.no_action_left(view(next_trigger=None, only_used_actions_left=True)) == "repeated_trigger_action"

@@ -161,6 +161,7 @@ def _view(
         next_trigger=plan.trigger if plan else None, only_used_actions_left=only_used, pass_allowed=allowed,
         blocked_by=state.guard.blocked_by, last_action=last.action if last else None, added=len(added or ()),
         anchor_share=share, drift_min_overlap=loop.drift_min_overlap, confidence_drop=loop.confidence_drop,
+        claim_confidence=state.config.generation.min_claim_confidence,
     )  # fmt: skip
 
 
