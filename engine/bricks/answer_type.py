@@ -59,6 +59,37 @@ def asks_difference(question: str) -> bool:
     return bool(_DIFFERENCE_ASK.search(question))
 
 
+_TO_RATIO = re.compile(r"\b[\w'&-]+[ -]to[ -][\w'&-]+(?: [\w'&-]+){0,2} ratio\b|\bratio of\b[^?]*?\bto\b", re.I)
+"""A ratio named by its two terms: "debt-to-equity ratio", "sales to working capital ratio", "the ratio of
+A to B"."""
+_WHAT_TO = re.compile(
+    r"^(?:what|how much) (?:is|was|were|are) (?:the )?(?P<a>[^?]+?) to (?P<b>[^?]+?)(?= (?:for|of|in|at|as)\b|[?.,;]|$)",
+    re.I,
+)
+_STATEMENT_HEADS = frozenset({
+    # the head nouns of financial-statement line items ("long-term debt", "total current liabilities"):
+    # "A to B" between two of them is a quotient, as "time to charge" or "distance to the station" is not
+    "assets", "liabilities", "debt", "equity", "revenue", "revenues", "sales", "income", "earnings", "expenses",
+    "costs", "cash", "capital", "inventory", "inventories", "receivables", "payables", "ebitda", "ebit", "capex",
+    "dividends", "interest", "flow", "flows", "profit", "profits",
+})  # fmt: skip
+
+
+def asks_quotient(question: str) -> bool:
+    """Whether ``question`` asks for the ratio of two values ("Long-term Debt to Total Liabilities", "the
+    total debt to EBITDA ratio"): one value stated as read does not answer it."""
+    text = " ".join(question.split())
+    if _TO_RATIO.search(text):
+        return True
+    asked = _WHAT_TO.match(text)
+    return asked is not None and _names_line_item(asked.group("a")) and _names_line_item(asked.group("b"))
+
+
+def _names_line_item(phrase: str) -> bool:
+    words = phrase.lower().split()
+    return 1 <= len(words) <= 5 and words[-1] in _STATEMENT_HEADS
+
+
 def value_never_answers(question: str) -> bool:
     """A yes/no, which, who, why or where question: a value may support its answer, never be it."""
     return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(question))

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.bricks.answer_type import asks_quotient
 from engine.bricks.text import stems
 from engine.bricks.values import Cell, Period, periods_in
 
@@ -237,8 +238,8 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
     growth = _growth(text, asked.group("rest") if asked else text)
-    if growth is not None or standard is None or asked is None:
-        return growth
+    if growth is not None or standard is None or asked is None or asks_quotient(text):
+        return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
     definition = standard(asked.group("rest"))
     return _parse(_clean_expression(definition), {}) if definition else None
 

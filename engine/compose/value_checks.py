@@ -2,7 +2,8 @@
 
 A value answer (``engine.compose.values``) is complete only when nothing here objects: a reference the
 answer needs is still pending, a side is not covered, the question's term that tells one instrument from
-its siblings ("five-year") is in no cited line, or a difference is asked and only one value was read.
+its siblings ("five-year") is in no cited line, or a difference or a ratio of two values is asked and
+only one value was read.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.bricks.answer_type import asks_difference
+from engine.bricks.answer_type import asks_difference, asks_quotient
 from engine.bricks.signals import CAVEATS, missing_durations
 from engine.bricks.value_answer import ValueAnswer
 from engine.bricks.values import periods_in
 from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
 
 ONE_VALUE = "the question asks for a difference; the evidence read states one value, not both"
+ONE_TERM = "the question asks for a ratio of two values; the evidence read states one value, not both"
 
 
 @dataclass(frozen=True)
@@ -39,16 +41,18 @@ def holds(
     uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
     computed = any(len(v.cells) > 1 for v in values)  # "3 year average": the span of a computation's inputs
     unnamed = [] if computed else missing_durations(parsed.original_question, [c.quote for c in cited])
-    one_value = (
-        asks_difference(parsed.original_question) and not computed_lines and all(len(v.cells) == 1 for v in values)
-    )
+    single = not computed_lines and all(len(v.cells) == 1 for v in values)
+    one_value = single and asks_difference(parsed.original_question)
+    one_term = single and asks_quotient(parsed.original_question)
     blocked = bool(
         needed_references(answer, parsed, cited) or answer.garbled_pages or uncovered or unnamed or one_value
-    )
+        or one_term
+    )  # fmt: skip
     caveats = (
         *(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
         *([CAVEATS["term"].format(", ".join(unnamed))] if unnamed else []),
         *([ONE_VALUE] if one_value else []),
+        *([ONE_TERM] if one_term else []),
     )
     return Holds(uncovered=uncovered, blocked=blocked, caveats=caveats)
 

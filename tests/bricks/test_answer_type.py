@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bricks.answer_type import expected_type, states_type
+from engine.bricks.answer_type import asks_quotient, expected_type, states_type
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,20 @@ def test_a_reference_label_is_no_number_the_answer_states():
     assert not states_type("Table 6-2 lists the operations each role supports.", "number", question)
     assert not states_type("See Section 4.2 and Figure 3.", "number", question)
     assert states_type("Table 6-2 lists 42 operations.", "number", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "quotient"),
+    [
+        ("What is Long-term Debt to Total Liabilities for Acme in FY2021?", True),
+        ("What is the total debt to EBITDA ratio of Acme in FY2021?", True),
+        ("What is the debt-to-equity ratio of Acme?", True),
+        ("What is the ratio of inventory to sales?", True),
+        ("What is the maximum time to charge the battery?", False),  # "A to B" between no two line items
+        ("What was the change in revenue from 2019 to 2020?", False),
+        ("What is the current ratio of Acme in FY2021?", False),  # one named ratio, not two terms
+        ("How much did Acme expect to pay its retirees in 2024?", False),
+    ],
+)
+def test_asks_quotient(question, quotient):
+    assert asks_quotient(question) is quotient

@@ -261,3 +261,11 @@ def test_an_input_read_in_the_named_statement_may_name_what_it_is_of() -> None:
                 "(from the cash flow statement).")  # fmt: skip
     answer = answer_value(question, ["EBITDA margin"], line_item_names, [[income], [cash], [taxes]])
     assert answer is not None and answer.statement.startswith("5.4%"), answer
+
+
+def test_a_ratio_of_two_named_terms_is_not_the_standard_metric_one_of_them_names() -> None:
+    from engine.bricks.line_items import standard_definition
+
+    assert parse_formula("What is EBITDA for Acme in FY2021?", standard_definition) is not None
+    assert parse_formula("What is the total debt to EBITDA ratio of Acme in FY2021?", standard_definition) is None
+    assert parse_formula("What is sales to working capital ratio of Acme?", standard_definition) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.bricks.signals import missing_durations
 from engine.bricks.value_answer import ValueAnswer
 from engine.bricks.values import cells_in
-from engine.compose.value_checks import ONE_VALUE, holds
+from engine.compose.value_checks import ONE_TERM, ONE_VALUE, holds
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
 from engine.llm.offline.question import parse_question
 
@@ -48,6 +48,17 @@ def test_a_difference_asked_needs_more_than_one_value_read() -> None:
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
     assert verdict.blocked and ONE_VALUE in verdict.caveats
     assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
+
+
+def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
+    parsed = parse_question("What is long-term debt to total assets for Acme in FY2019?")
+    value = _value("2019")
+    verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
+    assert verdict.blocked and ONE_TERM in verdict.caveats, "one line item alone is not its ratio to total assets"
+    both = _value("2019", "2018")  # a computation's two inputs
+    assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
+    plain = parse_question("What is the maximum time to charge the Acme battery?")
+    assert not holds(AnswerWithEvidence(text=""), plain, [value], _cited(value), computed_lines=0).blocked
 
 
 def test_the_term_that_names_the_instrument_must_be_in_a_cited_line() -> None:
