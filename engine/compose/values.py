@@ -43,6 +43,9 @@ MAX_VALUE_PAGES = 4
 GOOD_COVER = 0.7
 """A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
 answer to be complete."""
+HELD_BACK_MARGIN = 0.1
+"""How far under the claim line (``generation.min_claim_confidence``) a value answer a check holds back
+is put: it is then shown as the closest evidence, with what is missing, not as an answer."""
 
 
 def value_searches(state: RunState) -> tuple[list[str], list[str]]:
@@ -327,8 +330,10 @@ def _merged(
     # the extractive text stays below the values only where a side or part has no value of its own
     kept = answer.text if answer.answer_found and len(found) < wanted else ""
     text = "\n".join([*lines, *([kept] if kept else [])])
-    confidence = _confidence([v for _, v in found], exact, wanted)
     checks = holds(answer, state.parsed, [v for _, v in found], citations, len(lines) - len(found))
+    confidence = _confidence([v for _, v in found], exact, wanted)
+    if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
+        confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v)))
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,

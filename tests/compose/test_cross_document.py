@@ -198,3 +198,14 @@ def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_b
     assert result.answer.text.startswith("24.26"), result.answer.text
     assert result.answer.complete_answer_found, result.answer.caveats  # FY2018 and FY2019 are its inputs' periods
     assert not any("FY2018" in c for c in result.answer.caveats)
+
+
+def test_one_value_read_for_a_ratio_of_two_line_items_is_shown_as_the_closest_evidence(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total assets for Acme in FY2019?", [doc_id],
+                           strategy="dispatched", config=config)  # fmt: skip
+    answer = result.answer  # "A to B" is not computed yet: the value read is one of its terms
+    assert not answer.complete_answer_found
+    assert answer.confidence < config.generation.min_claim_confidence, answer
+    assert answer.text.startswith("The evidence does not establish an answer."), answer.text
+    assert any("ratio of two values" in c for c in answer.caveats), answer.caveats
