@@ -14,6 +14,7 @@ from engine.bricks.line_items import line_item_names
 from engine.bricks.retrieval.feedback import borrowed_words
 from engine.bricks.text import find_references, normalize_query, stems
 from engine.compose.evidence import RunState
+from engine.compose.stops import claimed
 from engine.contracts import Action, AnswerWithEvidence, ComparisonSide, Trigger
 
 
@@ -222,26 +223,21 @@ def _cardinality(state: RunState, answer: AnswerWithEvidence) -> PlannedAction |
     return PlannedAction("cardinality_mismatch", "broaden_section", why, run)
 
 
-def settled(state: RunState, answer: AnswerWithEvidence) -> bool:
-    """A complete answer at the confidence to claim it: no widening is needed. One below the claim line
-    may still be bettered by reading on or searching more widely."""
-    return answer.complete_answer_found and answer.confidence >= state.config.generation.min_claim_confidence
-
-
 def _continuation(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
     """The passage the answer leads with runs across a page break (its section goes on over the page's
     edge): read the other part, as a reader turns the page, before searching more widely."""
-    if settled(state, answer):
+    if claimed(answer, state.config.generation.min_claim_confidence):
         return None
     leading = next(
         (c for c in answer.citations if c.role == "answer"), answer.citations[0] if answer.citations else None
     )
-    chunks = state.continuations([leading.chunk_id]) if leading else ()
-    if not chunks:
+    chunks = state.continuation_of(leading.chunk_id) if leading else ()
+    if not leading or not chunks:
         return None
+    query = f"continuation of page {leading.page}"
 
     def run(s: RunState) -> tuple[list[str], list[str]]:
-        return [f"continuation of page {c.page}" for c in chunks[:1]], s.read_continuation(chunks)
+        return [query], s.read_continuation(chunks)
 
     pages = sorted({c.page for c in chunks})
     section = chunks[0].section_path[-1]
@@ -252,7 +248,7 @@ def _continuation(state: RunState, answer: AnswerWithEvidence) -> PlannedAction 
 
 
 def _widen(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
-    if settled(state, answer):
+    if claimed(answer, state.config.generation.min_claim_confidence):
         return None
     parsed = state.parsed
     if not state.activations.is_on("dense_retrieval"):

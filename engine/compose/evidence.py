@@ -268,18 +268,13 @@ class RunState:
             added += self.add(ranked)
         return added
 
-    def continuations(self, chunk_ids: Sequence[str]) -> tuple[Chunk, ...]:
-        """The chunks not in the evidence yet that continue these chunks' sections across a page break."""
-        found: dict[str, Chunk] = {}
-        for cid in chunk_ids:
-            entry = self.ledger.get(cid)
-            index = self.index_of(entry.hit.chunk.doc_id) if entry else None
-            if entry is None or index is None:
-                continue
-            for chunk in continuation(entry.hit.chunk, _page_reader(index)):
-                if chunk.chunk_id not in self.ledger:
-                    found.setdefault(chunk.chunk_id, chunk)
-        return tuple(found.values())
+    def continuation_of(self, chunk_id: str) -> tuple[Chunk, ...]:
+        """The chunks not in the evidence yet that continue this chunk's section across a page break."""
+        entry = self.ledger.get(chunk_id)
+        index = self.index_of(entry.hit.chunk.doc_id) if entry else None
+        if entry is None or index is None:
+            return ()
+        return tuple(c for c in continuation(entry.hit.chunk, _page_reader(index)) if c.chunk_id not in self.ledger)
 
     def read_continuation(self, chunks: Sequence[Chunk]) -> list[str]:
         """Add the continuation of a cited passage to the evidence (one retrieval call)."""

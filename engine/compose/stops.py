@@ -61,14 +61,16 @@ class LoopView:
 StopRule = Callable[[LoopView], StopReason | None]
 
 
+def claimed(answer: AnswerWithEvidence, claim_confidence: float) -> bool:
+    """A complete answer with the confidence to claim it: the loop has nothing left to look for. One
+    below the claim line is treated as incomplete (read on, widen, and flagged when a budget stops it)."""
+    return answer.complete_answer_found and answer.confidence >= claim_confidence
+
+
 def answer_complete(view: LoopView) -> StopReason | None:
     """The answer covers the question, with the confidence to claim it: nothing left to look for. (A
     complete answer below the claim line goes on: a search or the next page may hold a surer one.)"""
-    if (
-        view.phase == "before_pass"
-        and view.answer.complete_answer_found
-        and view.answer.confidence >= view.claim_confidence
-    ):
+    if view.phase == "before_pass" and claimed(view.answer, view.claim_confidence):
         return "complete"
     return None
 
@@ -128,7 +130,7 @@ def no_improvement(view: LoopView) -> StopReason | None:
     """The pass changed nothing, and the next action would only search again or read on across a page
     break (not fetch a named target). Reading a cited passage's continuation tells nothing of what a
     search would find: a pass that did so never stops the loop here."""
-    if view.phase != "after_answer" or view.previous is None or view.answer.complete_answer_found:
+    if view.phase != "after_answer" or view.previous is None or claimed(view.answer, view.claim_confidence):
         return None
     if view.last_action == "read_continuation":
         return None
@@ -145,7 +147,11 @@ def confidence_dropped(view: LoopView) -> StopReason | None:
 
 def budget_spent(view: LoopView) -> StopReason | None:
     """A budget blocked a spend during the pass and the answer is still incomplete."""
-    if view.phase == "after_answer" and view.blocked_by in BUDGET_STOPS and not view.answer.complete_answer_found:
+    if (
+        view.phase == "after_answer"
+        and view.blocked_by in BUDGET_STOPS
+        and not claimed(view.answer, view.claim_confidence)
+    ):
         return view.blocked_by
     return None
 

@@ -178,6 +178,15 @@ def test_budget_spent_stops_an_incomplete_answer_only():
     assert stops.budget_spent(view("after_answer", blocked_by=None)) is None
 
 
+def test_a_complete_answer_below_the_claim_line_counts_as_incomplete_for_every_rule():
+    unsure = _answer(0.4, ("a", "The filter removes spikes."), complete=True)
+    assert stops.claimed(_answer(0.9, complete=True), 0.6) and not stops.claimed(unsure, 0.6)
+    blocked = view("after_answer", answer=unsure, blocked_by="budget_llm_calls")
+    assert stops.budget_spent(blocked) == "budget_llm_calls", "an unsure answer a budget cut short is flagged"
+    same = view("after_answer", answer=unsure, previous=_answer(0.4, ("a", "The filter removes spikes.")))
+    assert stops.no_improvement(same) == "no_improvement", "it changed nothing and only a search is next"
+
+
 # ---- the list ---------------------------------------------------------------------------------
 
 
