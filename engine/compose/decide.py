@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.bricks.census import asked_census
 from engine.bricks.retrieval.protocols import LSA_ENGINE
 from engine.contracts import Activations, DocumentProfile, EffectiveStrategy, ParsedQuestion, PatternDecision
 
@@ -117,6 +118,13 @@ def _two_hop_rule(parsed: ParsedQuestion) -> PatternDecision:
 
 
 def _listing_rule(parsed: ParsedQuestion) -> PatternDecision:
+    census = asked_census(parsed.original_question)
+    if census is not None:
+        where = "the appendix" if census.scope == "appendix" else census.scope or "the document"
+        return _on(
+            f"the question counts the {census.kind.lower()} labels of {where}: every distinct '{census.kind} N' "
+            "caption or heading there is counted in code"
+        )
     if parsed.intent == "listing":
         return _on("listing intent: collect every item of the enumeration")
     if parsed.expected_count is not None:

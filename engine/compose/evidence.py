@@ -24,6 +24,7 @@ from engine.compose.calls import LlmCalls
 from engine.config import EngineConfig
 from engine.contracts import (
     Activations,
+    CensusResult,
     Chunk,
     ComparisonSide,
     Hit,
@@ -78,6 +79,8 @@ class RunState:
     page_scores: dict[tuple[str, int, RetrieverName], float] = field(default_factory=dict)
     queries_run: list[str] = field(default_factory=list)
     listing: ListingResult | None = None
+    census: tuple[CensusResult, ...] = ()
+    """The labelled elements a census question counts, per document that holds any."""
     resolved_references: set[str] = field(default_factory=set)
     reparsed_pages: set[tuple[str, int]] = field(default_factory=set)
     value_missing: list[str] = field(default_factory=list)

@@ -19,6 +19,7 @@ from engine.bricks.signals import check_answer
 from engine.bricks.text import estimate_tokens, find_references
 from engine.bricks.understanding import check_parse, question_request
 from engine.compose.calls import LlmCalls
+from engine.compose.census import census_answer
 from engine.compose.evidence import RunState
 from engine.compose.stops import STOP_TEXT
 from engine.compose.values import with_value
@@ -58,7 +59,11 @@ def understand_question(question: str, llm: LlmCalls) -> ParsedQuestion:
 
 
 def answer_now(state: RunState) -> AnswerWithEvidence:
-    """Answer from the ledger's strongest evidence within the remaining context and LLM budget."""
+    """Answer from the ledger's strongest evidence within the remaining context and LLM budget (a census
+    question's count is stated by code, with no backend call)."""
+    if state.census:
+        state.notify("answer", "stating the count of the labelled elements found")
+        return census_answer(state)
     wanted = state.config.generation.max_prompt_tokens
     allowance = state.guard.context_allowance(wanted)
     context = state.context(allowance) if allowance else ContextBundle(evidence=(), tokens=0, dropped=())

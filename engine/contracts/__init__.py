@@ -71,6 +71,7 @@ from engine.contracts.questions import (
 from engine.contracts.retrieval import (
     PATTERN_NAMES,
     Activations,
+    CensusResult,
     Hit,
     ListingResult,
     ListItem,
@@ -107,6 +108,7 @@ __all__ = [
     "Budget",
     "BudgetOverride",
     "BudgetStopReason",
+    "CensusResult",
     "Chunk",
     "ChunkKind",
     "Citation",

@@ -39,7 +39,7 @@ class ListItem(Contract):
     label: str
     chunk_id: str
     page: int = Field(ge=1)
-    marker: Literal["bold_header", "bullet", "ordinal", "numbered", "heading"]
+    marker: Literal["bold_header", "bullet", "ordinal", "numbered", "heading", "caption"]
 
 
 class ListingResult(Contract):
@@ -56,6 +56,15 @@ class ListingResult(Contract):
         if self.expected_count is None:
             return None
         return len(self.items) == self.expected_count
+
+
+class CensusResult(Contract):
+    """The labelled elements of one kind a document captions or heads within a scope, counted in code."""
+
+    doc_id: str
+    kind: str = Field(description='The kind counted ("Figure", "Table", "Appendix").')
+    scope: str | None = Field(None, description='None: the whole document; "appendix"; or a section label.')
+    items: tuple[ListItem, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------

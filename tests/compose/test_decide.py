@@ -28,6 +28,14 @@ CASES = [
     ("listing-count", {"expected_count": 3}, {}, "listing_aggregation", True, "expects 3 items"),
     ("listing-off", {}, {}, "listing_aggregation", False, "does not ask for a list"),
     (
+        "listing-census",
+        {"text": "How many figures are there in the appendix of the paper?"},
+        {},
+        "listing_aggregation",
+        True,
+        "figure labels of the appendix",
+    ),
+    (
         "adaptive-table-value",
         {"layout_hint": "table", "asks_for_value": True},
         {"tables": True},

@@ -46,6 +46,8 @@ def test_malformed_plans_are_rejected(steps, message):
         ({"intent": "multi_hop", "complexity": "complex"}, 1, "plan_execute", "multi_hop"),
         ({"intent": "multi_hop", "complexity": "complex", "references": ("Figure 5",)}, 1, "dispatched", "procedural"),
         ({"intent": "listing"}, 1, "dispatched", "procedural"),
+        ({"text": "How many tables does the report have?"}, 1, "dispatched", "procedural"),  # a census
+        ({"text": "How many tables does the cafe have on its terrace?"}, 1, "single_pass", "simple_fact"),
         ({"references": ("Table 3",)}, 1, "dispatched", "procedural"),
         ({}, 2, "dispatched", "multi_hop"),
         ({"layout_hint": "table", "asks_for_value": True}, 1, "dispatched", "procedural"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.bricks.layout import has_rows
 from engine.compose.actions import PlannedAction, anchor_share, next_action
+from engine.compose.census import count_labels
 from engine.compose.evidence import RunState
 from engine.compose.sides import side_quota
 from engine.compose.steps import Outcome, answer_now, pages_phrase, record
@@ -37,8 +38,12 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
             added += state.follow_reference(reference)
             queries.append(f"two-hop {reference}")
     if acts.is_on("listing_aggregation"):
-        added += state.aggregate_listing()
-        queries.append("listing " + " ".join(parsed.retrieval.anchor_keywords or parsed.keywords))
+        added += count_labels(state)
+        if state.census:
+            queries.append(f"census of {state.census[0].kind.lower()} labels")
+        else:
+            added += state.aggregate_listing()
+            queries.append("listing " + " ".join(parsed.retrieval.anchor_keywords or parsed.keywords))
     if acts.is_on("adaptive_parsing"):
         top = sorted(state.ledger.values(), key=lambda e: -e.fused)[:12]
         pages = list(dict.fromkeys((e.hit.chunk.doc_id, e.hit.chunk.page) for e in top))[:3]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from engine.bricks.census import asked_census
 from engine.contracts import DocumentProfile, ParsedQuestion, RouteDecision
 
 
@@ -52,7 +53,12 @@ def route(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> RouteD
             question_class="multi_hop", strategy="plan_execute",
             reason="a bridge question: a later step needs an earlier step's result",
         )  # fmt: skip
-    if intent in ("listing", "section_retrieval") or parsed.references or parsed.retrieval.section_hint:
+    if (
+        intent in ("listing", "section_retrieval")
+        or parsed.references
+        or parsed.retrieval.section_hint
+        or asked_census(parsed.original_question)
+    ):
         return RouteDecision(
             question_class="procedural", strategy="dispatched",
             reason=f"{intent.replace('_', ' ')} question: patterns beyond one keyword search are needed",
