@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.bricks.generation import ContextBundle, assemble_context
 from engine.bricks.passages import mark_coverage, side_units, split_units
-from engine.bricks.retrieval.continuation import continuation
+from engine.bricks.retrieval.continuation import announced, continuation
 from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.retrieval.listing import aggregate_listing, section_pages_for
 from engine.bricks.retrieval.two_hop import reference_hits, resolve_reference
@@ -135,7 +135,17 @@ class RunState:
                 added.append(hit.chunk.chunk_id)
             else:
                 entry.fused += weight
-        return added
+        return added + self._announced_blocks(ranked, added)
+
+    def _announced_blocks(self, ranked: RankedList, added: Sequence[str]) -> list[str]:
+        """The blocks that new passages announce with a closing colon join the evidence beside them."""
+        blocks: list[Hit] = []
+        for hit in (h for h in ranked.hits if h.chunk.chunk_id in added):
+            index = self.index_of(hit.chunk.doc_id)
+            block = announced(hit.chunk, index.chunks_on_pages([hit.chunk.page])) if index else None
+            if block is not None and block.chunk_id not in self.ledger:
+                blocks.append(hit.model_copy(update={"chunk": block}))
+        return self.add(ranked.model_copy(update={"hits": tuple(blocks)})) if blocks else []
 
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:
         """Swap in re-parsed chunks of some pages (adaptive parsing), keeping their pass numbers."""

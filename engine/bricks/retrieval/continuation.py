@@ -52,4 +52,17 @@ def _leading(chunks: Sequence[Chunk], section: tuple[str, ...]) -> list[Chunk]:
     return taken
 
 
-__all__ = ["MAX_CONTINUATION", "continuation"]
+def announced(chunk: Chunk, chunks_on_page: Sequence[Chunk]) -> Chunk | None:
+    """The block a passage announces: a passage ending in a colon ("The benefit payments are expected to
+    be paid as follows:") is read with the chunk right after it in its section (the table or list it
+    introduces), which states what the sentence says is coming."""
+    if not chunk.text.rstrip().endswith(":") or chunk not in chunks_on_page:
+        return None
+    at = list(chunks_on_page).index(chunk)
+    following = chunks_on_page[at + 1 : at + 2]
+    if not following or following[0].section_path != chunk.section_path or following[0].kind == "heading":
+        return None
+    return following[0]
+
+
+__all__ = ["MAX_CONTINUATION", "announced", "continuation"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.bricks.retrieval.continuation import MAX_CONTINUATION, continuation
+from engine.bricks.retrieval.continuation import MAX_CONTINUATION, announced, continuation
 from engine.contracts import Chunk
 
 
@@ -71,3 +71,21 @@ def test_a_passage_without_a_section_has_no_continuation():
 def test_a_long_section_is_read_on_for_a_few_chunks_only():
     pages = _pages([_chunk(1, 0, "Risk")], [_chunk(2, i, "Risk") for i in range(MAX_CONTINUATION + 3)])
     assert len(continuation(pages[1][0], _reader(pages))) == MAX_CONTINUATION
+
+
+def test_a_passage_ending_in_a_colon_is_read_with_the_block_it_announces():
+    page = [
+        _chunk(9, 0, "Benefits", "The benefit payments to retirees are expected to be paid as follows:"),
+        _chunk(9, 1, "Benefits", "Year | Pension\n2024 | 1,097"),
+        _chunk(9, 2, "Benefits", "Contributions were made in cash."),
+    ]
+    assert announced(page[0], page) == page[1], "the table the sentence introduces"
+    assert announced(page[1], page) is None, "a block that announces nothing brings nothing"
+    assert announced(page[2], page) is None
+
+
+def test_an_announcement_that_ends_its_section_brings_nothing():
+    page = [_chunk(9, 0, "Plans", "We offer three plans:"), _chunk(9, 1, "Risks", "Rates may rise.")]
+    assert announced(page[0], page) is None, "the next section's passage is not what was announced"
+    heading = [_chunk(9, 0, "Plans", "We offer three plans:"), _chunk(9, 1, "Plans", "Gold", kind="heading")]
+    assert announced(heading[0], heading) is None
