@@ -47,6 +47,9 @@ class Unit:
     score: float = 0.0
     is_row: bool = False
     caption: str = ""
+    lead_in: str = ""
+    """The sentence that announces a table's rows ("... are expected to be paid as follows:"), when the
+    evidence holds it: it names what the rows' numbers are."""
 
 
 def _is_tabular(item: EvidenceItem) -> bool:
@@ -60,10 +63,13 @@ def _is_tabular(item: EvidenceItem) -> bool:
 def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
     """Sentences of prose chunks, lines of tabular chunks; every text occurs in its chunk (normalised)."""
     units: list[Unit] = []
+    announcing = {item.chunk_id: item.text for item in evidence if item.text.rstrip().endswith(":")}
     for order, item in enumerate(evidence):
+        lead_in = ""
         if _is_tabular(item):
             parts = [normalize_space(line) for line in item.text.splitlines()]
             rows = True
+            lead_in = announcing.get(_previous_chunk_id(item.chunk_id), "")
         else:
             parts = split_sentences(item.text)
             rows = False
@@ -72,8 +78,14 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
         caption = parts[0] if rows and parts else ""
         for part in parts:
             if len(part) >= 2:
-                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption))
+                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=lead_in))
     return units
+
+
+def _previous_chunk_id(chunk_id: str) -> str:
+    """The id of the chunk just before ``chunk_id`` on its page ("d:p94:b5" -> "d:p94:b4")."""
+    head, _, block = chunk_id.rpartition(":b")
+    return f"{head}:b{int(block) - 1}" if block.isdigit() else ""
 
 
 def _merge_run_ins(parts: list[str]) -> list[str]:
@@ -129,8 +141,9 @@ def question_terms(parsed: ParsedQuestion) -> list[set[str]]:
 
 
 def unit_terms(unit: Unit) -> set[str]:
-    """The stems a unit is matched on: its text, its chunk's section title and its table's header row."""
-    return stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption)
+    """The stems a unit is matched on: its text, its chunk's section title, its table's header row and the
+    sentence that announces the table."""
+    return stems(unit.text) | stems(" ".join(unit.item.section_path[-1:])) | stems(unit.caption) | stems(unit.lead_in)
 
 
 def mark_coverage(units: list[Unit], parsed: ParsedQuestion) -> None:

@@ -47,3 +47,18 @@ def test_a_side_label_is_matched_in_the_text_or_table_header_not_the_section_tit
     assert label_share("Virginia Woolf", named[0]) == 1.0 and label_share("Virginia Woolf", titled[0]) == 0.0
     header = split_units([_item(4, "(Millions) | 2019 | 2018\nNet sales | 6,489 | 7,500\nOther | 1 | 2")])
     assert label_share("FY2019", header[1]) == 1.0  # "FY2019" is the "2019" of the header row
+
+
+def test_a_tables_rows_are_matched_with_the_sentence_that_announces_them() -> None:
+    parsed = parse_question("How much did the company expect to pay its retirees in 2024?")
+    lead = _item(9, "The benefit payments to retirees are expected to be paid as follows:")
+    table = _item(9, "(dollars in millions)\nYear | Pension | Health Care\n2023 | 1,648 | 883\n2024 | 1,097 | 862")
+    table = table.model_copy(update={"chunk_id": "d:p9:b1"})
+    other = _item(4, "(dollars in millions)\nNotes due | Rate | Amount\n2024 | 4.15% | 478\n2025 | 3.5% | 512")
+    units = split_units([lead, table, other])
+    row = next(u for u in units if u.text == "2024 | 1,097 | 862")
+    assert "retirees" in row.lead_in, "the announcing sentence names what the rows hold"
+    assert next(u for u in units if u.text.startswith("2024 | 4.15%")).lead_in == "", "another table's rows"
+    score_units(units, parsed)
+    rows = [u for u in units if u.is_row and u.text.startswith("2024")]
+    assert max(rows, key=lambda u: u.score) is row

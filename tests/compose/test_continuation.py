@@ -73,3 +73,25 @@ def test_a_page_that_opens_another_section_is_not_read_on(config: EngineConfig) 
     state, answer = _state(config, _plan(next_heading="<h2>Program staff</h2>"))
     plan, _ = next_action(state, answer, set())
     assert plan is None or plan.trigger != "passage_continues", "page 3 lists another team"
+
+
+def test_a_passage_announcing_a_table_brings_the_table_into_the_evidence(config: EngineConfig) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    html = (
+        "<h2>Estimated future benefit payments</h2><p>" + FILLER * 3 + "</p>"
+        "<p>The benefit payments to retirees are expected to be paid as follows:</p>"
+        "<p>2024 | 1,097 | 862<br/>2025 | 1,066 | 850</p><h2>Savings plans</h2><p>" + FILLER * 2 + "</p>"
+    )
+    page.insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css="* {font-family: sans-serif; font-size: 11px;}")
+    library = Library(config)
+    index = library.load(library.ingest(doc.tobytes(), "benefits.pdf").doc_id)
+    state = RunState(question="q", parsed=question("q"), indexes=[index], config=config,
+                     llm=SimpleNamespace(guard=LoopGuard(Budget())), activations=SimpleNamespace(is_on=lambda p: True),
+                     pdf_bytes=bytes)  # type: ignore[arg-type]  # fmt: skip
+    lead = next(c for c in index.doc.chunks if c.text.rstrip().endswith("as follows:"))
+    added = state.add(
+        RankedList(query="q", retriever="keyword", hits=(Hit(chunk=lead, score=1.0, retriever="keyword", rank=1),))
+    )
+    texts = [state.ledger[cid].hit.chunk.text for cid in added]
+    assert len(added) == 2 and "1,097" in texts[1], texts

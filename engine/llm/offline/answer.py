@@ -259,7 +259,7 @@ def extract_answer(
         listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
         found_count = max(found_count or 0, listed)
     # a table row is read with its header row, a passage with its section title
-    chosen_text = " ".join(f"{u.text} {u.caption} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
+    chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
     anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
     caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
