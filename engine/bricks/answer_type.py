@@ -33,14 +33,36 @@ _NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
 _YES_NO_ANSWER = re.compile(r"^\W*(?:yes|no)\b|\b(?:yes|no),", re.I)
 
 
+_FRONTED = re.compile(
+    r"^(?:in|on|at|for|from|during|among|within|under|after|before|since|according to|based on|as of|"
+    r"given|considering|regarding)\b(?P<phrase>[^?,]*),\s*(?P<clause>\S.*)$",
+    re.I,
+)
+"""A phrase put before the question proper ("In the two styles shown in the manual, are both ...?", "As of
+FY2021, did ...?"): the question's kind is read from the clause after it."""
+
+
+_WH_WORD = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
+
+
+def main_clause(question: str) -> str:
+    """``question`` without a fronted phrase ("According to the report, is it ...?" -> "is it ...?")."""
+    q = question.strip()
+    match = _FRONTED.match(q)
+    if match is None or _WH_WORD.search(match.group("phrase")):
+        return q  # "In which year was ..., ...": the question proper opens the sentence
+    return match.group("clause")
+
+
 def expected_type(question: str) -> AnswerType | None:
-    """The kind of answer ``question`` asks for (None: any text may answer it)."""
+    """The kind of answer ``question`` asks for (None: any text may answer it). A yes or a no is asked
+    for by the main clause, after any fronted phrase ("In the manual's two styles, are both ...?")."""
     q = question.strip()
     if _DATE_ASK.search(q):
         return "date"
     if _NUMBER_ASK.search(q):
         return "number"
-    if _YES_NO.match(q):
+    if _YES_NO.match(q) or _YES_NO.match(main_clause(q)):
         return "yes_no"
     return None
 
@@ -92,7 +114,7 @@ def _names_line_item(phrase: str) -> bool:
 
 def value_never_answers(question: str) -> bool:
     """A yes/no, which, who, why or where question: a value may support its answer, never be it."""
-    return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(question))
+    return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(main_clause(question)))
 
 
 def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:

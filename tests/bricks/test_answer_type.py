@@ -17,6 +17,11 @@ from engine.bricks.answer_type import asks_quotient, expected_type, states_type
         ("Did the company pay dividends in 2022?", "yes_no"),
         ("Is the Heron 2 or the Heron 3 heavier?", None),
         ("What sensors do the flights use?", None),
+        # a phrase put before the question proper: the main clause asks for a yes or a no
+        ("In the two variants shown in the brochure, do both carry a camera?", "yes_no"),
+        ("As of FY2023, is the company selling its consumer unit?", "yes_no"),
+        ("In which year, after the merger, was the plant sold?", "date"),  # the fronted phrase is the question
+        ("According to the manual, what sensors are fitted?", None),
     ],
 )
 def test_expected_type(question, kind):
