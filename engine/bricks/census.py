@@ -128,7 +128,9 @@ def asked_census(question: str) -> CensusAsk | None:
     words = re.findall(r"[A-Za-z]+|\d[\w.]*", rest.lower())
     if any(w not in _WHERE_WORDS and not _is_label(w) for w in words):
         return None
-    kind = canonical_kind(match.group("kind"))
+    kind = "Appendix" if match.group("kind").lower().startswith("appendi") else canonical_kind(match.group("kind"))
+    if kind not in CENSUS_KINDS:
+        return None
     section = _SECTION_SCOPE.search(first[match.end() :])
     if section:
         return CensusAsk(kind=kind, scope=normalize_space(section.group("hint")).title())

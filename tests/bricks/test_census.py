@@ -17,6 +17,7 @@ from tests.bricks.retrieval.factories import document
             CensusAsk("Figure", "appendix"),
         ),
         ("How many appendices appear in the document?", CensusAsk("Appendix", None)),
+        ("How many appendixes does the report have?", CensusAsk("Appendix", None)),
         ("What is the number of tables in the report?", CensusAsk("Table", None)),
         ("According to the report, how many exhibits are there?", CensusAsk("Exhibit", None)),
         ("How many tables are in Section 3?", CensusAsk("Table", "Section 3")),
