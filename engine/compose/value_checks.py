@@ -2,8 +2,9 @@
 
 A value answer (``engine.compose.values``) is complete only when nothing here objects: a reference the
 answer needs is still pending, a side is not covered, the question's term that tells one instrument from
-its siblings ("five-year") is in no cited line, or a difference or a ratio of two values is asked and
-only one value was read.
+its siblings ("five-year") is in no cited line, a difference of two values is asked and only one value
+was read, or a ratio of two line items is asked and only one line item was read (in one year or several:
+a three-year average of capex is not capex to revenue).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def holds(
     unnamed = [] if computed else missing_durations(parsed.original_question, [c.quote for c in cited])
     single = not computed_lines and all(len(v.cells) == 1 for v in values)
     one_value = single and asks_difference(parsed.original_question)
-    one_term = single and asks_quotient(parsed.original_question)
+    terms = {cell.label.strip().lower() for v in values for cell in v.cells}
+    one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question)
     blocked = bool(
         needed_references(answer, parsed, cited) or answer.garbled_pages or uncovered or unnamed or one_value
         or one_term

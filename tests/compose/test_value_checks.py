@@ -18,6 +18,14 @@ def _value(*columns: str) -> ValueAnswer:
     return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
 
 
+def _terms(*labels: str) -> ValueAnswer:
+    """A value computed from the 2019 figures of two line items."""
+    rows = EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="r.pdf", page=6,
+                        text="(Millions) | 2019 | 2018\nLong-term debt | 500 | 480\nTotal assets | 2,000 | 1,900")  # fmt: skip
+    cells = tuple(c for c in cells_in([[rows]]) if c.column == "2019" and c.label in labels)
+    return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
+
+
 def _cited(value: ValueAnswer) -> list[Citation]:
     return [Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for c in value.cells]
 
@@ -55,7 +63,9 @@ def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
     value = _value("2019")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
     assert verdict.blocked and ONE_TERM in verdict.caveats, "one line item alone is not its ratio to total assets"
-    both = _value("2019", "2018")  # a computation's two inputs
+    years = _value("2019", "2018")  # one line item in two years: an average of it is no ratio to another
+    assert holds(AnswerWithEvidence(text=""), parsed, [years], _cited(years), computed_lines=0).blocked
+    both = _terms("Long-term debt", "Total assets")  # a computation's two inputs
     assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
     plain = parse_question("What is the maximum time to charge the Acme battery?")
     assert not holds(AnswerWithEvidence(text=""), plain, [value], _cited(value), computed_lines=0).blocked
