@@ -93,7 +93,8 @@ _STATEMENT_HEADS = frozenset({
     # "A to B" between two of them is a quotient, as "time to charge" or "distance to the station" is not
     "assets", "liabilities", "debt", "equity", "revenue", "revenues", "sales", "income", "earnings", "expenses",
     "costs", "cash", "capital", "inventory", "inventories", "receivables", "payables", "ebitda", "ebit", "capex",
-    "dividends", "interest", "flow", "flows", "profit", "profits",
+    "dividends", "interest", "flow", "flows", "profit", "profits", "goodwill", "expenditures", "borrowings",
+    "obligations", "loans", "deposits", "taxes", "depreciation", "amortization", "investments",
 })  # fmt: skip
 
 

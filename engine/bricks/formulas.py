@@ -127,6 +127,7 @@ def _operand(phrase: str) -> Operand | None:
     own = periods_in(phrase)
     text = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", phrase, flags=re.I).split()).strip(" ,:-")
     text = re.sub(r"^(?:the|total of)\s+", "", text, flags=re.I)
+    text = re.sub(r"\s+(?:in|for|during|at|as of)$", "", text, flags=re.I)  # its period's preposition, left dangling
     return Operand(text, own[:1]) if re.search(r"[A-Za-z]{2}", text) else None
 
 
@@ -220,7 +221,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
     definitions = _definitions(text)
     asked = _ASKED.search(text)
-    main = _asked_expression(asked.group("rest"), definitions) if asked else None
+    main = _asked_expression(asked.group("rest"), definitions, asks_quotient(text)) if asked else None
     if main is not None:
         return main
     margin = _margin(asked.group("rest"), definitions) if asked and definitions else None
@@ -250,6 +251,9 @@ _RATIO_PARTS = re.compile(
     re.I,
 )
 
+_TERMS_TO = re.compile(r"[ -]to[ -]", re.I)
+"""Between a ratio's two terms: "debt-to-equity", "Long-term Debt to Total Liabilities"."""
+
 _MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
 
 
@@ -264,14 +268,18 @@ def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
     return Node(op="pct_of", left=measure, right=Node(operand=Operand("revenue")))
 
 
-def _asked_expression(rest: str, definitions: dict[str, Node]) -> Node | None:
-    """The expression in the question's own ask ("the FY2022 unadjusted EBITDA less capex")."""
+def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = False) -> Node | None:
+    """The expression in the question's own ask ("the FY2022 unadjusted EBITDA less capex"); a ratio named
+    by its two terms ("Long-term Debt to Total Liabilities", "the capex to revenue ratio") divides them."""
     rest = re.split(r"(?<=[.?])\s", rest)[0]
     average = _YEARS_AVERAGE.search(rest)
     span = periods_in(rest)
     if average:
         rest = rest[average.end() :]
-    tree = _parse(_clean_expression(re.sub(rf"\b{_PERIOD}\s+to\s+{_PERIOD}\b", " ", rest, flags=re.I)), definitions)
+    rest = re.sub(rf"\b{_PERIOD}\s+to\s+{_PERIOD}\b", " ", rest, flags=re.I)
+    if quotient:
+        rest = _TERMS_TO.sub(" divided by ", re.sub(r"^(?:the\s+)?ratio\s+of\s+|\s+ratio\b", " ", rest, flags=re.I), 1)
+    tree = _parse(_clean_expression(rest), definitions)
     if tree is None or not (tree.op or average):
         return None
     if average and len(span) >= 2:

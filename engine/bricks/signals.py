@@ -299,6 +299,8 @@ CAVEATS = {
     "pending": "the evidence refers to {}, which was not retrieved",
     "garbled": "the text of page {} looks garbled (possibly a broken table extraction)",
     "term": "the cited passages do not name the {} asked about",
+    "unmatched": "no retrieved passage matches enough of the question's terms",
+    "partial": "the cited passages match only some of the question's key terms",
 }
 """The caveat an answer carries for each kind of problem."""
 

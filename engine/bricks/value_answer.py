@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from engine.bricks.answer_type import asks_quotient
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
 from engine.bricks.value_match import (
@@ -64,6 +65,9 @@ class ValueAnswer:
     """Inputs of the asked arithmetic that the evidence does not hold."""
     narrower: bool = False
     """The row's label names a narrower item than the metric asked (``value_match.narrows``)."""
+    unsure: str = ""
+    """The input of a ratio of two line items that may not be the item asked: a row naming a narrower
+    item ("Total long-term debt" for "total debt"), or a sentence, not a statement's row."""
     kind_ok: bool = True
     """False when the question asks for a ratio, share or rate and the value read is a currency amount."""
 
@@ -148,6 +152,8 @@ def _statement(match: ValueMatch, wanted_scale: str) -> str:
 def _computed(
     question: str, formula: Node, cells: list[Cell], alternatives: Alternatives, entity_words: Sequence[str]
 ) -> ValueAnswer | None:
+    unsure: list[str] = []
+
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
         spec = replace(spec, sources=question)
@@ -160,9 +166,12 @@ def _computed(
                 if rows_only and not match.cell.is_row:
                     continue
                 if period is None or match.period_match is True:
+                    if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
+                        unsure.append(match.cell.label)
                     return match.cell
         return None
 
+    quotient = asks_quotient(question)
     working = evaluate(formula, lookup, question_period(question))
     if working.value is None:
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
@@ -172,6 +181,8 @@ def _computed(
         cells=_cited(working),
         label_cover=1.0,
         period_ok=True,
+        narrower=bool(unsure),
+        unsure=unsure[0] if unsure else "",
     )
 
 

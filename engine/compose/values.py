@@ -20,6 +20,7 @@ from engine.bricks.answer_type import value_never_answers
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
+from engine.bricks.signals import CAVEATS
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells
 from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
@@ -335,6 +336,8 @@ def _merged(
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v)))
+    if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
+        caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "uncovered_sides": checks.uncovered,
@@ -348,7 +351,7 @@ def _exact(value: ValueAnswer) -> bool:
 
 
 def _value_caveats(value: ValueAnswer) -> list[str]:
-    label = value.cells[0].label if value.cells else "the value"
+    label = value.unsure or (value.cells[0].label if value.cells else "the value")
     notes = []
     if not value.kind_ok:
         notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")

@@ -49,6 +49,7 @@ def test_a_reference_label_is_no_number_the_answer_states():
         ("What is the total debt to EBITDA ratio of Acme in FY2021?", True),
         ("What is the debt-to-equity ratio of Acme?", True),
         ("What is the ratio of inventory to sales?", True),
+        ("What is total net revenues to total goodwill for Acme in FY2019?", True),
         ("What is the maximum time to charge the battery?", False),  # "A to B" between no two line items
         ("What was the change in revenue from 2019 to 2020?", False),
         ("What is the current ratio of Acme in FY2021?", False),  # one named ratio, not two terms

@@ -267,5 +267,14 @@ def test_a_ratio_of_two_named_terms_is_not_the_standard_metric_one_of_them_names
     from engine.bricks.line_items import standard_definition
 
     assert parse_formula("What is EBITDA for Acme in FY2021?", standard_definition) is not None
-    assert parse_formula("What is the total debt to EBITDA ratio of Acme in FY2021?", standard_definition) is None
-    assert parse_formula("What is sales to working capital ratio of Acme?", standard_definition) is None
+    for question, terms in (
+        ("What is the total debt to EBITDA ratio of Acme in FY2021?", ("total debt", "EBITDA")),
+        ("What is sales to working capital ratio of Acme?", ("sales", "working capital")),
+        ("What is Long-term Debt to Total Liabilities for Acme in FY2021?", ("Long-term Debt", "Total Liabilities")),
+    ):
+        tree = parse_formula(question, standard_definition)  # the two terms divided, neither one's definition
+        assert tree is not None and tree.op == "/" and tree.left and tree.right, question
+        assert tree.left.operand and tree.left.operand.phrase == terms[0]
+        assert tree.right.operand and tree.right.operand.phrase.startswith(terms[1])
+        assert not tree.right.operand.phrase.endswith((" in", " for")), "its period's preposition is no term"
+    assert parse_formula("What is the maximum time to charge the Acme battery?", standard_definition) is None

@@ -177,6 +177,7 @@ def _statements() -> bytes:
     doc = pymupdf.open()
     for title, rows in (
         ("Consolidated Balance Sheets", [("(Millions)", "2019", "2018"), ("Property and equipment, net", "253", "282"),
+                                         ("Total long-term debt", "3,610", "2,671"),
                                          ("Total assets", "19,845", "17,890")]),
         ("Consolidated Statements of Operations", [("(Millions)", "2019", "2018"),
                                                    ("Total net revenues", "6,489", "7,500")]),
@@ -200,12 +201,44 @@ def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_b
     assert not any("FY2018" in c for c in result.answer.caveats)
 
 
-def test_one_value_read_for_a_ratio_of_two_line_items_is_shown_as_the_closest_evidence(config: EngineConfig) -> None:
+def test_a_ratio_named_by_its_two_line_items_is_computed_from_both(config: EngineConfig) -> None:
     doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
     result = engine.answer("What is total net revenues to total assets for Acme in FY2019?", [doc_id],
                            strategy="dispatched", config=config)  # fmt: skip
-    answer = result.answer  # "A to B" is not computed yet: the value read is one of its terms
+    answer = result.answer
+    assert answer.text.startswith("0.33"), answer.text  # 6,489 / 19,845
+    assert answer.complete_answer_found, answer.caveats
+    assert {c.page for c in answer.citations if c.role == "answer"} == {1, 2}, answer.citations
+    assert not any("match" in c for c in answer.caveats), "both values name the items asked: no stale caveat"
+
+
+def test_a_ratio_whose_second_line_item_is_not_in_the_document_is_shown_as_the_closest_evidence(
+    config: EngineConfig,
+) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total equity for Acme in FY2019?", [doc_id],
+                           strategy="dispatched", config=config)  # fmt: skip
+    answer = result.answer  # one term read: the value stated is not the ratio asked for
     assert not answer.complete_answer_found
     assert answer.confidence < config.generation.min_claim_confidence, answer
     assert answer.text.startswith("The evidence does not establish an answer."), answer.text
-    assert any("ratio of two values" in c for c in answer.caveats), answer.caveats
+
+
+def test_a_ratio_read_with_a_narrower_line_item_is_not_claimed(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    exact = engine.answer("What is long-term debt to total assets for Acme in FY2019?", [doc_id],
+                          strategy="dispatched", config=config).answer  # fmt: skip
+    assert exact.text.startswith("0.18") and exact.complete_answer_found, exact.text  # 3,610 / 19,845
+    narrower = engine.answer("What is total debt to total assets for Acme in FY2019?", [doc_id],
+                             strategy="dispatched", config=config).answer  # fmt: skip
+    assert not narrower.complete_answer_found  # long-term debt is part of the total debt, not all of it
+    assert narrower.confidence < config.generation.min_claim_confidence, narrower
+    assert any("Total long-term debt" in c and "may not name exactly" in c for c in narrower.caveats), narrower.caveats
+
+
+def test_a_computed_ratio_that_names_the_items_asked_carries_no_stale_match_caveat(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    question = "What is sales to total assets ratio of Acmee Holdings Group in FY 2019? Round to three decimal places."
+    answer = engine.answer(question, [doc_id], strategy="dispatched", config=config).answer
+    assert answer.text.startswith("0.327") and answer.complete_answer_found, answer.text  # 6,489 / 19,845
+    assert not any("match" in c for c in answer.caveats), answer.caveats  # the passages' words are moot

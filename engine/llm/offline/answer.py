@@ -370,9 +370,9 @@ def _caveats(
     if not evidence:
         notes.append("no evidence was retrieved")
     elif not found:
-        notes.append("no retrieved passage matches enough of the question's terms")
+        notes.append(CAVEATS["unmatched"])
     elif anchor_cov < 0.5:
-        notes.append("the cited passages match only some of the question's key terms")
+        notes.append(CAVEATS["partial"])
     notes += [CAVEATS["side"].format(side) for side in uncovered]
     if expected is not None and found_count is not None and found_count < expected:
         notes.append(CAVEATS["count"].format(expected, found_count))
