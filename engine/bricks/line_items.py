@@ -112,6 +112,12 @@ def standard_definition(text: str) -> str | None:
     if _COMPANY_DEFINED.search(text):
         return None
     for pattern, definition in _STANDARD_COMPILED:
-        if pattern.search(text):
-            return definition
+        named = pattern.search(text)
+        if named:
+            return None if _QUALIFIER.match(text[named.end() :]) else definition
     return None
+
+
+_QUALIFIER = re.compile(r"\s*(?:before|after|excluding|ex\b|net of|adjusted for)\b", re.I)
+"""A metric qualified right after its name ("Operating Profit Margin Before Depreciation", "free cash flow
+after dividends") is not the textbook metric: its definition would compute another measure."""

@@ -176,11 +176,12 @@ def _computed(
     if working.value is None:
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
+    asked = question_period(question)
     return ValueAnswer(
         statement=_computed_statement(question, formula, working),
         cells=_cited(working),
         label_cover=1.0,
-        period_ok=True,
+        period_ok=asked is not None or all(cell.periods for _, _, cell in working.inputs),
         narrower=bool(unsure),
         unsure=unsure[0] if unsure else "",
     )

@@ -278,3 +278,25 @@ def test_a_ratio_of_two_named_terms_is_not_the_standard_metric_one_of_them_names
         assert tree.right.operand and tree.right.operand.phrase.startswith(terms[1])
         assert not tree.right.operand.phrase.endswith((" in", " for")), "its period's preposition is no term"
     assert parse_formula("What is the maximum time to charge the Acme battery?", standard_definition) is None
+
+
+def test_a_metric_qualified_after_its_name_is_not_the_textbook_metric() -> None:
+    from engine.bricks.line_items import standard_definition
+
+    assert standard_definition("the FY2017 operating profit margin") == "operating income as a % of revenue"
+    assert standard_definition("the FY2017 operating profit margin before depreciation") is None
+    assert standard_definition("free cash flow after dividends") is None
+    assert (
+        parse_formula("What is Acme's FY2017 Operating Profit Margin Before Depreciation?", standard_definition) is None
+    )
+
+
+def test_a_computation_read_in_columns_of_no_known_period_is_unchecked_when_the_question_names_none() -> None:
+    income = [item("(Millions) | Current | Prior\nOperating income | 1,607 | 1,300\nInterest expense | 26 | 30")]
+    unknown = answer_value("What is the interest coverage ratio for Acme?", ["interest coverage"], line_item_names,
+                           [income], ["acme"])  # fmt: skip
+    assert unknown is not None and unknown.statement.startswith("61.81") and not unknown.period_ok
+    dated = [item("(Millions) | 2019 | 2018\nOperating income | 1,607 | 1,300\nInterest expense | 26 | 30")]
+    for question in ("What is the interest coverage ratio for Acme?", "What is the FY2019 interest coverage ratio?"):
+        known = answer_value(question, ["interest coverage"], line_item_names, [dated], ["acme"])
+        assert known is not None and known.period_ok, question
