@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from engine.bricks.answer_type import asks_quotient
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.bricks.line_items import standard_definition
+from engine.bricks.text import stems
 from engine.bricks.value_match import (
     ValueMatch,
     broader,
@@ -49,6 +50,11 @@ _DIMENSIONLESS_ASKED = re.compile(
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
     re.I,
 )
+_COUNT_ASKED = re.compile(
+    r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
+)
+"""A count of things ("how many exhibits", "how many shares"): a currency amount or a percentage is never it
+(unless the things counted are money: "how many US dollars")."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,10 @@ class ValueAnswer:
     """The input of a ratio of two line items that may not be the item asked: a row naming a narrower
     item ("Total long-term debt" for "total debt"), or a sentence, not a statement's row."""
     kind_ok: bool = True
-    """False when the question asks for a ratio, share or rate and the value read is a currency amount."""
+    """False when the question asks for a ratio, share or rate and the value read is a currency amount, or
+    for a count and the value read is an amount, a percentage or a count of other things."""
+    asks_count: bool = False
+    """The question asks how many things: what ``kind_ok`` was checked against."""
 
 
 def answer_value(
@@ -104,6 +113,7 @@ def answer_from_cells(
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
+    ranked = [m for m in ranked if not _wrong_count(question, m.cell)] or ranked  # a count before a price
     if not ranked:
         return None
     for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
@@ -117,13 +127,24 @@ def answer_from_cells(
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
         narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
-        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)),
+        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(question, best.cell),
+        asks_count=bool(_COUNT_ASKED.search(question)),
     )
 
 
 def asks_dimensionless(question: str) -> bool:
     """Whether ``question`` asks for a ratio, share, rate or count of times (no currency in the answer)."""
     return bool(_DIMENSIONLESS_ASKED.search(question))
+
+
+def _wrong_count(question: str, cell: Cell) -> bool:
+    """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
+    employees" for "how many exhibits")."""
+    asked = _COUNT_ASKED.search(question)
+    if asked is None:
+        return False
+    counted = stems(" ".join(question[asked.end() :].split()[:3]))
+    return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
 
 
 def is_amount(cell: Cell) -> bool:

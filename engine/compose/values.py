@@ -353,7 +353,11 @@ def _exact(value: ValueAnswer) -> bool:
 def _value_caveats(value: ValueAnswer) -> list[str]:
     label = value.unsure or (value.cells[0].label if value.cells else "the value")
     notes = []
-    if not value.kind_ok:
+    if not value.kind_ok and value.asks_count:
+        notes.append(
+            f"the question asks how many; the evidence read counts something else or states an amount ({label})"
+        )
+    elif not value.kind_ok:
         notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
     if value.narrower:
         notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")

@@ -300,3 +300,17 @@ def test_a_computation_read_in_columns_of_no_known_period_is_unchecked_when_the_
     for question in ("What is the interest coverage ratio for Acme?", "What is the FY2019 interest coverage ratio?"):
         known = answer_value(question, ["interest coverage"], line_item_names, [dated], ["acme"])
         assert known is not None and known.period_ok, question
+
+
+def test_a_currency_amount_or_a_percentage_is_never_the_count_asked() -> None:
+    paid = [item("Under the exhibits filed, the fund paid $72.32 per share.")]
+    price = answer_value("How many exhibits were filed?", ["exhibits"], line_item_names, [paid])
+    assert price is not None and not price.kind_ok, price
+    prose = [item("The fund bought 12.5 million shares at $72.32 each, 4% of the float.")]
+    shares = answer_value("How many shares did the fund buy?", ["shares"], line_item_names, [prose])
+    assert shares is not None and shares.kind_ok and "12.5" in shares.statement, shares
+    fired = [item("Over 5,000 employees were fired, the exhibits filed with the application show.")]
+    staff = answer_value("How many exhibits were filed with the application?", ["exhibits"], line_item_names, [fired])
+    assert staff is not None and not staff.kind_ok and staff.asks_count, "a count of employees is no count of exhibits"
+    dollars = answer_value("How many US dollars did each share cost?", ["share"], line_item_names, [prose])
+    assert dollars is not None and dollars.kind_ok, dollars
