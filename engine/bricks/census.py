@@ -89,12 +89,27 @@ _WHERE_WORDS = frozenset(
         "according",
         "to",
         "what",
+        "page",
+        "pages",
+        "on",
+        "from",
+        "between",
+        "and",
+        "through",
     ]
 )
 """Words that only say where (or whether) to count, never which elements: "how many figures are there in
 the appendix of the paper" is a census, "how many figures show a decline" is not."""
 
 _APPENDIX_SCOPE = re.compile(r"\b(?i:appendix|appendices)\b(?!\s+(?:\d|[A-Z]\b))")
+_PAGE_SCOPE = re.compile(
+    r"\b(?:between\s+pages?\s+(?P<a>\d+)\s+and\s+(?:pages?\s+)?(?P<b>\d+)|"
+    r"pages?\s+(?P<first>\d+)\s*(?:-|\u2013|to|through)\s*(?:pages?\s+)?(?P<last>\d+))\b",
+    re.I,
+)
+"""A range of pages ("from page 3 to page 10", "pages 3-10", "between pages 3 and 10"); "pages 2 and 5" is two
+pages, no range."""
+_PAGE_LIST = re.compile(r"\bpages?\s+\d+(?:\s*(?:,|and|&)\s*\d+)*", re.I)
 _SECTION_SCOPE = re.compile(r"\b(?P<hint>(?i:section|chapter|part|appendix)\s+(?:\d[\w.]*|[A-Z](?:\.\d+)*)(?![\w]))")
 
 _CAPTION = re.compile(
@@ -112,7 +127,8 @@ class CensusAsk:
     kind: str
     """The canonical kind counted ("Figure")."""
     scope: str | None
-    """None: the whole document; "appendix": the appendices; else a section label ("Section 3")."""
+    """None: the whole document; "appendix": the appendices; "pages 3-10" or "pages 2,5"; else a section label
+    ("Section 3")."""
 
 
 def asked_census(question: str) -> CensusAsk | None:
@@ -131,6 +147,13 @@ def asked_census(question: str) -> CensusAsk | None:
     kind = "Appendix" if match.group("kind").lower().startswith("appendi") else canonical_kind(match.group("kind"))
     if kind not in CENSUS_KINDS:
         return None
+    pages = _PAGE_SCOPE.search(first[match.end() :])
+    if pages:
+        first_page, last_page = pages.group("a") or pages.group("first"), pages.group("b") or pages.group("last")
+        return CensusAsk(kind=kind, scope=f"pages {first_page}-{last_page}")
+    listed = _PAGE_LIST.search(first[match.end() :])
+    if listed:
+        return CensusAsk(kind=kind, scope="pages " + ",".join(re.findall(r"\d+", listed.group(0))))
     section = _SECTION_SCOPE.search(first[match.end() :])
     if section:
         return CensusAsk(kind=kind, scope=normalize_space(section.group("hint")).title())
@@ -150,6 +173,14 @@ def scope_pages(doc: ParsedDocument, scope: str | None) -> tuple[int, ...]:
     if scope == "appendix":
         start = appendix_start(doc)
         return () if start is None else tuple(range(start, doc.total_pages + 1))
+    if scope.startswith("pages "):  # "pages 3-10" or "pages 2,5": pages past the document's end are lacking
+        named = scope.removeprefix("pages ")
+        if "-" in named:
+            first, last = (int(n) for n in named.split("-"))
+            wanted = tuple(range(first, last + 1))
+        else:
+            wanted = tuple(int(n) for n in named.split(","))
+        return wanted if wanted and all(1 <= p <= doc.total_pages for p in wanted) else ()
     found = find_sections(doc, scope)
     if not found:
         return ()

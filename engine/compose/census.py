@@ -79,6 +79,9 @@ def _count_phrase(result: CensusResult) -> str:
     count = len(result.items)
     noun = result.kind.lower() if count == 1 else _plural(result.kind)
     where = {None: "in the document", "appendix": "in the appendix"}.get(result.scope, f"in {result.scope}")
+    if result.scope and result.scope.startswith("pages "):
+        named = result.scope.removeprefix("pages ")
+        where = f"on page {named}" if named.isdigit() else f"on pages {named.replace(',', ', ')}"
     return f"{count} {noun} {where}:"
 
 

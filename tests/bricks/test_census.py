@@ -22,6 +22,9 @@ from tests.bricks.retrieval.factories import document
         ("According to the report, how many exhibits are there?", CensusAsk("Exhibit", None)),
         ("How many tables are in Section 3?", CensusAsk("Table", "Section 3")),
         ("How many figures are in Appendix B?", CensusAsk("Figure", "Appendix B")),
+        ("How many figures are in this paper from Page 3 to Page 10?", CensusAsk("Figure", "pages 3-10")),
+        ("How many tables are there between pages 4 and 9?", CensusAsk("Table", "pages 4-9")),
+        ("How many tables are on pages 2 and 5?", CensusAsk("Table", "pages 2,5")),  # two pages, no range
         # a filter on the elements is no census: which figures show a decline is read, not counted
         ("How many figures show a decline in sales?", None),
         ('How many tables include "F1" as a metric?', None),
@@ -86,3 +89,5 @@ def test_a_named_scope_the_document_lacks_counts_nothing() -> None:
     assert scope_pages(doc, "Section 3") == (2,)
     assert scope_pages(doc, "Section 7") == ()
     assert scope_pages(_doc([(1, "text", "No appendix here.")]), "appendix") == ()
+    assert scope_pages(doc, "pages 2-4") == (2, 3, 4) and scope_pages(doc, "pages 2,5") == (2, 5)
+    assert scope_pages(doc, "pages 100-120") == (), "pages the document lacks"
