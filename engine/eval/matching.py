@@ -7,6 +7,8 @@ import math
 import re
 from collections.abc import Sequence
 
+from engine.bricks.text import without_references
+
 NUMERIC_TOLERANCE = 0.01
 """Relative tolerance of a numeric answer match."""
 MAX_SHORT_WORDS = 12
@@ -20,6 +22,8 @@ _NUMBER = re.compile(
     r"\s?(?P<unit>%|percent\b|per cent\b|thousand\b|million\b|billion\b|trillion\b|mn\b|bn\b|tn\b|[kmb]\b)?",
     re.I,
 )
+_PAGE_MARK = re.compile(r"\bpp?\.\s*\d+(?:\s*[-\u2013]\s*\d+)?", re.I)
+"""A page marker ("p. 15"): like a reference's label ("Figure 5"), a number that locates, never one that answers."""
 _PUNCT = re.compile(r"[^\w%.\s]|(?<!\d)\.|\.(?!\d)")
 
 
@@ -116,7 +120,8 @@ def single_match(gold: str, answer: str) -> bool | None:
         return all(single_match(item, answer) for item in items)
     number = gold_number(gold)
     if number is not None:
-        return _number_match(number, answer) or _string_match(gold, answer)
+        stated = _PAGE_MARK.sub(" ", without_references(answer))
+        return _number_match(number, stated) or _string_match(gold, stated)
     return _string_match(gold, answer)
 
 

@@ -38,6 +38,10 @@ IDS = {"a.pdf": DOC}
         ("2.5-3cm", "between 2.5-3 cm", True),
         ("['green', 'yellow']", "Yellow and green.", True),
         ("['green', 'yellow']", "Only green.", False),
+        # a reference's label and a page marker locate, they answer nothing
+        ("5", "4 figures on pages 3-10:\n- Figure 5: Improved generalization (p. 10)", False),
+        ("15", "See Table 15 on p. 15.", False),
+        ("42", "Table 6-2 lists 42 operations.", True),
     ],
 )
 def test_single_match(gold: str, answer: str, expected: bool) -> None:
