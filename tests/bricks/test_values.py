@@ -314,3 +314,12 @@ def test_a_currency_amount_or_a_percentage_is_never_the_count_asked() -> None:
     assert staff is not None and not staff.kind_ok and staff.asks_count, "a count of employees is no count of exhibits"
     dollars = answer_value("How many US dollars did each share cost?", ["share"], line_item_names, [prose])
     assert dollars is not None and dollars.kind_ok, dollars
+
+
+def test_the_cost_of_sales_is_not_the_sales() -> None:
+    assert "total net sales" not in line_item_names("cost of sales")
+    assert "cost of goods sold" in line_item_names("the cost of revenue")
+    assert "net sales" in line_item_names("net sales") and "net sales" in line_item_names("revenues and cost of sales")
+    income = [item("(Millions) | 2017 | 2016\nTotal net sales | 177,866 | 135,987\nCost of sales | 111,934 | 88,265")]
+    cost = answer_value("What was the cost of sales in FY2017?", ["cost of sales"], line_item_names, [income])
+    assert cost is not None and "111,934" in cost.statement, cost
