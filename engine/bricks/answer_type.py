@@ -114,8 +114,17 @@ def _names_line_item(phrase: str) -> bool:
 
 
 def value_never_answers(question: str) -> bool:
-    """A yes/no, which, who, why or where question: a value may support its answer, never be it."""
-    return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(main_clause(question)))
+    """A yes/no, which, who, why or where question, or one asking for the parts of something ("what are the
+    components of cost of sales"): a value may support its answer, never be it."""
+    clause = main_clause(question)
+    parts = _PARTS_OF.match(clause)
+    asks_parts = parts is not None and parts.group("noun").lower() not in _STATEMENT_HEADS
+    return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(clause)) or asks_parts
+
+
+_PARTS_OF = re.compile(r"^(?:what|which) (?:are|were) the (?:main |key |major )?(?P<noun>[a-z]+s) of\b", re.I)
+"""What a plural noun of a thing names: its parts or kinds ("the components of", "the risks of"), unless the
+noun is a line item's own ("what were the revenues of the segment" asks for values)."""
 
 
 def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bricks.answer_type import asks_quotient, expected_type, states_type
+from engine.bricks.answer_type import asks_quotient, expected_type, states_type, value_never_answers
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,18 @@ def test_a_reference_label_is_no_number_the_answer_states():
 )
 def test_asks_quotient(question, quotient):
     assert asks_quotient(question) is quotient
+
+
+@pytest.mark.parametrize(
+    ("question", "never"),
+    [
+        ("What are the components of cost of sales for Acme in FY2017?", True),  # its parts, not its amount
+        ("What were the main drivers of the decline in margin?", True),
+        ("Which company acquired Acme?", True),
+        ("Did Acme pay a dividend?", True),
+        ("What were the revenues of the cloud segment in 2021?", False),  # a line item's own plural
+        ("What is the cost of sales for Acme in FY2017?", False),
+    ],
+)
+def test_value_never_answers(question, never):
+    assert value_never_answers(question) is never
