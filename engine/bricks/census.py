@@ -9,7 +9,7 @@ passage that happens to mention some of them. Pure functions over a parsed docum
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.bricks.retrieval.toc import find_sections
@@ -250,8 +250,16 @@ def _shortened(caption: str, max_chars: int = 160) -> str:
     return caption if len(caption) <= max_chars else caption[:max_chars].rsplit(" ", 1)[0] + " …"
 
 
-def census_pages(items: Sequence[ListItem]) -> tuple[int, ...]:
-    return tuple(dict.fromkeys(item.page for item in items))
+def scope_phrase(scope: str | None) -> str:
+    """Where a census counted, as an answer says it: "in the document", "in the appendix", "on pages 3-10"."""
+    if scope is None:
+        return "in the document"
+    if scope == "appendix":
+        return "in the appendix"
+    if scope.startswith("pages "):
+        named = scope.removeprefix("pages ")
+        return f"on page {named}" if named.isdigit() else f"on pages {named.replace(',', ', ')}"
+    return f"in {scope}"
 
 
-__all__ = ["CENSUS_KINDS", "CensusAsk", "appendix_start", "asked_census", "census_pages", "scope_pages", "take_census"]
+__all__ = ["CENSUS_KINDS", "CensusAsk", "appendix_start", "asked_census", "scope_pages", "scope_phrase", "take_census"]

@@ -221,7 +221,8 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
     definitions = _definitions(text)
     asked = _ASKED.search(text)
-    main = _asked_expression(asked.group("rest"), definitions, asks_quotient(text)) if asked else None
+    quotient = asks_quotient(text)
+    main = _asked_expression(asked.group("rest"), definitions, quotient) if asked else None
     if main is not None:
         return main
     margin = _margin(asked.group("rest"), definitions) if asked and definitions else None
@@ -239,7 +240,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
     growth = _growth(text, asked.group("rest") if asked else text)
-    if growth is not None or standard is None or asked is None or asks_quotient(text):
+    if growth is not None or standard is None or asked is None or quotient:
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
     definition = standard(asked.group("rest"))
     return _parse(_clean_expression(definition), {}) if definition else None

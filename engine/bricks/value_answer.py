@@ -77,8 +77,6 @@ class ValueAnswer:
     kind_ok: bool = True
     """False when the question asks for a ratio, share or rate and the value read is a currency amount, or
     for a count and the value read is an amount, a percentage or a count of other things."""
-    asks_count: bool = False
-    """The question asks how many things: what ``kind_ok`` was checked against."""
 
 
 def answer_value(
@@ -113,7 +111,8 @@ def answer_from_cells(
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
-    ranked = [m for m in ranked if not _wrong_count(question, m.cell)] or ranked  # a count before a price
+    counted = counted_things(question)
+    ranked = [m for m in ranked if not _wrong_count(counted, m.cell)] or ranked  # a count before a price
     if not ranked:
         return None
     for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
@@ -127,8 +126,7 @@ def answer_from_cells(
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
         narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
-        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(question, best.cell),
-        asks_count=bool(_COUNT_ASKED.search(question)),
+        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
     )
 
 
@@ -137,13 +135,18 @@ def asks_dimensionless(question: str) -> bool:
     return bool(_DIMENSIONLESS_ASKED.search(question))
 
 
-def _wrong_count(question: str, cell: Cell) -> bool:
+def counted_things(question: str) -> set[str] | None:
+    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
+    when ``question`` asks for no count of things."""
+    asked = _COUNT_ASKED.search(question)
+    return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
+
+
+def _wrong_count(counted: set[str] | None, cell: Cell) -> bool:
     """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
     employees" for "how many exhibits")."""
-    asked = _COUNT_ASKED.search(question)
-    if asked is None:
+    if counted is None:
         return False
-    counted = stems(" ".join(question[asked.end() :].split()[:3]))
     return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
 
 
@@ -174,6 +177,8 @@ def _computed(
     question: str, formula: Node, cells: list[Cell], alternatives: Alternatives, entity_words: Sequence[str]
 ) -> ValueAnswer | None:
     unsure: list[str] = []
+    quotient = asks_quotient(question)
+    asked = question_period(question)
 
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
@@ -192,12 +197,10 @@ def _computed(
                     return match.cell
         return None
 
-    quotient = asks_quotient(question)
-    working = evaluate(formula, lookup, question_period(question))
+    working = evaluate(formula, lookup, asked)
     if working.value is None:
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
-    asked = question_period(question)
     return ValueAnswer(
         statement=_computed_statement(question, formula, working),
         cells=_cited(working),

@@ -6,7 +6,7 @@ the appendix, each cited where it stands, not by a model's reading of the passag
 
 from __future__ import annotations
 
-from engine.bricks.census import asked_census, scope_pages, take_census
+from engine.bricks.census import asked_census, scope_pages, scope_phrase, take_census
 from engine.compose.evidence import RunState
 from engine.contracts import AnswerWithEvidence, CensusResult, Citation, Hit, RankedList
 
@@ -78,11 +78,7 @@ def census_answer(state: RunState) -> AnswerWithEvidence:
 def _count_phrase(result: CensusResult) -> str:
     count = len(result.items)
     noun = result.kind.lower() if count == 1 else _plural(result.kind)
-    where = {None: "in the document", "appendix": "in the appendix"}.get(result.scope, f"in {result.scope}")
-    if result.scope and result.scope.startswith("pages "):
-        named = result.scope.removeprefix("pages ")
-        where = f"on page {named}" if named.isdigit() else f"on pages {named.replace(',', ', ')}"
-    return f"{count} {noun} {where}:"
+    return f"{count} {noun} {scope_phrase(result.scope)}:"
 
 
 def _plural(kind: str) -> str:

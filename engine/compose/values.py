@@ -22,7 +22,7 @@ from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
 from engine.bricks.signals import CAVEATS
 from engine.bricks.text import stems
-from engine.bricks.value_answer import ValueAnswer, answer_from_cells
+from engine.bricks.value_answer import ValueAnswer, answer_from_cells, counted_things
 from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
 from engine.compose.evidence import RunState
 from engine.compose.value_checks import holds
@@ -335,7 +335,8 @@ def _merged(
     confidence = _confidence([v for _, v in found], exact, wanted)
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
-    caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v)))
+    counts = counted_things(state.parsed.original_question) is not None
+    caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v, counts)))
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
     return answer.model_copy(update={
@@ -350,10 +351,11 @@ def _exact(value: ValueAnswer) -> bool:
     return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
 
 
-def _value_caveats(value: ValueAnswer) -> list[str]:
+def _value_caveats(value: ValueAnswer, counts: bool) -> list[str]:
+    """What keeps a value from being the one asked (``counts``: the question asks how many things)."""
     label = value.unsure or (value.cells[0].label if value.cells else "the value")
     notes = []
-    if not value.kind_ok and value.asks_count:
+    if not value.kind_ok and counts:
         notes.append(
             f"the question asks how many; the evidence read counts something else or states an amount ({label})"
         )

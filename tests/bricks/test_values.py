@@ -6,7 +6,7 @@ import pytest
 
 from engine.bricks.formulas import evaluate, parse_formula
 from engine.bricks.line_items import line_item_names
-from engine.bricks.value_answer import answer_value
+from engine.bricks.value_answer import answer_value, counted_things
 from engine.bricks.value_match import narrows, period_match, rank_cells, value_spec
 from engine.bricks.values import Period, cells_in, parse_number, periods_in, table_scale
 from engine.contracts import EvidenceItem
@@ -311,7 +311,9 @@ def test_a_currency_amount_or_a_percentage_is_never_the_count_asked() -> None:
     assert shares is not None and shares.kind_ok and "12.5" in shares.statement, shares
     fired = [item("Over 5,000 employees were fired, the exhibits filed with the application show.")]
     staff = answer_value("How many exhibits were filed with the application?", ["exhibits"], line_item_names, [fired])
-    assert staff is not None and not staff.kind_ok and staff.asks_count, "a count of employees is no count of exhibits"
+    assert staff is not None and not staff.kind_ok, "a count of employees is no count of exhibits"
+    assert "exhibit" in (counted_things("How many exhibits were filed with the application?") or set())
+    assert counted_things("How many US dollars did each share cost?") is None, "an amount of money is no count"
     dollars = answer_value("How many US dollars did each share cost?", ["share"], line_item_names, [prose])
     assert dollars is not None and dollars.kind_ok, dollars
 
