@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.bricks.answer_type import asks_quotient
+from engine.bricks.periods import Period, periods_in
 from engine.bricks.text import stems
-from engine.bricks.values import Cell, Period, periods_in
+from engine.bricks.values import Cell
 
 _PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)

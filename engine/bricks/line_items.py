@@ -107,9 +107,14 @@ _COMPANY_DEFINED = re.compile(r"\b(?<!un)adjusted\b|\bnon-?gaap\b|\bcore\b|\borg
 never computed from a textbook definition."""
 
 
+def company_defined(text: str) -> bool:
+    """Whether ``text`` names a measure the company defines for itself ("adjusted EBIT", "core EPS")."""
+    return bool(_COMPANY_DEFINED.search(text))
+
+
 def standard_definition(text: str) -> str | None:
     """The textbook definition of the first standard metric ``text`` names, in line items, else None."""
-    if _COMPANY_DEFINED.search(text):
+    if company_defined(text):
         return None
     for pattern, definition in _STANDARD_COMPILED:
         named = pattern.search(text)

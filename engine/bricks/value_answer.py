@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 
 from engine.bricks.answer_type import asks_quotient
 from engine.bricks.formulas import Node, Working, evaluate, parse_formula, question_period
-from engine.bricks.line_items import standard_definition
+from engine.bricks.line_items import company_defined, standard_definition
+from engine.bricks.periods import Period
 from engine.bricks.text import stems
 from engine.bricks.value_match import (
     ValueMatch,
@@ -26,7 +27,7 @@ from engine.bricks.value_match import (
     value_spec,
     wanted_scale,
 )
-from engine.bricks.values import SCALE_FACTOR, Cell, Period, cells_in
+from engine.bricks.values import SCALE_FACTOR, Cell, cells_in
 from engine.contracts import EvidenceItem
 
 logger = logging.getLogger(__name__)
@@ -194,6 +195,8 @@ def _computed(
                 if period is None or match.period_match is True:
                     if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
                         unsure.append(match.cell.label)
+                    elif company_defined(phrase) and not company_defined(match.cell.label):
+                        unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
                     return match.cell
         return None
 

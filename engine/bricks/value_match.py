@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from engine.bricks.entities import Focus, focus_of, focus_score
 from engine.bricks.line_items import line_item_triggers
+from engine.bricks.periods import Period, periods_in
 from engine.bricks.text import find_references, stems
-from engine.bricks.values import STATEMENT_TITLE, Cell, Period, periods_in
+from engine.bricks.values import STATEMENT_TITLE, Cell
 
 ASKING_WORDS = frozenset(
     {
@@ -268,14 +269,11 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
 
 
 def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
-    """Whether the cell's period is one asked for; a quarter never stands for a fiscal year."""
+    """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
+    never stands for a fiscal year."""
     if not asked or not cell.periods:
         return None
-    for period in cell.periods:
-        for want in asked:
-            if period.year == want.year and period.quarter == want.quarter:
-                return True
-    return False
+    return any(period == want for period in cell.periods for want in asked)
 
 
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:

@@ -14,18 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.layout import ROW_SEPARATOR, has_rows
+from engine.bricks.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.bricks.text import normalize_space, split_sentences
 from engine.contracts import EvidenceItem
 
-_YEAR = r"(?:19|20)\d\d"
-_QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_PERIODS = re.compile(
-    rf"\b(?:FY\s?'?(?P<fy>{_YEAR}|\d\d)(?:\s?Q(?P<fyq>[1-4]))?"
-    rf"|Q(?P<q>[1-4])\s?(?:'|of\s+|FY\s?|fiscal\s+)?(?P<qy>{_YEAR}|'?\d\d\b)"
-    rf"|(?P<qword>first|second|third|fourth|1st|2nd|3rd|4th)[-\s]quarter(?:\s+of)?(?:\s+(?:fiscal|FY))?\s*(?:year\s+)?(?P<qwy>{_YEAR})?"
-    rf"|(?:fiscal(?:\s+year)?\s+)?(?P<y>{_YEAR})(?:\s?Q(?P<yq>[1-4]))?)\b",
-    re.I,
-)
+_YEAR = YEAR
 _NUMBER = re.compile(
     r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
@@ -45,43 +38,6 @@ _SCALE = re.compile(
 _SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion", "000": "thousand",
                "000s": "thousand", "000,000": "million", "bn": "billion", "mn": "million"}  # fmt: skip
 SCALE_FACTOR = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-
-
-@dataclass(frozen=True)
-class Period:
-    """A fiscal year, or a quarter of one."""
-
-    year: int
-    quarter: int | None = None
-
-    def label(self) -> str:
-        return f"Q{self.quarter} {self.year}" if self.quarter else str(self.year)
-
-
-def _year(text: str | None) -> int | None:
-    if not text:
-        return None
-    digits = text.strip("'")
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
-def periods_in(text: str) -> tuple[Period, ...]:
-    """Years and quarters a text names, in order: "FY2018", "fiscal 2022", "Q2 2023", "second quarter of fiscal 2024"."""
-    found: dict[Period, None] = {}
-    for m in _PERIODS.finditer(text):
-        if m.group("fy"):
-            period = Period(_year(m.group("fy")) or 0, int(m.group("fyq")) if m.group("fyq") else None)
-        elif m.group("q"):
-            period = Period(_year(m.group("qy")) or 0, int(m.group("q")))
-        elif m.group("qword"):
-            year = _year(m.group("qwy"))
-            if year is None:
-                continue  # "the second quarter" with no year names no period of its own
-            period = Period(year, _QUARTER_WORD[m.group("qword").lower()])
-        else:
-            period = Period(_year(m.group("y")) or 0, int(m.group("yq")) if m.group("yq") else None)
-        found.setdefault(period, None)
-    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -222,6 +178,8 @@ class _TableState:
     in_rows: bool = False
     title: str = ""
     """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
+    spans: list[str] | None = None
+    """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -251,17 +209,31 @@ def _read_caption(line: str, state: _TableState) -> None:
     if lead and len(line) > 120 and state.years and not state.in_rows:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
         return
+    _note_spans(span_headers(line), state)
     years = [str(p.year) for p in periods_in(line) if p.quarter is None]
     if not years or len(line) > 120:
         return
     if state.in_rows or state.years is None:
+        state.spans = None if state.in_rows else state.spans  # rows were read: a new table begins
         state.years, state.in_rows = [], False
     state.years += years
+
+
+def _note_spans(spans: list[str], state: _TableState) -> None:
+    """A header line of spans starts the header of a new table whose year columns they cover."""
+    if not spans:
+        return
+    if state.in_rows:
+        state.years, state.in_rows = [], False
+    state.spans = spans
 
 
 def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     row = _row_cells(line)
     if _is_header(row):
+        if state.in_rows:
+            state.spans = None  # a new table's header
+        _note_spans(span_headers(line), state)
         state.header, state.years, state.in_rows = row, None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
@@ -279,6 +251,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = list(state.years)
     else:
         columns = []
+    columns = with_spans(columns, state.spans)
     return _cells_of_row(item, line, row, columns, state.scale, state.title)
 
 

@@ -285,15 +285,22 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
     return answer.model_copy(update={"caveats": deduped})
 
 
+UNCLAIMED = "not claimed as complete: its confidence ({:.2f}) is under the claim line ({:.2f}); check the cited passages"
+"""The caveat of an answer that covers the question by its signals but is not sure enough to claim."""
 NOT_ESTABLISHED = "The evidence does not establish an answer."
 """How an answer below the confidence line begins: the passages that follow are the closest found."""
 
 
 def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
-    """An incomplete answer under ``min_confidence`` says so, names what is missing and offers its
-    passages as the closest ones found (support), instead of claiming them as the answer."""
-    if answer.complete_answer_found or answer.confidence >= min_confidence or not answer.answer_found:
+    """An answer under ``min_confidence`` is not claimed. One its signals call complete is still stated,
+    but not as complete (the loop read it so too: ``stops.claimed``), with a caveat saying why; an
+    incomplete one says so, names what is missing and offers its passages as the closest ones found
+    (support), instead of claiming them as the answer."""
+    if answer.confidence >= min_confidence or not answer.answer_found:
         return answer
+    if answer.complete_answer_found:
+        note = UNCLAIMED.format(answer.confidence, min_confidence)
+        return answer.model_copy(update={"complete_answer_found": False, "caveats": (*answer.caveats, note)})
     missing = [c for c in answer.caveats if not c.startswith("may be incomplete")]
     lines = [NOT_ESTABLISHED]
     if missing:

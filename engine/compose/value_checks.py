@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bricks.answer_type import asks_difference, asks_quotient
+from engine.bricks.periods import periods_in
 from engine.bricks.signals import CAVEATS, missing_durations
 from engine.bricks.value_answer import ValueAnswer
-from engine.bricks.values import periods_in
 from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
 
 ONE_VALUE = "the question asks for a difference; the evidence read states one value, not both"

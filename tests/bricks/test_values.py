@@ -6,9 +6,10 @@ import pytest
 
 from engine.bricks.formulas import evaluate, parse_formula
 from engine.bricks.line_items import line_item_names
+from engine.bricks.periods import Period, periods_in
 from engine.bricks.value_answer import answer_value, counted_things
 from engine.bricks.value_match import narrows, period_match, rank_cells, value_spec
-from engine.bricks.values import Period, cells_in, parse_number, periods_in, table_scale
+from engine.bricks.values import cells_in, parse_number, table_scale
 from engine.contracts import EvidenceItem
 
 

@@ -1,0 +1,127 @@
+"""Periods a text names: fiscal years, quarters, and the span a column covers.
+
+"FY2018", "fiscal 2022", "Q2 2023" and "the second quarter of fiscal 2024" name a year or a quarter.
+An earnings release or a 10-Q prints the same year twice, under "Three months ended" and under
+"Twelve months ended" (or "Nine months ended"): the span a year's column covers is read from the
+phrase before it, so a quarter's or a year-to-date figure never stands for a fiscal year's. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YEAR = r"(?:19|20)\d\d"
+_QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_PERIODS = re.compile(
+    rf"\b(?:FY\s?'?(?P<fy>{YEAR}|\d\d)(?:\s?Q(?P<fyq>[1-4]))?"
+    rf"|Q(?P<q>[1-4])\s?(?:'|of\s+|FY\s?|fiscal\s+)?(?P<qy>{YEAR}|'?\d\d\b)"
+    rf"|(?P<qword>first|second|third|fourth|1st|2nd|3rd|4th)[-\s]quarter(?:\s+of)?(?:\s+(?:fiscal|FY))?\s*(?:year\s+)?(?P<qwy>{YEAR})?"
+    rf"|(?:fiscal(?:\s+year)?\s+)?(?P<y>{YEAR})(?:\s?Q(?P<yq>[1-4]))?)\b",
+    re.I,
+)
+
+_SPAN_MONTHS = {
+    # the number of months (or weeks) a financial statement's column covers, as filings print it
+    "three": 3, "3": 3, "thirteen": 3, "13": 3, "quarter": 3,  # a quarter (13 weeks in retail calendars)
+    "six": 6, "6": 6, "twenty-six": 6, "26": 6,  # a half-year to date
+    "nine": 9, "9": 9, "thirty-nine": 9, "39": 9,  # nine months to date
+    "twelve": 12, "12": 12, "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12, "year": 12,  # a whole year
+}  # fmt: skip
+_SPAN = re.compile(
+    r"\b(?:(?P<n>"
+    + "|".join(sorted((k for k in _SPAN_MONTHS if k not in ("quarter", "year")), key=len, reverse=True))
+    + r")[\s-](?:months?|weeks?)|(?P<unit>quarter|(?:fiscal\s+)?year))s?\s+(?:ended|ending)\b",
+    re.I,
+)
+"""A column's span: "Three months ended", "13 weeks ended", "Quarter ended", "Fiscal year ended"."""
+_SPAN_REACH = 60
+"""How far before a year its span phrase may stand ("For the three months ended March 31, 2023 and 2022")."""
+
+
+@dataclass(frozen=True)
+class Period:
+    """A fiscal year, a quarter of one, or a part of one printed as a span ("three months ended")."""
+
+    year: int
+    quarter: int | None = None
+    months: int | None = None
+    """Months covered when fewer than a year and no quarter is named (3, 6 or 9); None for a year."""
+
+    def label(self) -> str:
+        if self.quarter:
+            return f"Q{self.quarter} {self.year}"
+        return f"{self.months} months to {self.year}" if self.months else str(self.year)
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    digits = text.strip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def span_months(phrase: str) -> int | None:
+    """The months a span phrase covers ("Nine Months Ended" -> 9, "Year ended" -> 12), else None."""
+    m = _SPAN.search(phrase)
+    if not m:
+        return None
+    return _SPAN_MONTHS[(m.group("n") or m.group("unit").split()[-1]).lower()]
+
+
+_DATE_PARTS = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?![a-z])|\d+|[^\w\s]", re.I
+)
+"""Month names, numbers and punctuation: what a header line prints around its spans."""
+_HEADER_SLACK = 3
+"""Words a span header line may hold besides spans and dates ("For the", "and", "(Unaudited)")."""
+
+
+def span_headers(line: str) -> list[str]:
+    """The span phrases of a table's header line, in order ("Three months ended | Twelve months ended"),
+    or none when the line is prose that mentions a span (it holds more than a few other words)."""
+    spans = [m.group(0) for m in _SPAN.finditer(line)]
+    if not spans:
+        return []
+    rest = _DATE_PARTS.sub(" ", _SPAN.sub(" ", line)).split()
+    return spans if len(rest) <= _HEADER_SLACK else []
+
+
+def _months_before(text: str, end: int) -> int | None:
+    """The span of the nearest span phrase before ``end`` within reach, in the same cell and sentence."""
+    window = re.split(r"\||[.;](?:\s|$)", text[max(0, end - _SPAN_REACH) : end])[-1]
+    found = list(_SPAN.finditer(window))
+    months = span_months(found[-1].group(0)) if found else None
+    return months if months and months < 12 else None
+
+
+def periods_in(text: str) -> tuple[Period, ...]:
+    """Years and quarters a text names, in order: "FY2018", "fiscal 2022", "Q2 2023", "second quarter of fiscal 2024";
+    a year after "three (six, nine) months ended" is that part of the year."""
+    found: dict[Period, None] = {}
+    for m in _PERIODS.finditer(text):
+        if m.group("fy"):
+            period = Period(_year(m.group("fy")) or 0, int(m.group("fyq")) if m.group("fyq") else None)
+        elif m.group("q"):
+            period = Period(_year(m.group("qy")) or 0, int(m.group("q")))
+        elif m.group("qword"):
+            year = _year(m.group("qwy"))
+            if year is None:
+                continue  # "the second quarter" with no year names no period of its own
+            period = Period(year, _QUARTER_WORD[m.group("qword").lower()])
+        else:
+            quarter = int(m.group("yq")) if m.group("yq") else None
+            months = None if quarter else _months_before(text, m.start())
+            period = Period(_year(m.group("y")) or 0, quarter, months)
+        found.setdefault(period, None)
+    return tuple(found)
+
+
+def with_spans(columns: list[str], spans: list[str] | None) -> list[str]:
+    """Year columns under a row of span headers, each prefixed with its span: ["2022", "2021", "2022",
+    "2021"] under "Three months ended | Twelve months ended" -> ["Three months ended 2022", ...]. Columns
+    that already name a span, or that do not divide evenly among the spans, are left as they are."""
+    if not spans or not columns or len(columns) % len(spans) or any(_SPAN.search(c) for c in columns):
+        return columns
+    per_span = len(columns) // len(spans)
+    return [f"{spans[n // per_span]} {column}" for n, column in enumerate(columns)]
