@@ -123,7 +123,7 @@ def value_spec(
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
-    drop |= named | references | _owners(question)
+    drop |= named | references | _owners(question) | _measure_asked(question)
     terms = []
     for keyword in keywords:
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
@@ -137,6 +137,18 @@ def value_spec(
         wanted_scale=wanted_scale(question),
         question=question,
     )
+
+
+_HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
+"""'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
+_DURATION_VERBS = frozenset({"take", "last"})
+"""'How long does a battery swap take', 'how long does the battery last': the verb measures the time."""
+
+
+def _measure_asked(question: str) -> set[str]:
+    """The stems of the words that ask for a measure ("how long ... take"), not for a line item."""
+    asked = {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
+    return asked | (set(_DURATION_VERBS) if "long" in asked else set())
 
 
 _POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")

@@ -69,6 +69,8 @@ class Cell:
     """The section the number sits in (its chunk's section title), for entity focus."""
     position: int = -1
     """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
+    bound: str = ""
+    """The word a table cell prints before an approximate or bounding number ("about", "under"), if any."""
 
     @property
     def scaled(self) -> float:
@@ -83,7 +85,8 @@ class Cell:
             return f"{sign}{number}%"
         scale = f" {self.scale}" if self.scale else ""
         measure = f" {self.measure}" if self.measure else ""
-        return f"{sign}{self.unit}{number}{scale}{measure}"
+        bound = f"{self.bound} " if self.bound else ""
+        return f"{bound}{sign}{self.unit}{number}{scale}{measure}"
 
 
 def _decimals(raw: str) -> int:
@@ -126,12 +129,22 @@ _HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{_YEAR}\b")
 """A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
 
 
+_BOUND = re.compile(
+    r"^(?P<bound>about|approx(?:\.|imately)?|around|roughly|nearly|almost|under|over|up to|at least|at most|"
+    r"less than|more than|fewer than|below|above|~|<|>|≤|≥|≈)\s*(?=[$€£¥]?\s?\.?\d)",
+    re.I,
+)
+"""The words a table cell prints before an approximate or bounding number ("about 25 min", "under 5 min"):
+such a cell is a value, not a column header."""
+
+
 def _is_header(cells: list[str]) -> bool:
     """A row of column headers: after its first cell (a label, or the first header) only words,
     years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
     rest = [c.strip() for c in cells[1:] if c.strip()]
     return bool(rest) and all(
-        _HEADER_CELL.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(_YEAR, c)) for c in rest
+        _HEADER_CELL.match(c) and not _BOUND.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(_YEAR, c))
+        for c in rest
     )
 
 
@@ -282,12 +295,14 @@ def _cells_of_row(
             continue
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
+        bound = _BOUND.match(raw.strip())
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
                 periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
+                bound=bound.group("bound").lower() if bound else "",
             )
         )  # fmt: skip
     return found

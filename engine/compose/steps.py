@@ -285,7 +285,9 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
     return answer.model_copy(update={"caveats": deduped})
 
 
-UNCLAIMED = "not claimed as complete: its confidence ({:.2f}) is under the claim line ({:.2f}); check the cited passages"
+UNCLAIMED = (
+    "not claimed as complete: its confidence ({:.2f}) is under the claim line ({:.2f}); check the cited passages"
+)
 """The caveat of an answer that covers the question by its signals but is not sure enough to claim."""
 NOT_ESTABLISHED = "The evidence does not establish an answer."
 """How an answer below the confidence line begins: the passages that follow are the closest found."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.bricks.answer_type import asks_difference, asks_quotient
 from engine.bricks.periods import periods_in
 from engine.bricks.signals import CAVEATS, missing_durations
+from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer
 from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
 
@@ -67,7 +68,13 @@ def needed_references(answer: AnswerWithEvidence, parsed: ParsedQuestion, cited:
 
 
 def periods_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
-    """The sides named by a period ("FY2018") that a cited value was read for: a computation's inputs
-    cover the periods it compares, whichever passage the extractive answer chose."""
+    """The sides a cited value was read for: named by a period ("FY2018") the value's inputs cover (a
+    computation's inputs cover the periods it compares, whichever passage the extractive answer chose),
+    or named by the value's column, row or section ("Heron 2" over "Battery swap | about 25 min")."""
     periods = {p for v in values for cell in v.cells for p in cell.periods}
-    return {side for side in sides if (named := periods_in(side)) and set(named) <= periods}
+    places = [stems(f"{cell.column} {cell.label} {cell.context}") for v in values for cell in v.cells]
+    return {
+        side for side in sides
+        if ((named := periods_in(side)) and set(named) <= periods)
+        or (not named and (words := stems(side)) and any(words <= place for place in places))
+    }  # fmt: skip

@@ -283,6 +283,10 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
     high, low, high_cell, low_cell = (
         (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
     )
+    label = a.cells[0].label if a.cells[0].is_row else ""
+    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
+    if high_cell.bound or low_cell.bound:  # "about 25 min" against "under 5 min": no exact gap
+        return [f"{high.label} is higher{what} ({high_cell.display()} against {low_cell.display()})"]
     if high_cell.scaled == low_cell.scaled:
         return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
     scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
@@ -293,8 +297,6 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
         shown = f"{number} percentage points"
     else:
         shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
-    label = a.cells[0].label if a.cells[0].is_row else ""
-    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
     return [f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"]
 
 

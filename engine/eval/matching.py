@@ -66,6 +66,32 @@ def gold_number(gold: str) -> tuple[float, float] | None:
     return _value(match) if match else None
 
 
+_MEASURES = (
+    # the spellings of one unit of measure: a gold "52 minutes" is stated as "52 min" as often
+    ("min", "mins", "minute", "minutes"), ("h", "hr", "hrs", "hour", "hours"), ("s", "sec", "secs", "second", "seconds"),
+    ("kg", "kilogram", "kilograms", "kilogramme", "kilogrammes"), ("g", "gram", "grams"),
+    ("km", "kilometre", "kilometres", "kilometer", "kilometers"), ("m", "metre", "metres", "meter", "meters"),
+    ("cm", "centimetre", "centimetres", "centimeter", "centimeters"),
+    ("mm", "millimetre", "millimetres", "millimeter", "millimeters"),
+    ("day", "days"), ("week", "weeks"), ("month", "months"), ("year", "years", "yr", "yrs"),
+)  # fmt: skip
+_MEASURE_FAMILY = {form: family for family in _MEASURES for form in family}
+_GOLD_MEASURE = re.compile(r"^\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>[a-z]+)\.?\s*$", re.I)
+
+
+def _measure_match(gold: str, answer: str) -> bool | None:
+    """For a gold number with a unit of measure ("52 minutes"): whether the answer states the number in
+    any spelling of that unit ("52 min"); None when the gold is not such a number."""
+    m = _GOLD_MEASURE.match(gold)
+    family = _MEASURE_FAMILY.get(m.group("unit").lower()) if m else None
+    if m is None or family is None:
+        return None
+    value = float(m.group("num").replace(",", ""))
+    forms = "|".join(sorted(family, key=len, reverse=True))
+    stated = re.finditer(rf"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?(?:{forms})\b", answer, re.I)
+    return any(_close(float(x.group(1).replace(",", "")), value) for x in stated)
+
+
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=NUMERIC_TOLERANCE, abs_tol=1e-9)
 
@@ -118,6 +144,9 @@ def single_match(gold: str, answer: str) -> bool | None:
     items = _list_items(gold)
     if items is not None:
         return all(single_match(item, answer) for item in items)
+    measured = _measure_match(gold, answer)
+    if measured:
+        return True
     number = gold_number(gold)
     if number is not None:
         stated = _PAGE_MARK.sub(" ", without_references(answer))

@@ -326,3 +326,19 @@ def test_the_cost_of_sales_is_not_the_sales() -> None:
     income = [item("(Millions) | 2017 | 2016\nTotal net sales | 177,866 | 135,987\nCost of sales | 111,934 | 88,265")]
     cost = answer_value("What was the cost of sales in FY2017?", ["cost of sales"], line_item_names, [income])
     assert cost is not None and "111,934" in cost.statement, cost
+
+
+def test_a_cell_with_an_approximate_or_bounding_number_is_a_value_not_a_header() -> None:
+    table = [item("Property | Heron 2\nFlight endurance | 38 min\nBattery swap | about 25 min\nRange | under 5 km")]
+    cells = {c.label: c for c in cells_in([table])}
+    assert cells["Battery swap"].value == 25 and cells["Battery swap"].column == "Heron 2"
+    assert cells["Battery swap"].display() == "about 25 min" and cells["Range"].display() == "under 5 km"
+    assert cells["Flight endurance"].display() == "38 min"
+
+
+def test_how_long_asks_for_a_measure_and_names_no_line_item() -> None:
+    spec = value_spec("How long does a battery swap take on the Heron 2?", ["battery swap", "long", "take"], [])
+    assert spec.terms == (frozenset({"battery", "swap"}),)
+    assert value_spec("What is the long-term debt?", ["long-term debt"], []).terms == (
+        frozenset({"long-term", "debt"}),
+    )

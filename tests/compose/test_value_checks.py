@@ -41,6 +41,17 @@ def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
     assert holds(answer, parsed, [only_2019], _cited(only_2019), computed_lines=0).uncovered == ("FY2018",)
 
 
+def test_named_sides_are_covered_by_the_column_a_value_was_read_in() -> None:
+    parsed = parse_question("How long does a battery swap take on the Heron 2 and on the Heron 3?")
+    answer = AnswerWithEvidence(text="", uncovered_sides=("Heron 2", "Heron 3"),
+                                caveats=("no passage in the evidence mentions Heron 2",))  # fmt: skip
+    table = EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="r.pdf", page=3,
+                         text="Property | Heron 2\nBattery swap | about 25 min")  # fmt: skip
+    heron_2 = ValueAnswer(statement="x", cells=tuple(cells_in([[table]])), label_cover=1.0, period_ok=True)
+    verdict = holds(answer, parsed, [heron_2], _cited(heron_2), computed_lines=0)
+    assert verdict.uncovered == ("Heron 3",) and verdict.caveats == ()
+
+
 def test_a_note_another_passage_mentions_does_not_hold_back_a_value_read_from_its_row() -> None:
     parsed = parse_question("What is the FY2019 net PP&E?")
     value = _value("2019")

@@ -42,6 +42,9 @@ IDS = {"a.pdf": DOC}
         ("5", "4 figures on pages 3-10:\n- Figure 5: Improved generalization (p. 10)", False),
         ("15", "See Table 15 on p. 15.", False),
         ("42", "Table 6-2 lists 42 operations.", True),
+        ("52 minutes", "Flight endurance, Heron 3: 52 min", True),  # a unit of measure in another spelling
+        ("1.9 m", "a wingspan of 1.9 metres", True),
+        ("52 minutes", "a range of 52 km", False),  # the number in another unit is another measure
     ],
 )
 def test_single_match(gold: str, answer: str, expected: bool) -> None:

@@ -207,3 +207,16 @@ def test_a_definition_is_how_to_compute_the_answer_not_a_part_of_it() -> None:
         "FY2019 revenue / (average PP&E between FY2018 and FY2019)."
     )
     assert parsed.parts == ()
+
+
+def test_the_same_preposition_before_two_named_things_makes_them_sides() -> None:
+    from engine.llm.offline.sides import find_sides, is_comparison
+
+    question = "How long does a battery swap take on the Heron 2 and on the Heron 3?"
+    assert find_sides(question) == ["Heron 2", "Heron 3"] and is_comparison(question, find_sides(question))
+    assert find_sides("How many employees did Acme have in 2018 and in 2022?") == ["2018", "2022"]
+    # unnamed things behind the same preposition are parts of one question, not sides
+    assert find_sides("What is the effect of the merger on revenue and on margin?") == []
+    parsed = parse_question(question)
+    assert [s.label for s in parsed.sides] == ["Heron 2", "Heron 3"]
+    assert parsed.parts == (), "the sides are not aspects of their own"

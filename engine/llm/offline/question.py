@@ -315,14 +315,14 @@ _ASPECTS = re.compile(
 )
 
 
-def aspect_parts(question: str) -> tuple[QuestionPart, ...]:
+def aspect_parts(question: str, sides: list[str]) -> tuple[QuestionPart, ...]:
     """The aspects a comparison names after its sides, one part each: "How does A compare with B in
-    endurance and payload?" -> endurance; payload (a single aspect is no part of its own)."""
+    endurance and payload?" -> endurance; payload (a single aspect, or a side, is no part of its own)."""
     m = _ASPECTS.search(question)
     if not m:
         return ()
     items = [x.strip() for x in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(1)) if x.strip()]
-    items = [re.sub(r"^the\s+", "", x, flags=re.I) for x in items]
+    items = [re.sub(r"^the\s+", "", x, flags=re.I) for x in items if not any(s.lower() in x.lower() for s in sides)]
     if len(items) < 2 or any(len(x.split()) > 4 for x in items):
         return ()
     return tuple(QuestionPart(text=x, keywords=tuple(extract_keywords(x)) or (x,)) for x in items)
@@ -394,7 +394,7 @@ def parse_question(question: str) -> ParsedQuestion:
         expected_count=expected_count(q),
         references=references,
         asks_for_value=asks_for_value(q),
-        parts=question_parts(q) or (aspect_parts(q) if side_models else ()),
+        parts=question_parts(q) or (aspect_parts(q, sides) if side_models else ()),
         instructions=content.instructions,
     )
     return enrich(parsed)

@@ -120,7 +120,30 @@ def find_sides(question: str) -> list[str]:
     match = re.search(r"(?i)^(?:is|are|was|were)\s+(.+?)\s+the same\s+\w+\s+as\s+(.+)", q)
     if match:
         return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
-    return []
+    return list(_parallel_pair(q) or ())
+
+
+_PARALLEL = re.compile(r"\s+and\s+(?P<prep>on|in|for|at|of|from|by|with|under)\s+", re.I)
+
+
+def _parallel_pair(q: str) -> tuple[str, str] | None:
+    """Two named things each behind the same preposition ("on the Heron 2 and on the Heron 3", "for Acme
+    and for Zenith"): the question asks the same of both, side by side. Both must be named (a capital or a
+    digit): "on revenue and on margin" are parts of one question, not sides."""
+    for m in _PARALLEL.finditer(q):
+        head = q[: m.start()]
+        opening = list(re.finditer(rf"\b{m.group('prep')}\s+", head, re.I))
+        if not opening:
+            continue
+        left = _phrase_after(head[opening[-1].end() :])
+        right = _phrase_after(q[m.end() :])
+        if left and right and all(_named(side) for side in (left, right)):
+            return left, right
+    return None
+
+
+def _named(phrase: str) -> bool:
+    return any(word[:1].isupper() or any(c.isdigit() for c in word) for word in phrase.split())
 
 
 def _same_kind(sides: list[str], left_text: str) -> list[str]:
@@ -163,7 +186,7 @@ def _between_and(question: str) -> bool:
 def is_comparison(question: str, sides: list[str]) -> bool:
     if len(sides) < 2:
         return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
-    if _COMPARISON_CUES.search(question) or _between_and(question):
+    if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
         return True
     return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
                 re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip
