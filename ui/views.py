@@ -123,7 +123,7 @@ def show_stop(result: RunResult) -> None:
     elif result.answer.complete_answer_found:
         st.success(message)
     else:
-        st.info(message + " The answer does not cover everything asked; see the notes below.")
+        st.info(message + " The answer is not claimed as complete: see the notes below for what it lacks.")
     for caveat in result.answer.caveats:
         st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
