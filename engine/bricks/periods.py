@@ -125,3 +125,38 @@ def with_spans(columns: list[str], spans: list[str] | None) -> list[str]:
         return columns
     per_span = len(columns) // len(spans)
     return [f"{spans[n // per_span]} {column}" for n, column in enumerate(columns)]
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATE = re.compile(rf"\b(?P<month>{'|'.join(_MONTHS)})[a-z]*\.?\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{YEAR})\b", re.I)
+_FISCAL_YEAR_END = re.compile(rf"\bfiscal\s+years?\s+end(?:ed|ing|s)?\s+(?:on\s+)?{_DATE.pattern}", re.I)
+"""How filings name their fiscal year: "the fiscal year ended January 28, 2023", "fiscal year ending June 30, 2024"."""
+_WEEK_SLACK = 7
+"""A 52/53-week year ends within a week of its month's end: "February 3, 2024" closes a January year."""
+
+
+def _month_of(m: re.Match[str]) -> int:
+    """The month a date closes: a date in a month's first week closes the month before (52/53-week years)."""
+    month = _MONTHS.index(m.group("month")[:3].lower()) + 1
+    return (month - 2) % 12 + 1 if int(m.group("day")) <= _WEEK_SLACK else month
+
+
+def fiscal_year_end_month(text: str) -> int | None:
+    """The month a document's fiscal year ends in, from its own "fiscal year ended <date>" (the most
+    frequent one), else None."""
+    months = [_month_of(m) for m in _FISCAL_YEAR_END.finditer(text)]
+    return max(set(months), key=months.count) if months else None
+
+
+def fiscal_quarter(column: str, end_month: int) -> Period | None:
+    """The fiscal quarter a "three months ended <date>" column covers, in a fiscal year that ends in
+    ``end_month`` and is named by the calendar year it ends in (the filings' convention: Best Buy's
+    "three months ended July 29, 2023" is Q2 of fiscal 2024, which ends in January 2024)."""
+    date = _DATE.search(column)
+    if span_months(column) != 3 or date is None:
+        return None
+    month, year = _month_of(date), int(date.group("year"))
+    if month == 12 and int(date.group("day")) <= _WEEK_SLACK:
+        year -= 1  # "January 2, 2022" closes December 2021
+    fiscal_year = year if month <= end_month else year + 1
+    return Period(fiscal_year, (month - end_month - 1) % 12 // 3 + 1)

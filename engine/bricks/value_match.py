@@ -282,10 +282,16 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
 
 def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
     """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
-    never stands for a fiscal year."""
+    never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
+    year of a quarter asked, or the year before: which fiscal quarter it is depends on the company's
+    fiscal calendar (Best Buy's "three months ended July 29, 2023" is the second quarter of fiscal 2024)."""
     if not asked or not cell.periods:
         return None
-    return any(period == want for period in cell.periods for want in asked)
+    if any(period == want for period in cell.periods for want in asked):
+        return True
+    if any(p.months == 3 and w.quarter and 0 <= w.year - p.year <= 1 for p in cell.periods for w in asked):
+        return None
+    return False
 
 
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:

@@ -10,11 +10,12 @@ cell too, with the sentence as its label. Pure functions: no I/O, no engine stat
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from engine.bricks.layout import ROW_SEPARATOR, has_rows
-from engine.bricks.periods import YEAR, Period, periods_in, span_headers, with_spans
+from engine.bricks.periods import YEAR, Period, fiscal_quarter, periods_in, span_headers, with_spans
 from engine.bricks.text import normalize_space, split_sentences
 from engine.contracts import EvidenceItem
 
@@ -342,3 +343,35 @@ def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
         for item in items:
             cells += sentence_cells(item)
     return cells
+
+
+_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
+"""Rows whose amounts are not in the statement's scale ("except per share data")."""
+
+
+def with_document_scale(cells: list[Cell]) -> list[Cell]:
+    """A table row with no scale of its own takes the scale most of its document's tables state
+    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
+    amounts, ratios and percentages."""
+    scales: dict[str, Counter[str]] = {}
+    for cell in cells:
+        if cell.is_row and cell.scale:
+            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+    out = []
+    for cell in cells:
+        common = scales.get(cell.doc_id)
+        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
+            cell = replace(cell, scale=common.most_common(1)[0][0])
+        out.append(cell)
+    return out
+
+
+def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
+    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
+    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
+    out = []
+    for cell in cells:
+        end = end_months.get(cell.doc_id)
+        quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
+        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
+    return out

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter, OrderedDict
-from dataclasses import replace
+from collections import OrderedDict
 
 from engine.bricks.answer_type import value_never_answers
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
+from engine.bricks.periods import fiscal_year_end_month
+from engine.bricks.retrieval.index import DocumentIndex
 from engine.bricks.signals import CAVEATS
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer, answer_from_cells, counted_things
-from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, table_cells
+from engine.bricks.values import SCALE_FACTOR, Cell, cells_in, in_fiscal_quarters, table_cells, with_document_scale
 from engine.compose.evidence import RunState
 from engine.compose.value_checks import holds
 from engine.contracts import (
@@ -93,6 +94,8 @@ def _content(state: RunState) -> str:
 _DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
 _DOC_CELLS_KEPT = 8
 """Documents whose cells stay cached (a document's tables read once, then for every question)."""
+_FISCAL_ENDS: dict[str, int | None] = {}
+"""The month each document's fiscal year ends in, by document id (read once)."""
 
 
 def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
@@ -129,28 +132,15 @@ def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
         for page, page_cells in sorted(document_cells(state, index.doc.doc_id).items()):
             if (index.doc.doc_id, page) not in seen:
                 cells += page_cells
-    return with_document_scale(cells)
+    return in_fiscal_quarters(with_document_scale(cells), {i.doc.doc_id: _fiscal_end(i) for i in state.indexes})
 
 
-_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
-"""Rows whose amounts are not in the statement's scale ("except per share data")."""
-
-
-def with_document_scale(cells: list[Cell]) -> list[Cell]:
-    """A table row with no scale of its own takes the scale most of its document's tables state
-    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
-    amounts, ratios and percentages."""
-    scales: dict[str, Counter[str]] = {}
-    for cell in cells:
-        if cell.is_row and cell.scale:
-            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
-    out = []
-    for cell in cells:
-        common = scales.get(cell.doc_id)
-        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
-            cell = replace(cell, scale=common.most_common(1)[0][0])
-        out.append(cell)
-    return out
+def _fiscal_end(index: DocumentIndex) -> int | None:
+    """The month the document's fiscal year ends in (read once per document)."""
+    key = index.doc.doc_id
+    if key not in _FISCAL_ENDS:
+        _FISCAL_ENDS[key] = fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks))
+    return _FISCAL_ENDS[key]
 
 
 def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
@@ -206,7 +196,7 @@ def _side_content(state: RunState, side: ComparisonSide | None) -> str:
     """The question as one side named in it asks it: the other sides' names left out, so "FY2021" of
     "the tax rate in FY2022 compared to FY2021" reads the 2021 column, not the 2022 one."""
     content = _content(state)
-    if side is None or side.doc_id is not None:
+    if side is None:
         return content
     for other in state.parsed.sides:
         if other.label != side.label and side.label not in other.label:

@@ -88,3 +88,34 @@ def test_an_adjusted_measure_read_from_the_reported_row_is_not_claimed() -> None
     plain = answer_value(question.replace("Adjusted EBIT", "operating income"), ["operating income", "interest"],
                          line_item_names, [income], ["acme"])  # fmt: skip
     assert plain is not None and not plain.narrower and plain.statement.startswith("2.42"), plain
+
+
+def test_a_three_month_column_is_the_fiscal_quarter_of_the_documents_own_calendar() -> None:
+    from engine.bricks.periods import fiscal_quarter, fiscal_year_end_month
+    from engine.bricks.values import in_fiscal_quarters
+
+    # a retailer's fiscal year ends in late January or the first days of February (52/53 weeks)
+    assert fiscal_year_end_month("the Form 10-K for the fiscal year ended January 28, 2023") == 1
+    assert fiscal_year_end_month("for the fiscal year ending February 3, 2024") == 1
+    assert fiscal_year_end_month("Sales rose in fiscal 2023.") is None
+    assert fiscal_quarter("Three Months Ended July 29, 2023", 1) == Period(2024, 2)
+    assert fiscal_quarter("Three Months Ended February 3, 2024", 1) == Period(2024, 4)
+    assert fiscal_quarter("Three months ended June 30, 2023", 12) == Period(2023, 2)
+    assert fiscal_quarter("Three Months Ended July 1, 2023", 9) == Period(2023, 3)  # a September year
+    assert fiscal_quarter("Six Months Ended July 29, 2023", 1) is None  # year to date, not a quarter
+    table = item("Three Months Ended | Six Months Ended\nJuly 29, 2023 | July 30, 2022 | July 29, 2023 | July 30, 2022\n"
+                 "Comparable sales % change | (6.2)% | (12.1)% | (8.2)% | (10.1)%")  # fmt: skip
+    cells = in_fiscal_quarters(cells_in([[table]]), {"d": 1})
+    assert [c.periods for c in cells] == [
+        (Period(2024, 2),),
+        (Period(2023, 2),),
+        (Period(2023, months=6),),
+        (Period(2022, months=6),),
+    ]
+    assert in_fiscal_quarters(cells_in([[table]]), {}) == cells_in([[table]])  # no known calendar: as printed
+
+
+def test_a_three_month_column_may_be_the_quarter_asked_when_the_calendar_is_unknown() -> None:
+    cells = cells_in([[item("Three Months Ended | Six Months Ended\nJuly 29, 2023 | July 29, 2023\nSales | 9 | 19")]])
+    assert [period_match([Period(2024, 2)], c) for c in cells] == [None, False]
+    assert [period_match([Period(2023)], c) for c in cells] == [False, False]

@@ -83,7 +83,9 @@ def last_either_or(sentence: str) -> tuple[str, str] | None:
     barrier = max(sentence.rfind(","), sentence.rfind("?"))  # B lies wholly after the last , or ?
     ends = [s.end for s in ors.spans]
     after_barrier = bisect_left(ends, barrier + 1)
-    starts = [0] + [m.end() for m in re.finditer(r"[,?:]\s*", sentence)]
+    # a clause starts after a , ? or : and the spaces after it; the expression's \s* gives them back one
+    # by one when the longer start fails (", , or do": the clause " " after the first comma)
+    starts = [0] + [p for m in re.finditer(r"[,?:]\s*", sentence) for p in range(m.end(), m.start(), -1)]
     stops = [m.start() for m in re.finditer(r"[,?:]", sentence)]
     for start in starts:
         stop_index = bisect_left(stops, start)
