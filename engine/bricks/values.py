@@ -19,7 +19,6 @@ from engine.bricks.periods import YEAR, Period, fiscal_quarter, periods_in, span
 from engine.bricks.text import normalize_space, split_sentences
 from engine.contracts import EvidenceItem
 
-_YEAR = YEAR
 _NUMBER = re.compile(
     r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
@@ -126,7 +125,7 @@ def table_scale(text: str) -> str:
 # Reading tables and sentences
 # --------------------------------------------------------------------------------------------
 
-_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{_YEAR}\b")
+_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
 """A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
 
 
@@ -144,7 +143,7 @@ def _is_header(cells: list[str]) -> bool:
     years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
     rest = [c.strip() for c in cells[1:] if c.strip()]
     return bool(rest) and all(
-        _HEADER_CELL.match(c) and not _BOUND.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(_YEAR, c))
+        _HEADER_CELL.match(c) and not _BOUND.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
         for c in rest
     )
 
@@ -156,7 +155,7 @@ _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 
 def _is_amount(cell: str) -> bool:
     """A cell holding a number that is not just a year."""
-    stripped = re.sub(rf"\b{_YEAR}\b", "", cell)
+    stripped = re.sub(rf"\b{YEAR}\b", "", cell)
     return bool(re.search(r"\d", stripped))
 
 
@@ -219,7 +218,7 @@ def _read_caption(line: str, state: _TableState) -> None:
     state.scale = table_scale(line) or state.scale
     if len(line) <= 100 and STATEMENT_TITLE.search(line):
         state.title = line
-    lead = re.match(rf"^({_YEAR})\b", line)
+    lead = re.match(rf"^({YEAR})\b", line)
     if lead and len(line) > 120 and state.years and not state.in_rows:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
         return
@@ -253,7 +252,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         return []
     values = row[1:]
     amounts = sum(1 for v in values if _is_amount(v))
-    wrapped = re.match(rf"^({_YEAR})\s+(\S.*)$", row[0])
+    wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", row[0])
     if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
         # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
         state.years.append(wrapped.group(1))
