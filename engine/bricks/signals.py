@@ -185,6 +185,14 @@ def unresolved_references(
     return pending_references(mentioned, evidence)
 
 
+def needed_references(pending: Sequence[str], parsed: ParsedQuestion, answer_texts: Sequence[str]) -> list[str]:
+    """The pending references the answer needs: those the question names or its own passages (the
+    sentences and rows it quotes) point to. A "Table 3" another retrieved passage mentions is for the loop to follow; it does
+    not keep an answer that never refers to it from being complete."""
+    text = " ".join(answer_texts)
+    return [r for r in pending if r in parsed.references or r in text]
+
+
 _NAME = re.compile(r"^[A-Z][a-z]+(?:'s)?$")
 """A capitalised word ("Acme", "Pfizer's"): the subject every side shares, not what is compared."""
 
@@ -317,6 +325,7 @@ def check_answer(
     mark_coverage(units, parsed)
     cited = cited_units(answer, evidence)
     pending = [r for r in unresolved_references(parsed, units, evidence) if r not in answer.pending_references]
+    needed = needed_references([*answer.pending_references, *pending], parsed, [u.text for u in cited])
     garbled = [p for p in garbled_pages(evidence) if p not in answer.garbled_pages]
     sides = [
         s.label for s in parsed.sides
@@ -334,8 +343,8 @@ def check_answer(
         notes.append(CAVEATS["parts"].format("; ".join(missing)))
     if short and not any(" announces " in n for n in notes):
         notes.append(CAVEATS["count"].format(expected, found))
-    if pending:
-        notes.append(CAVEATS["pending"].format(", ".join(pending)))
+    if any(r in needed for r in pending):
+        notes.append(CAVEATS["pending"].format(", ".join(r for r in pending if r in needed)))
     if garbled:
         notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in garbled)))
     all_garbled = tuple(sorted({*answer.garbled_pages, *garbled}))
@@ -346,8 +355,7 @@ def check_answer(
     terms = missing_durations(parsed.original_question, [u.text for u in cited]) if cited else []
     if terms:
         notes.append(CAVEATS["term"].format(", ".join(terms)))
-    problems = (answer.pending_references or pending or all_garbled or answer.uncovered_sides or sides or untyped
-                or terms)  # fmt: skip
+    problems = needed or all_garbled or answer.uncovered_sides or sides or untyped or terms
     return answer.model_copy(update={
         "pending_references": (*answer.pending_references, *pending),
         "garbled_pages": all_garbled,

@@ -98,6 +98,19 @@ def test_a_reference_whose_target_is_not_in_the_evidence_stays_pending():
     assert check_answer(model_answer(STATIONS[0]), parsed, present).pending_references == ()
 
 
+def test_a_reference_only_another_passage_makes_is_followed_but_does_not_hold_the_answer_back():
+    parsed = parse_question("What is the cruise speed of the Heron 3?")
+    evidence = [ev(4, "The Heron 3 cruises at 58 kilometres per hour. Table 2 lists the specification.")]
+    speed = "The Heron 3 cruises at 58 kilometres per hour."
+    checked = check_answer(model_answer(evidence[0], quote=speed), parsed, evidence)
+    assert checked.pending_references == ("Table 2",), "the loop may still follow it"
+    assert checked.complete_answer_found and checked.caveats == ()
+    whole = check_answer(model_answer(evidence[0]), parsed, evidence)  # the cited lines point to Table 2
+    assert (
+        not whole.complete_answer_found and "the evidence refers to Table 2, which was not retrieved" in whole.caveats
+    )
+
+
 def test_garbled_context_is_flagged_for_any_backend():
     garbled = ev(7, "(cid:12)(cid:7) t u r b i d i t y (cid:3) values")
     parsed = parse_question("Which station's turbidity fell?")

@@ -27,6 +27,7 @@ from engine.bricks.signals import (
     announced_count,
     cue_order,
     garbled_pages,
+    needed_references,
     part_key,
     reference_present,
     side_aspect,
@@ -262,20 +263,21 @@ def extract_answer(
     chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
     anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
-    caveats = _caveats(found, uncovered, expected, found_count, pending, bad_pages, anchor_cov, evidence)
     count_short = expected is not None and found_count is not None and found_count < expected
     parts = parsed.parts or question_parts(question)
     if chosen and not any(side.doc_id for side in parsed.sides):  # document sides cover their parts themselves
         chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
+    needed = needed_references(pending, parsed, [u.text for _, u in chosen])
+    caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])
     if missing_parts:
         caveats = (*caveats, CAVEATS["parts"].format("; ".join(missing_parts)))
     no_items = parsed.intent == "listing" and not found_count
-    complete = (found and not uncovered and not count_short and not pending and not bad_pages and anchor_cov >= 0.5
+    complete = (found and not uncovered and not count_short and not needed and not bad_pages and anchor_cov >= 0.5
                 and not missing_parts and not no_items)  # fmt: skip
     side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
-    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
+    problems = len(uncovered) + int(count_short) + int(bool(needed)) + int(bool(bad_pages)) + len(missing_parts)
     confidence = (
         _confidence(best, second, anchor_cov, side_share, problems)
         if found
