@@ -185,12 +185,12 @@ def unresolved_references(
     return pending_references(mentioned, evidence)
 
 
-def needed_references(pending: Sequence[str], parsed: ParsedQuestion, answer_texts: Sequence[str]) -> list[str]:
+def needed_references(pending: Sequence[str], parsed: ParsedQuestion, answer_texts: Sequence[str]) -> tuple[str, ...]:
     """The pending references the answer needs: those the question names or its own passages (the
     sentences and rows it quotes) point to. A "Table 3" another retrieved passage mentions is for the loop to follow; it does
     not keep an answer that never refers to it from being complete."""
     text = " ".join(answer_texts)
-    return [r for r in pending if r in parsed.references or r in text]
+    return tuple(r for r in pending if r in parsed.references or r in text)
 
 
 _NAME = re.compile(r"^[A-Z][a-z]+(?:'s)?$")
