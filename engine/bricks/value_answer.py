@@ -103,7 +103,8 @@ def answer_from_cells(
 
     ``asked_as`` is the question as the user wrote it, answer-format instructions included ("Answer in
     USD millions.", "Round to two decimals."): the value is restated and rounded as it asks."""
-    cells = list(cells)
+    counted = counted_things(question)
+    cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)
@@ -112,7 +113,6 @@ def answer_from_cells(
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
-    counted = counted_things(question)
     ranked = [m for m in ranked if not _wrong_count(counted, m.cell)] or ranked  # a count before a price
     if not ranked:
         return None

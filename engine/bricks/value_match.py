@@ -46,6 +46,7 @@ ASKING_WORDS = frozenset(
         "statement",
         "quarter",  # "the second quarter of fiscal 2024": the period, read separately
         "half",  # "the first half": a period too
+        "season",  # "the 2025 season": a period too
         "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
         "second",
         "third",

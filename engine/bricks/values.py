@@ -71,6 +71,8 @@ class Cell:
     """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
     bound: str = ""
     """The word a table cell prints before an approximate or bounding number ("about", "under"), if any."""
+    bare: bool = False
+    """A bare number in prose followed by what it counts ("64 survey flights"): only a count question reads it."""
 
     @property
     def scaled(self) -> float:
@@ -308,6 +310,10 @@ def _cells_of_row(
     return found
 
 
+_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
+"""The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
+
+
 def sentence_cells(item: EvidenceItem) -> list[Cell]:
     """Numbers stated in the prose of ``item``: each with its sentence as the label."""
     prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
@@ -316,10 +322,13 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
         periods = periods_in(sentence)
         for m in _NUMBER.finditer(sentence):
             raw = m.group(0).strip()
+            counted = None
             if not _is_amount(raw) or not (
                 m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
             ):
-                continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
+                counted = _COUNT_NOUN.match(sentence, m.end()) if _is_amount(raw) else None
+                if counted is None:
+                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
             parsed = parse_number(raw)
             if parsed is None:
                 continue
@@ -328,7 +337,8 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
                 Cell(
                     chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
                     raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
-                    measure=m.group("measure") or "", context=" ".join(item.section_path), position=m.start(),
+                    measure=counted.group(1) if counted else m.group("measure") or "",
+                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
                 )
             )  # fmt: skip
     return found

@@ -15,7 +15,7 @@ import logging
 import re
 from collections import OrderedDict
 
-from engine.bricks.answer_type import value_never_answers
+from engine.bricks.answer_type import type_caveat, value_never_answers
 from engine.bricks.formulas import operands, parse_formula
 from engine.bricks.layout import has_rows
 from engine.bricks.line_items import line_item_names, standard_definition
@@ -328,7 +328,8 @@ def _merged(
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     counts = counted_things(state.parsed.original_question) is not None
-    caveats = (*checks.caveats, *(c for _, v in found for c in _value_caveats(v, counts)))
+    stated = type_caveat("number")  # the values read state numbers: the extractive answer's doubt is moot
+    caveats = (*(c for c in checks.caveats if c != stated), *(c for _, v in found for c in _value_caveats(v, counts)))
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
     return answer.model_copy(update={
@@ -355,6 +356,11 @@ def _value_caveats(value: ValueAnswer, counts: bool) -> list[str]:
         notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
     if value.narrower:
         notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")
+    if not value.period_ok:
+        row = bool(value.cells) and value.cells[0].is_row
+        notes.append(
+            f"{f'the row read ({label})' if row else 'the sentence read'} names no period, or not the one asked"
+        )
     return notes
 
 

@@ -342,3 +342,13 @@ def test_how_long_asks_for_a_measure_and_names_no_line_item() -> None:
     assert value_spec("What is the long-term debt?", ["long-term debt"], []).terms == (
         frozenset({"long-term", "debt"}),
     )
+
+
+def test_a_bare_number_in_prose_answers_only_a_count_of_the_things_it_counts() -> None:
+    prose = [item("Crews flew 64 survey flights over twelve sampling stations. The fleet has 3 aircraft.")]
+    flights = answer_value("How many survey flights did crews fly?", ["survey flights", "crews fly"],
+                           line_item_names, [prose])  # fmt: skip
+    assert flights is not None and flights.cells[0].value == 64 and flights.cells[0].measure == "survey flights"
+    assert answer_value("How many pilots did the office train?", ["pilots"], line_item_names, [prose]) is None
+    assert answer_value("What speed did the survey flights reach?", ["speed", "survey flights"], line_item_names,
+                        [prose]) is None  # fmt: skip
