@@ -277,7 +277,9 @@ def extract_answer(
                 and not missing_parts and not no_items)  # fmt: skip
     side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
-    problems = len(uncovered) + int(count_short) + int(bool(needed)) + int(bool(bad_pages)) + len(missing_parts)
+    # any pending reference of a relevant passage lowers the confidence (more may be there); only one the
+    # answer's own lines or the question point to keeps it from being complete
+    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
     confidence = (
         _confidence(best, second, anchor_cov, side_share, problems)
         if found
