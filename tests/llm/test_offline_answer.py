@@ -205,6 +205,16 @@ def test_an_announced_list_is_filled_from_run_in_items_after_the_cue():
     assert answer.found_count == 3 and answer.expected_count == 3
 
 
+def test_a_list_longer_than_the_count_announced_is_not_a_verified_count():
+    cue = ev(5, "We use two kinds of sensors on the survey flights.", 0, score=0.9)
+    items = [ev(5, f"{name}. It is one of the sensors on the survey flights.", n, bold_terms=(name,), score=0.8)
+             for n, name in enumerate(("Turbidity probe", "Thermal camera", "Multispectral imager", "Wind vane"), 1)]  # fmt: skip
+    longer = ask("What kinds of sensors do the survey flights use?", cue, *items)
+    assert longer.expected_count == 2 and longer.found_count == 4
+    exact = ask("What kinds of sensors do the survey flights use?", cue, *items[:2])
+    assert exact.found_count == 2 and longer.confidence < exact.confidence * 0.6, (longer.confidence, exact.confidence)
+
+
 def test_a_question_whose_rare_term_no_passage_holds_is_not_answered_but_shows_the_closest_passages():
     spec = ev(2, "The aircraft has a wingspan of 1.9 metres and a take-off mass of 4.1 kilograms.", 0)
     other = ev(3, "Each aircraft flies at most two pods on a survey day.", 1)

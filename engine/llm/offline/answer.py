@@ -285,7 +285,7 @@ def extract_answer(
         if found
         else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
     )
-    counted = parsed.intent == "listing" and expected is not None and found_count is not None and not count_short
+    counted = parsed.intent == "listing" and expected is not None and found_count == expected  # the count announced
     if not counted:
         confidence = round(confidence * EXTRACTIVE_SCALE, 3)
     citations = tuple(
