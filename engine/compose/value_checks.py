@@ -39,7 +39,7 @@ def holds(
     """What keeps ``answer`` (the extractive one, about to be led by ``values``) from being complete.
 
     ``computed_lines`` counts the lines code computed from the values (differences between sides)."""
-    read = periods_read(answer.uncovered_sides, values)
+    read = sides_read(answer.uncovered_sides, values)
     uncovered = tuple(side for side in answer.uncovered_sides if side not in read)
     computed = any(len(v.cells) > 1 for v in values)  # "3 year average": the span of a computation's inputs
     unnamed = [] if computed else missing_durations(parsed.original_question, [c.quote for c in cited])
@@ -67,7 +67,7 @@ def needed_references(answer: AnswerWithEvidence, parsed: ParsedQuestion, cited:
     return [r for r in answer.pending_references if r in parsed.references or r in quotes]
 
 
-def periods_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
+def sides_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
     """The sides a cited value was read for: named by a period ("FY2018") the value's inputs cover (a
     computation's inputs cover the periods it compares, whichever passage the extractive answer chose),
     or named by the value's column, row or section ("Heron 2" over "Battery swap | about 25 min")."""
