@@ -69,9 +69,8 @@ def span_months(phrase: str) -> int | None:
     return _SPAN_MONTHS[(m.group("n") or m.group("unit").split()[-1]).lower()]
 
 
-_DATE_PARTS = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?![a-z])|\d+|[^\w\s]", re.I
-)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATE_PARTS = re.compile(rf"\b(?:{'|'.join(_MONTHS)})[a-z]*\.?(?![a-z])|\d+|[^\w\s]", re.I)
 """Month names, numbers and punctuation: what a header line prints around its spans."""
 _HEADER_SLACK = 3
 """Words a span header line may hold besides spans and dates ("For the", "and", "(Unaudited)")."""
@@ -127,7 +126,6 @@ def with_spans(columns: list[str], spans: list[str] | None) -> list[str]:
     return [f"{spans[n // per_span]} {column}" for n, column in enumerate(columns)]
 
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _DATE = re.compile(rf"\b(?P<month>{'|'.join(_MONTHS)})[a-z]*\.?\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{YEAR})\b", re.I)
 _FISCAL_YEAR_END = re.compile(rf"\bfiscal\s+years?\s+end(?:ed|ing|s)?\s+(?:on\s+)?{_DATE.pattern}", re.I)
 """How filings name their fiscal year: "the fiscal year ended January 28, 2023", "fiscal year ending June 30, 2024"."""

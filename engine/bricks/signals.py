@@ -186,9 +186,9 @@ def unresolved_references(
 
 
 def needed_references(pending: Sequence[str], parsed: ParsedQuestion, answer_texts: Sequence[str]) -> tuple[str, ...]:
-    """The pending references the answer needs: those the question names or its own passages (the
-    sentences and rows it quotes) point to. A "Table 3" another retrieved passage mentions is for the loop to follow; it does
-    not keep an answer that never refers to it from being complete."""
+    """The pending references an answer needs: those the question names or its own quoted lines (the
+    sentences and rows it cites) point to. A "Table 3" another retrieved passage mentions is for the loop
+    to follow; it does not keep an answer that never refers to it from being complete."""
     text = " ".join(answer_texts)
     return tuple(r for r in pending if r in parsed.references or r in text)
 
@@ -343,8 +343,9 @@ def check_answer(
         notes.append(CAVEATS["parts"].format("; ".join(missing)))
     if short and not any(" announces " in n for n in notes):
         notes.append(CAVEATS["count"].format(expected, found))
-    if any(r in needed for r in pending):
-        notes.append(CAVEATS["pending"].format(", ".join(r for r in pending if r in needed)))
+    newly_needed = [r for r in pending if r in needed]
+    if newly_needed:
+        notes.append(CAVEATS["pending"].format(", ".join(newly_needed)))
     if garbled:
         notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in garbled)))
     all_garbled = tuple(sorted({*answer.garbled_pages, *garbled}))

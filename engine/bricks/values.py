@@ -228,8 +228,9 @@ def _read_caption(line: str, state: _TableState) -> None:
     years = [str(p.year) for p in periods_in(line) if p.quarter is None]
     if not years or len(line) > 120:
         return
+    if state.in_rows:
+        state.spans = None  # rows were read: a new table begins
     if state.in_rows or state.years is None:
-        state.spans = None if state.in_rows else state.spans  # rows were read: a new table begins
         state.years, state.in_rows = [], False
     state.years += years
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.bricks.answer_type import asks_difference, asks_quotient
 from engine.bricks.periods import periods_in
-from engine.bricks.signals import CAVEATS, missing_durations
+from engine.bricks.signals import CAVEATS, missing_durations, needed_references
 from engine.bricks.text import stems
 from engine.bricks.value_answer import ValueAnswer
 from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
@@ -47,10 +47,8 @@ def holds(
     one_value = single and asks_difference(parsed.original_question)
     terms = {cell.label.strip().lower() for v in values for cell in v.cells}
     one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question)
-    blocked = bool(
-        needed_references(answer, parsed, cited) or answer.garbled_pages or uncovered or unnamed or one_value
-        or one_term
-    )  # fmt: skip
+    needed = needed_references(answer.pending_references, parsed, [c.quote for c in cited])
+    blocked = bool(needed or answer.garbled_pages or uncovered or unnamed or one_value or one_term)
     caveats = (
         *(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
         *([CAVEATS["term"].format(", ".join(unnamed))] if unnamed else []),
@@ -58,13 +56,6 @@ def holds(
         *([ONE_TERM] if one_term else []),
     )
     return Holds(uncovered=uncovered, blocked=blocked, caveats=caveats)
-
-
-def needed_references(answer: AnswerWithEvidence, parsed: ParsedQuestion, cited: Sequence[Citation]) -> list[str]:
-    """The pending references a value answer needs: those the question names or the cited lines point
-    to. A note another passage mentions does not hold back a value read from its own row."""
-    quotes = " ".join(c.quote for c in cited)
-    return [r for r in answer.pending_references if r in parsed.references or r in quotes]
 
 
 def sides_read(sides: Sequence[str], values: Sequence[ValueAnswer]) -> set[str]:
