@@ -65,7 +65,7 @@ def child_calls(set_path: str, strategy: str, limit: int) -> None:
 
 def latency(docs: list[Path], strategies: list[str], runs: int, count: int) -> list[str]:
     from engine.config import EngineConfig, LibraryConfig
-    from engine.library import Library
+    from engine.library.local import Library
 
     header = f"{'document':<40} {'pages':>5} {'strategy':<13} {'first s':>13} {'p50 s':>13} {'p95 s':>13} {'llm':>5} {'retr':>5}  goal"
     lines = [header]

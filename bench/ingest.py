@@ -57,8 +57,8 @@ def child(pdf: Path, questions_file: Path) -> None:
 
 
 def bench(pdf: Path, runs: int, count: int) -> list[str]:
-    from engine.bricks.parsing import parse_pdf
     from engine.config import EngineConfig
+    from engine.documents.parsing import parse_pdf
 
     questions = questions_for(pdf, parse_pdf(pdf.read_bytes(), pdf.name, EngineConfig()), count)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:

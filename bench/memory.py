@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     import engine
     from engine.config import LibraryConfig
     from engine.errors import LoupeError
-    from engine.loaded import DOCUMENTS
+    from engine.library.loaded import DOCUMENTS
 
     with tempfile.TemporaryDirectory() as folder:
         config = engine.EngineConfig(library=LibraryConfig(path=folder))

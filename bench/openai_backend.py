@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.bricks.text import normalize_space
 from engine.config import REPO_ROOT, BackendConfig, EngineConfig, LibraryConfig
 from engine.contracts import AnswerWithEvidence, BackendReply, BudgetOverride, TaskRequest
 from engine.contracts.backend import T
+from engine.documents.text import normalize_space
 from engine.llm import make_backend
 
 SHARED = REPO_ROOT.parent / "shared"
@@ -82,7 +82,7 @@ def _valid_citations(answer: AnswerWithEvidence, request: TaskRequest) -> int:
 
 def questions(limit: int) -> list[tuple[str, bytes, str]]:
     """(file name, PDF bytes, question) for the sample and the first ``limit`` financebench questions."""
-    from engine.sample import SAMPLE_FILE_NAME, SAMPLE_QUESTIONS, build_sample_pdf
+    from engine.samples import SAMPLE_FILE_NAME, SAMPLE_QUESTIONS, build_sample_pdf
 
     sample = build_sample_pdf()
     rows = [(SAMPLE_FILE_NAME, sample, q) for q in SAMPLE_QUESTIONS]

@@ -47,9 +47,9 @@ def _config(folder: Path, url: str) -> EngineConfig:
 def _ingest_one(job: tuple[str, str, str]) -> dict:
     """Ingest one PDF (in a worker process); the time spent in database writes is measured apart."""
     path, url, folder = job
-    import engine.store.pg_library as module
+    import engine.library.pg_library as module
     from engine.errors import LoupeError
-    from engine.store import open_library
+    from engine.library import open_library
 
     spent = [0.0]
     real = module.write_document
@@ -91,7 +91,7 @@ def ingest(paths: list[Path], url: str, workers: int, work: Path) -> dict:
     wall = time.perf_counter() - started
     good = [r for r in rows if "doc_id" in r]
     from engine.errors import LoupeError
-    from engine.store import open_library
+    from engine.library import open_library
 
     library = open_library(_config(work / "replica-0", url))
     started = time.perf_counter()
@@ -103,8 +103,8 @@ def ingest(paths: list[Path], url: str, workers: int, work: Path) -> dict:
 
 
 def build_whoosh(url: str, work: Path, doc_ids: list[str]) -> float:
-    from engine.bricks.retrieval.keyword import KeywordIndex
-    from engine.store import open_library
+    from engine.library import open_library
+    from engine.retrieval.keyword import KeywordIndex
 
     library = open_library(_config(work / "replica-0", url))
     started = time.perf_counter()
@@ -115,9 +115,9 @@ def build_whoosh(url: str, work: Path, doc_ids: list[str]) -> float:
 
 def query_phase(url: str, work: Path, n_queries: int) -> dict:
     """One fresh process: per-document and corpus-wide keyword latency, PostgreSQL and Whoosh (ms)."""
-    from engine.bricks.retrieval.keyword import KeywordIndex
-    from engine.bricks.retrieval.pg_keyword import PgKeywordIndex, corpus_search
-    from engine.store import open_library
+    from engine.library import open_library
+    from engine.retrieval.keyword import KeywordIndex
+    from engine.retrieval.pg_keyword import PgKeywordIndex, corpus_search
 
     library = open_library(_config(work / "replica-query", url))
     config = library.config.retrieval

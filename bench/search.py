@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.bricks.retrieval.cache import RetrievalCache
-from engine.bricks.retrieval.index import DocumentIndex
-from engine.bricks.retrieval.keyword import KeywordIndex
-from engine.bricks.text import content_words
 from engine.config import REPO_ROOT, EngineConfig, RetrievalConfig
 from engine.contracts import DocumentProfile, ParsedDocument
+from engine.documents.text import content_words
+from engine.retrieval.cache import RetrievalCache
+from engine.retrieval.index import DocumentIndex
+from engine.retrieval.keyword import KeywordIndex
 
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 DEFAULTS = (
@@ -34,7 +34,7 @@ RETRIEVERS = ("keyword", "toc", "dense", "fused")
 
 
 def parse(path: Path, config: EngineConfig) -> ParsedDocument:
-    from engine.bricks.parsing import parse_pdf
+    from engine.documents.parsing import parse_pdf
 
     return parse_pdf(path.read_bytes(), path.name, config)
 

@@ -55,7 +55,7 @@ def create_database(server: str) -> tuple[str, str]:
 def drop_database(server: str, name: str) -> None:
     import psycopg
 
-    from engine.store.postgres import close_all
+    from engine.library.postgres import close_all
 
     close_all()
     with psycopg.connect(server, autocommit=True) as conn:

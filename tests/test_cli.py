@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from engine.config import REPO_ROOT
-from tests.compose.conftest import build_report_pdf
+from tests.run.conftest import build_report_pdf
 
 
 def run(args: list[str], library: Path) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ def _last_json(stdout: str) -> dict:
 
 @pytest.fixture
 def sample_pdf(tmp_path: Path) -> Path:
-    from engine.sample import build_sample_pdf
+    from engine.samples import build_sample_pdf
 
     path = tmp_path / "heron-note.pdf"
     path.write_bytes(build_sample_pdf())

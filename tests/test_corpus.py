@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.__main__ import main
-from engine.config import EngineConfig
-from engine.contracts import ComparisonSide, CorpusHit
-from engine.corpus import (
+from engine.cli.main import main
+from engine.api.corpus_search import (
     CORPUS_WIDE_SHARE,
     MAX_DOCS_CORPUS_WIDE,
     MAX_DOCS_FOCUSED,
@@ -18,8 +16,10 @@ from engine.corpus import (
     choose_documents,
     search_library,
 )
-from engine.store import open_library
-from tests.compose.factories import question
+from engine.config import EngineConfig
+from engine.contracts import ComparisonSide, CorpusHit
+from engine.library import open_library
+from tests.run.factories import question
 from tests.reliability import pdfs
 
 

@@ -11,9 +11,9 @@ import pytest
 from engine.api import answer
 from engine.config import EngineConfig
 from engine.errors import DocumentNotFoundError, LoupeError
-from engine.export import build_pack, escape_inline, escape_markdown, export_run
-from engine.library import Library
-from engine.sample import ensure_sample
+from engine.library.local import Library
+from engine.present.export import build_pack, escape_inline, escape_markdown, export_run
+from engine.samples import ensure_sample
 
 HOSTILE = "What about <script>alert(1)</script> and [a link](javascript:x) **bold** $x$ :red[boom]?"
 

@@ -1,4 +1,4 @@
-"""Tests of engine.library (the on-disk document library)."""
+"""Tests of engine.library.local (the on-disk document library)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-import engine.library as library_module
-from engine.bricks.parsed_codec import decode, encode
-from engine.bricks.retrieval.dense import LsaRetriever
-from engine.bricks.retrieval.index import DocumentIndex
-from engine.bricks.retrieval.keyword import KeywordIndex
+import engine.library.local as library_module
 from engine.contracts import LibraryEntry
+from engine.documents.parsed_codec import decode, encode
 from engine.errors import DocumentNotFoundError, NotAPdfError, NoTextLayerError
-from engine.library import Library, sanitize_file_name
+from engine.library.local import Library, sanitize_file_name
+from engine.retrieval.dense import LsaRetriever
+from engine.retrieval.index import DocumentIndex
+from engine.retrieval.keyword import KeywordIndex
 from tests import pdfs
 
 
@@ -276,9 +276,9 @@ def test_transformer_paper_ingest(library, shared_dir):
 
 def test_an_entry_parsed_by_an_older_parser_is_reparsed_on_load(tmp_path):
 
-    from engine.bricks.parsing import PARSER_VERSION
     from engine.config import EngineConfig, LibraryConfig
-    from engine.library import Library
+    from engine.documents.parsing import PARSER_VERSION
+    from engine.library.local import Library
     from tests import pdfs as test_pdfs
 
     library = Library(EngineConfig(library=LibraryConfig(path=str(tmp_path / "lib"))))
@@ -310,7 +310,7 @@ def test_presets_share_one_loaded_document(library):
 
 def test_the_document_cache_is_bounded(library_dir):
     from engine.config import EngineConfig, LibraryConfig
-    from engine.loaded import DOCUMENTS, cache_key
+    from engine.library.loaded import DOCUMENTS, cache_key
 
     small = Library(EngineConfig(library=LibraryConfig(path=str(library_dir), cache_documents=2)))
     ids = [small.ingest(data, f"{n}.pdf").doc_id for n, data in enumerate(
@@ -326,7 +326,7 @@ def test_the_document_cache_is_bounded(library_dir):
 
 
 def test_a_saved_dense_index_is_loaded_not_rebuilt(library, library_dir, monkeypatch):
-    from engine.loaded import DOCUMENTS
+    from engine.library.loaded import DOCUMENTS
 
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     library.wait_for_background()
@@ -337,8 +337,8 @@ def test_a_saved_dense_index_is_loaded_not_rebuilt(library, library_dir, monkeyp
 
 
 def test_an_entry_in_the_older_layout_is_reparsed_and_reindexed(library, library_dir, caplog):
-    from engine.bricks.retrieval.keyword import META_NAME
-    from engine.loaded import DOCUMENTS
+    from engine.library.loaded import DOCUMENTS
+    from engine.retrieval.keyword import META_NAME
 
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     library.wait_for_background()

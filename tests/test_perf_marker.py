@@ -8,7 +8,7 @@ import sys
 
 from engine.config import REPO_ROOT
 
-TARGET = "tests/bricks/retrieval/test_keyword.py::test_build_is_fast_enough"
+TARGET = "tests/retrieval/test_keyword.py::test_build_is_fast_enough"
 
 
 def _collect(perf: str | None) -> str:

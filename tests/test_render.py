@@ -6,7 +6,7 @@ import pymupdf
 import pytest
 
 from engine.errors import LoupeError, NotAPdfError
-from engine.render import render_page
+from engine.present.render import render_page
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pymupdf
 
 from engine.contracts import PageMark
-from engine.render import _mark_boxes, render_page
+from engine.present.render import _mark_boxes, render_page
 
 
 def _page_pdf() -> bytes:

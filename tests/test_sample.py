@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.sample import SAMPLE_QUESTIONS, build_sample_pdf, sample_doc_id
+from engine.samples import SAMPLE_QUESTIONS, build_sample_pdf, sample_doc_id
 
 
 @pytest.fixture(scope="module")
@@ -80,15 +80,15 @@ def test_questions_cover_four_kinds() -> None:
 
 def test_script_writes_file(tmp_path: Path) -> None:
     out = tmp_path / "s.pdf"
-    run = subprocess.run([sys.executable, "-m", "engine.sample", str(out)], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "engine.samples", str(out)], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[1], timeout=60)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert out.read_bytes() == build_sample_pdf()
 
 
 def test_ensure_sample_is_idempotent(config) -> None:
-    library_mod = pytest.importorskip("engine.library")
-    from engine.sample import ensure_sample
+    library_mod = pytest.importorskip("engine.library.local")
+    from engine.samples import ensure_sample
 
     library = library_mod.Library(config)
     first = ensure_sample(library)
@@ -100,8 +100,8 @@ def test_ensure_sample_is_idempotent(config) -> None:
 @pytest.mark.parametrize("strategy", ["single_pass", "auto", "dispatched"])
 def test_the_comparison_suggestion_states_every_quantity_for_both_aircraft(config, strategy: str) -> None:
     import engine
-    from engine.library import Library
-    from engine.sample import ensure_sample
+    from engine.library.local import Library
+    from engine.samples import ensure_sample
 
     entry = ensure_sample(Library(config))
     question = next(q for q in SAMPLE_QUESTIONS if " compare " in q)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from engine import RunResult
-from engine.export import budget_rows
+from engine.present.export import budget_rows
 
 BAR_COLOR = "#0B6E4F"
 OVER_COLOR = "#C0392B"

@@ -7,7 +7,7 @@ list of lists (one list per document, in ``docs`` order), a mapping ``{doc: [pag
 ``{"doc": ..., "page": ...}`` objects. ``also_pages`` (same forms) lists further pages that hold the
 same fact: a comparison side counts as covered when one of its gold or ``also_pages`` pages is cited.
 
-The document ``"sample"`` stands for the bundled sample document (``engine.sample``).
+The document ``"sample"`` stands for the bundled sample document (``engine.samples``).
 """
 
 from __future__ import annotations

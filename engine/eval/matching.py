@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from engine.bricks.text import without_references
+from engine.documents.text import without_references
 
 NUMERIC_TOLERANCE = 0.01
 """Relative tolerance of a numeric answer match."""

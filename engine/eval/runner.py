@@ -15,13 +15,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.compose.strategies import STRATEGY_NAMES
 from engine.config import EngineConfig
 from engine.contracts import RunResult, StrategyName
 from engine.errors import LoupeError
 from engine.eval.dataset import SAMPLE_DOC, EvalQuestion, EvalSet, resolve_doc
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary, aggregate, failure_score, score_run
 from engine.llm import BACKEND_NAMES
+from engine.run.strategies import STRATEGY_NAMES
 
 logger = logging.getLogger(__name__)
 
@@ -241,7 +241,7 @@ def run_eval(
     config = config or EngineConfig()
     answer, make_backend = engine_answer()
     if library is None:
-        from engine.store import open_library
+        from engine.library import open_library
 
         library = open_library(config)
     started = time.monotonic()

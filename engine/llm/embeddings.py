@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from engine.bricks.retrieval.protocols import EmbeddingError
 from engine.config import BackendConfig
 from engine.errors import BackendUnavailableError, EndpointPolicyError
 from engine.llm.transport import ClientSlot, Tally, describe, request_with_retries, short_validation
+from engine.retrieval.protocols import EmbeddingError
 
 logger = logging.getLogger(__name__)
 

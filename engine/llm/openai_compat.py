@@ -10,7 +10,7 @@ reply still invalid, or an endpoint that keeps failing, raises ``BackendStepErro
 reason and what the step spent (the factory's ``FallbackBackend`` has the offline rules do that step
 and records why). Usage counts every request sent, answered or not. The answer's feedback signals
 (pending references, garbled pages, uncovered sides) are checked in code after the call
-(``engine.bricks.signals``), as for every backend: the model is not asked for them.
+(``engine.reading.signals``), as for every backend: the model is not asked for them.
 
 The API key is only ever handed to the ``openai`` client (which sends it as the Authorization
 header); it is scrubbed from every message this module produces, and never logged or stored. Whose key

@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from engine.bricks.text import estimate_tokens
 from engine.contracts import EvidenceItem, TaskName, TaskRequest
+from engine.documents.text import estimate_tokens
 
 SYSTEM = (
     "You are one step of Loupe, a system that answers questions about PDF documents. "

@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from types import SimpleNamespace
 from typing import Any
 
-from engine.bricks.text import estimate_tokens
+from engine.documents.text import estimate_tokens
 
 TextSink = Callable[[str], None]
 

@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from engine.bricks.text import estimate_tokens
 from engine.config import BackendConfig
 from engine.contracts import LlmUsage
+from engine.documents.text import estimate_tokens
 from engine.errors import BackendError
 from engine.llm.bounded_http import bounded_http_client, limit_of
 from engine.llm.network import ensure_network

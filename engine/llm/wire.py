@@ -23,8 +23,6 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from engine.bricks.support import best_support, closest_quote, supports
-from engine.bricks.text import content_words, find_cardinality_cue, find_references, stems
 from engine.contracts import (
     AnswerWithEvidence,
     Citation,
@@ -44,6 +42,8 @@ from engine.contracts import (
     SufficiencyJudgement,
     TaskName,
 )
+from engine.documents.text import content_words, find_cardinality_cue, find_references, stems
+from engine.reading.support import best_support, closest_quote, supports
 
 # ---- answer ---------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 def _real_engine() -> bool:
     try:
-        importlib.import_module("engine.library")
+        importlib.import_module("engine.library.local")
         importlib.import_module("engine.api")
     except ImportError:
         return False

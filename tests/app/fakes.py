@@ -115,7 +115,7 @@ class FakeLibrary:
 
 
 def fake_ensure_sample(library: FakeLibrary) -> LibraryEntry:
-    from engine.sample import SAMPLE_FILE_NAME, build_sample_pdf
+    from engine.samples import SAMPLE_FILE_NAME, build_sample_pdf
 
     return library.ingest(build_sample_pdf(), SAMPLE_FILE_NAME)
 

@@ -10,7 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from engine.api import answer
 from engine.config import EngineConfig, LibraryConfig
-from engine.store import open_library, open_run_store
+from engine.history import open_run_store
+from engine.library import open_library
 from tests.app.conftest import APP
 
 pytestmark = pytest.mark.postgres

@@ -7,8 +7,8 @@ import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
 from engine.config import EngineConfig
-from engine.library import Library
-from engine.sample import build_sample_pdf
+from engine.library.local import Library
+from engine.samples import build_sample_pdf
 
 
 @pytest.mark.parametrize("report", [1, 2, 3, 4, 5])

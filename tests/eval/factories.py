@@ -13,7 +13,7 @@ from engine.contracts import (
     RunResult,
     Usage,
 )
-from tests.compose.factories import profile, question
+from tests.run.factories import profile, question
 
 DOC = "d" * 64
 

@@ -11,7 +11,8 @@ import pytest
 
 from engine.config import EngineConfig
 from engine.errors import LoupeError
-from engine.eval import cli, runner
+from engine.eval import command as cli
+from engine.eval import runner
 from engine.eval.dataset import parse_eval_lines
 from engine.eval.report import format_report, write_report
 from tests.eval.factories import run_result

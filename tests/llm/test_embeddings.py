@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from pydantic import SecretStr
 
-from engine.bricks.retrieval.protocols import Embedder, EmbeddingError
 from engine.config import BackendConfig
 from engine.llm import allow_network
 from engine.llm.embeddings import TYPED_EMBEDDINGS_FAILED, OpenAIEmbedder, embedder_for
+from engine.retrieval.protocols import Embedder, EmbeddingError
 from tests.llm.embeddings_stub import EmbeddingsStub, letter_vector
 
 SERVER_KEY = "sk-server-0123456789abcdef"

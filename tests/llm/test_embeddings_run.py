@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from engine.api import answer
-from engine.bricks.retrieval import embedded_dense
-from engine.bricks.retrieval.cache import invalidate_shared
-from engine.bricks.retrieval.embedded_dense import EMBEDDINGS_NAME, chunk_text
 from engine.config import REPO_ROOT, BackendConfig, EngineConfig
 from engine.contracts import LibraryEntry, RunResult
-from engine.library import Library
+from engine.library.local import Library
 from engine.llm import allow_network
-from tests.compose.conftest import build_report_pdf
+from engine.retrieval import embedded_dense
+from engine.retrieval.cache import invalidate_shared
+from engine.retrieval.embedded_dense import EMBEDDINGS_NAME, chunk_text
+from tests.run.conftest import build_report_pdf
 from tests.llm.embeddings_stub import EmbeddingsStub
 
 QUESTION = "What is this document about?"

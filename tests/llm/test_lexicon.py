@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from engine.bricks.text import STOPWORD_ENTRIES
-from engine.llm.offline import lexicon
-from engine.llm.offline.focus import focus
-from engine.llm.offline.glossary import expansions
-from engine.llm.offline.question import extract_keywords
+from engine.documents.text import STOPWORD_ENTRIES
+from engine.reading import lexicon
+from engine.reading.focus import focus
+from engine.reading.glossary import expansions
+from engine.reading.question import extract_keywords
 
 WORD_LISTS = {
     "GENERIC": lexicon.GENERIC_ENTRIES,

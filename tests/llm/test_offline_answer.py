@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.bricks.generation import validate_citations
-from engine.bricks.signals import looks_garbled
-from engine.bricks.text import normalize_space, stem
 from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
+from engine.documents.text import normalize_space, stem
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline.answer import NOT_FOUND
-from engine.llm.offline.question import parse_question
+from engine.reading.extractive import NOT_FOUND
+from engine.reading.generation import validate_citations
+from engine.reading.question import parse_question
+from engine.reading.signals import looks_garbled
 
 BACKEND = OfflineBackend()
 
@@ -174,7 +174,7 @@ def test_a_term_every_passage_shares_weighs_less_than_a_rare_one():
 
 
 def test_the_count_cue_naming_the_listed_subject_wins():
-    from engine.bricks.text import listing_subject
+    from engine.documents.text import listing_subject
 
     assert listing_subject("What regularization techniques does the paper use?") == "regularization techniques"
     assert listing_subject("List all countries that are mentioned") == "countries"
@@ -228,6 +228,6 @@ def test_a_question_whose_rare_term_no_passage_holds_is_not_answered_but_shows_t
 
 
 def test_fiscal_labels_match_the_years_documents_write():
-    from engine.bricks.passages import term_stems
+    from engine.reading.passages import term_stems
 
     assert term_stems(["FY2018", "FY19", "fiscal"]) == [{"2018"}, {"2019"}, {"fiscal"}]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm.offline.followup import rewrite_follow_up
+from engine.reading.followup_rewrite import rewrite_follow_up
 
 
 @pytest.mark.parametrize(

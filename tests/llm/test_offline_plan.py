@@ -6,7 +6,7 @@ import re
 
 from engine.contracts import EvidenceItem, ExecutionPlan, SubQueryPlan, SufficiencyJudgement, TaskRequest
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline.question import parse_question
+from engine.reading.question import parse_question
 
 BACKEND = OfflineBackend()
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine.contracts import ParsedQuestion, TaskRequest
 from engine.llm.offline import OfflineBackend
-from engine.llm.offline.question import extract_keywords, find_sides, parse_question
+from engine.reading.question import extract_keywords, find_sides, parse_question
 
 # (question, intent, expected features)
 # features: kw = keywords that must be present (case-insensitive), sides = side labels, section, layout,
@@ -165,7 +165,7 @@ def test_backend_rejects_a_mismatched_output_type() -> None:
 
 
 def test_sides_of_a_compare_with_question_leave_the_aspects_out():
-    from engine.llm.offline.sides import find_sides
+    from engine.reading.question_sides import find_sides
 
     assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance and payload?") == [
         "Heron 2",
@@ -195,7 +195,7 @@ def test_a_count_in_a_relative_clause_is_a_condition_not_the_number_of_answers()
 
 
 def test_compared_sides_are_of_one_kind() -> None:
-    from engine.llm.offline.sides import find_sides
+    from engine.reading.question_sides import find_sides
 
     assert find_sides("How does Boeing's effective tax rate in FY2022 compare to FY2021?") == ["FY2022", "FY2021"]
     assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance?") == ["Heron 2", "Heron 3"]
@@ -210,7 +210,7 @@ def test_a_definition_is_how_to_compute_the_answer_not_a_part_of_it() -> None:
 
 
 def test_the_same_preposition_before_two_named_things_makes_them_sides() -> None:
-    from engine.llm.offline.sides import find_sides, is_comparison
+    from engine.reading.question_sides import find_sides, is_comparison
 
     question = "How long does a battery swap take on the Heron 2 and on the Heron 3?"
     assert find_sides(question) == ["Heron 2", "Heron 3"] and is_comparison(question, find_sides(question))

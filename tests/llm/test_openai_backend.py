@@ -8,14 +8,14 @@ import socket
 import pytest
 from pydantic import SecretStr
 
-from engine.bricks.generation import ContextBundle, answer_request, validate_citations
-from engine.bricks.signals import check_answer
 from engine.config import BackendConfig
 from engine.contracts import AnswerWithEvidence, Backend, EvidenceItem, ParsedQuestion, SubQueryPlan, TaskRequest
 from engine.errors import BackendStepError, BackendUnavailableError
 from engine.llm import FallbackBackend, allow_network, make_backend, network_allowed
 from engine.llm.offline import OfflineBackend
 from engine.llm.openai_compat import OpenAIBackend
+from engine.reading.generation import ContextBundle, answer_request, validate_citations
+from engine.reading.signals import check_answer
 from tests.llm.stub_server import StubServer, hang, raw, reply, status
 
 KEY = "sk-test-SECRET-4f9a1c2b7d"

@@ -19,9 +19,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.bricks.text import normalize_space
 from engine.config import REPO_ROOT, EngineConfig, LibraryConfig
-from engine.library import Library
+from engine.documents.text import normalize_space
+from engine.library.local import Library
 
 pytestmark = pytest.mark.real_llm
 

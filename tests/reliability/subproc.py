@@ -16,7 +16,7 @@ CHILD = r"""
 import json, sys
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DocumentError, LoupeError
-from engine.library import Library
+from engine.library.local import Library
 
 path, name, library, max_pages = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 config = EngineConfig(library=LibraryConfig(path=library, max_pages=max_pages))

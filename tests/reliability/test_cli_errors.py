@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bricks.parsing import open_pdf
 from engine.config import REPO_ROOT, LibraryConfig
+from engine.documents.parsing import open_pdf
 from engine.errors import DocumentTooLargeError
 from tests.reliability import pdfs
 from tests.reliability.conftest import run_cli

@@ -17,7 +17,7 @@ import pytest
 from engine.api import answer
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LoupeError
-from engine.library import Library
+from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import entry_dirs, run_cli, snapshot
 from tests.reliability.subproc import child_command, child_env
@@ -167,7 +167,7 @@ def test_failed_background_index_build_leaves_a_whole_entry(
 ) -> None:
     """The keyword index fails to build after ingest returned: the entry is whole, shows the index as
     still to build, holds no half-written index, and the next load builds it."""
-    from engine.bricks.retrieval import keyword
+    from engine.retrieval import keyword
 
     def broken_build(*args: object, **kwargs: object) -> None:
         raise OSError("disk full (injected)")

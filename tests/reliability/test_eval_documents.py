@@ -19,7 +19,7 @@ from engine.errors import LoupeError
 from engine.eval import dataset
 from engine.eval.dataset import load_eval_set, parse_eval_lines, resolve_doc
 from engine.eval.runner import ingest_documents
-from engine.library import Library
+from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import entry_dirs, run_cli
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.config import EngineConfig
 from engine.errors import DocumentError, DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
-from engine.library import Library
+from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import entry_dirs, snapshot
 

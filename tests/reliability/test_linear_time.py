@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bricks import outline
-from engine.bricks.layout import Unit
+from engine.documents import outline
 from engine.contracts import TocEntry
+from engine.documents.layout import Unit
 
 ENTRIES = 100_000
 
@@ -87,7 +87,7 @@ HOSTILE_QUESTIONS = {
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("shape", sorted(HOSTILE_QUESTIONS))
 def test_side_finder_is_linear_on_100000_characters(shape: str) -> None:
-    from engine.llm.offline.sides import find_sides, is_comparison
+    from engine.reading.question_sides import find_sides, is_comparison
 
     question = HOSTILE_QUESTIONS[shape]
     sides = find_sides(question)
@@ -105,7 +105,7 @@ texts = st.lists(st.sampled_from(TOKENS), max_size=12).map(" ".join)
 def test_separator_scans_match_their_regular_expressions(text: str) -> None:
     import re
 
-    from engine.llm.offline import separators as sep
+    from engine.reading import separators as sep
 
     def groups(match: re.Match[str] | None) -> tuple[str, ...] | None:
         return match.groups() if match else None

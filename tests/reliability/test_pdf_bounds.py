@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bricks import pdf_worker
+from engine.library import pdf_worker
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DocumentError, DocumentTooLargeError
-from engine.library import Library
+from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import snapshot
 from tests.reliability.subproc import ingest_in_child

@@ -92,8 +92,8 @@ def test_four_processes_ingesting_overlapping_files_and_asking_end_with_one_entr
 
 CHILD = r"""
 import sys, time
-import engine.store.pg_library as module
-from engine.store import open_library
+import engine.library.pg_library as module
+from engine.library import open_library
 
 real = module.write_chunks
 def write_then_hang(conn, doc):

@@ -10,7 +10,7 @@ import pytest
 from engine.api import answer
 from engine.config import EngineConfig
 from engine.contracts import RunResult
-from engine.library import Library
+from engine.library.local import Library
 from engine.llm import allow_network
 from tests.reliability import pdfs
 from tests.reliability.conftest import net_config

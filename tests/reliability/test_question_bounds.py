@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from engine.api import answer
 from engine.config import EngineConfig
 from engine.errors import LoupeError
-from engine.library import Library
+from engine.library.local import Library
 from tests.app.conftest import APP
 from tests.reliability import pdfs
 from tests.reliability.conftest import run_cli

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine.config import EngineConfig, LibraryConfig
-from engine.library import Library
-from engine.sample import ensure_sample
+from engine.library.local import Library
+from engine.samples import ensure_sample
 from tests.reliability import pdfs
 from tests.reliability.readonly import python_read_only, read_only_available, run_read_only
 
@@ -91,7 +91,7 @@ import json, shutil
 from engine.api import answer
 from engine.config import EngineConfig
 from engine.errors import LibraryReadOnlyError
-from engine.library import Library
+from engine.library.local import Library
 out = {}
 library = Library(EngineConfig())
 out["read_only"] = library.read_only

@@ -13,11 +13,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.errors import LoupeError
-from engine.render import render_page
+from engine.present.render import render_page
 from tests.app.conftest import APP
 
 IMAGE_PIXELS = 12_000_000
-"""The page-image bound the evidence view relies on (engine.render.MAX_IMAGE_PIXELS)."""
+"""The page-image bound the evidence view relies on (engine.present.render.MAX_IMAGE_PIXELS)."""
 
 
 def _page_pdf(width: float, height: float) -> bytes:

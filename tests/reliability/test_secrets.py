@@ -13,7 +13,7 @@ from engine.api import answer
 from engine.config import REPO_ROOT, BackendConfig, EngineConfig
 from engine.contracts import ParsedQuestion, TaskRequest
 from engine.errors import DocumentNotFoundError, LoupeError
-from engine.library import Library
+from engine.library.local import Library
 from engine.llm import allow_network, make_backend
 from tests.reliability import pdfs
 from tests.reliability.conftest import SECRET, net_config, run_cli

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import EngineConfig
-from engine.library import Library
+from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.subproc import child_command, child_env
 

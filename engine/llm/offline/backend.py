@@ -12,14 +12,14 @@ import time
 
 from pydantic import BaseModel
 
-from engine.bricks.text import estimate_tokens
 from engine.config import BackendConfig
 from engine.contracts import BackendReply, LlmUsage, ParsedQuestion, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
-from engine.llm.offline.answer import extract_answer
-from engine.llm.offline.followup import rewrite_follow_up
-from engine.llm.offline.plan import judge_sufficiency, make_plan, plan_subqueries
-from engine.llm.offline.question import parse_question
+from engine.documents.text import estimate_tokens
+from engine.reading.extractive import extract_answer
+from engine.reading.followup_rewrite import rewrite_follow_up
+from engine.reading.plan import judge_sufficiency, make_plan, plan_subqueries
+from engine.reading.question import parse_question
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,256 @@
+"""The engine's entry points: ``ingest`` a PDF and ``answer`` a question over library documents."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from engine.config import MAX_QUESTION_CHARS, EngineConfig
+from engine.contracts import (
+    Activations,
+    AnswerWithEvidence,
+    Backend,
+    Budget,
+    BudgetOverride,
+    Chunk,
+    DocumentProfile,
+    EffectiveStrategy,
+    LibraryEntry,
+    PageRef,
+    ParsedQuestion,
+    ProgressEvent,
+    RunResult,
+    StrategyName,
+)
+from engine.documents.text import normalize_space
+from engine.errors import LoupeError
+from engine.history import RunStore, new_run_id, now_iso
+from engine.library import DocumentLibrary, open_library
+from engine.llm import make_backend, rules_backend
+from engine.llm.embeddings import embedder_for
+from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
+from engine.retrieval.index import DocumentIndex
+from engine.run.budget import LoopGuard
+from engine.run.calls import LlmCalls
+from engine.run.decide import decide
+from engine.run.evidence import RunState
+from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
+from engine.run.side_quota import side_quota, with_document_sides
+from engine.run.steps import below_the_line, finish_caveats, understand_question, with_support
+from engine.run.strategies import STRATEGY_NAMES, strategy_runner
+from engine.run.strategies.router import route
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[ProgressEvent], None]
+
+
+def ingest(
+    data: bytes, file_name: str, *, config: EngineConfig | None = None, library: DocumentLibrary | None = None
+) -> LibraryEntry:
+    """Add a PDF to the library (idempotent by content) and return its entry."""
+    return (library or open_library(config)).ingest(data, file_name)
+
+
+def answer(
+    question: str,
+    doc_ids: Sequence[str],
+    *,
+    config: EngineConfig | None = None,
+    strategy: StrategyName | None = None,
+    budget: Budget | BudgetOverride | None = None,
+    library: DocumentLibrary | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
+    top_k: int | None = None,
+    store: RunStore | None = None,
+    previous: RunResult | None = None,
+) -> RunResult:
+    """Answer ``question`` over the library documents ``doc_ids``.
+
+    Args:
+        question: The question, in plain language.
+        doc_ids: Library ids (or unique prefixes) of the documents to search.
+        config: Engine configuration (default ``EngineConfig()``).
+        strategy: Overrides ``config.strategy``.
+        budget: A whole budget, or an override of some fields of the per-complexity default.
+        library: The library (default: the one ``config`` points at).
+        backend: A ready backend (default: built from ``config.backend``).
+        progress: Called with a ``ProgressEvent`` at every stage.
+        top_k: Fixed number of chunks per retrieval (the eval's peer baseline).
+        store: The run history to save the run in (not saved when None).
+        previous: The turn this question follows up: the question is rewritten with it into a full
+            question (``asked`` keeps the user's words), and the first pass starts from its parsed
+            question's hints and its evidence pages (see ``engine.api.conversation.follow_up``).
+
+    Raises:
+        LoupeError: empty question, no documents, unknown document.
+    """
+    started = time.monotonic()
+    created_at = now_iso()
+    config = config or EngineConfig()
+    check_question_length(question)
+    question = normalize_space(question or "")
+    if not question:
+        raise LoupeError("the question is empty; type a question first")
+    if not doc_ids:
+        raise LoupeError("no document selected; upload a PDF or pick one from the library")
+    requested: StrategyName = strategy or config.strategy
+    if requested not in STRATEGY_NAMES:
+        raise LoupeError(f"unknown strategy {requested!r}; choose one of {', '.join(STRATEGY_NAMES)}")
+    library = library or open_library(config)
+    _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
+    indexes, embedded = _on_embeddings([library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)], config, library)
+    profiles = tuple(ix.profile for ix in indexes)
+    llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
+                   guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
+    asked = question
+    if previous is not None:
+        question = rewrite_question(question, previous, llm)
+        if question != asked:
+            _notify(progress, "understand", f"understood as: {question}")
+    _notify(progress, "understand", "reading the question")
+    parsed = understand_question(question, llm)
+    if previous is not None:
+        parsed = inherit_parsed(parsed, previous.parsed_question)
+    parsed = with_document_sides(parsed, indexes)
+    llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
+
+    effective, reason = _choose(requested, parsed, profiles)
+    engines = ", ".join(dict.fromkeys(ix.keyword.engine for ix in indexes))
+    quota = side_quota(config.retrieval.top_k, len(parsed.sides)) if effective != "single_pass" else 0
+    activations = decide(
+        parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
+        keyword_engine=engines, max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
+        dense_engine=", ".join(dict.fromkeys(ix.dense_engine for ix in indexes)),
+    )  # fmt: skip
+    _notify(progress, "dispatch", f"{effective}: {reason}")
+    state = RunState(
+        question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
+        pdf_bytes=library.pdf_bytes, progress=progress, top_k=top_k,
+    )  # fmt: skip
+    if previous is not None:
+        seed_previous_evidence(state, previous)
+    outcome = strategy_runner(effective)(state)
+    if outcome.handed_to is not None:
+        effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
+    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    final = below_the_line(final, config.generation.min_claim_confidence)
+    _notify(progress, "done", f"stopped: {outcome.stop_reason}")
+    usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
+    pages, chunks, added_in = _evidence(state, final)
+    result = RunResult(
+        run_id=new_run_id(),
+        created_at=created_at,
+        follow_up_of=(previous.run_id or None) if previous is not None else None,
+        asked=asked if asked != question else None,
+        question=question,
+        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
+        strategy_requested=requested,
+        strategy_effective=effective,
+        strategy_reason=reason,
+        backend=llm.backend.name,
+        parsed_question=parsed,
+        profiles=profiles,
+        activations=_note_dense_fallback(state.activations, embedded),
+        answer=final,
+        history=tuple(outcome.history),
+        stop_reason=outcome.stop_reason,
+        exhausted=outcome.exhausted,
+        evidence_pages=pages,
+        evidence_chunks=chunks,
+        page_added_in=added_in,
+        page_scores=state.page_score_list(),
+        fallbacks=tuple(llm.fallbacks),
+        budget=llm.guard.budget,
+        usage=usage,
+        config_fingerprint=config.fingerprint(),
+    )
+    if store is not None and not store.read_only:
+        store.save(result)
+    elif store is not None:
+        logger.info("run %s not saved: the run history is read-only", result.run_id)
+    return result
+
+
+def check_question_length(question: str | None) -> None:
+    """Raise ``LoupeError`` when ``question`` is longer than ``MAX_QUESTION_CHARS`` (checked before any parsing)."""
+    if question is not None and len(question) > MAX_QUESTION_CHARS:
+        raise LoupeError(
+            f"the question is {len(question):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
+            "ask it in fewer words, or split it into several questions"
+        )
+
+
+def _on_embeddings(
+    indexes: list[DocumentIndex], config: EngineConfig, library: DocumentLibrary
+) -> tuple[list[DocumentIndex], list[EmbeddingDense]]:
+    """The documents with dense retrieval on the configured embeddings endpoint for this run (unchanged, on the
+    offline LSA, when none is configured)."""
+    embedder = embedder_for(config.backend)
+    if embedder is None:
+        return indexes, []
+    entry_dir = getattr(library, "entry_dir", None)  # the local library keeps the vectors in the entry's folder
+    settings = config.backend
+    pairs = [
+        with_embeddings(ix, embedder, Path(entry_dir(ix.doc.doc_id)) if callable(entry_dir) else None,
+                        settings.embeddings_batch_size, settings.embeddings_build_seconds, settings.timeout_seconds)
+        for ix in indexes
+    ]  # fmt: skip
+    return [ix for ix, _ in pairs], [dense for _, dense in pairs]
+
+
+def _note_dense_fallback(activations: Activations, embedded: Sequence[EmbeddingDense]) -> Activations:
+    """The activation column with the reason dense retrieval fell back to the LSA this run, if it did."""
+    failures = list(dict.fromkeys(d.failure for d in embedded if d.failure is not None))
+    if not failures:
+        return activations
+    dense = activations.dense_retrieval
+    note = f"{dense.reason}; it fell back to LSA for this run ({'; '.join(failures)})"
+    return activations.model_copy(update={"dense_retrieval": dense.model_copy(update={"reason": note})})
+
+
+def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:
+    if budget is None:
+        return default
+    if isinstance(budget, BudgetOverride):
+        return budget.apply(default)
+    return budget
+
+
+def _choose(
+    requested: StrategyName, parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]
+) -> tuple[EffectiveStrategy, str]:
+    if requested == "auto":
+        decision = route(parsed, profiles)
+        return decision.strategy, f"auto ({decision.question_class}): {decision.reason}"
+    return requested, "chosen by the user"
+
+
+def _evidence(
+    state: RunState, final: AnswerWithEvidence
+) -> tuple[tuple[PageRef, ...], tuple[Chunk, ...], tuple[int, ...]]:
+    names = state.file_names()
+    pages: dict[tuple[str, int], None] = {}
+    chunks: list[Chunk] = []
+    for citation in final.citations:
+        entry = state.ledger.get(citation.chunk_id)
+        if entry is None:
+            continue
+        chunk = entry.hit.chunk
+        pages.setdefault((chunk.doc_id, chunk.page), None)
+        if chunk not in chunks:
+            chunks.append(chunk)
+    first_pass: dict[tuple[str, int], int] = {}
+    for entry in state.ledger.values():
+        key = (entry.hit.chunk.doc_id, entry.hit.chunk.page)
+        first_pass[key] = min(first_pass.get(key, entry.first_pass), entry.first_pass)
+    refs = tuple(PageRef(doc_id=d, file_name=names.get(d, d), page=p) for d, p in pages)
+    return refs, tuple(chunks), tuple(first_pass.get(key, 0) for key in pages)
+
+
+def _notify(progress: Progress | None, stage: str, message: str) -> None:
+    if progress is not None:
+        progress(ProgressEvent(stage=stage, message=message))  # type: ignore[arg-type]

@@ -1,0 +1,117 @@
+"""A library entry's search indexes on disk: opened when current, else rebuilt under the entry's lock.
+
+The keyword index lives in ``<entry>/index/`` and the LSA in ``<entry>/dense.npz``; both are written
+under temporary names and renamed into place, so a killed process never leaves a half-written one.
+A read-only library builds what is missing in memory only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import shutil
+from pathlib import Path
+from typing import Protocol
+
+from filelock import FileLock
+
+from engine.config import EngineConfig
+from engine.contracts import LibraryEntry, ParsedDocument
+from engine.errors import DocumentNotFoundError, LibraryCorruptError
+from engine.library.isolation import DenseHandoff
+from engine.library.loaded import Build
+from engine.retrieval.dense import LsaRetriever
+from engine.retrieval.keyword import KeywordIndex
+
+logger = logging.getLogger(__name__)
+
+INDEX_DIR = "index"
+DENSE_NAME = "dense.npz"
+MANIFEST_NAME = "manifest.json"
+
+
+class LibraryFolder(Protocol):
+    """What opening an entry's indexes needs of the library folder (``engine.library.local.Library``)."""
+
+    config: EngineConfig
+    read_only: bool
+
+    def entry_dir(self, doc_id: str) -> Path: ...
+
+    def entry_lock(self, doc_id: str) -> FileLock: ...
+
+    def build_in_progress(self, doc_id: str) -> Build | None: ...
+
+
+def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
+    """The saved keyword index, rebuilt (under the entry's lock) when missing, stale or damaged."""
+    directory = library.entry_dir(entry.doc_id) / INDEX_DIR
+    settings = library.config.retrieval
+    try:
+        return KeywordIndex.open(directory, doc, settings)
+    except LibraryCorruptError as exc:
+        if library.read_only:
+            logger.info("keyword index of %s built in memory (read-only library): %s", entry.doc_id[:16], exc)
+            return KeywordIndex.in_memory(doc, settings)
+        if waiting:
+            logger.warning("rebuilding the keyword index of %s: %s", entry.doc_id[:16], exc)
+    with library.entry_lock(entry.doc_id):
+        try:
+            return KeywordIndex.open(directory, doc, settings)  # built meanwhile by another process
+        except LibraryCorruptError:
+            pass
+        if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
+        _rebuild_keyword(library, entry, doc)
+    return KeywordIndex.open(directory, doc, settings)
+
+
+def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> None:
+    folder = library.entry_dir(entry.doc_id)
+    for leftover in folder.glob(".index-*"):  # from a build that was killed
+        shutil.rmtree(leftover, ignore_errors=True)
+    fresh = folder / f".index-{secrets.token_hex(4)}"
+    try:
+        KeywordIndex.build(doc, fresh, library.config.retrieval).close()
+        old = folder / INDEX_DIR
+        trash = folder / f".index-old-{secrets.token_hex(4)}"
+        if old.exists():
+            os.replace(old, trash)
+        os.replace(fresh, old)
+        shutil.rmtree(trash, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+
+
+def open_dense(
+    library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: DenseHandoff | None = None
+) -> LsaRetriever:
+    """The saved LSA (after a background build of this process, or the one the PDF worker built), else
+    built here and saved."""
+    build = library.build_in_progress(entry.doc_id) if waiting else None
+    if build is not None:
+        build.dense_ready.wait(library.config.library.max_parse_seconds)
+    path = library.entry_dir(entry.doc_id) / DENSE_NAME
+    dims = library.config.retrieval.dense_dimensions
+    try:
+        return LsaRetriever.load(path, doc, dims)
+    except ValueError as exc:
+        if path.exists():
+            logger.info("rebuilding the dense index of %s: %s", entry.doc_id[:16], exc)
+    if library.read_only:
+        return LsaRetriever.build(doc, library.config.retrieval)
+    ready = staged is not None and staged.wait(library.config.library.max_parse_seconds)
+    with library.entry_lock(entry.doc_id):
+        with contextlib.suppress(ValueError):
+            return LsaRetriever.load(path, doc, dims)
+        if ready and staged is not None and (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            os.replace(staged.path, path)
+            with contextlib.suppress(ValueError):
+                return LsaRetriever.load(path, doc, dims)
+        lsa = LsaRetriever.build(doc, library.config.retrieval)
+        if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            lsa.save(path, dims)
+    return lsa

@@ -1,0 +1,187 @@
+"""The PDF worker process (the child side of :mod:`engine.library.isolation`).
+
+It limits its own address space and CPU time, probes and parses the PDF, and reports over a pipe:
+``("probe", page)`` and ``("page", page, total, ocr, reader)`` before each page, then one of
+``("done", profile, parsed_bytes)``, ``("error", LoupeError)``, ``("memory",)`` or ``("crash", text)``.
+
+Documents of ``SPLIT_MIN_PAGES`` pages or more are read by two processes: the worker forks a helper
+(safe: the worker has a single thread) that reads the second half of the pages and hands its lines
+back through a pipe, while the worker reads the first half. Both report their pages to the parent
+themselves (a message is one small atomic write), so the per-page deadline watches both. The worker
+leads a process group, so stopping it stops the helper too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import pickle
+import resource
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from engine.config import EngineConfig, LibraryConfig
+from engine.contracts import DocumentProfile, ParsedDocument
+from engine.documents.parsed_codec import encode
+from engine.documents.parsing import PageCallback, RawPage, is_memory_error, parse_pdf, read_pages
+from engine.documents.profile import probe_pdf
+from engine.errors import DocumentError, LoupeError
+from engine.retrieval.dense import LsaRetriever
+
+logger = logging.getLogger(__name__)
+
+SPLIT_MIN_PAGES = 40
+"""Documents this long are read by two processes (below, forking a helper costs more than it saves)."""
+
+
+def with_ocr_pages(profile: DocumentProfile, doc: ParsedDocument) -> tuple[DocumentProfile, ParsedDocument]:
+    """The profile told which pages were read by OCR."""
+    if not doc.ocr_pages:
+        return profile, doc
+    return profile.model_copy(update={"ocr_pages": doc.ocr_pages, "is_likely_scanned": True}), doc
+
+
+def _vm_bytes() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _limit_resources(limits: LibraryConfig) -> None:
+    """Cap the worker's address space (what it inherited plus the allowance) and its CPU time."""
+    for kind, soft in (
+        (resource.RLIMIT_AS, _vm_bytes() + limits.max_parse_memory_mb * 1024 * 1024),
+        (resource.RLIMIT_CPU, int(limits.max_parse_seconds) + 10),
+    ):
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        try:
+            resource.setrlimit(kind, (soft, hard))
+        except (ValueError, OSError) as exc:
+            logger.warning("could not limit the PDF worker (%s): %s", kind, exc)
+
+
+def _outcome(exc: BaseException) -> tuple[Any, ...]:
+    if isinstance(exc, LoupeError):
+        return ("error", exc)
+    return ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
+
+
+def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None) -> None:
+    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
+    parent = os.getppid()
+    _limit_resources(config.library)
+
+    def on_page(page: int, total: int, ocr: bool) -> None:
+        conn.send(("page", page, total, ocr, os.getpid()))
+
+    message: tuple[Any, ...]
+    doc: ParsedDocument | None = None
+    try:
+        profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
+        doc = parse_pdf(data, name, config, on_page, reader=functools.partial(_two_readers, conn))
+        profile, doc = with_ocr_pages(profile, doc)
+        message = ("done", profile, encode(doc))
+    except BaseException as exc:  # every failure is reported, never a silent death
+        message = _outcome(exc)
+    with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
+        conn.send(message)
+        if doc is not None and dense_to is not None:
+            conn.send(("dense", _save_lsa(doc, config, dense_to, parent)))
+    conn.close()
+
+
+def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> bool:
+    """Build the LSA and save it at ``path`` for the parent; nothing is written once the parent is gone
+    (a killed ingest leaves no file behind that a later cleanup could miss)."""
+    try:
+        lsa = LsaRetriever.build(doc, config.retrieval)
+        if os.getppid() != parent:
+            return False
+        lsa.save(path, config.retrieval.dense_dimensions)
+        return True
+    except Exception:
+        logger.warning("the worker could not build the dense index", exc_info=True)
+        return False
+
+
+def _finished(conn: Connection) -> None:
+    """Tell the parent this process read its last page (its per-page deadline no longer applies)."""
+    conn.send(("reader-done", os.getpid()))
+
+
+def _two_readers(
+    conn: Connection, pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None
+) -> tuple[list[RawPage], list[int]]:
+    """Read the pages in this process and a forked helper, half each; lines come back in page order."""
+    total = pdf.page_count
+    if total < SPLIT_MIN_PAGES:
+        pages = read_pages(pdf, config, on_page)
+        _finished(conn)
+        return pages
+    half = (total + 1) // 2
+    receive_fd, send_fd = os.pipe()
+    helper = os.fork()
+    if helper == 0:
+        os.close(receive_fd)
+        _helper(conn, pdf, config, on_page, range(half, total), send_fd)
+    os.close(send_fd)
+    try:
+        first, first_ocr = read_pages(pdf, config, on_page, range(half))
+        _finished(conn)
+        second, second_ocr = _collect(receive_fd, helper, half + 1, total)
+    finally:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(helper, os.WNOHANG)
+    return first + second, first_ocr + second_ocr
+
+
+def _helper(
+    conn: Connection, pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: range,
+    fd: int,
+) -> None:  # fmt: skip
+    """The helper's body: read ``numbers``, send the result through ``fd``, exit without cleanup."""
+    code = 0
+    try:
+        result: tuple[Any, ...] = ("ok", read_pages(pdf, config, on_page, numbers))
+        _finished(conn)
+    except BaseException as exc:
+        result = _outcome(exc)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    except BaseException:
+        code = 1
+    os._exit(code)
+
+
+def _collect(fd: int, helper: int, first_page: int, total: int) -> tuple[list[RawPage], list[int]]:
+    with os.fdopen(fd, "rb") as source:
+        payload = source.read()
+    _, status = os.waitpid(helper, 0)
+    if not payload:
+        raise DocumentError(
+            f"reading pages {first_page}-{total} of this PDF crashed the reader (status {status}); the file is "
+            "damaged or hostile: export it again and retry"
+        )
+    result = pickle.loads(payload)
+    if result[0] == "ok":
+        return result[1]
+    if result[0] == "error":
+        raise result[1]
+    if result[0] == "memory":
+        raise MemoryError(f"pages {first_page}-{total}")
+    raise DocumentError(f"this PDF could not be read (pages {first_page}-{total} failed: {result[1]}); export it again")

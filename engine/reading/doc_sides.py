@@ -1,0 +1,232 @@
+"""Which document each side of a cross-document question is about.
+
+With several documents selected, a comparison has one side per document. The question usually names
+each side by something that identifies its document: a year or period ("2018" / "2022", "fiscal
+2015"), a version ("2.0" / "3.1.0"), a kind of filing ("10-K" / "earnings release") or a name
+("HONOR Watch GS Pro" / "HUAWEI WATCH D"). ``map_sides`` finds those phrases in the question and
+gives each to the document that holds it most distinctly: its file name, its title page (where
+filings state "For the fiscal year ended December 31, 2018") and how often the rest of it uses the
+phrase compared with the other documents. A document the question names by nothing gets its file
+name as its side's label. Pure: the caller reads the documents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.documents.text import STOPWORDS, normalize_space
+
+TITLE_CHARS = 3000
+"""How much of the first pages counts as the title page."""
+
+_DOC_KINDS = re.compile(
+    r"\b(?:10-K|10-Q|8-K|20-F|annual report|quarterly report|(?:earnings|results|press) release|proxy statement)\b",
+    re.I,
+)
+"""Kinds of filings and reports, by the names their own cover pages use."""
+_VERSION = re.compile(r"\b(?:v(?:ersion)?\s?)?(\d+\.\d+(?:\.\d+)?)\b(?!\s?(?:%|percent|billion|million))", re.I)
+PERIOD = re.compile(
+    r"\b(?:(?:fiscal(?: year)?|FY)\s?'?(?:19|20)\d\d|Q[1-4]\s?'?(?:19|20)\d\d|(?:19|20)\d\d\s?Q[1-4]|(?:19|20)\d\d)\b",
+    re.I,
+)
+"""A period that names a side: a fiscal year, a quarter or a year ("fiscal 2022", "FY2021", "Q4 2023")."""
+_NAME = re.compile(
+    r"\b([A-Z][\w&\-]*[A-Z0-9][\w&\-]*|[A-Z][a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|\d+(?:\.\d+)*[A-Za-z]?\b))*"
+)
+"""Runs of capitalised words that carry an inner capital or a digit: product and system names."""
+_ACRONYM = re.compile(r"[A-Z]{2,5}s?|Q[1-4]|H[12]")
+"""A lone short acronym ("EPS", "GAAP", "API") or a quarter is what is asked about, not a document's name."""
+
+
+@dataclass(frozen=True)
+class DocIdentity:
+    """What names a document: its file name, its title page and its whole text (lower case)."""
+
+    doc_id: str
+    file_name: str
+    title_text: str
+    full_text: str
+    title: str = ""
+    """The document's own title (its first heading), for labels."""
+
+    @property
+    def short_name(self) -> str:
+        if self.title:
+            return self.title
+        stem = re.sub(r"\.pdf$", "", self.file_name, flags=re.I)
+        return normalize_space(re.sub(r"[_]+", " ", stem))
+
+
+@dataclass(frozen=True)
+class DocSide:
+    """One side of a cross-document question: the document and the question's name for it."""
+
+    doc_id: str
+    label: str
+    phrases: tuple[str, ...]
+    """The question's phrases that pointed at this document (empty: labelled by file name)."""
+
+
+def identity(doc_id: str, file_name: str, page_texts: Sequence[str], title: str = "") -> DocIdentity:
+    """The identity of a document from its pages' text (and its first heading, when it has one)."""
+    full = "\n".join(page_texts)
+    return DocIdentity(doc_id, file_name, full[:TITLE_CHARS].lower(), full.lower(), normalize_space(title)[:80])
+
+
+def candidate_phrases(question: str) -> list[str]:
+    """Phrases of ``question`` that could name one document: kinds, versions, periods and names."""
+    found: dict[str, None] = {}
+    for pattern in (_DOC_KINDS, _VERSION, PERIOD):
+        for m in pattern.finditer(question):
+            found.setdefault(normalize_space(m.group(0)), None)
+    for m in _NAME.finditer(question):
+        phrase = normalize_space(m.group(0))
+        words = phrase.split()
+        while words and (words[-1].lower() in STOPWORDS or PERIOD.fullmatch(words[-1]) or words[-1].isdigit()):
+            words.pop()
+        name = " ".join(words)
+        if words and not _DOC_KINDS.fullmatch(name) and not _ACRONYM.fullmatch(name) and not PERIOD.search(name):
+            found.setdefault(name, None)
+    return list(found)
+
+
+def _name_tokens(file_name: str) -> str:
+    """A file name as words: "3M_2018_10K.pdf" -> " 3m 2018 10k 10-k ", "v2.0" kept."""
+    stem = re.sub(r"\.pdf$", "", file_name, flags=re.I).lower()
+    spaced = re.sub(r"[_\s]+", " ", stem)
+    spaced = re.sub(r"\b(10|20|8)-?([kqf])\b", r"\1-\2 \1\2", spaced)
+    spaced = re.sub(r"\bv(\d)", r"v \1", spaced)  # "v2.0" -> "v 2.0"
+    return f" {spaced} "
+
+
+def _forms(phrase: str) -> list[str]:
+    """Lower-case spellings of a phrase to look for ("fiscal 2015" is also "2015"; "v2.0" also "2.0")."""
+    low = phrase.lower()
+    forms = [low]
+    version = _VERSION.fullmatch(phrase)
+    if version:
+        forms.append(version.group(1))
+    year = re.search(r"(?:19|20)\d\d", low)
+    if year and PERIOD.fullmatch(phrase):
+        forms.append(year.group(0))
+    words = low.split()
+    if _is_name(phrase):  # "HUAWEI WATCH D" is also "WATCH D": a product's name without its maker's
+        forms += [" ".join(words[i:]) for i in range(1, len(words) - 1 if len(words) > 2 else 1)]
+    return list(dict.fromkeys(forms))
+
+
+def _is_name(phrase: str) -> bool:
+    return not (_DOC_KINDS.fullmatch(phrase) or _VERSION.fullmatch(phrase) or PERIOD.fullmatch(phrase))
+
+
+def _contains(text: str, form: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(form)}(?![\w]|\.\d)", text) is not None
+
+
+def _count(text: str, form: str) -> int:
+    return len(re.findall(rf"(?<![\w.]){re.escape(form)}(?![\w]|\.\d)", text))
+
+
+def phrase_scores(phrase: str, docs: Sequence[DocIdentity]) -> list[float]:
+    """How strongly each document is named by ``phrase``: file name (3), title page (2), and its
+    share of the phrase's occurrences across the documents (up to 1).
+
+    A name (not a period, version or kind of report) must also be the document's own: most of its
+    occurrences are there, and no other document's title page uses it; "EPS" or a dataset both
+    papers use is what is compared, not a side.
+    """
+    forms = _forms(phrase)
+    counts = [max(_count(d.full_text, f) for f in forms) for d in docs]
+    total = sum(counts)
+    titled = [any(_contains(d.title_text, f) for f in forms) for d in docs]
+    scores = []
+    for n, (doc, count) in enumerate(zip(docs, counts, strict=True)):
+        in_name = any(_contains(_name_tokens(doc.file_name), f) for f in forms)
+        share = count / total if total else 0.0
+        score = 3.0 * in_name + 2.0 * titled[n] + share
+        if _is_name(phrase) and not in_name and (share < 0.6 or sum(titled) > 1):
+            score = 0.0
+        scores.append(score)
+    return scores
+
+
+def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
+    """One side per document, each labelled by the question's phrases that name it."""
+    if len(docs) < 2:
+        return []
+    assigned: dict[str, list[tuple[str, float]]] = {d.doc_id: [] for d in docs}
+    phrases = candidate_phrases(question)
+    for phrase in phrases:
+        if _is_name(phrase) and _embedded_marker(phrase):
+            continue  # "OpenAPI 2.0" goes where "2.0" goes (below)
+        scores = phrase_scores(phrase, docs)
+        ranked = sorted(range(len(docs)), key=lambda i: -scores[i])
+        best, second = scores[ranked[0]], scores[ranked[1]]
+        if best >= 0.75 and best >= 1.5 * second + 0.2:
+            assigned[docs[ranked[0]].doc_id].append((phrase, best))
+    for phrase in phrases:  # a name with a version or period in it follows that marker
+        marker = _embedded_marker(phrase) if _is_name(phrase) else None
+        for _doc_id, found in assigned.items():
+            if marker and any(p == marker for p, _ in found):
+                found.append((phrase, 10.0))
+    return [
+        DocSide(doc_id=d.doc_id, label=_label(assigned[d.doc_id]) or d.short_name,
+                phrases=tuple(p for p, _ in assigned[d.doc_id]))
+        for d in docs
+    ]  # fmt: skip
+
+
+def _embedded_marker(phrase: str) -> str | None:
+    """The version or period inside a name ("2.0" in "OpenAPI 2.0"), else None."""
+    for pattern in (_VERSION, PERIOD):
+        m = pattern.search(phrase)
+        if m and m.group(0) != phrase:
+            return normalize_space(m.group(0))
+    return None
+
+
+def _label(found: list[tuple[str, float]]) -> str:
+    """The best-supported name ("HONOR Watch GS Pro", "OpenAPI 2.0"); else the kind of report with its
+    version or period ("10-K 2021", "fiscal 2015")."""
+    names = sorted((p for p in found if _is_name(p[0])), key=lambda p: -p[1])
+    if names:
+        return names[0][0]
+    kinds = [p for p, _ in found if _DOC_KINDS.fullmatch(p)]
+    marks = [p for p, _ in sorted(found, key=lambda p: -p[1]) if not _DOC_KINDS.fullmatch(p)]
+    return " ".join([*kinds[:1], *marks[:1]])
+
+
+_COLLECTIVE = re.compile(
+    r"\b(?:(?P<dual>the two|both(?: the)?|two)\s+(?P<plural>(?:[a-z][\w\-]*\s+)?[a-z][\w\-]*[a-rt-z]s)"
+    r"|(?P<single>each|either)\s+(?P<noun>[a-z][\w\-]*[a-rt-z]))\b",
+    re.I,
+)
+"""The phrase a comparison uses for its sides together: "the two versions", "both watch manuals", "each
+system". A plural after "two"/"both" (a verb after "both" is not plural: "both break"), a singular after
+"each"/"either" ("each reports" is a verb)."""
+
+
+def collective_noun(question: str) -> str:
+    """The words a comparison uses for all its sides at once ("versions" in "between the two versions"),
+    lower case; "" when it has none. Within one side's document they name the document itself, not what
+    a passage must speak of."""
+    for m in _COLLECTIVE.finditer(question):
+        phrase = m.group("plural") or m.group("noun")
+        words = [w for w in phrase.lower().split() if w not in STOPWORDS]
+        if words:
+            return " ".join(words)
+    return ""
+
+
+def aspect_of(question: str, sides: Sequence[DocSide], names: bool = False) -> str:
+    """The question without the periods, versions and kinds of report that name its sides (and their
+    names too, with ``names``): what is compared."""
+    text = question
+    for side in sides:
+        for phrase in side.phrases:
+            if _is_name(phrase) and not names:
+                continue
+            text = re.sub(rf"(?<![\w.]){re.escape(phrase)}(?![\w]|\.\d)", " ", text)
+    return normalize_space(text)

@@ -1,0 +1,390 @@
+"""Offline extractive answering: the best evidence sentences, cited, plus honest feedback signals.
+
+Sentences (or table rows) are scored by overlap with the question's keywords and anchors, the
+retrieval score, and the question's shape (numbers for value questions, one sentence per side for
+comparisons, one line per item for listings). Feedback fields are computed from the evidence itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion, QuestionPart
+from engine.documents.text import find_cardinality_cue, find_references, stems
+from engine.reading.discovery import discovered_keywords
+from engine.reading.focus import focus
+from engine.reading.passages import (
+    Unit,
+    coverage,
+    label_share,
+    score_units,
+    side_units,
+    split_units,
+    term_stems,
+    unit_terms,
+    with_caption,
+)
+from engine.reading.question import question_parts
+from engine.reading.signals import (
+    CAVEATS,
+    announced_count,
+    cue_order,
+    garbled_pages,
+    needed_references,
+    part_key,
+    reference_present,
+    side_aspect,
+    uncovered_parts,
+    unresolved_references,
+)
+
+logger = logging.getLogger(__name__)
+
+NOT_FOUND = "I could not find the answer in the retrieved evidence."
+MIN_OVERLAP = 0.34
+MIN_WEIGHTED = 0.2
+"""The best passage must hold this share of the question's terms weighted by rarity ("purchase price"
+weighs more than "aircraft" in a note about aircraft), else the answer is "not found"."""
+EXTRACTIVE_SCALE = 0.55
+"""Passages chosen by word overlap answer about half of the questions they seem to: their confidence
+is scaled to stay under the claim line (0.6) unless code verified more (a listing's announced count
+matched here; a value read by its label and period, by the composition layer)."""
+SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
+"""A document side's best passage is scored on the side's terms plus the document words for them, a
+longer list than one question's: half the share suffices to cite it as that side's closest passage."""
+
+
+# --------------------------------------------------------------------------------------------
+# Selection
+# --------------------------------------------------------------------------------------------
+
+
+def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The best unit of each side: from the side's own document (the best-scoring one that answers
+    at all), or, in one document, the unit that names the side best."""
+    chosen: list[tuple[str, Unit]] = []
+    uncovered: list[str] = []
+    for side in parsed.sides:
+        if side.doc_id is not None:
+            own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
+            aspect = side_aspect(side, parsed, parsed.sides)  # a passage naming only the company covers nothing
+            own = [u for u in own if not aspect or any(t & (stems(u.text) | stems(u.caption)) for t in aspect)]
+            best = max(own, key=lambda u: u.score, default=None)
+            for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
+                logger.debug(
+                    "side %s: %.2f wc=%.2f p.%d %s", side.label, u.score, u.weighted_coverage, u.item.page, u.text[:90]
+                )
+            if best is None or best.weighted_coverage < SIDE_MIN_WEIGHTED:
+                uncovered.append(side.label)
+                continue
+            chosen.append((side.label, best))
+            chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
+            continue
+        scored = [(label_share(side.label, u), u) for u in units]
+        scored = [(cov, u) for cov, u in scored if cov >= 0.5]
+        if not scored:
+            uncovered.append(side.label)
+            continue
+        chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
+    return chosen, uncovered
+
+
+def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
+    """For a multi-part question, the best further unit of a side for each part its first unit misses
+    (one that holds the part's key term and scores at least half as well as the side's best)."""
+    extra: list[Unit] = []
+    for part in parts:
+        if not part.keywords:
+            continue
+        key = part_key(part.keywords)
+        if any(2 * len(key & unit_terms(u)) >= len(key) for u in [first, *extra]):
+            continue
+        holding = [
+            u for u in own
+            if 2 * len(key & unit_terms(u)) >= len(key) and u.score >= 0.8 * first.score
+            and all(u.item.chunk_id != x.item.chunk_id or u.text != x.text for x in [first, *extra])
+        ]  # fmt: skip
+        if holding:
+            extra.append(max(holding, key=lambda u: u.score))
+    return extra[:1]
+
+
+def _listing_units(units: list[Unit], limit: int, expected: int | None = None, cue: Unit | None = None) -> list[Unit]:
+    """Units that introduce an enumerated item (bold run-in term, bullet, ordinal), relevant first.
+
+    With a count ``cue`` ("We use three kinds of sensors"), items are looked for on its page and the
+    two after it; when fewer than ``expected`` relevant ones are found, further bold run-in items
+    there fill the list in page order: an item ("Multispectral imager. A four-band imager ...")
+    need not repeat the question's words.
+    """
+    picked: list[Unit] = []
+    run_ins: list[Unit] = []
+    for unit in units:
+        if unit.item.kind in ("caption", "heading") or (cue is not None and not _near(unit, cue)):
+            continue  # "Table 3: ..." is bold but it is not an item of an enumeration
+        run_in = any(unit.text.startswith(t.strip()) for t in unit.item.bold_terms if t.strip())
+        bold = run_in or any(t.strip() in unit.text[:80] for t in unit.item.bold_terms if t.strip())
+        marker = re.match(r"^(?:[•▪◦●\-–*]\s|\(?\d{1,2}[.)]\s+[A-Za-z]|(?:First|Second|Third|Fourth|Fifth|Finally|Lastly)\b)",
+                          unit.text)  # fmt: skip
+        if marker and not bold and len(unit.text.split()) < 6 and not unit.text.endswith((".", ";", ":")):
+            marker = None  # a numbered heading, not an item
+        if any(p.item.chunk_id == unit.item.chunk_id for p in picked):
+            continue
+        if (bold or marker) and unit.score > 0.15:
+            picked.append(unit)
+        elif run_in and not unit.is_row:
+            run_ins.append(unit)
+    if expected is not None and len(picked) < expected:
+        taken = {u.item.chunk_id for u in picked}
+        for unit in sorted(run_ins, key=lambda u: (u.item.page, u.order)):
+            if len(picked) >= expected:
+                break
+            if unit.item.chunk_id not in taken:
+                taken.add(unit.item.chunk_id)
+                picked.append(unit)
+    return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
+
+
+def _near(unit: Unit, cue: Unit) -> bool:
+    """On the cue's page or the two after it, and not the cue's own passage."""
+    same_doc = unit.item.doc_id == cue.item.doc_id and unit.item.chunk_id != cue.item.chunk_id
+    return same_doc and cue.item.page <= unit.item.page <= cue.item.page + 2
+
+
+def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple[list[tuple[str, Unit]], list[str]]:
+    """The units an answer is made of (each with an optional label) and the uncovered sides."""
+    ranked = sorted(units, key=lambda u: -u.score)
+    if not ranked:
+        return [], [s.label for s in parsed.sides]
+    uncovered: list[str] = []
+    chosen: list[tuple[str, Unit]] = []
+    if parsed.sides and (parsed.intent == "comparison" or any(side.doc_id for side in parsed.sides)):
+        chosen, uncovered = _side_units(units, parsed)
+        if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
+            return chosen[:limit], uncovered
+    elif parsed.intent == "listing":
+        cue = next(iter(cue_order(ranked, parsed)), None)
+        stated = find_cardinality_cue(cue.text) if cue else None
+        expected = parsed.expected_count or (stated[0] if stated else None)
+        items = [u for u in _listing_units(units, limit, expected, cue) if u is not cue]
+        if items:
+            return [("", u) for u in ([cue] if cue else []) + items][: limit + 1], uncovered
+    best = ranked[0].score
+    want = 2 if parsed.intent in ("single_fact", "section_retrieval") else limit
+    if parsed.intent == "single_fact" and (parsed.asks_for_value or ranked[0].anchor_coverage >= 0.99):
+        want = 1  # one passage holding every anchor term (or the value asked for) is the answer
+    for unit in ranked:
+        if len(chosen) >= want or unit.score < 0.6 * best:
+            break
+        if all(unit is not u for _, u in chosen):
+            chosen.append(("", unit))
+    return chosen[:limit], uncovered
+
+
+# --------------------------------------------------------------------------------------------
+# The answer
+# --------------------------------------------------------------------------------------------
+
+
+def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    extra = [u for label, u in chosen if label == CLAUSE_LABEL]
+    main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
+    body = _render_main(parsed, main) if main else ""
+    return "\n".join(p for p in (body, " ".join(with_caption(u, parsed.original_question) for u in extra)) if p)
+
+
+def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
+    if any(label for label, _ in chosen):  # one line per side: "2018: ...", "2022: ..."
+        by_side: dict[str, list[str]] = {}
+        for label, unit in chosen:
+            by_side.setdefault(label, []).append(with_caption(unit, parsed.original_question))
+        return "\n".join(
+            f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items()
+        )
+    if parsed.intent == "listing" and len(chosen) > 1:
+        intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
+        items = [u for _, u in chosen if u.text not in intro]
+        lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
+        return "\n".join([*intro, *lines])
+    return " ".join(with_caption(u, parsed.original_question) for _, u in chosen)
+
+
+STRONGEST_UNITS = 6
+"""New vocabulary is read from the chunks of this many best-scoring sentences, not from every match."""
+
+
+def _strongest_chunks(
+    ranked: Sequence[Unit], evidence: Sequence[EvidenceItem], chosen: Sequence[tuple[str, Unit]] = ()
+) -> list[EvidenceItem]:
+    """The chunks the answer quotes (a listing's items first), then those of the best-scoring sentences."""
+    ids = dict.fromkeys(u.item.chunk_id for _, u in chosen)
+    ids.update(dict.fromkeys(u.item.chunk_id for u in ranked[:STRONGEST_UNITS] if u.coverage > 0))
+    by_id = {e.chunk_id: e for e in evidence}
+    return [by_id[cid] for cid in ids if cid in by_id]
+
+
+def _confidence(best: Unit | None, second: float, anchor_cov: float, side_share: float, problems: int) -> float:
+    if best is None:
+        return 0.0
+    margin = max(0.0, min(1.0, (best.score - second) / max(best.score, 1e-6)))
+    value = 0.45 * anchor_cov + 0.3 * best.coverage + 0.1 * margin + 0.15 * side_share
+    return round(max(0.0, min(1.0, value * (0.85**problems))), 3)
+
+
+def extract_answer(
+    question: str,
+    parsed: ParsedQuestion,
+    evidence: Sequence[EvidenceItem],
+    max_sentences: int = 5,
+    max_citations: int = 6,
+) -> AnswerWithEvidence:
+    """An extractive answer to ``question`` from ``evidence`` with its feedback signals."""
+    units = split_units(evidence)
+    score_units(units, parsed)
+    ranked = sorted(units, key=lambda u: -u.score)
+    best = ranked[0] if ranked else None
+    found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
+        best is not None and best.weighted_coverage >= MIN_WEIGHTED
+    )  # the question's rarest terms must be in the best passage, not only its common ones
+    if any(side.doc_id for side in parsed.sides):
+        found = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
+    chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
+    pending = unresolved_references(parsed, units, evidence)
+    question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
+    question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}
+    bad_pages = garbled_pages(evidence)
+    expected, found_count = announced_count(parsed, units, evidence)
+    if parsed.intent == "listing":
+        listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
+        found_count = max(found_count or 0, listed)
+    # a table row is read with its header row, a passage with its section title
+    chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
+    anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
+    anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
+    count_short = expected is not None and found_count is not None and found_count < expected
+    parts = parsed.parts or question_parts(question)
+    if chosen and not any(side.doc_id for side in parsed.sides):  # document sides cover their parts themselves
+        chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
+    needed = needed_references(pending, parsed, [u.text for _, u in chosen])
+    caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
+    missing_parts = uncovered_parts(parts, [u for _, u in chosen])
+    if missing_parts:
+        caveats = (*caveats, CAVEATS["parts"].format("; ".join(missing_parts)))
+    no_items = parsed.intent == "listing" and not found_count
+    complete = (found and not uncovered and not count_short and not needed and not bad_pages and anchor_cov >= 0.5
+                and not missing_parts and not no_items)  # fmt: skip
+    side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
+    second = ranked[1].score if len(ranked) > 1 else 0.0
+    # any pending reference of a relevant passage lowers the confidence (more may be there); only one the
+    # answer's own lines or the question point to keeps it from being complete
+    problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
+    confidence = (
+        _confidence(best, second, anchor_cov, side_share, problems)
+        if found
+        else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
+    )
+    counted = parsed.intent == "listing" and expected is not None and found_count == expected  # the count announced
+    if not counted:
+        confidence = round(confidence * EXTRACTIVE_SCALE, 3)
+    citations = tuple(
+        Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
+    )[:max_citations]
+    if not chosen:  # no answer: show the closest passages (two pages at most), marked as support
+        closest: dict[tuple[str, int], Unit] = {}
+        for unit in ranked:  # best first: the first unit seen on a page is that page's closest passage
+            if unit.coverage > 0 and len(closest) < 2:
+                closest.setdefault((unit.item.doc_id, unit.item.page), unit)
+        citations = tuple(
+            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
+            for u in closest.values()
+        )
+    return AnswerWithEvidence(
+        text=_render(parsed, chosen) if chosen else NOT_FOUND,
+        citations=citations,
+        answer_found=bool(chosen),
+        complete_answer_found=complete and bool(chosen),
+        confidence=confidence,
+        caveats=caveats,
+        discovered_keywords=discovered_keywords(_strongest_chunks(ranked, evidence, chosen), question_stems),
+        pending_references=pending,
+        context_structured=not bad_pages,
+        garbled_pages=bad_pages,
+        expected_count=expected,
+        found_count=found_count,
+        uncovered_sides=tuple(uncovered),
+    )
+
+
+CLAUSE_LABEL = "+"
+"""Label of a sentence added for an uncovered part of the question (rendered after the main answer)."""
+
+_LOCATING = re.compile(r"^(?:where|which (?:table|figure|section|page))\b", re.IGNORECASE)
+
+
+def _cover_clauses(
+    parts: Sequence[QuestionPart], parsed: ParsedQuestion, units: list[Unit], chosen: list[tuple[str, Unit]], limit: int
+) -> list[tuple[str, Unit]]:
+    """Add, for each part of a multi-part question no chosen sentence covers, its best sentence.
+
+    A part is scored on its own key terms, with the question's anchors as context (a pronoun like
+    "they" points back at them); a part that asks *where* something is shown prefers captions and
+    table text.
+    """
+    result = list(chosen)
+    anchors = term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
+    missing = set(uncovered_parts(parts, [u for _, u in result]))
+    for part in (p for p in parts if p.text in missing):
+        if len(result) >= limit:
+            break
+        terms = term_stems(part.keywords)
+        if not terms:
+            continue
+        locating = bool(_LOCATING.match(part.text))
+        best, best_score = None, 0.0
+        for unit in units:
+            if any(unit is u for _, u in result):
+                continue
+            unit_stems = stems(unit.text) | stems(unit.caption)
+            own = coverage(terms, unit_stems)
+            if own <= 0:
+                continue
+            score = own + 0.5 * coverage(anchors, unit_stems)
+            if locating and (unit.item.kind in ("caption", "table") or unit.is_row or find_references(unit.text)):
+                score += 0.3
+            if score > best_score:
+                best, best_score = unit, score
+        if best is not None and best_score >= 0.5:
+            result.append((CLAUSE_LABEL, best))
+    return result
+
+
+def _caveats(
+    found: bool,
+    uncovered: list[str],
+    expected: int | None,
+    found_count: int | None,
+    pending: tuple[str, ...],
+    bad_pages: tuple[int, ...],
+    anchor_cov: float,
+    evidence: Sequence[EvidenceItem],
+) -> tuple[str, ...]:
+    notes: list[str] = []
+    if not evidence:
+        notes.append("no evidence was retrieved")
+    elif not found:
+        notes.append(CAVEATS["unmatched"])
+    elif anchor_cov < 0.5:
+        notes.append(CAVEATS["partial"])
+    notes += [CAVEATS["side"].format(side) for side in uncovered]
+    if expected is not None and found_count is not None and found_count < expected:
+        notes.append(CAVEATS["count"].format(expected, found_count))
+    if pending:
+        notes.append(CAVEATS["pending"].format(", ".join(pending)))
+    if bad_pages:
+        notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in bad_pages)))
+    return tuple(notes)
+
+
+__all__ = ["NOT_FOUND", "extract_answer", "reference_present"]

@@ -1,0 +1,387 @@
+"""Arithmetic a value question asks for, read from its own words, and computed from cited values.
+
+A question may define its metric ("Define working capital ratio as total current assets divided by
+total current liabilities", "FCF here is defined as: (cash from operations - capex)"), ask for an
+expression of line items ("unadjusted EBITDA less capex", "capex as a % of revenue"), or for a change
+between two periods ("the FY2019 - FY2020 total revenue growth rate"). ``parse_formula`` turns that
+into an expression tree whose leaves are metric phrases (a phrase the question defines is replaced by
+its definition); ``evaluate`` computes it with a lookup the caller provides (the value brick over the
+evidence), keeping every input for the working. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.documents.text import stems
+from engine.reading.answer_type import asks_quotient
+from engine.reading.periods import Period, periods_in
+from engine.reading.table_values import Cell
+
+_PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
+_RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
+_DEFINE = re.compile(
+    r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
+    r"|(?P<n2>\b[A-Za-z][\w&()' -]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as\b\s*:?\s*"
+    r"|\bcalculate\s+(?:the\s+)?(?P<n3>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
+    r"|\bdefined\s+as\b\s*:?\s*)"
+    r"(?P<expr>[^?;]+?)(?=\.\s|\.$|\?|;|$)",
+    re.I,
+)
+_ASKED = re.compile(
+    r"\b(?:what (?:is|was|were|are)|what's|calculate|compute|how much (?:is|was))\s+(?:the\s+)?(?P<rest>[^?]+)", re.I
+)
+_TOKEN = re.compile(
+    r"\s*(?:(?P<open>\()|(?P<close>\))"
+    r"|(?P<op>\bas an? (?:%|percent(?:age)?) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"
+    r"|(?P<num>\d+(?:\.\d+)?)(?=\s*(?:[()+*/×]|\s-\s|$))"
+    r"|(?P<word>[^()+*/×]+?)(?=\s*(?:[()+*/×]|\s-\s|\bas an? (?:%|percent(?:age)?) of\b|\bdivided by\b|\btimes\b"
+    r"|\bplus\b|\bminus\b|\bless\b|$)))",
+    re.I,
+)
+_OPERATOR = {"+": "+", "plus": "+", "-": "-", "minus": "-", "less": "-", "*": "*", "×": "*", "times": "*",
+             "/": "/", "divided by": "/"}  # fmt: skip
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "pct_of": 2}
+_AVERAGE_SPAN = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
+_CHANGE_SPAN = re.compile(r"^(?:the\s+)?change\s+in\s+(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
+_YEARS_AVERAGE = re.compile(r"\b(?:\d+|two|three|four|five)[- ]year average of\s+", re.I)
+_GROWTH = re.compile(
+    r"\bgrowth(?: rate)?\b|\b(?:year[- ]over[- ]year|yoy|percent(?:age)?)\s+(?:change|increase|decrease|growth)\b|"
+    r"\b(?:change|increase|decrease)\s+in\s+[\w\s&,-]+?\s+from\b",
+    re.I,
+)
+_ASIDE = re.compile(r"\((?![^()]*(?:[+*/×]|\s-\s|\bdivided by\b|\bless\b|\bminus\b|\bplus\b))[^()]*\)")
+"""A parenthesis without an operator: an aside ("(DPO)", "(in USD millions)") when it follows a word."""
+_NOISE = re.compile(
+    r"\[[^\]]*\]|"
+    r"\b(?:from|in|on|using) the [\w\s&]+?statements?\b|\bin (?:USD|US\$|\$)?\s*(?:thousands|millions|billions)\b|"
+    r"\b(?:for|of) [A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*\s*$",
+)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A metric phrase, read for the periods it names (else the evaluation's period)."""
+
+    phrase: str
+    periods: tuple[Period, ...] = ()
+    mode: str = "value"
+    """"value": one period; "average": mean over its periods; "change": last minus first."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """An operator over two nodes, an average of a node over periods, a number, or an operand."""
+
+    op: str = ""
+    left: Node | None = None
+    right: Node | None = None
+    number: float | None = None
+    operand: Operand | None = None
+    periods: tuple[Period, ...] = ()
+
+
+@dataclass
+class Working:
+    """A computed value with the inputs it used, for the answer's working."""
+
+    value: float | None
+    inputs: list[tuple[Operand, Period, Cell]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+Lookup = Callable[[str, Period | None], Cell | None]
+"""Finds the cell for a metric phrase in a period (None: any period)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------------
+
+
+def _drop_asides(text: str) -> str:
+    """Remove parenthetical asides that follow a word; keep a parenthesis that is an operand."""
+    out, last = [], 0
+    for m in _ASIDE.finditer(text):
+        before = text[: m.start()].rstrip()
+        if before and (before[-1].isalnum() or before[-1] in "'’%"):
+            out.append(text[last : m.start()])
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _clean(phrase: str) -> str:
+    phrase = _NOISE.sub(" ", _drop_asides(phrase))
+    phrase = re.sub(r"^(?:[A-Z][\w&.-]*\s+)*[A-Z][\w&.-]*['’]s\s+", "", phrase.strip())  # "Costco's total assets"
+    return " ".join(phrase.split()).strip(" ,:-")
+
+
+def _operand(phrase: str) -> Operand | None:
+    phrase = _clean(phrase)
+    for pattern, mode in ((_AVERAGE_SPAN, "average"), (_CHANGE_SPAN, "change")):
+        m = pattern.match(phrase)
+        if m and periods_in(m.group("span")):
+            return Operand(_clean(m.group("rest")), periods_in(m.group("span")), mode)
+    own = periods_in(phrase)
+    text = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", phrase, flags=re.I).split()).strip(" ,:-")
+    text = re.sub(r"^(?:the|total of)\s+", "", text, flags=re.I)
+    text = re.sub(r"\s+(?:in|for|during|at|as of)$", "", text, flags=re.I)  # its period's preposition, left dangling
+    return Operand(text, own[:1]) if re.search(r"[A-Za-z]{2}", text) else None
+
+
+def _tokens(expr: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in _TOKEN.finditer(expr):
+        kind = m.lastgroup or ""
+        text = m.group(kind).strip() if kind else ""
+        if not text:
+            continue
+        if kind == "op":
+            low = text.lower()
+            out.append((kind, "pct_of" if low.startswith("as a") else _OPERATOR[low]))
+        else:
+            out.append((kind, text))
+    return out
+
+
+def _parse(expr: str, definitions: dict[str, Node]) -> Node | None:
+    """Shunting-yard over the tokens of ``expr``; None when they do not form an expression."""
+    output: list[Node] = []
+    stack: list[str] = []
+
+    def reduce() -> bool:
+        op = stack.pop()
+        if len(output) < 2:
+            return False
+        right, left = output.pop(), output.pop()
+        output.append(Node(op=op, left=left, right=right))
+        return True
+
+    for kind, text in _tokens(expr):
+        if kind == "num":
+            output.append(Node(number=float(text)))
+        elif kind == "word":
+            leaf = _leaf(text, definitions)
+            if leaf is None:
+                return None
+            output.append(leaf)
+        elif kind == "op":
+            while stack and stack[-1] != "(" and _PRECEDENCE[stack[-1]] >= _PRECEDENCE[text]:
+                if not reduce():
+                    return None
+            stack.append(text)
+        elif kind == "open":
+            stack.append("(")
+        else:
+            while stack and stack[-1] != "(":
+                if not reduce():
+                    return None
+            if not stack:
+                return None
+            stack.pop()
+    while stack:
+        if stack[-1] == "(" or not reduce():
+            return None
+    return output[0] if len(output) == 1 else None
+
+
+def _leaf(text: str, definitions: dict[str, Node]) -> Node | None:
+    """An operand, or the definition the question gave for it ("unadjusted EBITDA")."""
+    operand = _operand(text)
+    if operand is None:
+        return None
+    words = stems(operand.phrase)
+    for name, tree in definitions.items():
+        if words and words == stems(name):
+            return tree
+    return Node(operand=operand)
+
+
+def _definitions(text: str) -> dict[str, Node]:
+    found: dict[str, Node] = {}
+    for m in _DEFINE.finditer(text):
+        name = _clean(m.group("n1") or m.group("n2") or m.group("n3") or "")
+        tree = _parse(_clean_expression(m.group("expr")), found)
+        if tree is not None and (tree.op or tree.operand):
+            found[name] = tree
+    return found
+
+
+def _clean_expression(expr: str) -> str:
+    return _NOISE.sub(" ", _drop_asides(expr)).strip(" .:")
+
+
+def parse_formula(question: str, standard: Callable[[str], str | None] | None = None) -> Node | None:
+    """The arithmetic ``question`` asks for, else None (see the module docstring).
+
+    ``standard`` gives the textbook definition of a metric the question names without defining it
+    ("EBITDA", "free cash flow"); a definition the question states always wins."""
+    text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
+    definitions = _definitions(text)
+    asked = _ASKED.search(text)
+    quotient = asks_quotient(text)
+    main = _asked_expression(asked.group("rest"), definitions, quotient) if asked else None
+    if main is not None:
+        return main
+    margin = _margin(asked.group("rest"), definitions) if asked and definitions else None
+    if margin is not None:
+        return margin
+    named = [tree for name, tree in definitions.items() if name and asked and stems(name) <= stems(asked.group("rest"))]
+    if named:
+        return named[0]
+    ratio = _RATIO_PARTS.search(text)
+    if ratio:  # "using A as the numerator and B as the denominator"
+        tree = _parse(f"({_clean_expression(ratio.group('a'))}) / ({_clean_expression(ratio.group('b'))})", {})
+        if tree is not None:
+            return tree
+    computed = [tree for tree in definitions.values() if tree.op]
+    if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
+        return computed[0]
+    growth = _growth(text, asked.group("rest") if asked else text)
+    if growth is not None or standard is None or asked is None or quotient:
+        return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
+    definition = standard(asked.group("rest"))
+    return _parse(_clean_expression(definition), {}) if definition else None
+
+
+_RATIO_PARTS = re.compile(
+    r"\busing (?:the )?(?P<a>[^,;.?]{2,80}?) as (?:the )?numerator,? and (?:the )?(?P<b>[^,;.?]{2,80}?) as (?:the )?"
+    r"denominator\b",
+    re.I,
+)
+
+_TERMS_TO = re.compile(r"[ -]to[ -]", re.I)
+"""Between a ratio's two terms: "debt-to-equity", "Long-term Debt to Total Liabilities"."""
+
+_MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
+
+
+def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
+    """ "the FY2022 unadjusted EBITDA % margin": a margin is the measure divided by revenue, in percent."""
+    m = _MARGIN.match(re.split(r"(?<=[.?])\s", rest)[0])
+    if not m:
+        return None
+    measure = _leaf(m.group("x"), definitions)
+    if measure is None:
+        return None
+    return Node(op="pct_of", left=measure, right=Node(operand=Operand("revenue")))
+
+
+def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = False) -> Node | None:
+    """The expression in the question's own ask ("the FY2022 unadjusted EBITDA less capex"); a ratio named
+    by its two terms ("Long-term Debt to Total Liabilities", "the capex to revenue ratio") divides them."""
+    rest = re.split(r"(?<=[.?])\s", rest)[0]
+    average = _YEARS_AVERAGE.search(rest)
+    span = periods_in(rest)
+    if average:
+        rest = rest[average.end() :]
+    rest = re.sub(rf"\b{_PERIOD}\s+to\s+{_PERIOD}\b", " ", rest, flags=re.I)
+    if quotient:
+        rest = _TERMS_TO.sub(" divided by ", re.sub(r"^(?:the\s+)?ratio\s+of\s+|\s+ratio\b", " ", rest, flags=re.I), 1)
+    tree = _parse(_clean_expression(rest), definitions)
+    if tree is None or not (tree.op or average):
+        return None
+    if average and len(span) >= 2:
+        years = range(min(p.year for p in span), max(p.year for p in span) + 1)
+        return Node(op="avg", left=tree, periods=tuple(Period(y) for y in years))
+    return tree
+
+
+def _growth(text: str, asked: str) -> Node | None:
+    """A change between the two periods the question names ("revenue growth rate from FY2019 to FY2020")."""
+    periods = sorted(periods_in(text), key=lambda p: (p.year, p.quarter or 0))
+    if not _GROWTH.search(text) or len({(p.year, p.quarter) for p in periods}) < 2:
+        return None
+    subject = _growth_subject(asked)
+    if not subject:
+        return None
+    first, last = periods[0], periods[-1]
+    return Node(op="%", left=Node(operand=Operand(subject, (last,))), right=Node(operand=Operand(subject, (first,))))
+
+
+def _growth_subject(text: str) -> str:
+    """The metric a growth question is about ("total revenue" in "the FY2019 to FY2020 total revenue growth rate")."""
+    plain = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", text, flags=re.I).split())
+    m = re.search(
+        r"(?:change|increase|decrease|growth)\s+in\s+([a-z][\w\s&,-]{2,60}?)\s+(?:from|between)\b", plain, re.I
+    )
+    if not m:
+        plain = re.sub(r"^(?:(?:the|to|from|and)\s+)+", "", plain.strip(), flags=re.I)
+        m = re.search(r"^([a-z][\w\s&-]{2,60}?)\s+growth(?: rate)?\b", plain, re.I)
+    return _clean(m.group(1)) if m else ""
+
+
+def operands(node: Node | None) -> list[str]:
+    """The metric phrases a computation reads, in order, each once."""
+    if node is None:
+        return []
+    if node.operand is not None:
+        return [node.operand.phrase]
+    return list(dict.fromkeys([*operands(node.left), *operands(node.right)]))
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+# --------------------------------------------------------------------------------------------
+
+
+def evaluate(node: Node, lookup: Lookup, period: Period | None = None) -> Working:
+    """Compute ``node`` (operands without a period of their own are read for ``period``); ``value``
+    is None when an input is missing or a division by zero."""
+    working = Working(value=None)
+    working.value = _eval(node, lookup, working, period)
+    return working
+
+
+def _eval(node: Node, lookup: Lookup, working: Working, period: Period | None) -> float | None:
+    if node.number is not None:
+        return node.number
+    if node.operand is not None:
+        return _operand_value(node.operand, lookup, working, period)
+    if node.op == "avg":
+        assert node.left is not None
+        values = [_eval(node.left, lookup, working, p) for p in node.periods]
+        return None if any(v is None for v in values) else sum(v for v in values if v is not None) / len(values)
+    assert node.left is not None and node.right is not None
+    left, right = _eval(node.left, lookup, working, period), _eval(node.right, lookup, working, period)
+    if left is None or right is None:
+        return None
+    if node.op in ("+", "-", "*"):
+        return left + right if node.op == "+" else (left - right if node.op == "-" else left * right)
+    if right == 0:
+        working.missing.append("a division by zero")
+        return None
+    if node.op == "%":
+        return 100.0 * (left - right) / abs(right)
+    if node.op == "pct_of":
+        return 100.0 * left / right
+    return left / right
+
+
+def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: Period | None) -> float | None:
+    """Amounts are read as magnitudes: statements print outflows in parentheses, while a definition
+    names the quantity ("cash from operations - capex")."""
+    periods: tuple[Period | None, ...] = operand.periods or (default,)
+    wanted = periods if operand.mode != "value" else periods[:1]
+    values: list[float] = []
+    for period in wanted:
+        cell = lookup(operand.phrase, period)
+        if cell is None:
+            working.missing.append(f"{operand.phrase} ({period.label()})" if period else operand.phrase)
+            return None
+        working.inputs.append((operand, period or (cell.periods[0] if cell.periods else Period(0)), cell))
+        values.append(abs(cell.scaled) if cell.unit != "%" else cell.value)
+    if operand.mode == "average":
+        return sum(values) / len(values)
+    if operand.mode == "change":
+        return values[-1] - values[0]
+    return values[0]
+
+
+def question_period(question: str) -> Period | None:
+    """The period the question's arithmetic is read for by default: the latest one it names."""
+    periods = periods_in(_RANGE.sub(r"\1 to \2", question))
+    return max(periods, key=lambda p: (p.year, p.quarter or 0)) if periods else None

@@ -1,0 +1,192 @@
+"""The sides of a comparison question ("A vs B", "between A and B", "Which ..., A or B?")."""
+
+from __future__ import annotations
+
+import re
+
+from engine.documents.text import STOPWORDS, normalize_space
+from engine.reading.doc_sides import PERIOD
+from engine.reading.lexicon import (
+    COMPARATIVE,
+    CONNECTORS,
+    GENERIC,
+    INNER_CONNECTORS,
+    QUESTION_WORDS,
+    SIDE_STOP_WORDS,
+)
+from engine.reading.separators import last_either_or, pair_after, pair_from_start, triple_after, until_first
+from engine.reading.words import split_words
+
+_SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | SIDE_STOP_WORDS
+
+
+def trim_side(text: str) -> str:
+    words = split_words(text)
+    while words and words[0].lower() in _SIDE_STOP:
+        words.pop(0)
+    while words and words[-1].lower() in _SIDE_STOP:
+        words.pop()
+    return " ".join(words)
+
+
+def _phrase_before(text: str) -> str:
+    """The noun phrase that ends ``text``: a capitalised run (with connectors) or the trailing content words."""
+    words = split_words(text)
+    if not words:
+        return ""
+    picked: list[str] = []
+    capital = words[-1][0].isupper() or any(c.isdigit() for c in words[-1])
+    for word in reversed(words):
+        low = word.lower()
+        if capital and (word[0].isupper() or word[0].isdigit() or low in CONNECTORS):
+            if low in QUESTION_WORDS or (low in STOPWORDS and word[0].isupper() and low not in CONNECTORS):
+                break
+            picked.insert(0, word)
+        elif not capital and low not in _SIDE_STOP and len(picked) < 3:
+            picked.insert(0, word)
+        else:
+            break
+    return trim_side(" ".join(picked))
+
+
+def _phrase_after(text: str) -> str:
+    """The noun phrase that starts ``text``."""
+    words = split_words(text)
+    while words and words[0].lower() in ("the", "a", "an", "both"):
+        words.pop(0)
+    if not words:
+        return ""
+    picked: list[str] = []
+    capital = words[0][0].isupper() or words[0][0].isdigit()
+    for word in words:
+        low = word.lower()
+        if (capital and (word[0].isupper() or word[0].isdigit() or low in INNER_CONNECTORS | {"the"})) or (
+            not capital and low not in _SIDE_STOP and len(picked) < 3
+        ):
+            picked.append(word)
+        else:
+            break
+    return trim_side(" ".join(picked))
+
+
+def _split_list(text: str) -> list[str]:
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus|with|to)\s+", text)
+    return [p for p in (trim_side(x) for x in parts) if p]
+
+
+def find_sides(question: str) -> list[str]:
+    """Labels of the things a comparison question compares (empty when it names none). Linear in the
+    question's length: every shape is matched by ``separators`` (no lazy group is retried from each start)."""
+    q = normalize_space(question).rstrip("?. ")
+    pair = pair_from_start(q, r"\s+(?:vs\.?|versus)\s+")
+    if pair:
+        return [s for s in (_phrase_before(pair[0]), _phrase_after(pair[1])) if s]
+    pair = pair_after(q, re.search(r"\bbetween\s+", q, re.I), r"\s+and\s+")
+    if pair:
+        return [s for s in (_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])) if s]
+    pair = _compared_with(q)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
+    if not pair:
+        pair = triple_after(q, re.search(r"\b(?:do|did|does)\s+", q, re.I), r"\s+and\s+", r"\s+(?:differ|compare)\b")
+    if pair:
+        sides = [_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])]
+        if all(sides):
+            return _same_kind(sides, pair[0])
+    match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
+    if match:
+        parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
+        if len(parts) >= 2:
+            return [_phrase_after(p) or p for p in parts][:4]
+    pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are)\s+", q, re.I), r"\s+(?:differ|different)\s+from\s+")
+    if pair:
+        return [s for s in (_phrase_after(pair[0]), _phrase_after(pair[1])) if s]
+    if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
+        sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
+        pair = last_either_or(sentence)
+        if pair and "," in sentence and len(pair[0].split()) <= 6 and len(pair[1].split()) <= 6:
+            sides = [trim_side(pair[0]), trim_side(pair[1])]
+            if all(sides):
+                return sides
+        clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
+        left, _, right = clause.partition(" or ")
+        sides = [_phrase_before(left), _phrase_after(right)]
+        if all(sides):
+            return sides
+    if re.match(r"(?i)(are|were|is|was|do|did|does|have|has|had)\b", q) and " and " in q:
+        head = re.sub(r"(?i)^(are|were|is|was|do|did|does|have|has|had)\s+(both\s+)?", "", q)
+        left, _, right = head.partition(" and ")
+        sides = [_phrase_after(left) or trim_side(left), _phrase_after(right)]
+        if all(sides):
+            return sides
+    match = re.search(r"(?i)^(?:is|are|was|were)\s+(.+?)\s+the same\s+\w+\s+as\s+(.+)", q)
+    if match:
+        return [s for s in (_phrase_after(match.group(1)), _phrase_after(match.group(2))) if s]
+    return list(_parallel_pair(q) or ())
+
+
+_PARALLEL = re.compile(r"\s+and\s+(?P<prep>on|in|for|at|of|from|by|with|under)\s+", re.I)
+
+
+def _parallel_pair(q: str) -> tuple[str, str] | None:
+    """Two named things each behind the same preposition ("on the Heron 2 and on the Heron 3", "for Acme
+    and for Zenith"): the question asks the same of both, side by side. Both must be named (a capital or a
+    digit): "on revenue and on margin" are parts of one question, not sides."""
+    for m in _PARALLEL.finditer(q):
+        head = q[: m.start()]
+        opening = list(re.finditer(rf"\b{m.group('prep')}\s+", head, re.I))
+        if not opening:
+            continue
+        left = _phrase_after(head[opening[-1].end() :])
+        right = _phrase_after(q[m.end() :])
+        if left and right and all(_named(side) for side in (left, right)):
+            return left, right
+    return None
+
+
+def _named(phrase: str) -> bool:
+    return any(word[:1].isupper() or any(c.isdigit() for c in word) for word in phrase.split())
+
+
+def _same_kind(sides: list[str], left_text: str) -> list[str]:
+    """Compared sides are of one kind: when B is a period ("... in FY2022 compare to FY2021"), A is the
+    period the left phrase names, not its subject ("Boeing"). Periods are read as documents' sides are
+    (``doc_sides.PERIOD``)."""
+    if PERIOD.fullmatch(sides[1]) and not PERIOD.search(sides[0]):
+        periods = PERIOD.findall(left_text)
+        if periods:
+            return [periods[-1], sides[1]]
+    return sides
+
+
+def _compared_with(q: str) -> tuple[str, str] | None:
+    """``<verb> A compare(s|d) with|to|against B [in|on|for ... aspect]``: A and B."""
+    pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are|would|will)\s+", q, re.I),
+                      r"\s+compare[sd]?\s+(?:with|to|against)\s+")  # fmt: skip
+    if pair is None:
+        return None
+    start = len(q) - len(pair[1])
+    return pair[0], until_first(q, start, r"\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+")
+
+
+_COMPARISON_CUES = re.compile(
+    r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
+    r"\bsame\b|\bboth\b|\beither\b|\bneither\b",
+    re.I,
+)
+
+
+def _between_and(question: str) -> bool:
+    """Whether a line holds "between ... and" (``\bbetween\b.+\band\b`` without its quadratic backtracking)."""
+    for line in question.splitlines():  # ".+" does not cross a line break
+        between = re.search(r"\bbetween\b", line, re.I)
+        if between and re.search(r"\band\b", line[between.end() + 1 :], re.I):
+            return True
+    return False
+
+
+def is_comparison(question: str, sides: list[str]) -> bool:
+    if len(sides) < 2:
+        return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
+    if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
+        return True
+    return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
+                re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip

@@ -1,0 +1,387 @@
+"""Values read from evidence: numbers with their label, column, period, unit and scale.
+
+A table row ("Purchases of property, plant and equipment | (1,577) | (1,373) | (1,420)") is read
+with its header row ("(Millions) | 2018 | 2017 | 2016"): each numeric cell becomes a ``Cell`` whose
+column names its period and whose scale comes from the header or the table's caption ("in
+millions"). A sentence that states a number ("capital spending was $1.6 billion in 2018") yields a
+cell too, with the sentence as its label. Pure functions: no I/O, no engine state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from engine.contracts import EvidenceItem
+from engine.documents.layout import ROW_SEPARATOR, has_rows
+from engine.documents.text import normalize_space, split_sentences
+from engine.reading.periods import YEAR, Period, fiscal_quarter, periods_in, span_headers, with_spans
+
+_NUMBER = re.compile(
+    r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
+    r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
+    r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
+    r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
+    r"miles?|ft|inches|km/h|mph|m/s|GB|MB|KB|TB|mAh|Wh|kWh|kW|Hz|GHz|MHz|°C|°F|times|people|"
+    r"employees|stores|units|shares|points|bps|basis points|cps|cents)(?![\w/])))?",
+    re.I,
+)
+"""A number with its sign, currency, percent, scale word and measurement unit ("38 min", "1.2 kg",
+"$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers."""
+_SCALE = re.compile(
+    r"\(\s*(?:in\s+|amounts?\s+in\s+|dollars\s+in\s+|\$\s*in\s+|€\s*in\s+|US\$\s*in\s+)?(?P<a>thousands|millions|billions)\b"
+    r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)",
+    re.I,
+)
+_SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion", "000": "thousand",
+               "000s": "thousand", "000,000": "million", "bn": "billion", "mn": "million"}  # fmt: skip
+SCALE_FACTOR = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One number in the evidence with what it measures."""
+
+    chunk_id: str
+    doc_id: str
+    page: int
+    label: str
+    """The row label, or the whole sentence for a number stated in prose."""
+    column: str
+    """The header cell of the number's column ("2018"); empty for prose."""
+    raw: str
+    """The number as printed: "(1,577)", "$ 5,363", "23.5%"."""
+    value: float
+    """Signed value in the printed scale: "(1,577)" -> -1577.0."""
+    scale: str
+    """"", "thousand", "million" or "billion": the unit the table or sentence states."""
+    unit: str
+    """"$", "€", "%" or ""."""
+    periods: tuple[Period, ...]
+    quote: str
+    """The row or sentence, as it occurs in the chunk (whitespace-normalised)."""
+    is_row: bool
+    measure: str = ""
+    """The unit of measure printed after the number ("min", "kg", "metres"), if any."""
+    context: str = ""
+    """The section the number sits in (its chunk's section title), for entity focus."""
+    position: int = -1
+    """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
+    bound: str = ""
+    """The word a table cell prints before an approximate or bounding number ("about", "under"), if any."""
+    bare: bool = False
+    """A bare number in prose followed by what it counts ("64 survey flights"): only a count question reads it."""
+
+    @property
+    def scaled(self) -> float:
+        """The value in units ("1,577" in millions -> 1.577e9); percentages stay as they are."""
+        return self.value if self.unit == "%" else self.value * SCALE_FACTOR.get(self.scale, 1.0)
+
+    def display(self) -> str:
+        """ "$1,577 million", "23.5%", "93,516"."""
+        number = f"{abs(self.value):,.{_decimals(self.raw)}f}"
+        sign = "-" if self.value < 0 else ""
+        if self.unit == "%":
+            return f"{sign}{number}%"
+        scale = f" {self.scale}" if self.scale else ""
+        measure = f" {self.measure}" if self.measure else ""
+        bound = f"{self.bound} " if self.bound else ""
+        return f"{bound}{sign}{self.unit}{number}{scale}{measure}"
+
+
+def _decimals(raw: str) -> int:
+    match = re.search(r"\.(\d+)", raw)
+    return len(match.group(1)) if match else 0
+
+
+def measure_of(text: str) -> str:
+    """The unit of measure of the first number in ``text`` ("38 min" -> "min"), else ""."""
+    m = _NUMBER.search(text)
+    return (m.group("measure") or "") if m else ""
+
+
+def parse_number(text: str) -> tuple[float, str, str, str] | None:
+    """(value, currency or %, scale word, matched text) of the first number in ``text``, else None."""
+    m = _NUMBER.search(text)
+    if m is None:
+        return None
+    value = float(m.group("num").replace(",", ""))
+    negative = (m.group("neg") == "(" and m.group("close")) or m.group("neg") in ("-", "−", "–")
+    unit = "%" if m.group("pct") else (m.group("cur") or "")
+    scale = _SCALE_WORD.get((m.group("word") or "").lower(), (m.group("word") or "").lower())
+    return (-value if negative else value), unit, scale, m.group(0).strip()
+
+
+def table_scale(text: str) -> str:
+    """The scale a table states ("(in millions, except per share data)", "(Millions)"), else ""."""
+    m = _SCALE.search(text)
+    if m is None:
+        return ""
+    word = (m.group("a") or m.group("b") or m.group("c") or "").lower()
+    return _SCALE_WORD.get(word, "")
+
+
+# --------------------------------------------------------------------------------------------
+# Reading tables and sentences
+# --------------------------------------------------------------------------------------------
+
+_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
+"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
+
+
+_BOUND = re.compile(
+    r"^(?P<bound>about|approx(?:\.|imately)?|around|roughly|nearly|almost|under|over|up to|at least|at most|"
+    r"less than|more than|fewer than|below|above|~|<|>|≤|≥|≈)\s*(?=[$€£¥]?\s?\.?\d)",
+    re.I,
+)
+"""The words a table cell prints before an approximate or bounding number ("about 25 min", "under 5 min"):
+such a cell is a value, not a column header."""
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A row of column headers: after its first cell (a label, or the first header) only words,
+    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
+    rest = [c.strip() for c in cells[1:] if c.strip()]
+    return bool(rest) and all(
+        _HEADER_CELL.match(c) and not _BOUND.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
+        for c in rest
+    )
+
+
+_CURRENCY_SIGN = re.compile(r"[$€£¥]")
+_NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
+"""A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
+
+
+def _is_amount(cell: str) -> bool:
+    """A cell holding a number that is not just a year."""
+    stripped = re.sub(rf"\b{YEAR}\b", "", cell)
+    return bool(re.search(r"\d", stripped))
+
+
+def _row_cells(line: str) -> list[str]:
+    """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
+    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
+    cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
+    out: list[str] = []
+    for cell in cells:
+        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
+            out[-1] = f"{out[-1]} {cell}"
+        elif cell or not out:
+            out.append(cell)
+    return out
+
+
+STATEMENT_TITLE = re.compile(
+    r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
+    r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",
+    re.I,
+)
+"""The titles of the primary financial statements, where a filing's audited figures are printed."""
+
+
+@dataclass
+class _TableState:
+    """What a page's earlier lines said about the table being read."""
+
+    header: list[str] | None = None
+    scale: str = ""
+    years: list[str] | None = None
+    """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
+    in_rows: bool = False
+    title: str = ""
+    """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
+    spans: list[str] | None = None
+    """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+
+
+def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
+    """Every numeric cell of the table rows of one page, its chunks given in reading order.
+
+    A row is read with the nearest header row above it on the page, else with the years the lines
+    above it name (one per value cell, left to right); the scale comes from the nearest caption
+    ("amounts in millions"), header cell "(Millions)" or section title.
+    """
+    cells: list[Cell] = []
+    state = _TableState()
+    for item in items:
+        state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
+        for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
+            if has_rows(line):
+                cells += _read_row(item, line, state)
+            else:
+                _read_caption(line, state)
+    return cells
+
+
+def _read_caption(line: str, state: _TableState) -> None:
+    state.scale = table_scale(line) or state.scale
+    if len(line) <= 100 and STATEMENT_TITLE.search(line):
+        state.title = line
+    lead = re.match(rf"^({YEAR})\b", line)
+    if lead and len(line) > 120 and state.years and not state.in_rows:
+        state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
+        return
+    _note_spans(span_headers(line), state)
+    years = [str(p.year) for p in periods_in(line) if p.quarter is None]
+    if not years or len(line) > 120:
+        return
+    if state.in_rows:
+        state.spans = None  # rows were read: a new table begins
+    if state.in_rows or state.years is None:
+        state.years, state.in_rows = [], False
+    state.years += years
+
+
+def _note_spans(spans: list[str], state: _TableState) -> None:
+    """A header line of spans starts the header of a new table whose year columns they cover."""
+    if not spans:
+        return
+    if state.in_rows:
+        state.years, state.in_rows = [], False
+    state.spans = spans
+
+
+def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
+    row = _row_cells(line)
+    if _is_header(row):
+        if state.in_rows:
+            state.spans = None  # a new table's header
+        _note_spans(span_headers(line), state)
+        state.header, state.years, state.in_rows = row, None, False
+        state.scale = table_scale(row[0]) or state.scale
+        return []
+    values = row[1:]
+    amounts = sum(1 for v in values if _is_amount(v))
+    wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", row[0])
+    if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
+        # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
+        state.years.append(wrapped.group(1))
+        row = [wrapped.group(2), *values]
+    state.in_rows = True
+    if state.header is not None and len(state.header) >= len(values):
+        columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
+    elif state.years and len(state.years) == amounts:
+        columns = list(state.years)
+    else:
+        columns = []
+    columns = with_spans(columns, state.spans)
+    return _cells_of_row(item, line, row, columns, state.scale, state.title)
+
+
+def _offset(columns: list[str], values: list[str]) -> int:
+    """Where a row's values start among the columns: on the right (a blank label column), unless the
+    header's extra columns are not periods while its first ones are ("2021 | 2020 | Change" over
+    two amounts: the change column was left empty)."""
+    extra = len(columns) - len(values)
+    if extra <= 0:
+        return extra
+    lead, tail = columns[: len(values)], columns[len(values) :]
+    if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
+        return 0
+    return extra
+
+
+def _cells_of_row(
+    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = ""
+) -> list[Cell]:
+    label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
+    if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
+        return []
+    offset = _offset(columns, values)
+    found: list[Cell] = []
+    for n, raw in enumerate(values):
+        parsed = parse_number(raw)
+        if parsed is None or not _is_amount(raw):
+            continue
+        value, unit, word, text = parsed
+        column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
+        bound = _BOUND.match(raw.strip())
+        found.append(
+            Cell(
+                chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
+                value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
+                periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
+                context=" ".join([*item.section_path, *([title] if title else [])]),
+                bound=bound.group("bound").lower() if bound else "",
+            )
+        )  # fmt: skip
+    return found
+
+
+_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
+"""The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
+
+
+def sentence_cells(item: EvidenceItem) -> list[Cell]:
+    """Numbers stated in the prose of ``item``: each with its sentence as the label."""
+    prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
+    found: list[Cell] = []
+    for sentence in split_sentences(prose):
+        periods = periods_in(sentence)
+        for m in _NUMBER.finditer(sentence):
+            raw = m.group(0).strip()
+            counted = None
+            if not _is_amount(raw) or not (
+                m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
+            ):
+                counted = _COUNT_NOUN.match(sentence, m.end()) if _is_amount(raw) else None
+                if counted is None:
+                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
+            parsed = parse_number(raw)
+            if parsed is None:
+                continue
+            value, unit, word, text = parsed
+            found.append(
+                Cell(
+                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
+                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
+                    measure=counted.group(1) if counted else m.group("measure") or "",
+                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
+                )
+            )  # fmt: skip
+    return found
+
+
+def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
+    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
+    cells: list[Cell] = []
+    for items in pages:
+        cells += table_cells(items)
+        for item in items:
+            cells += sentence_cells(item)
+    return cells
+
+
+_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
+"""Rows whose amounts are not in the statement's scale ("except per share data")."""
+
+
+def with_document_scale(cells: list[Cell]) -> list[Cell]:
+    """A table row with no scale of its own takes the scale most of its document's tables state
+    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
+    amounts, ratios and percentages."""
+    scales: dict[str, Counter[str]] = {}
+    for cell in cells:
+        if cell.is_row and cell.scale:
+            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+    out = []
+    for cell in cells:
+        common = scales.get(cell.doc_id)
+        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
+            cell = replace(cell, scale=common.most_common(1)[0][0])
+        out.append(cell)
+    return out
+
+
+def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
+    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
+    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
+    out = []
+    for cell in cells:
+        end = end_months.get(cell.doc_id)
+        quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
+        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
+    return out

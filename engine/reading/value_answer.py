@@ -1,0 +1,254 @@
+"""A value question answered from the evidence: the value with its label, period and scale, or the
+arithmetic the question asks for with every input cited. Pure: the caller supplies the pages.
+
+``answer_value`` returns None when the evidence holds no cell that names the metric (the caller
+then answers as for any other question); otherwise a ``ValueAnswer`` whose statement leads the
+answer and whose quotes are the rows or sentences the value came from.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from engine.contracts import EvidenceItem
+from engine.documents.text import stems
+from engine.reading.answer_type import asks_quotient
+from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
+from engine.reading.line_items import company_defined, standard_definition
+from engine.reading.periods import Period
+from engine.reading.table_values import SCALE_FACTOR, Cell, cells_in
+from engine.reading.value_match import (
+    ValueMatch,
+    broader,
+    in_wanted_scale,
+    narrows,
+    rank_cells,
+    value_spec,
+    wanted_scale,
+)
+
+logger = logging.getLogger(__name__)
+
+OPERAND_COVER = 0.75
+"""An input of a computation must be named by its row label: three quarters of its terms, or a
+document phrase for it whole (half a name is how "Cash and cash equivalents" would stand in for
+"cash from operations")."""
+
+OPERAND_PRECISION = 0.6
+"""And most of the label's words must be the input's: "Deferred revenue" is not "revenue"."""
+
+Alternatives = Callable[[str], Sequence[str]]
+"""The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
+
+_DECIMALS = re.compile(r"\b(?:round(?:ed)?|to)\b[^.]*?\b(one|two|three|four|zero|\d)\s+decimal", re.I)
+_DECIMAL_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+_PERCENT_WANTED = re.compile(r"\b(?:in (?:units of )?percents?|%|percentage|growth rate|margin)\b", re.I)
+_DIMENSIONLESS_ASKED = re.compile(
+    # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
+    r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
+    re.I,
+)
+_COUNT_ASKED = re.compile(
+    r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
+)
+"""A count of things ("how many exhibits", "how many shares"): a currency amount or a percentage is never it
+(unless the things counted are money: "how many US dollars")."""
+
+
+@dataclass(frozen=True)
+class ValueAnswer:
+    """The statement of a value and where it was read."""
+
+    statement: str
+    cells: tuple[Cell, ...]
+    """The cells the value was read from (one, or a formula's inputs), in citation order."""
+    label_cover: float
+    period_ok: bool
+    """Every input's period is the one asked (or the question names none)."""
+    missing: tuple[str, ...] = ()
+    """Inputs of the asked arithmetic that the evidence does not hold."""
+    narrower: bool = False
+    """The row's label names a narrower item than the metric asked (``value_match.narrows``)."""
+    unsure: str = ""
+    """The input of a ratio of two line items that may not be the item asked: a row naming a narrower
+    item ("Total long-term debt" for "total debt"), or a sentence, not a statement's row."""
+    kind_ok: bool = True
+    """False when the question asks for a ratio, share or rate and the value read is a currency amount, or
+    for a count and the value read is an amount, a percentage or a count of other things."""
+
+
+def answer_value(
+    question: str,
+    keywords: Sequence[str],
+    alternatives: Alternatives,
+    pages: Sequence[Sequence[EvidenceItem]],
+    entity_words: Sequence[str] = (),
+) -> ValueAnswer | None:
+    """Answer ``question`` from the cells of ``pages`` (each a page's chunks in reading order)."""
+    return answer_from_cells(question, keywords, alternatives, cells_in(pages), entity_words)
+
+
+def answer_from_cells(
+    question: str,
+    keywords: Sequence[str],
+    alternatives: Alternatives,
+    cells: Sequence[Cell],
+    entity_words: Sequence[str] = (),
+    asked_as: str = "",
+) -> ValueAnswer | None:
+    """Answer ``question`` from ``cells`` (best-retrieved pages first: earlier pages weigh more).
+
+    ``asked_as`` is the question as the user wrote it, answer-format instructions included ("Answer in
+    USD millions.", "Round to two decimals."): the value is restated and rounded as it asks."""
+    counted = counted_things(question)
+    cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
+    if not cells:
+        return None
+    formula = parse_formula(question, standard_definition)
+    if formula is not None:
+        return _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
+    spec = value_spec(question, keywords, alternatives(question), entity_words)
+    # a value of another period than the one asked is never stated as the answer
+    ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
+    ranked = [m for m in ranked if not _wrong_count(counted, m.cell)] or ranked  # a count before a price
+    if not ranked:
+        return None
+    for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
+        logger.debug(
+            "value %.2f cover=%.2f p.%d %s | %s", m.score, m.label_cover, m.cell.page, m.cell.label[:50], m.cell.column
+        )
+    best = ranked[0]
+    return ValueAnswer(
+        statement=_statement(best, spec.wanted_scale or wanted_scale(asked_as)),
+        cells=(best.cell,),
+        label_cover=best.label_cover,
+        period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
+        narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
+        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
+    )
+
+
+def asks_dimensionless(question: str) -> bool:
+    """Whether ``question`` asks for a ratio, share, rate or count of times (no currency in the answer)."""
+    return bool(_DIMENSIONLESS_ASKED.search(question))
+
+
+def counted_things(question: str) -> set[str] | None:
+    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
+    when ``question`` asks for no count of things."""
+    asked = _COUNT_ASKED.search(question)
+    return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
+
+
+def _wrong_count(counted: set[str] | None, cell: Cell) -> bool:
+    """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
+    employees" for "how many exhibits")."""
+    if counted is None:
+        return False
+    return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
+
+
+def is_amount(cell: Cell) -> bool:
+    """A currency amount or a number in a stated scale ("$1,577", "3,890 million"): not a ratio."""
+    return cell.unit not in ("", "%") or (bool(cell.scale) and cell.unit != "%")
+
+
+def _statement(match: ValueMatch, wanted_scale: str) -> str:
+    cell = match.cell
+    restated = in_wanted_scale(cell, wanted_scale)
+    value = cell.display() + (f" ({restated})" if restated else "")
+    if not cell.is_row:  # a number stated in prose: the value, then the sentence that states it
+        return f"{value}: \u201c{cell.quote}\u201d"
+    where = f", {cell.column}" if cell.column else ""
+    label = cell.label
+    if cell.is_row and cell.value < 0 and cell.raw.startswith("("):
+        value += f" (printed as {cell.raw})"
+    return f"{label}{where}: {value}"
+
+
+# --------------------------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------------------------
+
+
+def _computed(
+    question: str, formula: Node, cells: list[Cell], alternatives: Alternatives, entity_words: Sequence[str]
+) -> ValueAnswer | None:
+    unsure: list[str] = []
+    quotient = asks_quotient(question)
+    asked = question_period(question)
+
+    def lookup(phrase: str, period: Period | None) -> Cell | None:
+        spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
+        spec = replace(spec, sources=question)
+        ranked = [
+            m for m in rank_cells(spec, cells)
+            if m.label_cover >= OPERAND_COVER and (m.precision >= OPERAND_PRECISION or not m.cell.is_row)
+        ]  # fmt: skip
+        for rows_only in (True, False):  # a statement's row before a sentence that mentions the metric
+            for match in ranked:
+                if rows_only and not match.cell.is_row:
+                    continue
+                if period is None or match.period_match is True:
+                    if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
+                        unsure.append(match.cell.label)
+                    elif company_defined(phrase) and not company_defined(match.cell.label):
+                        unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
+                    return match.cell
+        return None
+
+    working = evaluate(formula, lookup, asked)
+    if working.value is None:
+        return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
+                           missing=tuple(working.missing))  # fmt: skip
+    return ValueAnswer(
+        statement=_computed_statement(question, formula, working),
+        cells=_cited(working),
+        label_cover=1.0,
+        period_ok=asked is not None or all(cell.periods for _, _, cell in working.inputs),
+        narrower=bool(unsure),
+        unsure=unsure[0] if unsure else "",
+    )
+
+
+def _cited(working: Working) -> tuple[Cell, ...]:
+    return tuple(dict.fromkeys(cell for _, _, cell in working.inputs))
+
+
+def _computed_statement(question: str, formula: Node, working: Working) -> str:
+    assert working.value is not None
+    decimals = _decimals(question)
+    value = working.value
+    top = formula.left.op if formula.op == "avg" and formula.left is not None else formula.op
+    percent = top in ("%", "pct_of") or (_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
+    if top == "/" and percent:
+        value *= 100.0
+    if percent:
+        shown = f"{value:,.{1 if decimals is None else decimals}f}%"
+    elif top in ("+", "-") or (top == "" and formula.operand):
+        shown = _amount(value, working, decimals)
+    else:
+        shown = f"{value:,.{2 if decimals is None else decimals}f}"
+    inputs = "; ".join(f"{cell.label}, {period.label()}: {cell.display()}" for _, period, cell in working.inputs)
+    return f"{shown} (computed from {inputs})"
+
+
+def _amount(value: float, working: Working, decimals: int | None) -> str:
+    """A sum or difference in the scale of its inputs ("$9,068 million")."""
+    cells = [cell for _, _, cell in working.inputs]
+    scale = cells[0].scale if cells and all(c.scale == cells[0].scale for c in cells) else ""
+    unit = cells[0].unit if cells else ""
+    shown = value / SCALE_FACTOR.get(scale, 1.0)
+    digits = 0 if decimals is None and abs(shown) >= 100 else (2 if decimals is None else decimals)
+    return f"{unit}{shown:,.{digits}f}" + (f" {scale}" if scale else "")
+
+
+def _decimals(question: str) -> int | None:
+    m = _DECIMALS.search(question)
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return _DECIMAL_WORDS.get(word, int(word) if word.isdigit() else 2)

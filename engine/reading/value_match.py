@@ -1,0 +1,358 @@
+"""Which number answers a value question: the cell whose label names the metric and whose column
+(or sentence) names the period asked, never a neighbouring period or entity.
+
+A ``ValueSpec`` is read from the question: the metric's terms (the question's own words and the
+document words a glossary gives for them), the periods it names, and the scale it wants the answer
+in ("in USD billions"). ``rank_cells`` scores every ``Cell`` the evidence holds against it. Pure.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.documents.text import find_references, stems
+from engine.reading.entities import Focus, focus_of, focus_score
+from engine.reading.line_items import line_item_triggers
+from engine.reading.periods import Period, periods_in
+from engine.reading.table_values import STATEMENT_TITLE, Cell
+
+ASKING_WORDS = frozenset(
+    {
+        "amount",  # "the capital expenditure amount": names the asking, not the line item
+        "value",  # "the value of ..."
+        "figure",  # "what figure does it give"
+        "number",  # "the number reported"
+        "level",  # "the level of inventory"
+        "fy",  # the fiscal-year prefix left over once the year is read as a period
+        "fiscal",  # "fiscal 2022": the period, read separately
+        "year",  # "year end", "for the year"
+        "end",  # "year end"
+        "usd",  # the currency the answer is wanted in
+        "dollar",
+        "million",  # the scale the answer is wanted in
+        "billion",
+        "thousand",
+        "report",  # "what does Table 3 report": where the value is written, not what it measures
+        "show",
+        "state",
+        "disclose",
+        "give",
+        "annual",  # "annual report", "annual revenue": the kind of period, read as a period
+        "quarterly",
+        "consolidated",  # "according to the consolidated statements of income": where it is printed
+        "statement",
+        "quarter",  # "the second quarter of fiscal 2024": the period, read separately
+        "half",  # "the first half": a period too
+        "season",  # "the 2025 season": a period too
+        "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
+        "second",
+        "third",
+        "fourth",
+    }
+)
+"""Question words that say how a value is asked for, never what the line item is called (stemmed
+before use: "statements" and "consolidated" are dropped with their singular and base forms)."""
+
+_ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
+
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+
+MIN_LABEL_COVER = 0.5
+"""A cell answers only when its label holds at least half of the metric's (weighted) terms."""
+
+_WANTED_SCALE = re.compile(r"\b(?:in|as)\s+(?:(?:USD|US\$|\$|EUR|dollars?)\s+)?(thousands|millions|billions)\b", re.I)
+
+
+_STATEMENTS = (
+    (re.compile(r"\bcash flows?\b", re.I), re.compile(r"\bstatements? of (?:consolidated )?cash flows?\b", re.I)),
+    (re.compile(r"\bincome statement\b|\bstatements? of (?:income|operations|earnings)\b|\bp&l\b", re.I),
+     re.compile(r"\bstatements? of (?:consolidated )?(?:income|operations|earnings)\b", re.I)),
+    (re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I),
+     re.compile(r"\bbalance sheets?\b|\bstatements? of financial position\b", re.I)),
+)  # fmt: skip
+"""How a question names a primary financial statement, and how the statement's own title reads."""
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """What a value question asks for."""
+
+    terms: tuple[frozenset[str], ...]
+    """Stems of each metric term the question uses."""
+    alternatives: tuple[frozenset[str], ...]
+    """Stems of each document phrase for the metric ("purchases of property and equipment")."""
+    periods: tuple[Period, ...]
+    wanted_scale: str
+    """"thousand", "million", "billion" when the question names the scale of its answer, else ""."""
+    question: str = ""
+    sources: str = ""
+    """Where the whole question says to read (an input's spec keeps the question's "from the cash flow
+    statement"); empty: the question itself."""
+
+    @property
+    def statements_named(self) -> tuple[re.Pattern[str], ...]:
+        """The titles of the financial statements the question says to read from."""
+        text = self.sources or self.question
+        return tuple(title for asked, title in _STATEMENTS if asked.search(text))
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms and not self.alternatives
+
+
+@dataclass(frozen=True)
+class ValueMatch:
+    """A cell scored against a spec."""
+
+    cell: Cell
+    score: float
+    label_cover: float
+    period_match: bool | None
+    """True/False when the question names a period and the cell has one; None when either has none."""
+    precision: float = 1.0
+    """Share of the label's words the metric's names use ("Deferred revenue" for "revenue": 0.5)."""
+
+
+def value_spec(
+    question: str, keywords: Sequence[str], alternatives: Sequence[str], entity_words: Sequence[str] = ()
+) -> ValueSpec:
+    """The spec of ``question``: metric terms from its keywords minus periods, entity and asking words."""
+    periods = periods_in(question)
+    named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
+    references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
+    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
+    drop |= named | references | _owners(question) | _measure_asked(question)
+    terms = []
+    for keyword in keywords:
+        kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
+        if kept and kept not in terms:
+            terms.append(kept)
+    alts = [frozenset(stems(a)) for a in alternatives if stems(a)]
+    return ValueSpec(
+        terms=tuple(terms),
+        alternatives=tuple(alts),
+        periods=periods,
+        wanted_scale=wanted_scale(question),
+        question=question,
+    )
+
+
+_HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
+"""'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
+_DURATION_VERBS = frozenset({"take", "last"})
+"""'How long does a battery swap take', 'how long does the battery last': the verb measures the time."""
+
+
+def _measure_asked(question: str) -> set[str]:
+    """The stems of the words that ask for a measure ("how long ... take"), not for a line item."""
+    asked = {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
+    return asked | (set(_DURATION_VERBS) if "long" in asked else set())
+
+
+_POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")
+"""A capitalised name in the possessive ("Best Buy's", "3M's"): whose value, not which."""
+
+
+def _owners(question: str) -> set[str]:
+    """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
+    return {w for m in _POSSESSIVE.finditer(question) for w in stems(m.group(1))}
+
+
+def wanted_scale(text: str) -> str:
+    """The scale a question wants its answer in ("Answer in USD millions" -> "million"), else ""."""
+    scale = _WANTED_SCALE.search(text)
+    return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
+        scale.group(1).lower() if scale else "", ""
+    )
+
+
+def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
+    """Rarer terms weigh more: a term every label shares ("net", "total") tells little."""
+    n = max(1, len(labels))
+    out = []
+    for term in terms:
+        df = sum(1 for label in labels if 2 * len(term & label) >= len(term))
+        out.append(max(0.2, math.log((n + 1) / (df + 0.5))))
+    return out
+
+
+def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> float:
+    """How much of the metric a label names: the question's terms (rarity-weighted) or, better, one
+    of the document phrases for it, whole."""
+    own = 0.0
+    if spec.terms:
+        total = sum(weights)
+        own = sum(w * len(t & label) / len(t) for t, w in zip(spec.terms, weights, strict=True)) / total
+    # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
+    alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
+    return max(own, alternative)
+
+
+def _precision(spec: ValueSpec, label: set[str]) -> float:
+    """Share of a row label's words that the question (or a document phrase for it) uses."""
+    if not label:
+        return 0.0
+    wanted = set().union(*spec.terms, *spec.alternatives) if (spec.terms or spec.alternatives) else set()
+    return len(label & wanted) / len(label)
+
+
+_OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
+
+
+def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
+    """Precision of a row label without its trailing object ("Depreciation and amortization of property,
+    equipment and intangibles", "Interest expense, net of amounts capitalized"): what a line item is
+    *of* does not make it another item. Only when the question names the statement it is read in."""
+    if not cell.is_row or not in_named:
+        return 0.0
+    head = _OBJECT.sub("", cell.label)
+    return _precision(spec, stems(head)) if head != cell.label else 0.0
+
+
+_SCOPE_WORDS = frozenset(stems("total"))
+"""A word that states a row's scope (the table's total), never a narrower item."""
+
+
+def narrows(spec: ValueSpec, cell: Cell, others: Sequence[Cell] | None = None) -> bool:
+    """Whether a row's label names a narrower item than the metric asked: a word of the label (outside
+    parentheses, which hold abbreviations and units) that neither the question nor a document phrase for
+    the metric uses ("Total lease assets" for "total assets", "Deferred revenue" for "revenue").
+
+    A financial line item (one the glossary knows by other names) has many narrower items under it,
+    so any extra word narrows it. Any other metric, given ``others`` (the other rows that name it), is
+    narrowed only when one of them names it more plainly: where "Flight endurance" is a specification
+    table's only name for endurance, it is the endurance, not a part of it.
+    """
+    extra = _extra_words(spec, cell)
+    if not extra or others is None or spec.alternatives:
+        return bool(extra)
+    return any(o.is_row and o.label != cell.label and len(_extra_words(spec, o)) < len(extra) for o in others)
+
+
+def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
+    if not cell.is_row or spec.is_empty:
+        return set()
+    wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
+    own = stems(re.sub(r"\([^)]*\)", " ", cell.label))
+    return own - wanted - _SCOPE_WORDS
+
+
+def broader(spec: ValueSpec, cell: Cell) -> bool:
+    """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
+    asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
+    with words that neither the label (a sentence is its own label), its column nor its section holds
+    ("Revenues" of the whole company)."""
+    if not spec.alternatives:
+        return False
+    named = stems(f"{cell.label} {cell.column} {cell.context}")
+    triggers = {w for trigger in line_item_triggers(spec.question) for w in stems(trigger)}
+    return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
+
+
+_SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
+"""A table or section of one business segment ("International Segment Performance Summary")."""
+
+
+def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
+    """Whether the cell is read in a financial statement the question names ("from the cash flow statement")."""
+    return any(title.search(cell.context) for title in named)
+
+
+def _other_segment(cell: Cell, named: set[str]) -> bool:
+    """Whether the cell is read in a segment's table or section whose name shares no word with ``named``
+    (the question's stems): the figures of one segment never answer for the company, nor for another."""
+    for m in _SEGMENT.finditer(f"{cell.context} {cell.column}"):
+        words = stems(m.group(1))
+        if words and not words & named:
+            return True
+    return False
+
+
+def _nearness(cell: Cell, spec: ValueSpec) -> float:
+    """For a number in a sentence: 0.2 when it follows one of the metric's words closely ("a wingspan of
+    1.9 metres"), else -0.2 (the sentence's other numbers measure something else)."""
+    wanted = set().union(*spec.terms, *spec.alternatives)
+    for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label):
+        if m.end() <= cell.position and cell.position - m.end() <= 25 and stems(m.group(0)) & wanted:
+            return 0.2
+    return -0.2
+
+
+def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
+    """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
+    never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
+    year of a quarter asked, or the year before: which fiscal quarter it is depends on the company's
+    fiscal calendar (Best Buy's "three months ended July 29, 2023" is the second quarter of fiscal 2024)."""
+    if not asked or not cell.periods:
+        return None
+    if any(period == want for period in cell.periods for want in asked):
+        return True
+    if any(p.months == 3 and w.quarter and 0 <= w.year - p.year <= 1 for p in cell.periods for w in asked):
+        return None
+    return False
+
+
+def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
+    """Cells that name the metric, best first (label, then period, then rows over prose)."""
+    if spec.is_empty or not cells:
+        return []
+    labels = [stems(c.label) for c in cells]
+    weights = _weights(spec.terms, labels)
+    latest = max((p.year for c in cells for p in c.periods), default=None)
+    page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
+    exact = set(spec.terms) | set(spec.alternatives)
+    entities = Focus(entities=focus_of(spec.question).entities)
+    statements = spec.statements_named
+    question_stems = stems(spec.question)
+    matches: list[ValueMatch] = []
+    for cell, label in zip(cells, labels, strict=True):
+        # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
+        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights)
+        if cover < MIN_LABEL_COVER:
+            continue
+        matched = period_match(spec.periods, cell)
+        score = 2.0 * cover + (0.6 * _precision(spec, label) if cell.is_row else 0.0)
+        if matched is True:
+            score += 1.0
+        elif matched is False:
+            score -= 1.5  # a neighbouring period must not lead the answer
+        elif spec.periods and not cell.is_row and not cell.periods:
+            score -= 0.4  # a sentence that names no period may speak of any
+        if not spec.periods and latest is not None and any(p.year == latest for p in cell.periods):
+            score += 0.3  # no period asked: the latest one reported
+        score += 0.2 if cell.is_row else _nearness(cell, spec)
+        score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
+        score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        in_named = _in_named_statement(cell, statements)
+        score += 0.35 if STATEMENT_TITLE.search(cell.context) else 0.0  # a financial statement over a discussion
+        score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
+        score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
+        score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company
+        # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
+        score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
+        if entities.entities:  # the Heron 3's row never answers for the Heron 2
+            verdict = focus_score(f"{cell.label} {cell.column} {cell.context}", entities)
+            score += 0.4 * verdict - (1.2 if verdict < 0 else 0.0)
+        precise = (
+            1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell, in_named))
+        )
+        matches.append(
+            ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
+                       precision=round(precise, 3))
+        )  # fmt: skip
+    return sorted(matches, key=lambda m: -m.score)
+
+
+def in_wanted_scale(cell: Cell, wanted: str) -> str | None:
+    """The cell's value restated in the scale the question asks for ("$4,625 million" -> "$4.625 billion")."""
+    from engine.reading.table_values import SCALE_FACTOR
+
+    if not wanted or cell.unit == "%" or cell.scale == wanted or not cell.scale:
+        return None
+    value = cell.scaled / SCALE_FACTOR[wanted]
+    digits = 3 if abs(value) < 100 else 1
+    sign = "-" if value < 0 else ""
+    return f"{sign}{cell.unit}{abs(value):,.{digits}f} {wanted}"

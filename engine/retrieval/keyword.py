@@ -1,0 +1,268 @@
+"""Keyword retrieval: a Whoosh BM25F index over a document's chunks.
+
+Two indexed fields and nothing stored: ``body`` (stemmed text) and ``section`` (section titles +
+bold run-in terms, boosted by ``RetrievalConfig.heading_boost``). A hit's whoosh document number
+is the chunk's position in the parsed document (one segment, written in chunk order), so ids and
+pages need no postings of their own; page filters are sets of document numbers. Terms are
+computed once per chunk by :func:`index_terms` (the same terms as whoosh's ``StemmingAnalyzer``,
+which still parses queries) instead of whoosh's token-object pipeline. ``loupe-index.json``
+records the format and the chunk ids the index was built from; any mismatch reads as stale.
+The whoosh searcher is opened once and reused under a lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import shutil
+import tempfile
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
+from whoosh.analysis.tokenizers import default_pattern
+from whoosh.fields import TEXT, Schema
+from whoosh.filedb.filestore import FileStorage, RamStorage
+from whoosh.lang.porter import stem
+from whoosh.qparser import MultifieldParser, OrGroup
+from whoosh.system import pack_uint
+
+from engine.config import RetrievalConfig
+from engine.contracts import Chunk, ParsedDocument, RankedList
+from engine.documents.text import content_words, tokenize
+from engine.errors import LibraryCorruptError
+from engine.retrieval.hit_map import ChunkMap
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT = 2
+"""Bump when the schema or the term computation changes: older indexes read as stale and are rebuilt."""
+META_NAME = "loupe-index.json"
+_WHOOSH_SUFFIXES = (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp")
+
+_SYNTAX = re.compile(r"[^\w.]+")
+_MIN_TERM = 2  # StemmingAnalyzer's StopFilter minsize
+_STOP = frozenset(STOP_WORDS)
+
+
+_WORD = re.compile(default_pattern.pattern.replace("(\\.?", "(?:\\.?"))
+"""Whoosh's token pattern without its capturing group, so ``findall`` returns whole tokens."""
+_STEMS: dict[str, str] = {}
+_MAX_STEMS = 200_000
+
+
+def _stem_all(words: list[str]) -> list[str]:
+    stems = _STEMS
+    if len(stems) > _MAX_STEMS:
+        stems.clear()
+    out = []
+    for word in words:
+        if len(word) < _MIN_TERM or word in _STOP:
+            continue
+        term = stems.get(word)
+        if term is None:
+            term = stems[word] = stem(word)
+        out.append(term)
+    return out
+
+
+def index_terms(text: str) -> dict[str, int]:
+    """Term frequencies of ``text`` exactly as whoosh's default ``StemmingAnalyzer`` produces them
+    (regex tokens, lower-cased, stop words and 1-letter tokens dropped, Porter-stemmed)."""
+    words = _WORD.findall(text)
+    if not words:
+        return {}
+    return Counter(_stem_all(" ".join(words).lower().split(" ")))  # one lower() call; tokens hold no spaces
+
+
+class _PrecountedText(TEXT):
+    """A TEXT field indexed from :func:`index_terms` (queries still go through the analyzer)."""
+
+    def index(self, value: str, **kwargs: object) -> Iterator[tuple[bytes, int, float, bytes]]:
+        boost = self.format.field_boost
+        for term, freq in index_terms(value).items():
+            yield term.encode("utf-8"), freq, freq * boost, pack_uint(freq)
+
+
+def _schema(config: RetrievalConfig) -> Schema:
+    return Schema(
+        body=_PrecountedText(analyzer=StemmingAnalyzer(), phrase=False),
+        section=_PrecountedText(analyzer=StemmingAnalyzer(), phrase=False, field_boost=config.heading_boost),
+    )
+
+
+def _section_text(chunk: Chunk) -> str:
+    return " ".join((*chunk.section_path, *chunk.bold_terms))
+
+
+def _fingerprint(doc: ParsedDocument) -> str:
+    sha = hashlib.sha1()
+    for chunk in doc.chunks:
+        sha.update(chunk.chunk_id.encode())
+        sha.update(b"\0")
+    return sha.hexdigest()
+
+
+def clean_query(query: str) -> str:
+    """User text reduced to plain lower-case words, so no query syntax can reach the parser."""
+    words = content_words(query) or tokenize(query)
+    cleaned = (_SYNTAX.sub(" ", w).strip(" .") for w in words)
+    return " ".join(w for w in cleaned if w)
+
+
+class _PrivateRamStorage(RamStorage):
+    """Whoosh's RamStorage spills to ``<tmp>/MAIN.tmp``, one folder shared by every process that builds
+    an index at the same moment; this one spills to private temporary folders, removed by :meth:`cleanup`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._temp_dirs: list[str] = []
+
+    def temp_storage(self, name: str | None = None) -> FileStorage:
+        folder = tempfile.mkdtemp(prefix="loupe-whoosh-")
+        self._temp_dirs.append(folder)
+        return FileStorage(folder).create()
+
+    def cleanup(self) -> None:
+        for folder in self._temp_dirs:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
+    writer = ix.writer(limitmb=256)
+    try:
+        for chunk in doc.chunks:  # document numbers follow chunk order
+            writer.add_document(body=chunk.text, section=_section_text(chunk))
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+
+
+def _build_in_memory(doc: ParsedDocument, config: RetrievalConfig) -> RamStorage:
+    storage = _PrivateRamStorage()
+    try:
+        _write(storage.create_index(_schema(config)), doc)
+    finally:
+        storage.cleanup()
+    return storage
+
+
+class KeywordIndex:
+    """BM25F search over one document's chunks (on disk, one directory per document)."""
+
+    engine = "Whoosh BM25F"
+
+    def __init__(self, ix: whoosh_index.Index, doc: ParsedDocument, config: RetrievalConfig) -> None:
+        self._ix = ix
+        self._config = config
+        self._lock = threading.Lock()
+        self._searcher = ix.searcher()
+        self._parser = MultifieldParser(["body", "section"], ix.schema, group=OrGroup.factory(0.9))
+        self.doc = doc
+        self._order: tuple[tuple[str, int], ...] = tuple((c.chunk_id, c.page) for c in doc.chunks)
+        self._docnums_by_page: dict[int, list[int]] = {}
+        for number, (_, page) in enumerate(self._order):
+            self._docnums_by_page.setdefault(page, []).append(number)
+        self._map = ChunkMap(doc)
+
+    # ---- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, doc: ParsedDocument, directory: Path, config: RetrievalConfig) -> KeywordIndex:
+        """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
+
+        The index is built in memory (whoosh's file storage stats a file per field per document)
+        and its files are then written to ``directory`` in one go, the metadata file last.
+        """
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        for old in directory.iterdir():
+            if old.is_file() and (old.suffix in _WHOOSH_SUFFIXES or old.name == META_NAME):
+                old.unlink()
+        try:
+            storage = _build_in_memory(doc, config)
+            for name, data in storage.files.items():
+                (directory / name).write_bytes(bytes(data))
+        except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
+            log.warning("in-memory index build failed (%s); building on disk", exc)
+            _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
+        meta = {
+            "format": INDEX_FORMAT, "chunks": len(doc.chunks), "chunk_ids": _fingerprint(doc),
+            "heading_boost": config.heading_boost,
+        }  # fmt: skip
+        (directory / META_NAME).write_text(json.dumps(meta), encoding="utf-8")
+        ix = whoosh_index.open_dir(str(directory))
+        log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
+        return cls(ix, doc, config)
+
+    @classmethod
+    def in_memory(cls, doc: ParsedDocument, config: RetrievalConfig) -> KeywordIndex:
+        """An index kept in memory only (for a library that cannot be written)."""
+        return cls(_build_in_memory(doc, config).open_index(), doc, config)
+
+    @classmethod
+    def open(cls, directory: Path, doc: ParsedDocument, config: RetrievalConfig) -> KeywordIndex:
+        """Open an index built by :meth:`build`; ``LibraryCorruptError`` when unreadable or stale."""
+        try:
+            meta = json.loads((Path(directory) / META_NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise LibraryCorruptError(f"the keyword index in {directory} is missing or unreadable ({exc})") from exc
+        if not isinstance(meta, dict) or meta.get("format") != INDEX_FORMAT:
+            raise LibraryCorruptError(f"the keyword index in {directory} has an older format; rebuild it")
+        try:
+            ix = whoosh_index.open_dir(str(directory), readonly=True)
+            count = ix.doc_count()
+        except Exception as exc:  # whoosh raises many unrelated types on damaged files
+            raise LibraryCorruptError(f"the keyword index in {directory} is unreadable ({exc}); rebuild it") from exc
+        if count != len(doc.chunks) or meta.get("chunks") != count:
+            raise LibraryCorruptError(
+                f"the keyword index in {directory} holds {count} chunks but the document has {len(doc.chunks)}"
+            )
+        if meta.get("chunk_ids") != _fingerprint(doc):
+            raise LibraryCorruptError(f"the keyword index in {directory} was built from other chunks; rebuild it")
+        if meta.get("heading_boost") != config.heading_boost:
+            raise LibraryCorruptError(f"the keyword index in {directory} was built with another heading boost")
+        try:
+            return cls(ix, doc, config)
+        except Exception as exc:
+            raise LibraryCorruptError(f"the keyword index in {directory} cannot be searched ({exc})") from exc
+
+    def matches(self, config: RetrievalConfig) -> bool:
+        """Built with ``config``'s field boost (the only retrieval setting baked into the index)."""
+        return bool(self._ix.schema["section"].format.field_boost == config.heading_boost)
+
+    def with_document(self, doc: ParsedDocument) -> KeywordIndex:
+        """The same whoosh index over replaced chunks (adaptive re-parse of some pages)."""
+        clone = object.__new__(KeywordIndex)
+        clone.__dict__.update(self.__dict__)
+        clone.doc = doc
+        clone._map = self._map.replaced(doc)
+        return clone
+
+    def close(self) -> None:
+        with self._lock:
+            self._searcher.close()
+
+    # ---- search -----------------------------------------------------------------------------
+
+    def search(self, query: str, k: int, pages: frozenset[int] | None = None) -> RankedList:
+        """The ``k`` best chunks for ``query`` (optionally only on ``pages``); retriever="keyword"."""
+        text = clean_query(query)
+        if not text or k <= 0 or (pages is not None and not pages):
+            return RankedList(query=query, retriever="keyword")
+        parsed = self._parser.parse(text)
+        allowed = None
+        if pages:
+            allowed = {n for p in pages for n in self._docnums_by_page.get(p, ())}
+            if not allowed:
+                return RankedList(query=query, retriever="keyword")
+        with self._lock:
+            results = self._searcher.search(parsed, limit=k * 2 if self._map.changed else k, filter=allowed)
+            found = [(*self._order[r.docnum], float(r.score)) for r in results]
+        return RankedList(query=query, retriever="keyword", hits=self._map.hits(found, text.split(), k, "keyword"))

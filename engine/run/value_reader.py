@@ -1,0 +1,394 @@
+"""Value answers, for any backend: the value read from the best pages' table rows and sentences.
+
+When the question asks for a value (an amount, a share, a count, a date, a rate) or for arithmetic on
+stated values, code reads it from the whole pages the run's strongest evidence sits on (a table's
+header row and scale caption may sit in another chunk than its rows), per document side when the
+question spans several documents. The value leads the answer with its label, period and scale, its
+row or sentence is cited, and "complete" follows from what was found: a value whose label names the
+metric and whose period is the one asked, every input of a computation, every side. An input the
+evidence lacks is named; the loop looks for it next.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import OrderedDict
+
+from engine.contracts import (
+    AnswerWithEvidence,
+    Chunk,
+    Citation,
+    ComparisonSide,
+    EvidenceItem,
+    Hit,
+    QuestionPart,
+    RankedList,
+)
+from engine.documents.layout import has_rows
+from engine.documents.text import stems
+from engine.reading.answer_type import type_caveat, value_never_answers
+from engine.reading.formulas import operands, parse_formula
+from engine.reading.line_items import line_item_names, standard_definition
+from engine.reading.periods import fiscal_year_end_month
+from engine.reading.signals import CAVEATS
+from engine.reading.table_values import (
+    SCALE_FACTOR,
+    Cell,
+    cells_in,
+    in_fiscal_quarters,
+    table_cells,
+    with_document_scale,
+)
+from engine.reading.value_answer import ValueAnswer, answer_from_cells, counted_things
+from engine.retrieval.index import DocumentIndex
+from engine.run.evidence import RunState
+from engine.run.value_checks import holds
+
+logger = logging.getLogger(__name__)
+
+MAX_VALUE_PAGES = 4
+"""Pages per document read whole for a value: those of the strongest evidence, best first."""
+GOOD_COVER = 0.7
+"""A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
+answer to be complete."""
+HELD_BACK_MARGIN = 0.1
+"""How far under the claim line (``generation.min_claim_confidence``) a value answer a check holds back
+is put: it is then shown as the closest evidence, with what is missing, not as an answer."""
+
+
+def value_searches(state: RunState) -> tuple[list[str], list[str]]:
+    """One search per input of the computation the question asks for, by the names filings give it:
+    each input may sit in another statement than the question's words find. (queries, chunk ids added)"""
+    if state.top_k is not None:  # the peer baseline retrieves its fixed top-k only
+        return [], []
+    formula = parse_formula(_content(state), standard_definition)
+    queries: list[str] = []
+    added: list[str] = []
+    phrases = operands(formula)
+    if formula is None and state.parsed.asks_for_value and line_item_names(_content(state)):
+        phrases = [_content(state)]  # a line item asked by its analysts' name: search for the names filings use
+    logger.debug("value searches for %s", phrases)
+    for phrase in phrases:
+        names = line_item_names(phrase)
+        # the statement titles the question's terms imply lift a statement's page over prose mentions
+        own = names if phrase == _content(state) else [phrase]
+        query = " ".join(dict.fromkeys([*own, *names, *state.parsed.retrieval.expansions]))
+        added += state.search(query, k=state.config.retrieval.top_k, use_dense=False)
+        state.value_chunks += [cid for cid in state.last_hits if cid not in state.value_chunks]
+        queries.append(query)
+    return queries, added
+
+
+def asks_for_value(state: RunState) -> bool:
+    """The question asks for a value, or for arithmetic on values (not a yes/no, which or why question)."""
+    content = _content(state)
+    if parse_formula(content, standard_definition) is not None:
+        return True
+    if value_never_answers(content):
+        return False
+    return state.parsed.asks_for_value
+
+
+def _content(state: RunState) -> str:
+    """The question without the answer-format instructions the parse set aside."""
+    text = state.parsed.original_question
+    for instruction in state.parsed.instructions:
+        text = text.replace(instruction, " ")
+    return " ".join(text.split())
+
+
+_DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
+_DOC_CELLS_KEPT = 8
+"""Documents whose cells stay cached (a document's tables read once, then for every question)."""
+_FISCAL_ENDS: dict[str, int | None] = {}
+"""The month each document's fiscal year ends in, by document id (read once)."""
+
+
+def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
+    """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
+    only): a value the retrieval missed is still read from its statement."""
+    index = state.layer1_index_of(doc_id)
+    if index is None:
+        return {}
+    key = (doc_id, len(index.doc.chunks))
+    cached = _DOC_CELLS.get(key)
+    if cached is None:
+        name = index.doc.file_name
+        cached = {}
+        for page in range(1, index.doc.total_pages + 1):
+            chunks = index.chunks_on_pages([page])
+            if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
+                cached[page] = table_cells([_item(c, name) for c in chunks])
+        _DOC_CELLS[key] = cached
+        while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
+            _DOC_CELLS.popitem(last=False)
+    _DOC_CELLS.move_to_end(key)
+    return cached
+
+
+def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
+    """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
+    in page order: the matcher weighs earlier pages more, so retrieval still leads."""
+    pages = value_pages(state, doc_id)
+    cells = cells_in(pages)
+    seen = {(p[0].doc_id, p[0].page) for p in pages if p}
+    for index in state.indexes:
+        if doc_id is not None and index.doc.doc_id != doc_id:
+            continue
+        for page, page_cells in sorted(document_cells(state, index.doc.doc_id).items()):
+            if (index.doc.doc_id, page) not in seen:
+                cells += page_cells
+    return in_fiscal_quarters(with_document_scale(cells), {i.doc.doc_id: _fiscal_end(i) for i in state.indexes})
+
+
+def _fiscal_end(index: DocumentIndex) -> int | None:
+    """The month the document's fiscal year ends in (read once per document)."""
+    key = index.doc.doc_id
+    if key not in _FISCAL_ENDS:
+        _FISCAL_ENDS[key] = fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks))
+    return _FISCAL_ENDS[key]
+
+
+def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
+    """The chunks of the pages holding the strongest evidence (of one document), page by page."""
+    targeted = [state.ledger[cid] for cid in state.value_chunks if cid in state.ledger]
+    ordered = [*targeted, *sorted(state.ledger.values(), key=lambda e: -e.fused)]
+    pages: dict[tuple[str, int], None] = {}
+    for entry in ordered:
+        chunk = entry.hit.chunk
+        if doc_id is None or chunk.doc_id == doc_id:
+            pages.setdefault((chunk.doc_id, chunk.page), None)
+    names = state.file_names()
+    out: list[list[EvidenceItem]] = []
+    limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
+    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
+        index = state.layer1_index_of(doc)
+        if index is None:
+            continue
+        out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+    return out
+
+
+def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
+        section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,
+    )  # fmt: skip
+
+
+def _entity_words(state: RunState) -> list[str]:
+    """Words that name the documents' issuers ("3M", "AMCOR"): never a line item's name."""
+    words: list[str] = []
+    for index in state.indexes:
+        stem = re.sub(r"\.pdf$", "", index.doc.file_name, flags=re.I)
+        words += [w for w in re.split(r"[_\W]+", stem) if len(w) >= 2 and not any(c.isdigit() for c in w)]
+    return words
+
+
+Pair = tuple[ComparisonSide | None, QuestionPart | None]
+
+
+def _pairs(state: RunState) -> list[Pair]:
+    """What needs a value of its own: each side (document or named) times each part (aspect); a
+    computation the question asks for is one value (its periods are its inputs', not sides)."""
+    if parse_formula(_content(state), standard_definition) is not None:
+        return [(side, None) for side in state.parsed.sides if side.doc_id] or [(None, None)]
+    sides: list[ComparisonSide | None] = list(state.parsed.sides) or [None]
+    parts: list[QuestionPart | None] = list(state.parsed.parts) if state.parsed.sides and state.parsed.parts else [None]
+    return [(side, part) for side in sides for part in parts]
+
+
+def _side_content(state: RunState, side: ComparisonSide | None) -> str:
+    """The question as one side named in it asks it: the other sides' names left out, so "FY2021" of
+    "the tax rate in FY2022 compared to FY2021" reads the 2021 column, not the 2022 one."""
+    content = _content(state)
+    if side is None:
+        return content
+    for other in state.parsed.sides:
+        if other.label != side.label and side.label not in other.label:
+            content = re.sub(rf"(?<!\w){re.escape(other.label)}(?!\w)", " ", content)
+    return content
+
+
+def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionPart | None) -> tuple[str, list[str]]:
+    """The question one pair asks, and its metric terms: the part's words for a part ("endurance of the
+    Heron 2"), the question's own otherwise."""
+    if part is None:
+        return _side_content(state, side), list(state.parsed.keywords)
+    subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
+    periods = " ".join(p for p in re.findall(r"\b(?:FY\s?)?(?:19|20)\d\d\b", _content(state)))
+    return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)
+
+
+def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer`` led by the values the question asks for, when the evidence holds them (module doc).
+
+    A question phrased as a value question, or asking for arithmetic, takes the best value read; any
+    other (a comparison's aspects, "the wingspan of the Heron 2") only a table row or sentence whose
+    label names the metric whole for what is asked."""
+    state.value_missing = []
+    if state.top_k is not None:  # the peer baseline answers as its peers do: no value reading
+        return answer
+    explicit = asks_for_value(state)
+    if not explicit and state.parsed.intent not in ("single_fact", "comparison"):
+        return answer
+    compares = state.parsed.intent == "comparison" or len(state.parsed.sides) > 1
+    if not explicit and not compares and value_never_answers(_content(state)):
+        return answer  # "Were there events that raised net income?" is not answered by the net income row
+    pairs = _pairs(state)
+    found: list[tuple[Pair, ValueAnswer]] = []
+    candidates: list[tuple[Pair, ValueAnswer]] = []
+    for side, part in pairs:
+        question, keywords = _pair_question(state, side, part)
+        cells = value_cells(state, side.doc_id if side else None)
+        value = answer_from_cells(
+            question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
+        )
+        logger.debug("value from %d cells -> %s", len(cells), value)
+        if value is not None and value.missing:
+            state.value_missing += [m for m in value.missing if m not in state.value_missing]
+        if value is not None and value.statement:
+            candidates.append(((side, part), value))
+            if explicit or _strict_ok(value):
+                found.append(((side, part), value))
+    if compares and len(found) < len(candidates) == len(pairs) > 1 and _same_line_item(candidates):
+        found = candidates
+    if not found:
+        if state.value_missing:
+            note = "the evidence does not hold: " + "; ".join(state.value_missing)
+            return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
+        return answer
+    return _merged(answer, state, found, len(pairs))
+
+
+def _same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Every side's value is read from a row of the same name, for the period asked: the comparison's
+    line item, found in each document (one row of one name is weak; the same row in each is not)."""
+    labels = {frozenset(stems(v.cells[0].label)) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
+    return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
+
+
+def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
+    """For two sides read from the same line item in the same unit: which is higher, and by how much."""
+    if len(found) != 2 or not _same_line_item(found):
+        return []
+    (first, a), (second, b) = found
+    ca, cb = a.cells[0], b.cells[0]
+    if first[0] is None or second[0] is None or ca.unit != cb.unit or (ca.unit == "%" and ca.scale != cb.scale):
+        return []
+    high, low, high_cell, low_cell = (
+        (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
+    )
+    label = a.cells[0].label if a.cells[0].is_row else ""
+    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
+    if high_cell.bound or low_cell.bound:  # "about 25 min" against "under 5 min": no exact gap
+        return [f"{high.label} is higher{what} ({high_cell.display()} against {low_cell.display()})"]
+    if high_cell.scaled == low_cell.scaled:
+        return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
+    scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
+    gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
+    measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
+    number = f"{gap:,.{_decimals_of(high_cell, low_cell)}f}"
+    if high_cell.unit == "%":
+        shown = f"{number} percentage points"
+    else:
+        shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
+    return [f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"]
+
+
+def _decimals_of(*cells: Cell) -> int:
+    places = [re.search(r"\.(\d+)", c.raw) for c in cells]
+    return max((len(m.group(1)) for m in places if m), default=0)
+
+
+def _strict_ok(value: ValueAnswer) -> bool:
+    """A value for a question not phrased as one: its label names the metric whole, for what is asked."""
+    return value.label_cover >= 0.99 and value.period_ok and not value.missing
+
+
+def _line(pair: Pair, value: ValueAnswer) -> str:
+    side, _ = pair
+    if side is None or side.label.lower() in value.statement.lower():
+        return value.statement
+    return f"{side.label}: {value.statement}"
+
+
+def _merged(
+    answer: AnswerWithEvidence, state: RunState, found: list[tuple[Pair, ValueAnswer]], wanted: int
+) -> AnswerWithEvidence:
+    lines, citations = [], []
+    for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
+        group = [f for f in found if f[0][1] == part]
+        lines += [_line(pair, value) for pair, value in group] + _difference(group)
+    for _, value in found:
+        for cell in value.cells:
+            _remember(state, cell.chunk_id, cell.doc_id, cell.page)
+            citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
+    exact = all(_exact(v) for _, v in found) and len(found) == wanted
+    rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
+    # the extractive text stays below the values only where a side or part has no value of its own
+    kept = answer.text if answer.answer_found and len(found) < wanted else ""
+    text = "\n".join([*lines, *([kept] if kept else [])])
+    checks = holds(answer, state.parsed, [v for _, v in found], citations, len(lines) - len(found))
+    confidence = _confidence([v for _, v in found], exact, wanted)
+    if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
+        confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
+    counts = counted_things(state.parsed.original_question) is not None
+    stated = type_caveat("number")  # the values read state numbers: the extractive answer's doubt is moot
+    caveats = (*(c for c in checks.caveats if c != stated), *(c for _, v in found for c in _value_caveats(v, counts)))
+    if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
+        caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
+    return answer.model_copy(update={
+        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
+        "confidence": confidence, "uncovered_sides": checks.uncovered,
+        "complete_answer_found": exact and not checks.blocked and not state.value_missing,
+    })  # fmt: skip
+
+
+def _exact(value: ValueAnswer) -> bool:
+    """The value is the metric asked, for the period asked, of the kind asked."""
+    return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
+
+
+def _value_caveats(value: ValueAnswer, counts: bool) -> list[str]:
+    """What keeps a value from being the one asked (``counts``: the question asks how many things)."""
+    label = value.unsure or (value.cells[0].label if value.cells else "the value")
+    notes = []
+    if not value.kind_ok and counts:
+        notes.append(
+            f"the question asks how many; the evidence read counts something else or states an amount ({label})"
+        )
+    elif not value.kind_ok:
+        notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
+    if value.narrower:
+        notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")
+    if not value.period_ok:
+        row = bool(value.cells) and value.cells[0].is_row
+        notes.append(
+            f"{f'the row read ({label})' if row else 'the sentence read'} names no period, or not the one asked"
+        )
+    return notes
+
+
+def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
+    """High only when every side's value names the metric for the period asked; lower for a partial
+    label, an unchecked period, a narrower row, an amount where a ratio is asked, or a missing side."""
+    covers = [
+        v.label_cover * (1.0 if v.period_ok else 0.6) * (1.0 if v.kind_ok else 0.4) * (0.6 if v.narrower else 1.0)
+        for v in found
+    ]
+    share = len(found) / max(1, wanted)
+    value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
+    return round(min(0.95, max(0.05, value)), 3)
+
+
+def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
+    """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
+    if chunk_id in state.ledger:
+        return
+    index = state.layer1_index_of(doc_id)
+    chunk = index.chunk(chunk_id) if index is not None else None
+    if chunk is not None:
+        hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
+        state.add(RankedList(query=f"value p.{page}", retriever="value", hits=(hit,)))

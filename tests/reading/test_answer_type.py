@@ -1,0 +1,75 @@
+"""The kind of answer a question asks for, and whether an answer states it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.reading.answer_type import asks_quotient, expected_type, states_type, value_never_answers
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How many stores did it open?", "number"),
+        ("What was the total amount of dividends?", "number"),
+        ("When did the Heron 3 enter service?", "date"),
+        ("In which year was it founded?", "date"),
+        ("Did the company pay dividends in 2022?", "yes_no"),
+        ("Is the Heron 2 or the Heron 3 heavier?", None),
+        ("What sensors do the flights use?", None),
+        # a phrase put before the question proper: the main clause asks for a yes or a no
+        ("In the two variants shown in the brochure, do both carry a camera?", "yes_no"),
+        ("As of FY2023, is the company selling its consumer unit?", "yes_no"),
+        ("In which year, after the merger, was the plant sold?", "date"),  # the fronted phrase is the question
+        ("According to the manual, what sensors are fitted?", None),
+    ],
+)
+def test_expected_type(question, kind):
+    assert expected_type(question) == kind
+
+
+def test_states_type_ignores_the_question_own_numbers():
+    assert not states_type("The Heron 2 is light.", "number", "How heavy is the Heron 2?")
+    assert states_type("It weighs 4.1 kg.", "number", "How heavy is the Heron 2?")
+    assert states_type("It entered service in 2021.", "date")
+    assert states_type("No, it did not.", "yes_no") and not states_type("It did not.", "yes_no")
+
+
+def test_a_reference_label_is_no_number_the_answer_states():
+    question = "How many operations does each role support?"
+    assert not states_type("Table 6-2 lists the operations each role supports.", "number", question)
+    assert not states_type("See Section 4.2 and Figure 3.", "number", question)
+    assert states_type("Table 6-2 lists 42 operations.", "number", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "quotient"),
+    [
+        ("What is Long-term Debt to Total Liabilities for Acme in FY2021?", True),
+        ("What is the total debt to EBITDA ratio of Acme in FY2021?", True),
+        ("What is the debt-to-equity ratio of Acme?", True),
+        ("What is the ratio of inventory to sales?", True),
+        ("What is total net revenues to total goodwill for Acme in FY2019?", True),
+        ("What is the maximum time to charge the battery?", False),  # "A to B" between no two line items
+        ("What was the change in revenue from 2019 to 2020?", False),
+        ("What is the current ratio of Acme in FY2021?", False),  # one named ratio, not two terms
+        ("How much did Acme expect to pay its retirees in 2024?", False),
+    ],
+)
+def test_asks_quotient(question, quotient):
+    assert asks_quotient(question) is quotient
+
+
+@pytest.mark.parametrize(
+    ("question", "never"),
+    [
+        ("What are the components of cost of sales for Acme in FY2017?", True),  # its parts, not its amount
+        ("What were the main drivers of the decline in margin?", True),
+        ("Which company acquired Acme?", True),
+        ("Did Acme pay a dividend?", True),
+        ("What were the revenues of the cloud segment in 2021?", False),  # a line item's own plural
+        ("What is the cost of sales for Acme in FY2017?", False),
+    ],
+)
+def test_value_never_answers(question, never):
+    assert value_never_answers(question) is never

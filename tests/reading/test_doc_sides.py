@@ -1,0 +1,87 @@
+"""Sides of a cross-document question mapped to their documents."""
+
+from __future__ import annotations
+
+from engine.reading.doc_sides import aspect_of, candidate_phrases, identity, map_sides
+
+ANNUAL_2018 = identity(
+    "a",
+    "acme_2018_10k.pdf",
+    ["FORM 10-K ANNUAL REPORT For the fiscal year ended December 31, 2018", "In 2018 sales..."],
+)
+ANNUAL_2022 = identity(
+    "b",
+    "acme_2022_10k.pdf",
+    ["FORM 10-K ANNUAL REPORT For the fiscal year ended December 31, 2022", "Compared with 2021"],
+)
+
+
+def test_years_go_to_the_report_of_that_year():
+    sides = map_sides(
+        "How did headcount change between the end of 2018 and the end of 2022?", [ANNUAL_2018, ANNUAL_2022]
+    )
+    assert [(s.doc_id, s.label) for s in sides] == [("a", "2018"), ("b", "2022")]
+
+
+def test_a_year_only_the_title_page_states_still_names_its_report():
+    renamed = [
+        identity("a", "report.pdf", ["For the fiscal year ended December 31, 2018. Results..."]),
+        identity("b", "report (1).pdf", ["For the fiscal year ended December 31, 2022. Results for 2022 and 2021"]),
+    ]
+    sides = map_sides("Which report shows higher R&D, 2018 or 2022?", renamed)
+    assert [s.label for s in sides] == ["2018", "2022"]
+
+
+def test_versions_kinds_and_names():
+    specs = [
+        identity("v2", "Spec_v2.0.pdf", ["Specification Version 2.0", "uses OAuth 2.0 flows"]),
+        identity("v3", "Spec_v3.1.0.pdf", ["Specification Version 3.1.0", "OAuth 2.0 flows and OpenAPI 2.0 docs"]),
+    ]
+    sides = map_sides("How does Spec 2.0 describe servers, versus Spec 3.1.0?", specs)
+    assert [s.doc_id for s in sides] == ["v2", "v3"] and "2.0" in sides[0].label and "3.1.0" in sides[1].label
+    filings = [
+        identity("k", "co_10k.pdf", ["FORM 10-K annual report", "net earnings per share"]),
+        identity("r", "co_q4_release.pdf", ["FOR IMMEDIATE RELEASE fourth-quarter results", "earnings release"]),
+    ]
+    sides = map_sides("Do the earnings release figures match the 10-K?", filings)
+    assert [s.label for s in sides] == ["10-K", "earnings release"]
+    watches = [
+        identity("h", "honor_watch_gs_pro.pdf", ["HONOR Watch GS Pro OnlineHelp HUAWEI TECHNOLOGIES"]),
+        identity("w", "watch_d.pdf", ["WATCH D USER GUIDE", "Press the Down button on your watch"]),
+    ]
+    sides = map_sides("What does the Down button open on the HONOR Watch GS Pro and on the HUAWEI WATCH D?", watches)
+    assert [s.label for s in sides] == ["HONOR Watch GS Pro", "HUAWEI WATCH D"]
+
+
+def test_a_document_named_by_nothing_is_labelled_by_its_title_or_file_name():
+    docs = [
+        identity("a", "alpha_notes.pdf", ["Alpha notes"], title="Alpha Field Notes"),
+        identity("b", "beta.pdf", ["Beta"]),
+    ]
+    sides = map_sides("What do the two documents say about rainfall?", docs)
+    assert [s.label for s in sides] == ["Alpha Field Notes", "beta"] and all(not s.phrases for s in sides)
+
+
+def test_acronyms_are_what_is_compared_not_sides():
+    assert "EPS" not in candidate_phrases("Did the EPS in the release match the 10-K?")
+
+
+def test_aspect_keeps_names_and_drops_period_markers():
+    sides = map_sides("How did headcount change between 2018 and 2022?", [ANNUAL_2018, ANNUAL_2022])
+    assert (
+        aspect_of("How did headcount change between 2018 and 2022?", sides) == "How did headcount change between and ?"
+    )
+
+
+def test_one_document_has_no_document_sides():
+    assert map_sides("How does A compare with B?", [ANNUAL_2018]) == []
+
+
+def test_the_phrase_for_all_sides_together():
+    from engine.reading.doc_sides import collective_noun
+
+    assert collective_noun("Which flow names differ between the two versions?") == "versions"
+    assert collective_noun("Both watch manuals describe a setting. What is it?") == "watch manuals"
+    assert collective_noun("Which building blocks does each system use?") == "system"
+    assert collective_noun("ProgramFC and QACheck both break a claim into steps.") == ""  # "both" before a verb
+    assert collective_noun("What did revenue do in 2018 and 2022?") == ""

@@ -1,0 +1,64 @@
+"""Passage scoring: which values a text states, and how a value question weighs a passage's numbers."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.passages import score_units, split_units, stated_numbers
+from engine.reading.question import parse_question
+
+
+def _item(page: int, text: str) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b0", doc_id="d", file_name="d.pdf", page=page, text=text,
+                        score=1.0, retriever="keyword", section_path=(), kind="text")  # fmt: skip
+
+
+def test_number_words_are_stated_values() -> None:
+    assert stated_numbers("The system is composed of five modules.") == ["five"]
+
+
+def test_a_references_year_is_not_a_stated_value() -> None:
+    assert stated_numbers("We prompt the verifier (Ouyang et al., 2022) with examples.") == []
+    assert stated_numbers("Revenue was $1,577 million in 2018.") == ["$1,577", "2018"]
+
+
+def test_numbers_the_question_holds_are_not_stated_values() -> None:
+    assert stated_numbers("In 2018 the count rose.", {"2018"}) == []
+
+
+def test_a_relevant_sentence_with_a_count_word_leads_an_unrelated_one_with_digits() -> None:
+    parsed = parse_question("How many modules does the claim verification system use?")
+    assert parsed.asks_for_value
+    units = split_units([
+        _item(5, "Figure 4 shows the screenshot of the system interface, released in 2022 with 3 views."),
+        _item(2, "Our system is composed of five principal modules."),
+    ])  # fmt: skip
+    score_units(units, parsed)
+    best = max(units, key=lambda u: u.score)
+    assert best.item.page == 2
+
+
+def test_a_side_label_is_matched_in_the_text_or_table_header_not_the_section_title() -> None:
+    from engine.reading.passages import label_share
+
+    named = split_units([_item(2, "Adeline Virginia Woolf (25 January 1882 - 28 March 1941) was an English writer.")])
+    titled = split_units([EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="d.pdf", page=3, score=1.0,
+                                       text="Born in Kensington, she attended King's College.",
+                                       section_path=("Virginia Woolf",))])  # fmt: skip
+    assert label_share("Virginia Woolf", named[0]) == 1.0 and label_share("Virginia Woolf", titled[0]) == 0.0
+    header = split_units([_item(4, "(Millions) | 2019 | 2018\nNet sales | 6,489 | 7,500\nOther | 1 | 2")])
+    assert label_share("FY2019", header[1]) == 1.0  # "FY2019" is the "2019" of the header row
+
+
+def test_a_tables_rows_are_matched_with_the_sentence_that_announces_them() -> None:
+    parsed = parse_question("How much did the company expect to pay its retirees in 2024?")
+    lead = _item(9, "The benefit payments to retirees are expected to be paid as follows:")
+    table = _item(9, "(dollars in millions)\nYear | Pension | Health Care\n2023 | 1,648 | 883\n2024 | 1,097 | 862")
+    table = table.model_copy(update={"chunk_id": "d:p9:b1"})
+    other = _item(4, "(dollars in millions)\nNotes due | Rate | Amount\n2024 | 4.15% | 478\n2025 | 3.5% | 512")
+    units = split_units([lead, table, other])
+    row = next(u for u in units if u.text == "2024 | 1,097 | 862")
+    assert "retirees" in row.lead_in, "the announcing sentence names what the rows hold"
+    assert next(u for u in units if u.text.startswith("2024 | 4.15%")).lead_in == "", "another table's rows"
+    score_units(units, parsed)
+    rows = [u for u in units if u.is_row and u.text.startswith("2024")]
+    assert max(rows, key=lambda u: u.score) is row

@@ -1,0 +1,86 @@
+"""The question's content without its format instructions, and the glossary's document words."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.reading.focus import enrich, focus
+from engine.reading.glossary import expansions, statements_named
+from engine.reading.lexicon import BALANCE, CASH_FLOW, INCOME
+from engine.reading.question import parse_question
+
+
+@pytest.mark.parametrize(
+    ("question", "content", "dropped"),
+    [
+        (
+            "What is the net debt in FY2021? Round your answer to two decimal places.",
+            "What is the net debt in FY2021?",
+            1,
+        ),
+        (
+            "What is the churn rate? Answer in units of percents and round to one decimal place.",
+            "What is the churn rate?",
+            1,
+        ),
+        (
+            "Assume that you are an analyst. Answer the following question using the balance sheet: what is the "
+            "total equity?",
+            "what is the total equity?",
+            2,
+        ),
+        ("How many pumps are installed? Please write the answer in int format.", "How many pumps are installed?", 1),
+        (  # a conditional request is content: no rule exists for one benchmark's template
+            "Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
+            "then state that and explain why.",
+            "Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
+            "then state that and explain why.",
+            0,
+        ),
+        (
+            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
+            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
+            0,
+        ),
+        ("What is the FY2019 capex (in USD millions) for the group?", "What is the FY2019 capex for the group?", 0),
+    ],
+)
+def test_focus_sets_answer_format_instructions_aside(question, content, dropped):
+    found = focus(question)
+    assert found.content == content
+    assert len(found.instructions) == dropped
+
+
+def test_focus_keeps_a_question_that_only_looks_like_an_instruction():
+    assert focus("Write down the pseudo code of step 5.").content == "Write down the pseudo code of step 5."
+    assert focus("Format the date on page 14 as YYYY-MM-DD.").instructions == ()
+
+
+def test_focus_reports_the_named_financial_statements():
+    found = focus(
+        "Using the cash flow statement, answer the following question: how much cash did operations "
+        "generate in FY2020? Base your answer on the P&L and the statement of financial position."
+    )
+    assert found.content.startswith("how much cash did operations generate")
+    assert set(found.sources) == {CASH_FLOW, INCOME, BALANCE}
+    assert statements_named("the weather report") == ()
+
+
+def test_glossary_maps_question_terms_to_document_words_and_statements():
+    words, statements = expansions("What was the capex and the quick ratio?")
+    assert "purchases of property and equipment" in words
+    assert "total current liabilities" in words
+    assert statements == (CASH_FLOW, BALANCE)
+    assert expansions("Which birds nest on the cliffs?") == ((), ())
+
+
+def test_enrich_appends_document_words_once_and_keeps_the_question_words():
+    parsed = parse_question("What is the FY2018 capital expenditure for the company? Answer in USD millions.")
+    assert parsed.instructions == ("Answer in USD millions.",)
+    enriched = enrich(parsed)
+    assert enriched.retrieval.main_query.startswith(parsed.retrieval.main_query)
+    assert "purchases of property and equipment" in enriched.retrieval.expansions
+    assert "statements of cash flows" in enriched.retrieval.expansions
+    assert enrich(enriched) is enriched
+    plain = parse_question("Which birds nest on the cliffs?")
+    assert enrich(plain) is plain

@@ -1,0 +1,41 @@
+"""The understanding brick: the parse request and the code checks on any backend's parse."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import ParsedQuestion
+from engine.errors import LoupeError
+from engine.llm.offline import OfflineBackend
+from engine.reading.understanding import MAX_KEYWORDS, check_parse, question_request
+
+from ..run.factories import question
+
+
+def test_the_request_holds_the_question_with_its_spaces_normalised():
+    request = question_request("   What does Section 5.4 say about dropout?  \n")
+    assert request.question == "What does Section 5.4 say about dropout?"
+    parsed = OfflineBackend().run("parse_question", request, ParsedQuestion).value
+    assert parsed.intent == "section_retrieval"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_empty_question_is_rejected_clearly(text):
+    with pytest.raises(LoupeError, match="empty"):
+        question_request(text)
+
+
+def test_an_offline_parse_passes_the_check_unchanged():
+    text = "What does Section 5.4 say about dropout?"
+    parsed = OfflineBackend().run("parse_question", question_request(text), ParsedQuestion).value
+    assert check_parse(parsed, text) is parsed
+
+
+def test_a_model_parse_gets_the_question_verbatim_distinct_keywords_and_a_main_query():
+    many = tuple(f"term{n}" for n in range(MAX_KEYWORDS + 5))
+    parsed = question(text="a paraphrase", keywords=("dropout", "dropout", " ", *many))
+    parsed = parsed.model_copy(update={"retrieval": parsed.retrieval.model_copy(update={"main_query": "  "})})
+    checked = check_parse(parsed, "What  dropout is used?")
+    assert checked.original_question == "What dropout is used?"
+    assert checked.keywords[0] == "dropout" and len(checked.keywords) == MAX_KEYWORDS
+    assert checked.retrieval.main_query == " ".join(checked.keywords)

@@ -1,0 +1,354 @@
+"""The value brick: table cells with their column period and scale, matching, and arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import EvidenceItem
+from engine.reading.formulas import evaluate, parse_formula
+from engine.reading.line_items import line_item_names
+from engine.reading.periods import Period, periods_in
+from engine.reading.table_values import cells_in, parse_number, table_scale
+from engine.reading.value_answer import answer_value, counted_things
+from engine.reading.value_match import narrows, period_match, rank_cells, value_spec
+
+
+def item(text: str, page: int = 1, n: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="acme_10k.pdf", page=page, text=text, section_path=section
+    )
+
+
+CASH_FLOW = [
+    item("Consolidated Statement of Cash Flows\n(Millions) | 2018 | 2017 | 2016", n=0),
+    item(
+        "Net cash provided by operating activities | 6,439 | 6,240 | 6,662\n"
+        "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373) | (1,420)\n"
+        "Proceeds from sale of PP&E | 262 | 49 | 58",
+        n=1,
+    ),
+]
+BALANCE = [
+    item("CONSOLIDATED BALANCE SHEETS (amounts in millions)", page=2, n=0),
+    item("August 29, 2021 August 30,", page=2, n=1),
+    item("2020 ASSETS", page=2, n=2),
+    item(
+        "Total current assets | 29,505 | 28,120\nTotal assets | $ 59,268 | $ 55,556\n"
+        "Total current liabilities | 29,441 | 24,844",
+        page=2,
+        n=3,
+    ),
+]
+
+
+def test_periods_in_reads_fiscal_years_and_quarters():
+    assert periods_in("FY2018 capex") == (Period(2018),)
+    assert periods_in("fiscal 2022 and FY19") == (Period(2022), Period(2019))
+    assert periods_in("Q2 2023 revenue") == (Period(2023, 2),)
+    assert periods_in("the second quarter of fiscal 2024") == (Period(2024, 2),)
+    assert periods_in("the second quarter") == ()
+
+
+def test_parse_number_and_scale():
+    assert parse_number("(1,577)")[0] == -1577.0
+    assert parse_number("$ 5,363")[:2] == (5363.0, "$")
+    assert parse_number("23.5%")[:2] == (23.5, "%")
+    assert parse_number("$1.6 billion")[2] == "billion"
+    assert table_scale("(in millions, except per share data)") == "million"
+    assert table_scale("(Millions)") == "million"
+    assert table_scale("Dollars in thousands") == "thousand"
+
+
+def test_cells_carry_column_period_and_scale_across_chunks_of_a_page():
+    cells = cells_in([CASH_FLOW])
+    capex = [c for c in cells if c.label.startswith("Purchases")]
+    assert [(c.column, c.value, c.scale) for c in capex] == [
+        ("2018", -1577.0, "million"),
+        ("2017", -1373.0, "million"),
+        ("2016", -1420.0, "million"),
+    ]
+    assert capex[0].display() == "-1,577 million"
+
+
+def test_column_years_from_caption_lines_when_no_header_row():
+    cells = cells_in([BALANCE])
+    total = [c for c in cells if c.label == "Total assets"]
+    assert [(c.column, c.value, c.unit) for c in total] == [("2021", 59268.0, "$"), ("2020", 55556.0, "$")]
+
+
+def test_the_asked_period_leads_and_a_quarter_never_stands_for_a_year():
+    spec = value_spec("What were total assets in FY2020?", ["total assets"], line_item_names("total assets"))
+    best = rank_cells(spec, cells_in([BALANCE]))[0]
+    assert best.cell.value == 55556.0 and best.period_match is True
+    quarter = cells_in([[item("Total assets | 1 | 2", n=0), item("Q4 2020 | 2020", n=1)]])
+    assert all(period_match((Period(2020),), c) is not True for c in quarter if c.periods and c.periods[0].quarter)
+
+
+def test_synonyms_name_the_line_item():
+    spec = value_spec(
+        "What is the FY2018 capital expenditure amount?", ["capital expenditure"], line_item_names("capex")
+    )
+    best = rank_cells(spec, cells_in([CASH_FLOW]))[0]
+    assert best.cell.label.startswith("Purchases of property") and best.cell.column == "2018"
+
+
+def test_no_cell_when_no_label_names_the_metric():
+    spec = value_spec("What was the headcount in 2018?", ["headcount"], line_item_names("headcount"))
+    assert rank_cells(spec, cells_in([CASH_FLOW])) == []
+
+
+def test_value_answer_states_label_period_value_and_restated_scale():
+    answer = answer_value(
+        "What is the FY2018 capex in USD billions?", ["capex"], line_item_names, [CASH_FLOW], ["acme"]
+    )
+    assert answer is not None and answer.period_ok
+    assert "2018" in answer.statement and "1,577 million" in answer.statement and "1.577 billion" in answer.statement
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the FY2021 working capital ratio? Define working capital ratio as total current assets "
+         "divided by total current liabilities.", 29505 / 29441),
+        ("What is the FY2021 total current assets less total current liabilities?", (29505 - 29441) * 1e6),
+        ("What is the total assets growth rate from FY2020 to FY2021?", 100 * (59268 - 55556) / 55556),
+    ],
+)  # fmt: skip
+def test_formulas_are_computed_from_cited_cells(question, expected):
+    formula = parse_formula(question)
+    assert formula is not None
+    cells = cells_in([BALANCE])
+
+    def lookup(phrase, period):
+        spec = value_spec(f"{phrase} {period.label()}", [phrase], line_item_names(phrase))
+        return next((m.cell for m in rank_cells(spec, cells) if m.period_match), None)
+
+    working = evaluate(formula, lookup, Period(2021))
+    assert working.value == pytest.approx(expected)
+    assert working.inputs and not working.missing
+
+
+def test_formula_shapes():
+    avg = parse_formula("What is the FY2017 - FY2019 3 year average of capex as a % of revenue?")
+    assert avg is not None and avg.op == "avg" and [p.year for p in avg.periods] == [2017, 2018, 2019]
+    assert avg.left is not None and avg.left.op == "pct_of"
+    defined = parse_formula(
+        "What is the FY2022 unadjusted EBITDA less capex? Define unadjusted EBITDA as operating income + "
+        "depreciation and amortization."
+    )
+    assert defined is not None and defined.op == "-" and defined.left is not None and defined.left.op == "+"
+    assert parse_formula("What is the FY2018 capital expenditure amount for 3M?") is None
+
+
+def test_missing_input_is_named_not_guessed():
+    formula = parse_formula(
+        "What is the FY2021 inventory turnover? Defined as: COGS / average inventory between FY2020 and FY2021."
+    )
+    assert formula is not None
+    working = evaluate(formula, lambda phrase, period: None, Period(2021))
+    assert working.value is None and any("COGS" in m for m in working.missing)
+
+
+LEASES = [
+    item("CONSOLIDATED BALANCE SHEETS (amounts in millions) | 2021 | 2020", page=3, n=0),
+    item("Total lease assets | $ 3,890 | $ 3,482\nInventories | 17,907 | 14,215", page=3, n=1),
+]
+
+
+def test_a_row_naming_a_narrower_item_is_flagged_and_the_exact_row_is_not():
+    question = "How much total assets did Acme have at the end of FY2021?"
+    narrow = answer_value(question, ["total assets"], line_item_names, [LEASES], ["acme"])
+    assert narrow is not None and "Total lease assets" in narrow.statement and narrow.narrower
+    whole = answer_value(question, ["total assets"], line_item_names, [BALANCE], ["acme"])
+    assert whole is not None and "59,268" in whole.statement and not whole.narrower
+    capex = answer_value("What is the FY2018 capex?", ["capex"], line_item_names, [CASH_FLOW], ["acme"])
+    assert capex is not None and not capex.narrower  # "(PP&E)" is an abbreviation, not a narrower item
+
+
+def test_an_amount_read_for_a_ratio_question_is_not_of_the_kind_asked():
+    ratio = answer_value(
+        "What is the inventory turnover ratio for FY2021?", ["inventory turnover ratio", "inventory"],
+        line_item_names, [LEASES], ["acme"],
+    )  # fmt: skip
+    assert ratio is not None and "Inventories" in ratio.statement and not ratio.kind_ok
+    amount = answer_value("How much inventory did Acme hold in FY2021?", ["inventory"], line_item_names, [LEASES])
+    assert amount is not None and amount.kind_ok
+
+
+INCOME = [
+    item("CONSOLIDATED STATEMENTS OF INCOME (millions) | 2021 | 2020", page=4, n=0),
+    item("Revenues | 81,288 | 41,651\nCost of sales | 30,821 | 8,484", page=4, n=1),
+]
+
+
+def test_a_company_total_read_for_a_qualified_metric_is_flagged_and_the_plain_metric_is_not() -> None:
+    qualified = answer_value("What was Comirnaty revenue in 2021?", ["Comirnaty revenue"], line_item_names, [INCOME])
+    assert qualified is not None and "81,288" in qualified.statement and qualified.narrower
+    plain = answer_value("What was the revenue in 2021?", ["revenue"], line_item_names, [INCOME])
+    assert plain is not None and "81,288" in plain.statement and not plain.narrower
+
+
+SUMMARIES = [
+    item("International Segment Performance Summary\n($ in millions) | 2023 | 2022\n"
+         "Revenue | $ 3,504 | $ 3,931\nComparable sales % change | (5.4)% | 3.3 %", page=1, n=0,
+         section=("International Segment",)),
+    item("Consolidated Performance Summary\n($ in millions) | 2023 | 2022\n"
+         "Revenue | $ 46,298 | $ 51,761\nComparable sales % change | (9.9)% | 10.4 %", page=2, n=0,
+         section=("Consolidated Results",)),
+]  # fmt: skip
+
+
+def test_a_row_naming_the_qualified_metric_leads_the_broader_line_item() -> None:
+    spec = value_spec("What was Acme's comparable sales change in 2023?", ["comparable sales change"],
+                      line_item_names("sales"))  # fmt: skip
+    best = rank_cells(spec, cells_in([SUMMARIES]))[0]
+    assert best.cell.label == "Comparable sales % change", best.cell.label  # not "Revenue", the company's total
+
+
+def test_a_segments_table_does_not_answer_for_the_company() -> None:
+    spec = value_spec("What was the comparable sales change in 2023?", ["comparable sales change"], [])
+    best = rank_cells(spec, cells_in([SUMMARIES]))[0]
+    assert best.cell.page == 2 and best.cell.raw.startswith("(9.9)"), best.cell
+    named = value_spec("What was the International comparable sales change in 2023?", ["comparable sales change"], [])
+    assert rank_cells(named, cells_in([SUMMARIES]))[0].cell.page == 1  # unless the question names the segment
+
+
+def test_a_sentence_about_another_item_is_broader_than_a_qualified_metric() -> None:
+    sentence = item("Revenues related to these manufacturing activities totaled $320 million for 2021.", page=3)
+    answer = answer_value("What was Comirnaty revenue in 2021?", ["Comirnaty revenue"], line_item_names, [[sentence]])
+    assert answer is None or answer.narrower
+
+
+def test_the_owner_and_the_quarter_are_not_metric_terms() -> None:
+    spec = value_spec("What was Best Buy's comparable sales change for the second quarter of fiscal 2024?",
+                      ["Buy", "comparable sales", "second quarter"], [])  # fmt: skip
+    assert spec.terms == (frozenset({"comparable", "sale"}),)
+
+
+def test_a_modifier_narrows_only_when_the_evidence_names_the_metric_more_plainly() -> None:
+    spec = value_spec("What is the endurance of the Heron 2?", ["endurance"], [])
+    only = cells_in([[item("Item | Heron 2\nFlight endurance | 38 min")]])
+    assert not narrows(spec, only[0], only)  # the document's one name for endurance
+    both = cells_in([[item("Item | Heron 2\nFlight endurance | 38 min\nEndurance | 40 min")]])
+    assert narrows(spec, both[0], both)
+
+
+def test_the_statement_the_question_names_leads() -> None:
+    income = item("(Millions) | 2015 | 2014\nDepreciation and amortization | 70 | 60", page=3,
+                  section=("Consolidated Statements of Operations",))  # fmt: skip
+    cash = item("(Millions) | 2015 | 2014\nDepreciation and amortization | 62 | 54", page=5,
+                section=("Consolidated Statements of Cash Flows",))  # fmt: skip
+    spec = value_spec("What was D&A in FY2015 (from the cash flow statement)?", ["depreciation and amortization"], [])
+    assert rank_cells(spec, cells_in([[income], [cash]]))[0].cell.page == 5
+    plain = value_spec("What was depreciation and amortization in FY2015?", ["depreciation and amortization"], [])
+    assert rank_cells(plain, cells_in([[income], [cash]]))[0].cell.page == 3  # the better retrieved page
+
+
+def test_a_statements_printed_title_is_the_context_of_its_rows() -> None:
+    page = item("NETFLIX, INC.\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(in thousands)\n"
+                "(Thousands) | 2015 | 2014\nNet income | 122,641 | 266,799", page=42)  # fmt: skip
+    cell = cells_in([[page]])[0]
+    assert "CONSOLIDATED STATEMENTS OF CASH FLOWS" in cell.context
+
+
+def test_an_input_read_in_the_named_statement_may_name_what_it_is_of() -> None:
+    cash = item("CONSOLIDATED STATEMENTS OF CASH FLOWS\n(Thousands) | 2015 | 2014\n"
+                "Depreciation and amortization of property, equipment and intangibles | 62,283 | 54,028", page=42)  # fmt: skip
+    taxes = item("Deferred tax assets (liabilities):\n(Thousands) | 2015 | 2014\n"
+                 "Depreciation and amortization | (43,204) | (11,000)", page=59, section=("10. Income Taxes",))  # fmt: skip
+    income = item("CONSOLIDATED STATEMENTS OF OPERATIONS\n(Thousands) | 2015 | 2014\n"
+                  "Revenues | 6,779,511 | 5,504,656\nOperating income | 305,826 | 402,648", page=40)  # fmt: skip
+    question = ("What is the FY2015 EBITDA % margin? Calculate EBITDA using operating income and D&A "
+                "(from the cash flow statement).")  # fmt: skip
+    answer = answer_value(question, ["EBITDA margin"], line_item_names, [[income], [cash], [taxes]])
+    assert answer is not None and answer.statement.startswith("5.4%"), answer
+
+
+def test_a_ratio_of_two_named_terms_is_not_the_standard_metric_one_of_them_names() -> None:
+    from engine.reading.line_items import standard_definition
+
+    assert parse_formula("What is EBITDA for Acme in FY2021?", standard_definition) is not None
+    for question, terms in (
+        ("What is the total debt to EBITDA ratio of Acme in FY2021?", ("total debt", "EBITDA")),
+        ("What is sales to working capital ratio of Acme?", ("sales", "working capital")),
+        ("What is Long-term Debt to Total Liabilities for Acme in FY2021?", ("Long-term Debt", "Total Liabilities")),
+    ):
+        tree = parse_formula(question, standard_definition)  # the two terms divided, neither one's definition
+        assert tree is not None and tree.op == "/" and tree.left and tree.right, question
+        assert tree.left.operand and tree.left.operand.phrase == terms[0]
+        assert tree.right.operand and tree.right.operand.phrase.startswith(terms[1])
+        assert not tree.right.operand.phrase.endswith((" in", " for")), "its period's preposition is no term"
+    assert parse_formula("What is the maximum time to charge the Acme battery?", standard_definition) is None
+
+
+def test_a_metric_qualified_after_its_name_is_not_the_textbook_metric() -> None:
+    from engine.reading.line_items import standard_definition
+
+    assert standard_definition("the FY2017 operating profit margin") == "operating income as a % of revenue"
+    assert standard_definition("the FY2017 operating profit margin before depreciation") is None
+    assert standard_definition("free cash flow after dividends") is None
+    assert (
+        parse_formula("What is Acme's FY2017 Operating Profit Margin Before Depreciation?", standard_definition) is None
+    )
+
+
+def test_a_computation_read_in_columns_of_no_known_period_is_unchecked_when_the_question_names_none() -> None:
+    income = [item("(Millions) | Current | Prior\nOperating income | 1,607 | 1,300\nInterest expense | 26 | 30")]
+    unknown = answer_value("What is the interest coverage ratio for Acme?", ["interest coverage"], line_item_names,
+                           [income], ["acme"])  # fmt: skip
+    assert unknown is not None and unknown.statement.startswith("61.81") and not unknown.period_ok
+    dated = [item("(Millions) | 2019 | 2018\nOperating income | 1,607 | 1,300\nInterest expense | 26 | 30")]
+    for question in ("What is the interest coverage ratio for Acme?", "What is the FY2019 interest coverage ratio?"):
+        known = answer_value(question, ["interest coverage"], line_item_names, [dated], ["acme"])
+        assert known is not None and known.period_ok, question
+
+
+def test_a_currency_amount_or_a_percentage_is_never_the_count_asked() -> None:
+    paid = [item("Under the exhibits filed, the fund paid $72.32 per share.")]
+    price = answer_value("How many exhibits were filed?", ["exhibits"], line_item_names, [paid])
+    assert price is not None and not price.kind_ok, price
+    prose = [item("The fund bought 12.5 million shares at $72.32 each, 4% of the float.")]
+    shares = answer_value("How many shares did the fund buy?", ["shares"], line_item_names, [prose])
+    assert shares is not None and shares.kind_ok and "12.5" in shares.statement, shares
+    fired = [item("Over 5,000 employees were fired, the exhibits filed with the application show.")]
+    staff = answer_value("How many exhibits were filed with the application?", ["exhibits"], line_item_names, [fired])
+    assert staff is not None and not staff.kind_ok, "a count of employees is no count of exhibits"
+    assert "exhibit" in (counted_things("How many exhibits were filed with the application?") or set())
+    assert counted_things("How many US dollars did each share cost?") is None, "an amount of money is no count"
+    dollars = answer_value("How many US dollars did each share cost?", ["share"], line_item_names, [prose])
+    assert dollars is not None and dollars.kind_ok, dollars
+
+
+def test_the_cost_of_sales_is_not_the_sales() -> None:
+    assert "total net sales" not in line_item_names("cost of sales")
+    assert "cost of goods sold" in line_item_names("the cost of revenue")
+    assert "net sales" in line_item_names("net sales") and "net sales" in line_item_names("revenues and cost of sales")
+    income = [item("(Millions) | 2017 | 2016\nTotal net sales | 177,866 | 135,987\nCost of sales | 111,934 | 88,265")]
+    cost = answer_value("What was the cost of sales in FY2017?", ["cost of sales"], line_item_names, [income])
+    assert cost is not None and "111,934" in cost.statement, cost
+
+
+def test_a_cell_with_an_approximate_or_bounding_number_is_a_value_not_a_header() -> None:
+    table = [item("Property | Heron 2\nFlight endurance | 38 min\nBattery swap | about 25 min\nRange | under 5 km")]
+    cells = {c.label: c for c in cells_in([table])}
+    assert cells["Battery swap"].value == 25 and cells["Battery swap"].column == "Heron 2"
+    assert cells["Battery swap"].display() == "about 25 min" and cells["Range"].display() == "under 5 km"
+    assert cells["Flight endurance"].display() == "38 min"
+
+
+def test_how_long_asks_for_a_measure_and_names_no_line_item() -> None:
+    spec = value_spec("How long does a battery swap take on the Heron 2?", ["battery swap", "long", "take"], [])
+    assert spec.terms == (frozenset({"battery", "swap"}),)
+    assert value_spec("What is the long-term debt?", ["long-term debt"], []).terms == (
+        frozenset({"long-term", "debt"}),
+    )
+
+
+def test_a_bare_number_in_prose_answers_only_a_count_of_the_things_it_counts() -> None:
+    prose = [item("Crews flew 64 survey flights over twelve sampling stations. The fleet has 3 aircraft.")]
+    flights = answer_value("How many survey flights did crews fly?", ["survey flights", "crews fly"],
+                           line_item_names, [prose])  # fmt: skip
+    assert flights is not None and flights.cells[0].value == 64 and flights.cells[0].measure == "survey flights"
+    assert answer_value("How many pilots did the office train?", ["pilots"], line_item_names, [prose]) is None
+    assert answer_value("What speed did the survey flights reach?", ["speed", "survey flights"], line_item_names,
+                        [prose]) is None  # fmt: skip

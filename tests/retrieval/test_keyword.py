@@ -1,0 +1,249 @@
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.config import RetrievalConfig
+from engine.errors import LibraryCorruptError
+from engine.retrieval.hit_map import snippet
+from engine.retrieval.keyword import KeywordIndex, clean_query
+
+from .factories import document, paper
+
+CFG = RetrievalConfig()
+
+
+@pytest.fixture
+def built(tmp_path):
+    doc = paper()
+    return doc, KeywordIndex.build(doc, tmp_path / "ix", CFG), tmp_path / "ix"
+
+
+def test_finds_the_chunk_with_the_words(built):
+    doc, index, _ = built
+    ranked = index.search("label smoothing", 5)
+    assert ranked.retriever == "keyword" and ranked.hits
+    top = ranked.hits[0]
+    assert top.chunk.page == 3 and "Label Smoothing" in top.chunk.text
+    assert top.chunk in doc.chunks and top.rank == 1 and top.retriever == "keyword"
+    assert "label smoothing" in top.highlight.lower()
+    assert [h.rank for h in ranked.hits] == list(range(1, len(ranked.hits) + 1))
+    assert all(a.score >= b.score for a, b in zip(ranked.hits, ranked.hits[1:], strict=False))
+
+
+def test_stemming_matches_inflections(built):
+    _, index, _ = built
+    assert any("dropout" in h.chunk.text.lower() for h in index.search("applying dropouts", 3).hits)
+
+
+def test_or_group_ranks_partial_matches(built):
+    _, index, _ = built
+    ranked = index.search("smoothing zebra unicorn", 5)
+    assert ranked.hits and ranked.hits[0].chunk.page == 3
+
+
+def test_section_field_boost(tmp_path):
+    doc = document(
+        [
+            ["The optimizer is mentioned once here with other words about engines."],
+            [("We used beta values and a warmup schedule.", "text", (), ("Training", "Optimizer"))],
+        ]
+    )
+    index = KeywordIndex.build(doc, tmp_path / "ix", RetrievalConfig(heading_boost=4.0))
+    assert [h.chunk.page for h in index.search("optimizer", 2).hits] == [2, 1]
+
+
+@pytest.mark.parametrize("query", ["", "   ", 'AND OR NOT "(', "title:foo^3 bar~ *x?", "a:b:c [1 TO 2]", "\x00\n\t"])
+def test_query_syntax_never_raises(built, query):
+    _, index, _ = built
+    ranked = index.search(query, 5)
+    assert ranked.query == query
+    assert all(h.retriever == "keyword" for h in ranked.hits)
+
+
+def test_empty_query_returns_empty(built):
+    _, index, _ = built
+    assert index.search("", 5).hits == ()
+    assert index.search("the of and", 5).hits == ()
+
+
+def test_page_filter(built):
+    _, index, _ = built
+    assert {h.chunk.page for h in index.search("table transformer", 10, frozenset({4})).hits} == {4}
+    assert index.search("label smoothing", 5, frozenset({1})).hits == ()
+    assert index.search("label smoothing", 5, frozenset()).hits == ()
+
+
+def test_k_limits(built):
+    _, index, _ = built
+    assert len(index.search("the transformer table model", 2).hits) <= 2
+    assert index.search("transformer", 0).hits == ()
+
+
+def test_open_round_trip(built):
+    doc, index, path = built
+    reopened = KeywordIndex.open(path, doc, CFG)
+    assert [h.chunk.chunk_id for h in reopened.search("label smoothing", 3).hits] == [
+        h.chunk.chunk_id for h in index.search("label smoothing", 3).hits
+    ]
+
+
+def test_open_rejects_count_mismatch(built):
+    _, _, path = built
+    other = document([["only one chunk here about smoothing"]])
+    with pytest.raises(LibraryCorruptError, match="holds"):
+        KeywordIndex.open(path, other, CFG)
+
+
+def test_open_rejects_missing_or_damaged(tmp_path, built):
+    doc, _, path = built
+    with pytest.raises(LibraryCorruptError):
+        KeywordIndex.open(tmp_path / "nowhere", doc, CFG)
+    for f in path.iterdir():
+        f.write_bytes(b"garbage")
+    with pytest.raises(LibraryCorruptError):
+        KeywordIndex.open(path, doc, CFG)
+
+
+def test_rebuild_in_same_directory(built):
+    doc, _, path = built
+    again = KeywordIndex.build(doc, path, CFG)
+    assert KeywordIndex.open(path, doc, CFG) and again.search("label", 1).hits
+
+
+def test_with_document_maps_vanished_ids_to_the_pages_new_chunks(built):
+    doc, index, _ = built
+    kept = [c for c in doc.chunks if c.page != 3]
+    from .factories import chunk as mk
+
+    new3 = [mk(3, 10, "Residual dropout and label smoothing table | row"), mk(3, 11, "second new chunk")]
+    new_doc = doc.model_copy(update={"chunks": tuple(kept + new3), "parse_method": "adaptive"})
+    swapped = index.with_document(new_doc)
+    hits = swapped.search("label smoothing", 5).hits
+    ids = {c.chunk_id for c in new_doc.chunks}
+    assert hits and all(h.chunk.chunk_id in ids for h in hits)
+    assert hits[0].chunk.page == 3
+    assert len({h.chunk.chunk_id for h in hits}) == len(hits)
+
+
+def test_clean_query_and_snippet():
+    assert clean_query('What is "label smoothing" (value)?') == "label smoothing"
+    assert clean_query("AND OR") == "and or"
+    text = "x " * 200 + "the Label Smoothing value is 0.1 " + "y " * 200
+    assert "Label Smoothing" in snippet(text, ["smoothing"])
+    assert snippet("short text", ["absent"]) == "short text"
+
+
+@pytest.mark.perf
+def test_build_is_fast_enough(tmp_path):
+    pages = [
+        [f"Paragraph {p}-{i} about configuration, training schedules and anchor heads {p * i}." for i in range(10)]
+        for p in range(1, 101)
+    ]
+    doc = document(pages)
+    t0 = time.perf_counter()
+    index = KeywordIndex.build(doc, tmp_path / "ix", CFG)
+    assert time.perf_counter() - t0 < 5.0
+    t0 = time.perf_counter()
+    for _ in range(20):
+        index.search("training schedules anchor", 10)
+    assert (time.perf_counter() - t0) / 20 < 0.05
+
+
+def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
+    doc = paper()
+    spills = Path(tempfile.gettempdir())
+    before = {p.name for p in spills.glob("loupe-whoosh-*")}
+    errors: list[BaseException] = []
+
+    def build(n: int) -> None:
+        try:
+            for i in range(3):
+                index = KeywordIndex.build(doc, tmp_path / f"t{n}-{i}", RetrievalConfig())
+                assert index.search("label smoothing", 3).hits
+                index.close()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    after = {p.name for p in spills.glob("loupe-whoosh-*")}
+    assert after <= before, "temporary spill folders are removed"
+
+
+TRICKY = [
+    "Don't re-use the R-CNN's 3.5x speed-up (Table 3.2) in § 4.1!",
+    "İstanbul ÉCOLE naïve café x y 1 22 333 v2.18.0 e.g. i.e.",
+    "the THE The a an and of running runs ran runner",
+    "_under_score__ mixed123Case ﬁle ligature\u00ad soft",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_index_terms_are_the_stemming_analyzer_terms(text):
+    from collections import Counter
+
+    from whoosh.analysis import StemmingAnalyzer
+
+    from engine.retrieval.keyword import index_terms
+
+    assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+
+
+def test_index_terms_match_on_random_text():
+    from collections import Counter
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from whoosh.analysis import StemmingAnalyzer
+
+    from engine.retrieval.keyword import index_terms
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(max_size=200))
+    def check(text):
+        assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+
+    check()
+
+
+def test_index_holds_only_the_two_text_fields(built):
+    _, _, path = built
+    from whoosh import index as whoosh_index
+
+    schema = whoosh_index.open_dir(str(path)).schema
+    assert sorted(schema.names()) == ["body", "section"]
+    assert not any(schema[name].stored for name in schema.names())
+
+
+@pytest.mark.parametrize("change", ["format", "boost", "chunks"])
+def test_an_older_or_other_index_reads_as_stale(built, change):
+    import json
+
+    from engine.retrieval.keyword import META_NAME
+
+    doc, _, path = built
+    meta = json.loads((path / META_NAME).read_text())
+    if change == "format":
+        meta["format"] -= 1
+    elif change == "chunks":
+        meta["chunk_ids"] = "0" * 40
+    (path / META_NAME).write_text(json.dumps(meta))
+    config = RetrievalConfig(heading_boost=3.0) if change == "boost" else CFG
+    with pytest.raises(LibraryCorruptError):
+        KeywordIndex.open(path, doc, config)
+
+
+def test_in_memory_index_matches_the_saved_one(built):
+    doc, index, _ = built
+    memory = KeywordIndex.in_memory(doc, CFG)
+    for query in ("label smoothing", "attention heads", "training"):
+        assert memory.search(query, 5) == index.search(query, 5)

@@ -1,0 +1,244 @@
+"""A comparison over two documents, end to end (offline backend): one side per document, each side's
+own evidence cited, a side without evidence named as missing, and the citation budget per side."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+import engine
+from engine.config import EngineConfig
+from engine.library.local import Library
+from engine.run.steps import PAGES_PER_SIDE
+
+FILLER = (
+    "The company designs industrial sensors and sells them through distributors. "
+    "Competition in the sensor market is intense and prices fall every year. "
+)
+
+
+def _report(year: int, staff: str, extra_pages: int = 5) -> bytes:
+    """A small annual report: a title page, a page that states the headcount, and filler pages."""
+    doc = pymupdf.open()
+    pages = [
+        f"<h1>Acme Corporation Annual Report {year}</h1><p>Fiscal year {year}.</p>",
+        f"<h2>Human capital</h2><p>At December 31, {year}, Acme employed {staff} people worldwide. "
+        f"Our employees are located in 40 countries.</p>",
+        *[f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>" for n in range(extra_pages)],
+    ]
+    for html in pages:
+        page = doc.new_page()
+        page.insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css="* {font-family: sans-serif; font-size: 11px;}")
+    return doc.tobytes()
+
+
+@pytest.fixture
+def two_reports(config: EngineConfig) -> tuple[EngineConfig, str, str]:
+    library = Library(config)
+    first = library.ingest(_report(2018, "93,516"), "acme_2018_annual_report.pdf")
+    second = library.ingest(_report(2022, "92,000"), "acme_2022_annual_report.pdf")
+    return config, first.doc_id, second.doc_id
+
+
+def test_each_document_is_a_side_and_each_side_cites_its_own_evidence(two_reports) -> None:
+    config, first, second = two_reports
+    result = engine.answer(
+        "How did Acme's headcount change between 2018 and 2022?", [first, second], strategy="auto", config=config
+    )
+    sides = result.parsed_question.sides
+    assert {s.doc_id for s in sides} == {first, second}
+    cited = {(c.doc_id, c.page) for c in result.answer.citations}
+    assert (first, 2) in cited and (second, 2) in cited, cited
+    quotes = " ".join(c.quote for c in result.answer.citations)
+    assert "93,516" in quotes and "92,000" in quotes
+    # the answer is each side's own passage; other pages are only support
+    assert {c.page for c in result.answer.citations if c.role == "answer"} == {2}, result.answer.citations
+    for doc_id in (first, second):
+        assert len({page for d, page in cited if d == doc_id}) <= PAGES_PER_SIDE
+    assert "side" in result.activations.keyword_retrieval.reason
+
+
+def test_a_side_without_evidence_is_named_missing_and_the_answer_is_not_complete(config: EngineConfig) -> None:
+    library = Library(config)
+    first = library.ingest(_report(2018, "93,516"), "acme_2018_annual_report.pdf")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_htmlbox(
+        pymupdf.Rect(72, 72, 540, 720),
+        "<h1>Acme Corporation Annual Report 2022</h1><p>Fiscal year 2022. The company sold its garden "
+        "furniture business and opened a plant in Ohio.</p>",
+    )
+    second = library.ingest(doc.tobytes(), "acme_2022_annual_report.pdf")
+    result = engine.answer(
+        "How did Acme's headcount change between 2018 and 2022?",
+        [first.doc_id, second.doc_id], strategy="dispatched", config=config,
+    )  # fmt: skip
+    assert not result.answer.complete_answer_found
+    assert result.answer.uncovered_sides or any("2022" in c for c in result.answer.caveats), result.answer
+
+
+def _statement(year: int, research: str) -> bytes:
+    """A one-page income statement laid out in columns, as filings print it."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), f"Acme Corporation Annual Report {year}", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
+    rows = [("(Millions)", str(year), str(year - 1)), ("Net sales", "32,765", "31,657"),
+            ("Research and development expenses", research, "1,870"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    for n, (label, current, prior) in enumerate(rows):
+        y = 140 + 16 * n
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, y), text, fontsize=10)
+    for n in range(3):  # other pages, so the statement has to be found
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>")
+    return doc.tobytes()
+
+
+def test_the_same_line_item_read_in_each_document_is_compared_with_both_values_cited(config: EngineConfig) -> None:
+    library = Library(config)
+    first = library.ingest(_statement(2018, "1,821"), "acme_2018_annual_report.pdf").doc_id
+    second = library.ingest(_statement(2022, "1,862"), "acme_2022_annual_report.pdf").doc_id
+    result = engine.answer(
+        "Which of Acme's annual reports shows the higher research and development expenses, 2018 or 2022?",
+        [first, second], strategy="auto", config=config,
+    )  # fmt: skip
+    text = result.answer.text
+    assert "1,821" in text and "1,862" in text and "2022 is higher by 41 million" in text, text
+    quotes = {(c.doc_id, c.quote) for c in result.answer.citations}
+    assert (first, "Research and development expenses | 1,821 | 1,870") in quotes
+    assert (second, "Research and development expenses | 1,862 | 1,870") in quotes
+
+
+def _spec(version: str, pages: list[str]) -> bytes:
+    doc = pymupdf.open()
+    for n, body in enumerate(pages):
+        title = f"<h1>Acme API Specification {version}</h1>" if n == 0 else ""
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"{title}{body}")
+    return doc.tobytes()
+
+
+def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_uses(config: EngineConfig) -> None:
+    """Version 1.0 never says "upload": the search for its side borrows version 2.0's "multipart"."""
+    library = Library(config)
+    newer = library.ingest(_spec("2.0", [
+        "<p>This document describes version 2.0 of the Acme API.</p>",
+        "<h2>Considerations for file uploads</h2><p>A file upload uses a multipart request body; each multipart "
+        "part carries one file.</p>",
+        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
+    ]), "acme_api_2.0.pdf").doc_id  # fmt: skip
+    older = library.ingest(_spec("1.0", [
+        "<p>This document describes version 1.0 of the Acme API. By convention, the specification file is "
+        "named acme.json.</p>",
+        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
+        "<h2>Form parameters</h2><p>Form parameters are sent as multipart/form-data, the only way to send a "
+        "parameter of type file.</p>",
+    ]), "acme_api_1.0.pdf").doc_id  # fmt: skip
+    result = engine.answer(
+        "Compare how a file upload is described in Acme API 1.0 with how it is described in Acme API 2.0.",
+        [older, newer], strategy="dispatched", config=config,
+    )  # fmt: skip
+    side_passes = [h for h in result.history if h.trigger == "side_missing"]
+    assert side_passes and any("multipart" in q for h in side_passes for q in h.queries), result.history
+    assert "words the other side's passages use: " in side_passes[0].narration
+    cited = {(c.doc_id, c.page) for c in result.answer.citations}
+    assert (older, 8) in cited and (newer, 2) in cited, result.answer.citations
+
+
+def _rates() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Acme Corporation Annual Report 2022", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
+    rows = [("(Millions)", "2022", "2021"), ("Net sales", "32,765", "31,657"),
+            ("Effective income tax rate", "(0.6)%", "14.8%"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    for n, (label, current, prior) in enumerate(rows):
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    for n in range(3):
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>")
+    return doc.tobytes()
+
+
+def test_two_years_of_one_document_each_read_in_their_own_column(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_rates(), "acme_2022_annual_report.pdf").doc_id
+    result = engine.answer("How does Acme's effective tax rate in FY2022 compare to FY2021?", [doc_id],
+                           strategy="auto", config=config)  # fmt: skip
+    assert [s.label for s in result.parsed_question.sides] == ["FY2022", "FY2021"]
+    text = result.answer.text
+    assert (
+        "FY2022: Effective income tax rate, 2022: -0.6%" in text
+        and "FY2021: Effective income tax rate, 2021: 14.8%" in text
+    )
+    assert "FY2021 is higher by 15.4 percentage points" in text, text
+    assert result.answer.complete_answer_found
+
+
+def _statements() -> bytes:
+    doc = pymupdf.open()
+    for title, rows in (
+        ("Consolidated Balance Sheets", [("(Millions)", "2019", "2018"), ("Property and equipment, net", "253", "282"),
+                                         ("Total long-term debt", "3,610", "2,671"),
+                                         ("Total assets", "19,845", "17,890")]),
+        ("Consolidated Statements of Operations", [("(Millions)", "2019", "2018"),
+                                                   ("Total net revenues", "6,489", "7,500")]),
+    ):  # fmt: skip
+        page = doc.new_page()
+        page.insert_text((72, 72), "Acme Corporation Annual Report 2019", fontsize=16)
+        page.insert_text((72, 110), title, fontsize=12)
+        for n, (label, current, prior) in enumerate(rows):
+            for x, text in ((72, label), (360, current), (440, prior)):
+                page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    return doc.tobytes()
+
+
+def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_both(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    question = ("What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
+                "FY2019 revenue / (average PP&E between FY2018 and FY2019). Round your answer to two decimal places.")  # fmt: skip
+    result = engine.answer(question, [doc_id], strategy="auto", config=config)
+    assert result.answer.text.startswith("24.26"), result.answer.text
+    assert result.answer.complete_answer_found, result.answer.caveats  # FY2018 and FY2019 are its inputs' periods
+    assert not any("FY2018" in c for c in result.answer.caveats)
+
+
+def test_a_ratio_named_by_its_two_line_items_is_computed_from_both(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total assets for Acme in FY2019?", [doc_id],
+                           strategy="dispatched", config=config)  # fmt: skip
+    answer = result.answer
+    assert answer.text.startswith("0.33"), answer.text  # 6,489 / 19,845
+    assert answer.complete_answer_found, answer.caveats
+    assert {c.page for c in answer.citations if c.role == "answer"} == {1, 2}, answer.citations
+    assert not any("match" in c for c in answer.caveats), "both values name the items asked: no stale caveat"
+
+
+def test_a_ratio_whose_second_line_item_is_not_in_the_document_is_shown_as_the_closest_evidence(
+    config: EngineConfig,
+) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total equity for Acme in FY2019?", [doc_id],
+                           strategy="dispatched", config=config)  # fmt: skip
+    answer = result.answer  # one term read: the value stated is not the ratio asked for
+    assert not answer.complete_answer_found
+    assert answer.confidence < config.generation.min_claim_confidence, answer
+    assert answer.text.startswith("The evidence does not establish an answer."), answer.text
+
+
+def test_a_ratio_read_with_a_narrower_line_item_is_not_claimed(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    exact = engine.answer("What is long-term debt to total assets for Acme in FY2019?", [doc_id],
+                          strategy="dispatched", config=config).answer  # fmt: skip
+    assert exact.text.startswith("0.18") and exact.complete_answer_found, exact.text  # 3,610 / 19,845
+    narrower = engine.answer("What is total debt to total assets for Acme in FY2019?", [doc_id],
+                             strategy="dispatched", config=config).answer  # fmt: skip
+    assert not narrower.complete_answer_found  # long-term debt is part of the total debt, not all of it
+    assert narrower.confidence < config.generation.min_claim_confidence, narrower
+    assert any("Total long-term debt" in c and "may not name exactly" in c for c in narrower.caveats), narrower.caveats
+
+
+def test_a_computed_ratio_that_names_the_items_asked_carries_no_stale_match_caveat(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
+    question = "What is sales to total assets ratio of Acmee Holdings Group in FY 2019? Round to three decimal places."
+    answer = engine.answer(question, [doc_id], strategy="dispatched", config=config).answer
+    assert answer.text.startswith("0.327") and answer.complete_answer_found, answer.text  # 6,489 / 19,845
+    assert not any("match" in c for c in answer.caveats), answer.caveats  # the passages' words are moot

@@ -1,0 +1,19 @@
+"""A value read says what keeps it from being claimed, and drops the extractive answer's stale doubts."""
+
+from __future__ import annotations
+
+from engine.api import answer
+from engine.library.local import Library
+from engine.reading.answer_type import type_caveat
+from engine.samples import ensure_sample
+
+
+def test_a_count_read_in_a_sentence_of_no_period_is_stated_with_that_doubt(config) -> None:
+    library = Library(config)
+    entry = ensure_sample(library)
+    result = answer("How many survey flights did crews fly in the 2025 season?", [entry.doc_id],
+                    library=library, config=config, strategy="single_pass")  # fmt: skip
+    assert "64 survey flights" in result.answer.text
+    assert type_caveat("number") not in result.answer.caveats, "a number is stated"
+    assert "the sentence read names no period, or not the one asked" in result.answer.caveats
+    assert not result.answer.complete_answer_found

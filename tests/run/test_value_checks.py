@@ -1,0 +1,96 @@
+"""What holds a value answer back from "complete" (``engine.run.value_checks``), one test per check."""
+
+from __future__ import annotations
+
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
+from engine.reading.question import parse_question
+from engine.reading.signals import missing_durations
+from engine.reading.table_values import cells_in
+from engine.reading.value_answer import ValueAnswer
+from engine.run.value_checks import ONE_TERM, ONE_VALUE, holds
+
+ROWS = EvidenceItem(chunk_id="d:p5:b0", doc_id="d", file_name="r.pdf", page=5,
+                    text="(Millions) | 2019 | 2018\nProperty and equipment, net | 253 | 282")  # fmt: skip
+
+
+def _value(*columns: str) -> ValueAnswer:
+    cells = tuple(c for c in cells_in([[ROWS]]) if c.column in columns)
+    return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
+
+
+def _terms(*labels: str) -> ValueAnswer:
+    """A value computed from the 2019 figures of two line items."""
+    rows = EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="r.pdf", page=6,
+                        text="(Millions) | 2019 | 2018\nLong-term debt | 500 | 480\nTotal assets | 2,000 | 1,900")  # fmt: skip
+    cells = tuple(c for c in cells_in([[rows]]) if c.column == "2019" and c.label in labels)
+    return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
+
+
+def _cited(value: ValueAnswer) -> list[Citation]:
+    return [Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for c in value.cells]
+
+
+def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
+    parsed = parse_question("What is the average PP&E between FY2018 and FY2019?")
+    answer = AnswerWithEvidence(text="", uncovered_sides=("FY2018", "FY2019"),
+                                caveats=("no passage in the evidence mentions FY2018",))  # fmt: skip
+    both = _value("2019", "2018")
+    verdict = holds(answer, parsed, [both], _cited(both), computed_lines=0)
+    assert verdict.uncovered == () and not verdict.blocked and verdict.caveats == ()
+    only_2019 = _value("2019")
+    assert holds(answer, parsed, [only_2019], _cited(only_2019), computed_lines=0).uncovered == ("FY2018",)
+
+
+def test_named_sides_are_covered_by_the_column_a_value_was_read_in() -> None:
+    parsed = parse_question("How long does a battery swap take on the Heron 2 and on the Heron 3?")
+    answer = AnswerWithEvidence(text="", uncovered_sides=("Heron 2", "Heron 3"),
+                                caveats=("no passage in the evidence mentions Heron 2",))  # fmt: skip
+    table = EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="r.pdf", page=3,
+                         text="Property | Heron 2\nBattery swap | about 25 min")  # fmt: skip
+    heron_2 = ValueAnswer(statement="x", cells=tuple(cells_in([[table]])), label_cover=1.0, period_ok=True)
+    verdict = holds(answer, parsed, [heron_2], _cited(heron_2), computed_lines=0)
+    assert verdict.uncovered == ("Heron 3",) and verdict.caveats == ()
+
+
+def test_a_note_another_passage_mentions_does_not_hold_back_a_value_read_from_its_row() -> None:
+    parsed = parse_question("What is the FY2019 net PP&E?")
+    value = _value("2019")
+    noted = AnswerWithEvidence(text="", pending_references=("Note 9",))
+    assert not holds(noted, parsed, [value], _cited(value), computed_lines=0).blocked
+    named = parse_question("What is the FY2019 net PP&E in Note 9?")
+    assert holds(noted, named, [value], _cited(value), computed_lines=0).blocked
+
+
+def test_a_difference_asked_needs_more_than_one_value_read() -> None:
+    parsed = parse_question("By how much did net PP&E fall from FY2018 to FY2019?")
+    value = _value("2019")
+    verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
+    assert verdict.blocked and ONE_VALUE in verdict.caveats
+    assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
+
+
+def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
+    parsed = parse_question("What is long-term debt to total assets for Acme in FY2019?")
+    value = _value("2019")
+    verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
+    assert verdict.blocked and ONE_TERM in verdict.caveats, "one line item alone is not its ratio to total assets"
+    years = _value("2019", "2018")  # one line item in two years: an average of it is no ratio to another
+    assert holds(AnswerWithEvidence(text=""), parsed, [years], _cited(years), computed_lines=0).blocked
+    both = _terms("Long-term debt", "Total assets")  # a computation's two inputs
+    assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
+    plain = parse_question("What is the maximum time to charge the Acme battery?")
+    assert not holds(AnswerWithEvidence(text=""), plain, [value], _cited(value), computed_lines=0).blocked
+
+
+def test_the_term_that_names_the_instrument_must_be_in_a_cited_line() -> None:
+    question = "By how much did Acme increase its five year revolving credit agreement?"
+    assert missing_durations(question, ["Acme entered into a new $4.2 billion 364 day credit agreement."]) == [
+        "five year"
+    ]
+    assert missing_durations(question, ["The 5-year credit agreement was raised to $8.4 billion."]) == []
+
+
+def test_a_computations_span_is_not_an_instrument_name() -> None:
+    parsed = parse_question("What is the 2 year average of net PP&E?")
+    both = _value("2019", "2018")
+    assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
