@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.main import main
 from engine.api.corpus_search import (
     CORPUS_WIDE_SHARE,
     MAX_DOCS_CORPUS_WIDE,
@@ -16,11 +15,12 @@ from engine.api.corpus_search import (
     choose_documents,
     search_library,
 )
+from engine.cli.main import main
 from engine.config import EngineConfig
 from engine.contracts import ComparisonSide, CorpusHit
 from engine.library import open_library
-from tests.run.factories import question
 from tests.reliability import pdfs
+from tests.run.factories import question
 
 
 def _hit(doc: str, score: float, page: int = 1) -> CorpusHit:

@@ -19,8 +19,8 @@ from engine.llm import allow_network
 from engine.retrieval import embedded_dense
 from engine.retrieval.cache import invalidate_shared
 from engine.retrieval.embedded_dense import EMBEDDINGS_NAME, chunk_text
-from tests.run.conftest import build_report_pdf
 from tests.llm.embeddings_stub import EmbeddingsStub
+from tests.run.conftest import build_report_pdf
 
 QUESTION = "What is this document about?"
 """A vague question: the dispatcher switches dense retrieval on for it."""

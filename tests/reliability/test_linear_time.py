@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.documents import outline
 from engine.contracts import TocEntry
+from engine.documents import outline
 from engine.documents.layout import Unit
 
 ENTRIES = 100_000

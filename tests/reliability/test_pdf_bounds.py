@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.library import pdf_worker
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DocumentError, DocumentTooLargeError
+from engine.library import pdf_worker
 from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import snapshot
