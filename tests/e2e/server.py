@@ -38,12 +38,18 @@ def free_port() -> int:
 
 @contextmanager
 def streamlit_app(
-    library: Path, log_path: Path, script: str = "app.py", address: str | None = "127.0.0.1"
+    library: Path,
+    log_path: Path,
+    script: str = "app.py",
+    address: str | None = "127.0.0.1",
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """The app served from ``script`` on a free port with ``LOUPE_LIBRARY=library``; yields its URL.
-    ``address=None`` passes no address, so the repository's .streamlit/config.toml decides."""
+    ``address=None`` passes no address, so the repository's .streamlit/config.toml decides; ``extra_env`` is
+    added to (or overrides) the app's environment."""
     port = free_port()
-    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0"}
+    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0",
+           **(extra_env or {})}
     log = log_path.open("a")
     flags = ["--server.address", address] if address else []
     proc = subprocess.Popen(
