@@ -181,7 +181,7 @@ def _read_in_worker(
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
     worker = context.Process(
-        target=run_worker, args=(send, data, name, config, dense_to), name="loupe-pdf-reader", daemon=True
+        target=run_worker, args=(send, data, name, config, dense_to, os.getpid()), name="loupe-pdf-reader", daemon=True
     )
     gc.freeze()  # the worker's garbage collector then leaves the inherited objects (and their pages) alone
     try:

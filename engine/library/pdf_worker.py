@@ -9,16 +9,26 @@ Documents of ``SPLIT_MIN_PAGES`` pages or more are read by two processes: the wo
 back through a pipe, while the worker reads the first half. Both report their pages to the parent
 themselves (a message is one small atomic write), so the per-page deadline watches both. The worker
 leads a process group, so stopping it stops the helper too.
+
+Neither outlives the process that started it: the worker watches its parent from a thread and ends its
+group when the parent is gone (a killed ingest, a crashed app replica), and the helper asks the kernel
+(Linux ``PR_SET_PDEATHSIG``) to end it with the worker.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import functools
 import logging
 import os
 import pickle
 import resource
+import signal
+import sys
+import threading
+import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -37,6 +47,42 @@ logger = logging.getLogger(__name__)
 
 SPLIT_MIN_PAGES = 40
 """Documents this long are read by two processes (below, forking a helper costs more than it saves)."""
+PARENT_CHECK_SECONDS = 0.25
+"""How often the worker looks for its parent: a worker of a killed process is gone within this (a 75 MB
+worker left sleeping for an hour is what this prevents; the check is one system call)."""
+_PR_SET_PDEATHSIG = 1
+"""prctl option: the signal the kernel sends this process when the thread that forked it ends."""
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to kill this process when its parent goes (Linux; elsewhere nothing happens).
+
+    Only for the helper: the kernel sends the signal when the *thread* that forked the process ends, and the
+    helper is forked by the worker's only thread, which lives as long as the worker. The worker itself is
+    forked by whatever thread ingests (a Streamlit script thread ends while the worker still builds the
+    dense index), so it watches its parent instead (``_watch_parent``).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _watch_parent(parent: int) -> None:
+    """Start a thread that ends this worker and its helper as soon as ``parent`` is gone (this process is then
+    adopted: its parent id changes). Started before the helper is forked; the helper has no threads (fork copies
+    only the calling one) and is covered by ``_die_with_parent``."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        if os.getpgid(0) == os.getpid():  # this worker leads its group: the helper goes too
+            with contextlib.suppress(OSError):
+                os.killpg(0, signal.SIGKILL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="loupe-parent-watch", daemon=True).start()
 
 
 def with_ocr_pages(profile: DocumentProfile, doc: ParsedDocument) -> tuple[DocumentProfile, ParsedDocument]:
@@ -78,11 +124,16 @@ def _outcome(exc: BaseException) -> tuple[Any, ...]:
     return ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
 
 
-def run_worker(conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None) -> None:
-    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there."""
+def run_worker(
+    conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None, parent: int | None = None
+) -> None:
+    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there.
+    ``parent`` is the starting process's id, taken before the fork (a parent killed before this line ran is
+    then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
-    parent = os.getppid()
+    parent = parent or os.getppid()
+    _watch_parent(parent)
     _limit_resources(config.library)
 
     def on_page(page: int, total: int, ocr: bool) -> None:
@@ -137,6 +188,7 @@ def _two_readers(
     helper = os.fork()
     if helper == 0:
         os.close(receive_fd)
+        _die_with_parent()
         _helper(conn, pdf, config, on_page, range(half, total), send_fd)
     os.close(send_fd)
     try:

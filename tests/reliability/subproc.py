@@ -7,7 +7,9 @@ import os
 import resource
 import subprocess
 import sys
+import signal
 import tempfile
+import time
 from pathlib import Path
 
 from engine.config import REPO_ROOT
@@ -69,3 +71,36 @@ def ingest_in_child(
     if proc.returncode != 0 or not lines:
         return {"crashed": f"rc={proc.returncode}", "stderr": proc.stderr[-2000:]}
     return json.loads(lines[-1])
+
+
+def _alive_with(marker: str) -> list[int]:
+    """Processes (not zombies) whose command line holds ``marker``, this test process excluded."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in command and state not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
+
+
+def lingering(marker: str, grace: float = 15.0) -> list[int]:
+    """Processes a killed child left running: those whose command line holds ``marker`` (the forked PDF workers
+    keep their parent's command line, which names the test's own library folder) and that are still alive after
+    ``grace`` seconds. They are then killed, so a failing test leaves nothing behind either."""
+    if not Path("/proc").is_dir():
+        return []
+    deadline = time.monotonic() + grace
+    while (left := _alive_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return left

@@ -20,7 +20,7 @@ from engine.errors import DocumentNotFoundError, LibraryCorruptError, LoupeError
 from engine.library.local import Library
 from tests.reliability import pdfs
 from tests.reliability.conftest import entry_dirs, run_cli, snapshot
-from tests.reliability.subproc import child_command, child_env
+from tests.reliability.subproc import child_command, child_env, lingering
 
 QUESTION = "What did the Heron survey measure?"
 
@@ -110,6 +110,7 @@ def test_ingest_killed_midway_leaves_no_good_looking_entry(
             break
     proc.wait(timeout=60)
     assert killed_at is not None, "the child finished before it could be killed"
+    assert lingering(str(library_dir)) == [], "the killed ingest's PDF worker outlived it"
     doc_id = hashlib.sha256(two_thousand_pages).hexdigest()
     library = Library(config)
     for entry in library.entries():  # an entry that survived must be whole
@@ -200,6 +201,7 @@ def test_process_killed_while_indexing_leaves_an_entry_that_loads(tmp_path: Path
             os.kill(proc.pid, signal.SIGKILL)
             break
     proc.wait(timeout=60)
+    assert lingering(str(library_dir)) == [], "the killed process's PDF worker outlived it"
     doc_id = hashlib.sha256(data).hexdigest()
     config = EngineConfig(library=LibraryConfig(path=str(library_dir), max_pages=2500))
     library = Library(config)

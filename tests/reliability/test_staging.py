@@ -13,7 +13,7 @@ import pytest
 from engine.config import EngineConfig
 from engine.library.local import Library
 from tests.reliability import pdfs
-from tests.reliability.subproc import child_command, child_env
+from tests.reliability.subproc import child_command, child_env, lingering
 
 
 def _staging(library_dir: Path) -> list[Path]:
@@ -36,6 +36,7 @@ def test_killed_ingest_leaves_no_staging_folder_behind(
             os.kill(proc.pid, signal.SIGKILL)
             break
     proc.wait(timeout=60)
+    assert lingering(str(library_dir)) == [], "the killed ingest's PDF worker outlived it"
     assert _staging(library_dir), "the child was not killed while staging (nothing to clean up)"
     library = Library(config)
     library.ingest(pdfs.text_pdf(), "heron.pdf")  # any later ingest cleans up
