@@ -88,6 +88,12 @@ _LAZY = {
     "DEFAULT_CORPUS": "engine.eval",
     "corpus_folders": "engine.eval",
     "stream_answer_text": "engine.llm.streaming",
+    "budget_ceiling": "engine.ceilings",
+    "timeout_ceiling": "engine.ceilings",
+    "check_question_set": "engine.ceilings",
+    "check_documents_per_question": "engine.ceilings",
+    "save_run": "engine.history.base",
+    "MAX_SEARCH_CHARS": "engine.history.base",
 }
 
 __all__ = [

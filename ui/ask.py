@@ -98,6 +98,7 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             return None
         status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s ({result.strategy_effective.replace('_', ' ')}): "
                             f"{views.stop_sentence(result)}", state="complete")  # fmt: skip
+    result = services.save_run(result)
     state.add_run(result)
     return result
 
@@ -151,6 +152,8 @@ def page(settings: Settings) -> None:
              "what each pass did, and the cited lines on the page. Ask follow-ups in the same conversation.")  # fmt: skip
     with st.spinner("Preparing the sample document…"):
         services.sample_entry()  # before the uploader is drawn: a file chosen during this wait would be lost
+    for kind, message in state.pop_flashes():
+        (st.warning if kind == "warning" else st.info)(safe.inline(message))
     uploads(_added)
     doc_ids = _documents()
     turns = state.conversation()

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import engine
-from engine import EngineConfig
+from engine import EngineConfig, LoupeError
 from ui import safe, services, state
 
 Summary = Any
@@ -75,9 +75,48 @@ def readable_rows(summaries: tuple[Summary, ...] | list[Summary]) -> list[dict[s
     return rows
 
 
+PERSONAL_SOURCE = "my questions"
+"""How the personal set is named in messages (never by its path on the server)."""
+
+
+def personal_set(limit: int | None):
+    """The personal question set; a damaged line is skipped with a warning naming it (one bad line no longer
+    hides the rest), and the file is bounded like an upload before it is read."""
+    path = engine.personal_set_path(services.library_config())
+    try:
+        engine.check_question_set(path.stat().st_size)
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError as error:
+        raise LoupeError(f"your question set cannot be read right now ({error.strerror or 'unreadable'})") from None
+    good, skipped = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            engine.parse_eval_lines(line, source=PERSONAL_SOURCE)
+            good.append(line)
+        except LoupeError:
+            skipped.append(number)
+    if skipped:
+        shown = ", ".join(map(str, skipped[:10])) + (" and more" if len(skipped) > 10 else "")
+        st.warning(f"Skipped {len(skipped)} damaged line(s) of your question set (line {shown}); the rest is below.")
+    if not good:
+        raise LoupeError("your question set holds no readable question; mark the cited pages of a run to add one")
+    return engine.parse_eval_lines("\n".join(good), source=PERSONAL_SOURCE, name=PERSONAL_SOURCE, limit=limit)
+
+
+def uploaded_set(uploaded: Any, limit: int | None):
+    """An uploaded question set, bounded by the operator's ceilings: its size before it is read, then the
+    documents each question names."""
+    engine.check_question_set(int(uploaded.size))
+    text = uploaded.getvalue().decode("utf-8", errors="replace")
+    found = engine.parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
+    engine.check_documents_per_question({q.id: len(q.docs) for q in found.questions})
+    return found
+
+
 def choose_set(limit: int | None):
     """The question set picked on the page (None until an upload arrives)."""
-    personal = engine.personal_set_path(services.library_config())
     count = engine.personal_set_size(services.library_config())
     options = [f"Bundled: {name}" for name in engine.bundled_sets()]
     if count:
@@ -89,14 +128,13 @@ def choose_set(limit: int | None):
     if not count:
         st.caption("Mark the cited pages of a run (Ask, Inspect or History) to build your own question set here.")
     if choice == PERSONAL:
-        return engine.load_eval_set(personal, limit=limit, name="my questions")
+        return personal_set(limit)
     if choice != UPLOAD:
         return engine.load_eval_set(choice.removeprefix("Bundled: "), limit=limit)
     uploaded = st.file_uploader("Question set (JSONL: id, doc, question, answer, evidence_pages, type)", type=["jsonl"])
     if uploaded is None:
         return None
-    text = uploaded.getvalue().decode("utf-8", errors="replace")
-    return engine.parse_eval_lines(text, source=uploaded.name, name=Path(uploaded.name).stem, limit=limit)
+    return uploaded_set(uploaded, limit)
 
 
 def run(config: EngineConfig, strategies: list[str], limit: int | None, price: float, corpus: Path | None) -> None:

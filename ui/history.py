@@ -7,7 +7,7 @@ from functools import partial
 
 import streamlit as st
 
-from engine import LoupeError, RunResult, RunSummary
+from engine import MAX_SEARCH_CHARS, LoupeError, RunResult, RunSummary
 from ui import feedback, pack, safe, services, state, views
 from ui.ask import ask
 from ui.settings import STRATEGIES, Settings
@@ -110,7 +110,8 @@ def _actions(result: RunResult, settings: Settings) -> None:
         fresh = ask(result.question, [d.doc_id for d in result.docs], settings, strategy=strategy)
         if fresh is not None:
             state.ns()[SELECTED] = fresh.run_id
-            state.flash(f"Re-ran with {strategy}: run {fresh.run_id}.")
+            if fresh.run_id:  # an unsaved run has no id (services.save_run left a warning instead)
+                state.flash(f"Re-ran with {strategy}: run {fresh.run_id}.")
             st.rerun()
     if state.ns().get(CONFIRM) == result.run_id:
         cols[3].warning("Delete this run from the history? This cannot be undone.")
@@ -167,8 +168,9 @@ def page(settings: Settings) -> None:
     st.title("History")
     st.write("Every question asked here or on the command line, saved with its whole result beside the library.")
     for kind, message in state.pop_flashes():
-        (st.error if kind == "error" else st.success)(safe.inline(message))
-    search = st.text_input("Search questions, answers and documents", key="loupe_history_search")
+        {"error": st.error, "warning": st.warning}.get(kind, st.success)(safe.inline(message))
+    search = st.text_input("Search questions, answers and documents", key="loupe_history_search",
+                           max_chars=MAX_SEARCH_CHARS)  # fmt: skip
     try:
         rows = services.store().list(search, limit=LIST_LIMIT)
     except LoupeError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import streamlit as st
@@ -19,9 +20,10 @@ def pack_file_name(result: RunResult, fmt: str) -> str:
 def download_buttons(result: RunResult, key: str) -> None:
     """Two download buttons side by side; a pack that cannot be built is a message, not a traceback."""
     left, right = st.columns(2)
+    key_of = result.run_id or "unsaved-" + hashlib.sha256(result.model_dump_json().encode()).hexdigest()[:16]
     try:
-        pdf = services.pack_bytes(result.run_id, "pdf", result)
-        markdown = services.pack_bytes(result.run_id, "md", result)
+        pdf = services.pack_bytes(key_of, "pdf", result)
+        markdown = services.pack_bytes(key_of, "md", result)
     except LoupeError as error:
         st.error(f"The evidence pack could not be built: {safe.inline(str(error))}")
         return

@@ -11,6 +11,7 @@ import streamlit as st
 import engine
 from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult, escape_inline
 from engine.contracts import BBox
+from ui import state
 from ui.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -90,26 +91,48 @@ def run_question(
     question: str, doc_ids: Sequence[str], settings: Settings, progress: Callable[[ProgressEvent], None] | None = None,
     strategy: str | None = None,
 ) -> RunResult:  # fmt: skip
-    """Answer with the sidebar's settings and save the run; raises LoupeError with a user-facing message."""
+    """Answer with the sidebar's settings (the caller saves the run: ``save_run``); raises LoupeError with a
+    user-facing message."""
     return engine.answer(
         question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,
-        budget=settings.budget, library=library(), progress=progress, store=store(),
+        budget=settings.budget, library=library(), progress=progress,
     )  # fmt: skip
 
 
 def run_follow_up(
     question: str, previous: RunResult, settings: Settings, progress: Callable[[ProgressEvent], None] | None = None
 ) -> RunResult:
-    """A follow-up of ``previous`` over its documents, saved; raises LoupeError with a user-facing message."""
+    """A follow-up of ``previous`` over its documents (the caller saves it: ``save_run``); raises LoupeError with a
+    user-facing message."""
     return engine.follow_up(
         question, previous, config=settings.config, strategy=settings.strategy,
-        budget=settings.budget, library=library(), progress=progress, store=store(),
+        budget=settings.budget, library=library(), progress=progress,
     )  # fmt: skip
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+def save_run(result: RunResult) -> RunResult:
+    """``result`` saved in the run history. When it cannot be (a read-only library, a full disk, a database that
+    is down) the answer is kept for this session all the same, without a run id, and a warning says why."""
+    try:
+        warning = engine.save_run(store(), result)
+    except LoupeError as error:  # the history could not even be opened
+        warning = f"the run was not saved in the history ({error})"
+    if warning is None:
+        return result
+    state.flash(f"{warning}. The answer is shown, but it is not in the History.", kind="warning")
+    return result.model_copy(update={"run_id": ""})
+
+
+PACKS_KEPT = 8
+"""Evidence packs this process keeps (4 runs, PDF and Markdown): a pack is at most a few MB now that its images
+are compressed (a 5-page pack is about 1.2 MB), so the cache holds some tens of MB at most, not 32 uncompressed
+packs of 30 MB."""
+
+
+@st.cache_data(show_spinner=False, max_entries=PACKS_KEPT, ttl=3600)
 def pack_bytes(run_id: str, fmt: str, _result: RunResult) -> bytes:
-    """The evidence pack of a run as PDF or Markdown (images inline), cached by run id and format."""
+    """The evidence pack of a run as PDF or Markdown (images inline), cached by run id (or, for a run that was not
+    saved, a digest of it) and format."""
     pack = engine.build_pack(_result, library().pdf_bytes)
     return pack.pdf() if fmt == "pdf" else pack.markdown(image_dir=None).encode("utf-8")
 

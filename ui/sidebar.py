@@ -13,7 +13,9 @@ from engine import (
     BudgetOverride,
     backend_label,
     backend_uses_network,
+    budget_ceiling,
     strategy_summary,
+    timeout_ceiling,
     typed_endpoints_allowed,
 )
 from ui import state
@@ -28,7 +30,8 @@ def _strategy_choice(name: str) -> str:
 def _reset_budget() -> None:
     defaults = default_budget(state.value("preset", "balanced"))
     for name, _, _ in BUDGET_FIELDS:
-        state.set_value(name, getattr(defaults, name))
+        default = getattr(defaults, name)
+        state.set_value(name, min(default, type(default)(budget_ceiling(name))))
     state.set_value("use_override", False)
 
 
@@ -49,8 +52,11 @@ def _backend() -> tuple[str, str, str, str, float | None]:
         st.caption("This server answers with its own endpoint; it does not let visitors choose another.")
     model = st.text_input("Model", key=state.prime("model", ""), placeholder="the endpoint's only model",
                           help="Leave empty when the endpoint serves a single model (a local server does).")  # fmt: skip
-    timeout = st.number_input("Request timeout (s)", min_value=1.0, step=5.0, key=state.prime("timeout", 20.0),
-                              help="Longest one model request may take; the question's seconds budget bounds the run.")  # fmt: skip
+    most = timeout_ceiling()
+    timeout = st.number_input("Request timeout (s)", min_value=1.0, max_value=most, step=5.0,
+                              key=state.prime("timeout", min(20.0, most)),
+                              help=f"Longest one model request may take (at most {most:g} s on this server); the "
+                              "question's seconds budget bounds the run.")  # fmt: skip
     api_key = st.text_input("API key", type="password", key=state.prime_secret("api_key"),
                             help="Kept in this browser session only (masked in its state); never written anywhere. "
                             "Empty: the server's key, which only goes to the server's endpoint.")  # fmt: skip
@@ -71,11 +77,11 @@ def _budget(preset: str) -> BudgetOverride | None:
         values = {}
         for name, label, step in BUDGET_FIELDS:
             default = getattr(defaults, name)
-            kwargs: dict[str, Any] = {"min_value": 0, "max_value": 4} if name == "max_iterations" else {"min_value": 0}
-            if isinstance(default, float):
-                kwargs = {"min_value": 0.0}
-            values[name] = st.number_input(f"{label} (default {default:g})", step=step, disabled=not use,
-                                           key=state.prime(name, default), **kwargs)  # fmt: skip
+            most = type(default)(budget_ceiling(name))  # the operator's ceiling (engine.ceilings)
+            default = min(default, most)
+            kwargs: dict[str, Any] = {"min_value": type(default)(0), "max_value": most}
+            values[name] = st.number_input(f"{label} (default {default:g}, at most {most:g})", step=step,
+                                           disabled=not use, key=state.prime(name, default), **kwargs)  # fmt: skip
             state.bind(name)
         st.button("Reset budget to defaults", on_click=_reset_budget, key="loupe_reset_budget")
     return BudgetOverride(**values) if use else None

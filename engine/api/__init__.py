@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from engine.ceilings import check_budget_values, check_timeout, within_ceilings
 from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     Activations,
@@ -27,6 +28,7 @@ from engine.contracts import (
 from engine.documents.text import normalize_space
 from engine.errors import LoupeError
 from engine.history import RunStore, new_run_id, now_iso
+from engine.history.base import save_run
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
@@ -80,18 +82,21 @@ def answer(
         backend: A ready backend (default: built from ``config.backend``).
         progress: Called with a ``ProgressEvent`` at every stage.
         top_k: Fixed number of chunks per retrieval (the eval's peer baseline).
-        store: The run history to save the run in (not saved when None).
+        store: The run history to save the run in (not saved when None). A run the store cannot take (a
+            read-only library, a full disk, a database that is down) is still returned; the reason is logged.
         previous: The turn this question follows up: the question is rewritten with it into a full
             question (``asked`` keeps the user's words), and the first pass starts from its parsed
             question's hints and its evidence pages (see ``engine.api.conversation.follow_up``).
 
     Raises:
-        LoupeError: empty question, no documents, unknown document.
+        LoupeError: empty question, no documents, unknown document, a budget or request timeout above the
+            operator's ceilings (``engine.ceilings``).
     """
     started = time.monotonic()
     created_at = now_iso()
     config = config or EngineConfig()
     check_question_length(question)
+    check_bounds(budget, config)
     question = normalize_space(question or "")
     if not question:
         raise LoupeError("the question is empty; type a question first")
@@ -102,10 +107,11 @@ def answer(
         raise LoupeError(f"unknown strategy {requested!r}; choose one of {', '.join(STRATEGY_NAMES)}")
     library = library or open_library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
-    indexes, embedded = _on_embeddings([library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)], config, library)
+    loaded = [library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)]
+    guard = LoopGuard(_limits(budget, config.budgets.moderate))
+    indexes, embedded = _on_embeddings(loaded, config, library, lambda: guard.started + guard.budget.max_seconds)
     profiles = tuple(ix.profile for ix in indexes)
-    llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
-                   guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
+    llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(), guard=guard)
     asked = question
     if previous is not None:
         question = rewrite_question(question, previous, llm)
@@ -168,11 +174,18 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
-    if store is not None and not store.read_only:
-        store.save(result)
-    elif store is not None:
-        logger.info("run %s not saved: the run history is read-only", result.run_id)
+    if store is not None:
+        save_run(store, result)
     return result
+
+
+def check_bounds(budget: Budget | BudgetOverride | None, config: EngineConfig) -> None:
+    """``LoupeError`` when a budget the caller chose or the request timeout is above the operator's ceilings
+    (checked before any work; a preset's own budget is cut to the ceilings instead, see ``_limits``)."""
+    if budget is not None:
+        check_budget_values({name: getattr(budget, name) for name in BudgetOverride.model_fields})
+    if config.backend.kind != "offline":
+        check_timeout(config.backend.timeout_seconds)
 
 
 def check_question_length(question: str | None) -> None:
@@ -185,11 +198,12 @@ def check_question_length(question: str | None) -> None:
 
 
 def _on_embeddings(
-    indexes: list[DocumentIndex], config: EngineConfig, library: DocumentLibrary
+    indexes: list[DocumentIndex], config: EngineConfig, library: DocumentLibrary, deadline: Callable[[], float]
 ) -> tuple[list[DocumentIndex], list[EmbeddingDense]]:
     """The documents with dense retrieval on the configured embeddings endpoint for this run (unchanged, on the
-    offline LSA, when none is configured)."""
-    embedder = embedder_for(config.backend)
+    offline LSA, when none is configured). The endpoint's calls end by ``deadline()`` (the question's seconds
+    budget), as the model's do."""
+    embedder = embedder_for(config.backend, deadline)
     if embedder is None:
         return indexes, []
     entry_dir = getattr(library, "entry_dir", None)  # the local library keeps the vectors in the entry's folder
@@ -214,10 +228,10 @@ def _note_dense_fallback(activations: Activations, embedded: Sequence[EmbeddingD
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:
     if budget is None:
-        return default
+        return within_ceilings(default)
     if isinstance(budget, BudgetOverride):
-        return budget.apply(default)
-    return budget
+        return within_ceilings(budget.apply(default))
+    return within_ceilings(budget)
 
 
 def _choose(

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.api import answer
-from engine.config import EngineConfig
+from engine.api import answer, check_bounds, check_question_length
+from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
     Backend,
     Budget,
@@ -26,6 +26,7 @@ from engine.contracts import (
 )
 from engine.errors import LoupeError
 from engine.history import RunStore
+from engine.history.base import save_run
 from engine.library import CorpusSearch, DocumentLibrary, open_library
 from engine.llm import rules_backend
 from engine.reading.understanding import check_parse, question_request
@@ -51,6 +52,11 @@ def search_library(library: DocumentLibrary, query: str, k: int = 10) -> list[Co
     """
     if k < 1:
         raise LoupeError("the number of hits must be at least 1")
+    if len(query) > MAX_QUESTION_CHARS:  # a 100,000-character word kept a library search busy for 319 s
+        raise LoupeError(
+            f"the query is {len(query):,} characters long, over the limit of {MAX_QUESTION_CHARS:,}; "
+            "search for a few words"
+        )
     if isinstance(library, CorpusSearch):
         return library.search_all(query, k)
     found: list[CorpusHit] = []
@@ -139,9 +145,12 @@ def ask_library(
     """Answer ``question`` over the documents a corpus-wide search picks; the run records why (``picked_by``).
 
     Raises:
-        LoupeError: an empty question, an empty library, or no document matching the question's words.
+        LoupeError: an empty question, an empty library, no document matching the question's words, or a question,
+            budget or timeout above its limit (checked before the corpus-wide search).
     """
     config = config or EngineConfig()
+    check_question_length(question)
+    check_bounds(budget, config)
     library = library or open_library(config)
     pick = pick_documents(question, library)
     if not pick.doc_ids:
@@ -152,5 +161,5 @@ def ask_library(
                     backend=backend, progress=progress)  # fmt: skip
     result = result.model_copy(update={"picked_by": pick.reason})
     if store is not None:
-        store.save(result)
+        save_run(store, result)
     return result

@@ -10,10 +10,12 @@ import argparse
 import json
 import logging
 import math
+import os
 import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,6 +27,10 @@ from engine.llm import BACKEND_NAMES
 from engine.run.strategies import STRATEGY_NAMES
 
 logger = logging.getLogger("engine.cli")
+
+EMBEDDINGS_KEY_ENV = "LOUPE_EMBEDDINGS_API_KEY"
+"""The key of an embeddings endpoint other than the chat endpoint (an environment variable, not a flag: a flag's
+value shows in the process list)."""
 
 
 class CliError(Exception):
@@ -64,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--embeddings-model", default=None,
                      help="rank dense retrieval with this model's vectors (POST /v1/embeddings; default: offline LSA)")  # fmt: skip
     ask.add_argument("--embeddings-url", default=None,
-                     help="embeddings endpoint (default: the chat endpoint); needs --embeddings-model")  # fmt: skip
+                     help="embeddings endpoint (default: the chat endpoint); needs --embeddings-model; its key is "
+                     f"${EMBEDDINGS_KEY_ENV} (never the chat endpoint's key)")  # fmt: skip
     for flag, kind in (
         ("--max-iterations", int), ("--max-llm-calls", int), ("--max-retrieval-calls", int),
         ("--max-unique-queries", int), ("--max-context-tokens", int), ("--max-seconds", float),
@@ -129,7 +136,9 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.library import open_library
 
     data, name = _read_pdf(args.file, config)
-    entry = open_library(config).ingest(data, name)
+    library = open_library(config)
+    entry = library.ingest(data, name)
+    _indexes_built(library, entry.doc_id)
     p = entry.profile
     human = (
         f"{p.file_name}: {p.total_pages} pages, outline {p.toc_entries} entries (usable: {p.has_usable_toc}), "
@@ -137,6 +146,21 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
         f"doc_id {p.doc_id}"
     )
     _emit(p.model_dump_json(), args.json, human)
+
+
+def _indexes_built(library: Any, doc_id: str) -> None:
+    """Wait for the document's background index builds; ``CliError`` when they could not be written (a full
+    disk): the command must not end in success with the document unsearchable."""
+    wait = getattr(library, "wait_for_background", None)
+    if wait is None:
+        return
+    wait()
+    missing = library.get(doc_id).building
+    if missing:
+        raise CliError(
+            f"the document was added, but its {' and '.join(missing)} could not be written (is the disk full?); "
+            "free some space and run the command again (the next question also builds them)"
+        )
 
 
 def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
@@ -170,7 +194,7 @@ def _cmd_search(args: argparse.Namespace, config: EngineConfig) -> None:
 
 
 def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
-    from engine.api import answer
+    from engine.api import answer, check_bounds, check_question_length
     from engine.history import open_run_store
     from engine.library import open_library
 
@@ -188,26 +212,44 @@ def _cmd_ask(args: argparse.Namespace, config: EngineConfig) -> None:
     flags = (args.model, args.base_url, args.timeout, args.context_window, args.embeddings_model, args.embeddings_url)
     if args.backend != config.backend.kind or any(v is not None for v in flags):
         config = config.model_copy(update={"backend": _backend_settings(args, config)})
+    check_question_length(question)  # every bound before any work (an ingest, a corpus-wide search)
+    check_bounds(override, config)
     library = open_library(config)
+    store = None
     if args.follow_up:
         from engine.api.conversation import follow_up
 
         store = open_run_store(config)
         previous = store.get(args.follow_up)
         result = follow_up(question, previous, config=config, strategy=args.strategy, budget=override,
-                           library=library, store=store)  # fmt: skip
+                           library=library)  # fmt: skip
     elif args.all:
         from engine.api.corpus_search import ask_library
 
-        result = ask_library(question, config=config, library=library, store=open_run_store(config),
-                             strategy=args.strategy, budget=override)  # fmt: skip
+        result = ask_library(question, config=config, library=library, strategy=args.strategy, budget=override)
     else:
         doc_ids = [library.get(d).doc_id for d in args.doc]
         doc_ids += [library.ingest(*_read_pdf(f, config)).doc_id for f in files]
-        store = open_run_store(config)  # after the documents: a failed ingest leaves the library folder as it was
-        result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library,
-                        store=store)  # fmt: skip
+        result = answer(question, doc_ids, config=config, strategy=args.strategy, budget=override, library=library)
+    result = _saved(result, store, config)
     _emit(result.model_dump_json(), args.json, human_result(result))
+
+
+def _saved(result, store, config: EngineConfig):
+    """``result`` saved in the run history; when it cannot be (a read-only library, a full disk, a database that is
+    down) a warning goes to stderr and the answer is still printed, without a run id (nothing to look up later)."""
+    from engine.history import open_run_store
+    from engine.history.base import save_run
+
+    try:
+        store = store or open_run_store(config)
+        warning = save_run(store, result)
+    except LoupeError as error:
+        warning = f"the run was not saved in the history ({_one_line(error)})"
+    if warning is None:
+        return result
+    sys.stderr.write(f"warning: {warning}; the answer is printed below without a run id\n")
+    return result.model_copy(update={"run_id": ""})
 
 
 def _backend_settings(args: argparse.Namespace, config: EngineConfig):
@@ -218,6 +260,9 @@ def _backend_settings(args: argparse.Namespace, config: EngineConfig):
     if args.embeddings_url and not (args.embeddings_model or config.backend.embeddings_model):
         raise CliError("--embeddings-url needs --embeddings-model (the model the endpoint embeds with)")
     update = {"kind": args.backend, **{k: v for k, v in chosen.items() if v is not None}}
+    key = os.environ.get(EMBEDDINGS_KEY_ENV, "").strip()
+    if key:
+        update["embeddings_api_key"] = key
     try:
         return type(config.backend).model_validate({**config.backend.model_dump(), **update})
     except ValidationError as error:
@@ -244,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
+    if not args.verbose:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_without_traceback)
     try:
         COMMANDS[args.command](args, EngineConfig())
     except (LoupeError, CliError, ValueError) as error:
@@ -266,6 +314,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"error: unexpected failure ({type(error).__name__}: {_one_line(error)}); rerun with -v\n")
         return 1
     return 0
+
+
+def _without_traceback(record: logging.LogRecord) -> bool:
+    """Log lines without their tracebacks (one line each; ``-v`` keeps them): a failing background build printed
+    some 60 lines of chained tracebacks for one full disk."""
+    record.exc_info = None
+    record.exc_text = None
+    return True
 
 
 def _one_line(error: BaseException) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -29,7 +30,8 @@ def add_history_commands(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="write a saved run's evidence pack (Markdown or PDF)")
     export.add_argument("run_id")
     export.add_argument("--format", choices=("md", "pdf"), required=True)
-    export.add_argument("--out", required=True, help="file to write (Markdown also writes <stem>-images/)")
+    export.add_argument("--out", required=True,
+                        help="file to write (Markdown also writes <stem>-images/), or a folder to write it in")  # fmt: skip
 
     library = sub.add_parser("library", help="the documents in the library")
     library_sub = library.add_subparsers(dest="library_command", required=True)
@@ -93,7 +95,10 @@ def cmd_export(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.present.export import export_run
 
     result = open_run_store(config).get(args.run_id)
-    written = export_run(result, open_library(config).pdf_bytes, args.format, Path(args.out))
+    out = Path(args.out)
+    if args.out.endswith(("/", os.sep)) and not out.exists():
+        out.mkdir(parents=True)  # "DIR/" names a folder: the pack goes inside it
+    written = export_run(result, open_library(config).pdf_bytes, args.format, out)
     _emit("", False, "wrote " + ", ".join(str(p) for p in written[:1]) + (
         f" and {len(written) - 1} image(s)" if len(written) > 1 else ""))  # fmt: skip
 

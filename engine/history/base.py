@@ -4,6 +4,7 @@ small pieces both kinds of store share."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 from datetime import UTC, datetime
@@ -12,12 +13,17 @@ from typing import Protocol
 from pydantic import Field, ValidationError
 
 from engine.contracts import Contract, RunResult
-from engine.errors import HistoryError, RunNotFoundError
+from engine.errors import HistoryError, LoupeError, RunNotFoundError
+
+logger = logging.getLogger(__name__)
 
 EXCERPT_CHARS = 240
 """Characters of the answer a summary row keeps."""
-
-"""An ingest's progress callback: (fraction done, message)."""
+MAX_SEARCH_CHARS = 200
+"""Longest history search (some 30 words): a 50,000-character search failed in SQLite ("LIKE or GLOB pattern
+too complex") after scanning every row; nobody types a longer one."""
+MAX_LIST_ROWS = 10_000
+"""Most rows one history list returns (a larger --limit is refused; SQLite cannot even take 2**63)."""
 
 RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 """What a run id (or a prefix of one) looks like; anything else is refused before it reaches a query."""
@@ -121,6 +127,8 @@ def summary_row(row: tuple) -> RunSummary:
     run_id, created_at, question, asked, excerpt, strategy, backend, documents, follow_up_of = row
     if isinstance(documents, str):
         documents = json.loads(documents)
+    if not isinstance(documents, list | tuple) or not all(isinstance(d, str) for d in documents):
+        raise ValueError("documents is not a list of file names")
     return RunSummary(
         run_id=run_id, created_at=created_at, question=question, asked=asked, answer_excerpt=excerpt,
         strategy=strategy, backend=backend, documents=tuple(documents), follow_up_of=follow_up_of,
@@ -141,3 +149,53 @@ def like_pattern(text: str) -> str:
 def normalized_search(search: str) -> str:
     """The search words as ``list`` matches them: single spaces, lower case."""
     return " ".join(search.split()).lower()
+
+
+def check_search(search: str) -> None:
+    """``LoupeError`` when a history search is longer than ``MAX_SEARCH_CHARS`` (checked before any query)."""
+    if len(search) > MAX_SEARCH_CHARS:
+        raise LoupeError(
+            f"the search is {len(search):,} characters long, over the limit of {MAX_SEARCH_CHARS}; "
+            "search for a few words of the question or answer"
+        )
+
+
+def list_limit(limit: int) -> int:
+    """``limit`` as a row count a query can take: at least 1; ``LoupeError`` above ``MAX_LIST_ROWS``."""
+    if limit > MAX_LIST_ROWS:
+        raise LoupeError(f"the limit must be at most {MAX_LIST_ROWS:,} runs (got {limit:,})")
+    return max(1, int(limit))
+
+
+def summaries(rows: list[tuple]) -> list[RunSummary]:
+    """The summary of every row that can be read; a damaged row (a field that is not the JSON or the shape it
+    should be) is skipped with a warning naming its run id, so one bad row does not hide the rest."""
+    found = []
+    for row in rows:
+        try:
+            found.append(summary_row(row))
+        except (ValueError, TypeError) as error:  # json.JSONDecodeError and pydantic's ValidationError included
+            logger.warning("history: run %s is damaged and was skipped (%s)", row[0], type(error).__name__)
+    return found
+
+
+def save_run(store: RunStore, result: RunResult) -> str | None:
+    """Save ``result`` in ``store``; ``None`` when saved, else why not (one line naming no server path).
+
+    The answer matters more than its record: a read-only library, a full disk or a database that is down
+    never loses the answer; the caller shows it with this warning and no run id.
+    """
+    if store.read_only:
+        reason = "the library is read-only, so the run was not saved in the history"
+    else:
+        try:
+            store.save(result)
+            return None
+        except (LoupeError, OSError) as error:
+            reason = f"the run was not saved in the history ({error if isinstance(error, LoupeError) else _os(error)})"
+    logger.warning("run %s: %s", result.run_id, reason)
+    return reason
+
+
+def _os(error: OSError) -> str:
+    return error.strerror or type(error).__name__

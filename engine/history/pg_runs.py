@@ -13,14 +13,16 @@ from engine.errors import HistoryError, RunNotFoundError
 from engine.history.base import (
     RUN_ID,
     RunSummary,
+    check_search,
     like_pattern,
+    list_limit,
     normalized_search,
     pick_run,
     result_from_json,
     run_key,
     search_text,
+    summaries,
     summary_of,
-    summary_row,
 )
 from engine.library.postgres import PgDatabase
 
@@ -33,6 +35,17 @@ ON CONFLICT (run_id) DO UPDATE SET
     documents = EXCLUDED.documents, follow_up_of = EXCLUDED.follow_up_of, search_text = EXCLUDED.search_text,
     result_json = EXCLUDED.result_json, seq = nextval(pg_get_serial_sequence('loupe_runs', 'seq'))
 """
+
+
+SAVE_WAIT_MIN_SECONDS = 2.0
+"""A save waits at least this long for a connection (a busy pool frees one within milliseconds)."""
+
+
+def save_wait(result: RunResult) -> float:
+    """How long saving ``result`` may wait for a database connection: what its seconds budget has left, at least
+    ``SAVE_WAIT_MIN_SECONDS`` (a database that is down cost an ask 30 s beyond its 15 s budget)."""
+    left = result.budget.max_seconds - result.usage.latency_ms / 1000
+    return max(SAVE_WAIT_MIN_SECONDS, left)
 
 
 class PgRunStore:
@@ -50,7 +63,7 @@ class PgRunStore:
         s = summary_of(result)
         row = (s.run_id, s.created_at, s.question, s.asked, s.answer_excerpt, s.strategy, s.backend,
                Jsonb(list(s.documents)), s.follow_up_of, search_text(result), result.model_dump_json())  # fmt: skip
-        with self.db.connection() as conn:
+        with self.db.connection(wait=save_wait(result)) as conn:
             conn.execute(_SAVE, row)
 
     def _resolve(self, run_id: str) -> str:
@@ -71,6 +84,8 @@ class PgRunStore:
         return result_from_json(key, row[0])
 
     def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
+        check_search(search)
+        rows_wanted = list_limit(limit)
         query = f"SELECT {_COLUMNS} FROM loupe_runs"
         params: tuple = ()
         if search.strip():
@@ -78,8 +93,8 @@ class PgRunStore:
             params = (like_pattern(normalized_search(search)),)
         query += " ORDER BY created_at DESC, seq DESC LIMIT %s"
         with self.db.connection() as conn:
-            rows = conn.execute(query, (*params, max(1, int(limit)))).fetchall()
-        return [summary_row(row) for row in rows]
+            rows = conn.execute(query, (*params, rows_wanted)).fetchall()
+        return summaries(rows)
 
     def delete(self, run_id: str) -> None:
         key = self._resolve(run_id)

@@ -20,14 +20,16 @@ from engine.errors import HistoryError, RunNotFoundError
 from engine.history.base import (
     RUN_ID,
     RunSummary,
+    check_search,
     like_pattern,
+    list_limit,
     normalized_search,
     pick_run,
     result_from_json,
     run_key,
     search_text,
+    summaries,
     summary_of,
-    summary_row,
 )
 
 logger = logging.getLogger(__name__)
@@ -55,6 +57,23 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 """Schema version -> statements that bring the previous version to it."""
 
 _COLUMNS = "run_id, created_at, question, asked, answer_excerpt, strategy, backend, documents, follow_up_of"
+
+
+def _trouble(error: sqlite3.Error) -> str:
+    """What a person can do about ``error``, naming the file but not where it is on the server (an error shown in
+    the app must not map the server's folders). Moving the file aside (which starts an empty history) is advised
+    only when the file itself is damaged; a full disk, a lock or a too-long search are not the file's fault."""
+    text = str(error)
+    lowered = text.lower()
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        return f"the run history file {FILE_NAME} is damaged ({text}); move it aside to start a new one"
+    if "disk is full" in lowered or "disk i/o" in lowered:
+        return f"the run history could not be written: the disk is full or failing ({text}); free some space"
+    if "locked" in lowered or "busy" in lowered:
+        return f"the run history is busy ({text}); try again in a moment"
+    if "readonly" in lowered or "read-only" in lowered:
+        return f"the run history is read-only ({text})"
+    return f"the run history cannot be used right now ({text})"
 
 
 def _cannot_write(path: Path) -> bool:
@@ -87,14 +106,13 @@ class SqliteRunStore:
             else:
                 db = sqlite3.connect(self.path, timeout=15.0)
         except sqlite3.Error as error:
-            raise HistoryError(f"cannot open the run history at {self.path} ({error})") from None
+            raise HistoryError(_trouble(error)) from None
         try:
             with db:  # one transaction, committed on success
                 yield db
         except sqlite3.DatabaseError as error:
-            raise HistoryError(
-                f"the run history at {self.path} cannot be used ({error}); move the file aside to start a new one"
-            ) from None
+            logger.warning("the run history at %s failed: %s", self.path, error)
+            raise HistoryError(_trouble(error)) from None
         finally:
             db.close()
 
@@ -102,7 +120,7 @@ class SqliteRunStore:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise HistoryError(
-                f"the run history at {self.path} was written by a newer Loupe (schema {version}, this one "
+                f"the run history {FILE_NAME} was written by a newer Loupe (schema {version}, this one "
                 f"reads up to {SCHEMA_VERSION}); upgrade Loupe or point LOUPE_LIBRARY elsewhere"
             )
         if version == SCHEMA_VERSION:
@@ -116,7 +134,7 @@ class SqliteRunStore:
 
     def save(self, result: RunResult) -> None:
         if self.read_only:
-            raise HistoryError(f"the library folder {self.path.parent} is read-only, so runs cannot be saved")
+            raise HistoryError("the library folder is read-only, so runs cannot be saved")
         if not RUN_ID.match(result.run_id):
             raise HistoryError(f"cannot save a run without a valid run_id ({result.run_id!r})")
         s = summary_of(result)
@@ -143,6 +161,8 @@ class SqliteRunStore:
         return result_from_json(key, text)
 
     def list(self, search: str = "", limit: int = 200) -> list[RunSummary]:
+        check_search(search)
+        rows_wanted = list_limit(limit)
         if self.read_only and not self.path.exists():
             return []
         query = f"SELECT {_COLUMNS} FROM runs"
@@ -152,12 +172,12 @@ class SqliteRunStore:
             params = (like_pattern(normalized_search(search)),)
         query += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._connect() as db:
-            rows = db.execute(query, (*params, max(1, int(limit)))).fetchall()
-        return [summary_row(row) for row in rows]
+            rows = db.execute(query, (*params, rows_wanted)).fetchall()
+        return summaries(rows)
 
     def delete(self, run_id: str) -> None:
         if self.read_only:
-            raise HistoryError(f"the library folder {self.path.parent} is read-only, so runs cannot be deleted")
+            raise HistoryError("the library folder is read-only, so runs cannot be deleted")
         with self._connect() as db:
             key = self._resolve(db, run_id)
             db.execute("DELETE FROM runs WHERE run_id = ?", (key,))

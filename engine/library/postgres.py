@@ -154,14 +154,16 @@ class PgDatabase:
             ) from None
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
-        """A pooled connection in a transaction: committed when the block ends, rolled back on an error."""
+    def connection(self, wait: float | None = None) -> Iterator[psycopg.Connection]:
+        """A pooled connection in a transaction: committed when the block ends, rolled back on an error.
+        ``wait``: seconds to wait for a connection (at most ``POOL_WAIT_SECONDS``, the default)."""
+        wait = POOL_WAIT_SECONDS if wait is None else min(wait, POOL_WAIT_SECONDS)
         try:
-            with self.pool.connection() as conn:
+            with self.pool.connection(timeout=wait) as conn:
                 yield conn
         except PoolTimeout:
             raise DatabaseError(
-                f"no free connection to PostgreSQL at {self.label} within {POOL_WAIT_SECONDS:.0f} s; "
+                f"no free connection to PostgreSQL at {self.label} within {wait:.0f} s; "
                 "the server may be down or overloaded"
             ) from None
         except psycopg.OperationalError as error:

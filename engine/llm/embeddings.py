@@ -18,7 +18,8 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,9 +55,12 @@ class _Reply(BaseModel):
 class OpenAIEmbedder:
     """``Embedder`` over an OpenAI-compatible embeddings endpoint; the client is built on the first request."""
 
-    def __init__(self, config: BackendConfig) -> None:
-        """``config`` comes from ``BackendConfig.embeddings_endpoint()`` (model and base URL are the embeddings')."""
+    def __init__(self, config: BackendConfig, run_deadline: Callable[[], float | None] | None = None) -> None:
+        """``config`` comes from ``BackendConfig.embeddings_endpoint()`` (model and base URL are the embeddings').
+        ``run_deadline()`` is when the question's seconds budget ends (``time.monotonic()``): no request outlives
+        it, whatever deadline a caller passes (the endpoint's calls share the question's budget)."""
         self.config = config
+        self._run_deadline = run_deadline
         self._clients = ClientSlot(self.config)
         self._lock = threading.Lock()
 
@@ -71,6 +75,7 @@ class OpenAIEmbedder:
         """One float32 row per text (see ``Embedder``); ``EmbeddingError`` with a safe reason otherwise."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
+        deadline = self._within_run(deadline)
         try:
             if not self.config.model:
                 raise EndpointPolicyError("name the embeddings model (--embeddings-model)")
@@ -83,6 +88,15 @@ class OpenAIEmbedder:
                 logger.warning("embeddings on a typed endpoint failed: %s", reason)
                 reason = TYPED_EMBEDDINGS_FAILED
             raise EmbeddingError(f"embeddings endpoint: {reason}") from None
+
+    def _within_run(self, deadline: float | None) -> float | None:
+        """The earlier of ``deadline`` and the question's; ``EmbeddingError`` when the question's has passed."""
+        ends = self._run_deadline() if self._run_deadline is not None else None
+        if ends is None:
+            return deadline
+        if time.monotonic() >= ends:
+            raise EmbeddingError("embeddings endpoint: the question's seconds budget is spent")
+        return ends if deadline is None else min(deadline, ends)
 
     def _create(self, client: Any, texts: list[str]) -> bytes:
         """One request; the body is read here, inside the attempt's deadline."""
@@ -128,13 +142,18 @@ def _vectors(body: bytes, expected: int) -> np.ndarray:
     rows = np.asarray([item.embedding for item in items], dtype=np.float32)
     if not np.isfinite(rows).all():
         raise EmbeddingError("the reply's vectors hold values that are not finite numbers")
+    if not np.abs(rows).max(axis=1).all():  # a zero vector has no direction: every similarity to it is 0
+        raise EmbeddingError("the reply holds all-zero vectors (no direction to rank by); nothing was kept")
     return rows
 
 
-def embedder_for(config: BackendConfig) -> OpenAIEmbedder | None:
-    """The embeddings client ``config`` asks for, or None: dense retrieval stays on the offline LSA."""
+def embedder_for(
+    config: BackendConfig, run_deadline: Callable[[], float | None] | None = None
+) -> OpenAIEmbedder | None:
+    """The embeddings client ``config`` asks for (its calls end by ``run_deadline()``), or None: dense retrieval
+    stays on the offline LSA."""
     endpoint = config.embeddings_endpoint()
-    return OpenAIEmbedder(endpoint) if endpoint is not None else None
+    return OpenAIEmbedder(endpoint, run_deadline) if endpoint is not None else None
 
 
 __all__ = ["TYPED_EMBEDDINGS_FAILED", "OpenAIEmbedder", "embedder_for"]

@@ -30,6 +30,9 @@ PdfSource = Callable[[str], bytes]
 
 CROP_DPI = 150
 """Resolution of the cited regions: 10-point text comes out about 21 pixels high."""
+MAX_PACK_MB = 3.0
+"""A five-page pack stays below this: PyMuPDF's Story stores the page images decoded (a 5-page pack came to
+26.6 MB), so the PDF is written again with its streams and images deflated (1.2 MB for the same pack)."""
 PAGE_SIZE = pymupdf.paper_rect("a4")
 MARGIN = 48
 
@@ -137,7 +140,14 @@ class EvidencePack:
             story.draw(device)
             writer.end_page()
         writer.close()
-        return sink.getvalue()
+        return _compressed(sink.getvalue())
+
+
+def _compressed(pdf: bytes) -> bytes:
+    """``pdf`` written again with every stream deflated, images included, and unused objects dropped (lossless:
+    the cited lines stay as sharp as they were rendered)."""
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        return doc.tobytes(garbage=3, deflate=True, deflate_images=True, deflate_fonts=True)
 
 
 _CSS = """
@@ -209,10 +219,30 @@ def build_pack(result: RunResult, pdf_source: PdfSource, dpi: int = CROP_DPI) ->
     return EvidencePack(result=result, images=tuple(images), missing=tuple(missing))
 
 
+def pack_target(out: Path, result: RunResult, fmt: str) -> Path:
+    """Where a pack asked for at ``out`` goes: inside ``out`` as ``loupe-<run id>.<fmt>`` when ``out`` is a
+    folder, else ``out`` itself."""
+    if out.is_dir():
+        run = "".join(ch for ch in result.run_id if ch.isalnum() or ch == "-") or "run"
+        return out / f"loupe-{run}.{fmt}"
+    return out
+
+
 def export_run(result: RunResult, pdf_source: PdfSource, fmt: str, out: Path) -> list[Path]:
-    """Write a run's pack as ``md`` (plus an images folder) or ``pdf``; returns the files written."""
+    """Write a run's pack as ``md`` (plus an images folder) or ``pdf``; returns the files written.
+
+    ``out`` may be a folder (the pack is written inside it, see ``pack_target``). A place that cannot take the
+    pack (the Markdown's images folder name taken by a file, a folder where the file should go) is refused
+    before anything is written.
+    """
     if fmt not in ("md", "pdf"):
         raise LoupeError(f"unknown export format {fmt!r}; choose md or pdf")
+    out = pack_target(out, result, fmt)
+    images = out.with_name(f"{out.stem}-images")
+    if out.is_dir():
+        raise LoupeError(f"{out.name} is a folder; give a file name or a folder to write the pack in")
+    if fmt == "md" and images.exists() and not images.is_dir():
+        raise LoupeError(f"{images.name} is a file; the Markdown pack needs that name for its images folder")
     pack = build_pack(result, pdf_source)
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "pdf":

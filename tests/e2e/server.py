@@ -48,8 +48,13 @@ def streamlit_app(
     ``address=None`` passes no address, so the repository's .streamlit/config.toml decides; ``extra_env`` is
     added to (or overrides) the app's environment."""
     port = free_port()
-    env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0",
-           **(extra_env or {})}
+    env = {
+        **os.environ,
+        "LOUPE_LIBRARY": str(library),
+        "LOUPE_NO_NETWORK": "1",
+        "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0",
+        **(extra_env or {}),
+    }
     log = log_path.open("a")
     flags = ["--server.address", address] if address else []
     proc = subprocess.Popen(

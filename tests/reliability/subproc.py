@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
-import signal
 import tempfile
 import time
 from pathlib import Path
@@ -99,8 +100,6 @@ def lingering(marker: str, grace: float = 15.0) -> list[int]:
     while (left := _alive_with(marker)) and time.monotonic() < deadline:
         time.sleep(0.2)
     for pid in left:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return left
