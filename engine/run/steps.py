@@ -299,3 +299,10 @@ def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerW
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
     return sum(estimate_tokens(i.text) for i in items)
+
+
+def finished_answer(outcome: Outcome, state: RunState) -> AnswerWithEvidence:
+    """The answer a run returns: supporting passages added, an early stop flagged, and an answer under the
+    claim line not claimed."""
+    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    return below_the_line(final, state.config.generation.min_claim_confidence)
