@@ -20,9 +20,7 @@ from engine.contracts import (
     Citation,
     ComparisonSide,
     EvidenceItem,
-    Hit,
     QuestionPart,
-    RankedList,
 )
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
@@ -310,7 +308,6 @@ def _merged(
         lines += [_line(pair, value) for pair, value in group] + _difference(group)
     for _, value in found:
         for cell in value.cells:
-            _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
@@ -362,14 +359,3 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     share = len(found) / max(1, wanted)
     value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
     return round(min(0.95, max(0.05, value)), 3)
-
-
-def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
-    """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
-    if chunk_id in state.ledger:
-        return
-    index = state.layer1_index_of(doc_id)
-    chunk = index.chunk(chunk_id) if index is not None else None
-    if chunk is not None:
-        hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
-        state.add(RankedList(query=f"value p.{page}", retriever="value", hits=(hit,)))
