@@ -66,7 +66,7 @@ def _trouble(error: sqlite3.Error) -> str:
     text = str(error)
     lowered = text.lower()
     if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
-        return f"the run history file {FILE_NAME} is damaged ({text}); move it aside to start a new one"
+        return f"the run history file {FILE_NAME} is damaged ({text}); move the file aside to start a new one"
     if "disk is full" in lowered or "disk i/o" in lowered:
         return f"the run history could not be written: the disk is full or failing ({text}); free some space"
     if "locked" in lowered or "busy" in lowered:
