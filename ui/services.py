@@ -125,7 +125,7 @@ def save_run(result: RunResult) -> RunResult:
 
 PACKS_KEPT = 8
 """Evidence packs this process keeps (4 runs, PDF and Markdown): a pack is at most a few MB now that its images
-are compressed (a 5-page pack is about 1.2 MB), so the cache holds some tens of MB at most, not 32 uncompressed
+are compressed (a 5-page pack is about 1 MB), so the cache holds some tens of MB at most, not 32 uncompressed
 packs of 30 MB."""
 
 

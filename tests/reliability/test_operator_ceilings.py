@@ -188,3 +188,11 @@ def test_cli_gives_the_embeddings_endpoint_its_own_key(monkeypatch: pytest.Monke
     endpoint = _backend_settings(args, EngineConfig()).embeddings_endpoint()
     assert endpoint is not None
     assert endpoint.credentials() == ("http://127.0.0.1:8/v1", "sk-embed-key-111")
+
+
+def test_the_readme_documents_every_ceiling() -> None:
+    from engine.config import REPO_ROOT
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [c.env for c in ceilings.ALL if c.env not in readme]
+    assert not missing, missing
