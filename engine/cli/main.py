@@ -137,8 +137,13 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
 
     data, name = _read_pdf(args.file, config)
     library = open_library(config)
-    entry = library.ingest(data, name)
-    _indexes_built(library, entry.doc_id)
+    watch = _WriteFailures()
+    logging.getLogger("engine.library").addHandler(watch)
+    try:
+        entry = library.ingest(data, name)
+        _indexes_built(library, watch)
+    finally:
+        logging.getLogger("engine.library").removeHandler(watch)
     p = entry.profile
     human = (
         f"{p.file_name}: {p.total_pages} pages, outline {p.toc_entries} entries (usable: {p.has_usable_toc}), "
@@ -148,18 +153,31 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
     _emit(p.model_dump_json(), args.json, human)
 
 
-def _indexes_built(library: Any, doc_id: str) -> None:
-    """Wait for the document's background index builds; ``CliError`` when they could not be written (a full
-    disk): the command must not end in success with the document unsearchable."""
+class _WriteFailures(logging.Handler):
+    """Collects the file-system errors (``OSError``) the library logs while this process works: the background
+    index builds of an ingest report their failures only to the log."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.errors: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, OSError):
+            self.errors.append(error.strerror or type(error).__name__)
+
+
+def _indexes_built(library: Any, watch: _WriteFailures) -> None:
+    """Wait for this process's background index builds; ``CliError`` when one could not write its files (a full
+    disk): the command must not end in success with the document unsearchable. Another process's build of the
+    same document is not this command's to judge."""
     wait = getattr(library, "wait_for_background", None)
-    if wait is None:
-        return
-    wait()
-    missing = library.get(doc_id).building
-    if missing:
+    if wait is not None:
+        wait()
+    if watch.errors:
         raise CliError(
-            f"the document was added, but its {' and '.join(missing)} could not be written (is the disk full?); "
-            "free some space and run the command again (the next question also builds them)"
+            f"the document was added, but its search indexes could not be written ({watch.errors[0]}); free some "
+            "space and run the command again (the next question also builds them)"
         )
 
 
