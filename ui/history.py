@@ -176,6 +176,10 @@ def page(settings: Settings) -> None:
     except LoupeError as error:
         st.error(safe.inline(str(error)))
         return
+    skipped = getattr(services.store(), "skipped", ())
+    if skipped:
+        st.warning(f"{len(skipped)} damaged run(s) could not be read and are left out: "
+                   f"{safe.inline(', '.join(skipped[:5]))}{' and more' if len(skipped) > 5 else ''}.")  # fmt: skip
     if not rows:
         st.info("No saved run matches." if search.strip() else "No saved run yet. Ask a question on the Ask page.")
         return

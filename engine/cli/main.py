@@ -304,12 +304,14 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    before = list(logging.getLogger().handlers)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
-    if not args.verbose:
+    if not args.verbose:  # only the handler made here: an embedding program's own handlers keep their tracebacks
         for handler in logging.getLogger().handlers:
-            handler.addFilter(_without_traceback)
+            if handler not in before:
+                handler.setFormatter(_OneLine("%(levelname)s %(name)s: %(message)s"))
     try:
         COMMANDS[args.command](args, EngineConfig())
     except (LoupeError, CliError, ValueError) as error:
@@ -334,12 +336,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _without_traceback(record: logging.LogRecord) -> bool:
+class _OneLine(logging.Formatter):
     """Log lines without their tracebacks (one line each; ``-v`` keeps them): a failing background build printed
     some 60 lines of chained tracebacks for one full disk."""
-    record.exc_info = None
-    record.exc_text = None
-    return True
+
+    def format(self, record: logging.LogRecord) -> str:
+        saved = record.exc_info, record.exc_text
+        record.exc_info, record.exc_text = None, None
+        try:
+            return super().format(record)
+        finally:
+            record.exc_info, record.exc_text = saved
 
 
 def _one_line(error: BaseException) -> str:

@@ -167,16 +167,18 @@ def list_limit(limit: int) -> int:
     return max(1, int(limit))
 
 
-def summaries(rows: list[tuple]) -> list[RunSummary]:
-    """The summary of every row that can be read; a damaged row (a field that is not the JSON or the shape it
-    should be) is skipped with a warning naming its run id, so one bad row does not hide the rest."""
-    found = []
+def summaries(rows: list[tuple]) -> tuple[list[RunSummary], tuple[str, ...]]:
+    """The summary of every row that can be read, and the run ids of the damaged ones: a row with a field that is
+    not the JSON or the shape it should be is skipped with a warning naming it, so one bad row does not hide the
+    rest."""
+    found, skipped = [], []
     for row in rows:
         try:
             found.append(summary_row(row))
         except (ValueError, TypeError) as error:  # json.JSONDecodeError and pydantic's ValidationError included
             logger.warning("history: run %s is damaged and was skipped (%s)", row[0], type(error).__name__)
-    return found
+            skipped.append(str(row[0]))
+    return found, tuple(skipped)
 
 
 def save_run(store: RunStore, result: RunResult) -> str | None:

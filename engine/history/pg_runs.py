@@ -56,6 +56,8 @@ class PgRunStore:
 
     def __init__(self, db: PgDatabase) -> None:
         self.db = db
+        self.skipped: tuple[str, ...] = ()
+        """Run ids of the damaged rows the last ``list`` skipped."""
 
     def save(self, result: RunResult) -> None:
         if not RUN_ID.match(result.run_id):
@@ -94,7 +96,8 @@ class PgRunStore:
         query += " ORDER BY created_at DESC, seq DESC LIMIT %s"
         with self.db.connection() as conn:
             rows = conn.execute(query, (*params, rows_wanted)).fetchall()
-        return summaries(rows)
+        found, self.skipped = summaries(rows)
+        return found
 
     def delete(self, run_id: str) -> None:
         key = self._resolve(run_id)

@@ -91,6 +91,8 @@ class SqliteRunStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self.skipped: tuple[str, ...] = ()
+        """Run ids of the damaged rows the last ``list`` skipped."""
         self.read_only = _cannot_write(self.path)
         if self.read_only:
             logger.info("the run history at %s is read-only: runs are read, not saved", self.path)
@@ -173,7 +175,8 @@ class SqliteRunStore:
         query += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         with self._connect() as db:
             rows = db.execute(query, (*params, rows_wanted)).fetchall()
-        return summaries(rows)
+        found, self.skipped = summaries(rows)
+        return found
 
     def delete(self, run_id: str) -> None:
         if self.read_only:

@@ -158,8 +158,16 @@ def test_a_damaged_history_row_is_skipped_and_named(
         db.execute("UPDATE runs SET documents = '[\"half' WHERE run_id = ?", (bad.run_id,))
     with caplog.at_level(logging.WARNING):
         rows = store.list()
-    assert [r.run_id for r in rows] == [good.run_id]
+    assert [r.run_id for r in rows] == [good.run_id] and store.skipped == (bad.run_id,)
     assert any(bad.run_id in r.getMessage() and "skipped" in r.getMessage() for r in caplog.records)
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/6_History.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(bad.run_id in w.value for w in at.warning), [w.value for w in at.warning]
     from tests.reliability.conftest import run_cli
 
     listed = run_cli(["runs", "list", "--json"], library_dir)
