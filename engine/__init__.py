@@ -96,8 +96,8 @@ _LAZY = {
     "timeout_ceiling": "engine.ceilings",
     "check_question_set": "engine.ceilings",
     "check_documents_per_question": "engine.ceilings",
-    "save_run": "engine.history.base",
-    "MAX_SEARCH_CHARS": "engine.history.base",
+    "save_run": "engine.history.run_store",
+    "MAX_SEARCH_CHARS": "engine.history.run_store",
 }
 
 __all__ = [

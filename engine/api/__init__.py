@@ -27,7 +27,7 @@ from engine.contracts import (
 from engine.documents.text import normalize_space
 from engine.errors import LoupeError
 from engine.history import RunStore, new_run_id, now_iso
-from engine.history.base import save_run
+from engine.history.run_store import save_run
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for

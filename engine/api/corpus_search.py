@@ -26,7 +26,7 @@ from engine.contracts import (
 )
 from engine.errors import LoupeError
 from engine.history import RunStore
-from engine.history.base import save_run
+from engine.history.run_store import save_run
 from engine.library import CorpusSearch, DocumentLibrary, open_library
 from engine.llm import rules_backend
 from engine.reading.understanding import check_parse, question_request

@@ -264,7 +264,7 @@ def _saved(result, store, config: EngineConfig):
     """``result`` saved in the run history; when it cannot be (a read-only library, a full disk, a database that is
     down) a warning goes to stderr and the answer is still printed, without a run id (nothing to look up later)."""
     from engine.history import open_run_store
-    from engine.history.base import save_run
+    from engine.history.run_store import save_run
 
     try:
         store = store or open_run_store(config)

@@ -20,7 +20,7 @@ import pytest
 from engine.api import answer
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import DatabaseError, HistoryError, LoupeError
-from engine.history.base import save_run
+from engine.history.run_store import save_run
 from engine.history.sqlite import FILE_NAME, SqliteRunStore, _trouble
 from engine.library.local import Library
 from tests.app.factories import run_result
