@@ -195,7 +195,9 @@ def test_api_key_stays_out_of_runs_and_exports(app_engine: str, monkeypatch: pyt
     MODES.clear()
     with StubServer() as stub:
         monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
-        stub.script(reply({"statements": [{"text": "It flies.", "passages": [1]}], "answer_found": True, "missing": []}))
+        stub.script(
+            reply({"statements": [{"text": "It flies.", "passages": [1]}], "answer_found": True, "missing": []})
+        )
         at = _app().run()
         at.sidebar.radio(key="loupe_w_backend").set_value("openai").run()
         key_input = at.sidebar.text_input(key="loupe_w_api_key")
