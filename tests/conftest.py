@@ -42,8 +42,18 @@ PERF_ENV = "LOUPE_PERF_TESTS"
 """Wall-clock assertions run only when this is "1" (speed targets live in bench/, machines differ)."""
 
 
+ONE_WORKER_GROUPS = {"e2e": "browser", "real_llm": "real_llm"}
+"""Test folders whose tests share one worker under ``-n 2 --dist loadgroup`` (pyproject's addopts): two
+Streamlit servers and two Chromiums at once would overload two cores, and the one real model served on
+127.0.0.1 answers one request at a time (a second worker's requests would queue into its timeouts)."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect tests marked ``perf`` unless ``LOUPE_PERF_TESTS=1``."""
+    """Group the tests that must share a worker; deselect tests marked ``perf`` unless ``LOUPE_PERF_TESTS=1``."""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in ONE_WORKER_GROUPS and item.path.parent.parent.name == "tests":
+            item.add_marker(pytest.mark.xdist_group(ONE_WORKER_GROUPS[folder]))
     if os.environ.get(PERF_ENV, "").strip() == "1":
         return
     kept = [item for item in items if item.get_closest_marker("perf") is None]

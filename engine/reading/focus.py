@@ -1,6 +1,6 @@
 """Separate what a question asks from how it wants the answer written.
 
-Questions carry instructions ("Round your answer to two decimal places.", "Answer in USD millions.",
+Questions carry instructions ("Round to one decimal place.", "Answer in EUR thousands.",
 "Assume you are an analyst.") and source restrictions ("using only the balance sheet"). Their words
 are not evidence to look for: "round", "decimal" or "format" would pull retrieval toward the wrong
 pages. The instruction openings are data in ``lexicon.INSTRUCTION_ENTRIES``. ``focus`` keeps the content sentences (definitions included:
