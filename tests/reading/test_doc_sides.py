@@ -17,9 +17,7 @@ ANNUAL_2022 = identity(
 
 
 def test_years_go_to_the_report_of_that_year():
-    sides = map_sides(
-        "How did headcount move from the close of 2018 to the close of 2022?", [ANNUAL_2018, ANNUAL_2022]
-    )
+    sides = map_sides("How did headcount move from the close of 2018 to the close of 2022?", [ANNUAL_2018, ANNUAL_2022])
     assert [(s.doc_id, s.label) for s in sides] == [("a", "2018"), ("b", "2022")]
 
 

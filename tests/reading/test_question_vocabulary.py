@@ -29,7 +29,11 @@ from engine.reading.question import parse_question
             "how large is the total equity?",
             2,
         ),
-        ("How many pumps are installed? Please write the answer as a whole number.", "How many pumps are installed?", 1),
+        (
+            "How many pumps are installed? Please write the answer as a whole number.",
+            "How many pumps are installed?",
+            1,
+        ),
         (  # a conditional request is content: no rule exists for one benchmark's template
             "Does the firm earn a healthy margin? If net margin says little about a firm of this kind, say so "
             "and give the reason.",

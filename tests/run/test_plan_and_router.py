@@ -71,7 +71,5 @@ def test_router_sends_named_phrases_joined_by_and_to_the_loop():
     assert (decision.strategy, decision.question_class) == ("dispatched", "multi_hop"), decision
     one = question("How many people are in the Records Management Staff?", keywords=("Records Management Staff",))
     assert route(one, [profile()]).strategy == "single_pass", "one named phrase: one retrieval suffices"
-    apart = question(
-        "How large is the Field Operations team and how old is it?", keywords=("Field Operations",)
-    )
+    apart = question("How large is the Field Operations team and how old is it?", keywords=("Field Operations",))
     assert route(apart, [profile()]).strategy == "single_pass", "an 'and' that joins no two named phrases"
