@@ -72,7 +72,9 @@ def test_each_failure_is_an_embedding_error_with_its_reason(stub: EmbeddingsStub
 
 def test_a_hanging_endpoint_times_out(stub: EmbeddingsStub) -> None:
     stub.mode, stub.hang_seconds = "hang", 4.0
-    with pytest.raises(EmbeddingError) as caught:  # without the timeout the reply would come after 4 s, no error
+    with pytest.raises(
+        EmbeddingError
+    ) as caught:  # without the timeout the reply would come after 4 s (bench/deadlines.py times it)
         _embedder(stub, max_retries=0, timeout_seconds=1.0).embed(["one"])
     assert "within" in caught.value.reason or "timeout" in caught.value.reason
 

@@ -166,7 +166,8 @@ def test_a_timed_out_request_counts_its_call_and_prompt(stub):
 
 def test_a_step_gets_its_share_of_the_seconds_left(stub):
     """A reply that comes after 5 s is cut off at the step's share of the 6 s left (not at the 20 s timeout);
-    the reason names the seconds it was given (the share less what the step spent before its request). (How long the cut-off takes is printed by bench/openai_backend.py.)"""
+    the reason names the seconds it was given (the share less what the step spent before its request). How long
+    the cut-off takes is printed by bench/deadlines.py."""
     stub.script(hang(5.0))
     result = run(backend_for(stub, timeout_seconds=20.0), time_limit_seconds=6.0)
     share = TASKS["plan_subqueries"].limits.budget_share * 6.0
