@@ -45,7 +45,9 @@ Alternatives = Callable[[str], Sequence[str]]
 
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|to)\b[^.]*?\b(one|two|three|four|zero|\d)\s+decimal", re.I)
 _DECIMAL_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
-_PERCENT_WANTED = re.compile(r"\b(?:in (?:units of )?percents?|%|percentage|growth rate|margin)\b", re.I)
+_PERCENT_WANTED = re.compile(r"\b(?:percents?|%|percentage|growth rate|margin)\b", re.I)
+"""The question wants a percent: it names one ("in percent", "what percent of", "%"), or a quantity stated in
+percent (a growth rate, a margin)."""
 _DIMENSIONLESS_ASKED = re.compile(
     # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
