@@ -57,3 +57,15 @@ def format_reliability(bins: Sequence[ReliabilityBin]) -> str:
         share = "-" if b.share_right is None else f"{b.share_right:.2f}"
         lines.append(f"{b.strategy:<14}{f'{b.low:.1f}-{b.high:.1f}':<12}{b.n:>5}{share:>8}{b.complete:>10}")
     return "\n".join(lines)
+
+
+def feature_rows(report_rows: Sequence[QuestionScore], set_name: str, docs: dict[str, tuple[str, ...]]) -> list[dict]:
+    """One record per judged run with features: set, question id, documents, strategy, right, features
+    (what ``python -m engine calibrate`` fits on)."""
+    return [
+        {
+            "set": set_name, "id": r.question_id, "docs": list(docs.get(r.question_id, ())), "strategy": r.strategy,
+            "right": None if r.wrong is None else not r.wrong, "features": r.features.model_dump(),
+        }
+        for r in report_rows if r.features is not None and r.error is None
+    ]  # fmt: skip

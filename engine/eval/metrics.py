@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.contracts import RunResult
 from engine.eval.dataset import EvalQuestion, GoldPage
 from engine.eval.matching import answer_match
+from engine.reading.calibration import AnswerFeatures, calibrate_result, features_of
 
 DEFAULT_PRICE_PER_1K = 0.001
 """Default price (currency units) per 1000 prompt+completion tokens."""
@@ -97,6 +98,9 @@ class QuestionScore(_Frozen):
     stop_reason: str | None = None
     answer: str = ""
     error: str | None = None
+    features: AnswerFeatures | None = Field(
+        None, description="What the calibration model read of the answer (its rule confidence included)."
+    )
 
     @property
     def wrong(self) -> bool | None:
@@ -135,8 +139,14 @@ CONFIDENT = 0.6
 are wrong is reported."""
 
 
-def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str]) -> QuestionScore:
-    """Score one run against its question's gold data."""
+def score_run(
+    question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str], *, calibrate: bool = False
+) -> QuestionScore:
+    """Score one run against its question's gold data. With ``calibrate`` the run is one the API did not
+    calibrate (the eval asks it not to, to read its features first): it is calibrated here, as the API
+    would have; its features are recorded either way."""
+    features = features_of(result)
+    result = calibrate_result(result) if calibrate else result
     cited = [(p.doc_id, p.page) for p in result.evidence_pages]
     recall, precision = (
         (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
@@ -173,6 +183,7 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         exhausted=result.exhausted,
         stop_reason=result.stop_reason,
         answer=text[:400],
+        features=features,
     )
 
 

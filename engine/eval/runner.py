@@ -199,7 +199,7 @@ def run_question(
     try:
         result = answer(
             question.question, doc_ids, config=config, strategy=engine_strategy, library=library,
-            backend=backend, top_k=top_k,
+            backend=backend, top_k=top_k, calibrate=False,
         )  # fmt: skip
     except LoupeError as error:
         logger.warning("%s [%s]: %s", question.id, strategy, error)
@@ -208,7 +208,7 @@ def run_question(
         logger.warning("%s [%s]: unexpected %s: %s", question.id, strategy, type(error).__name__, error)
         logger.debug("traceback", exc_info=True)
         return failure_score(question, strategy, f"unexpected {type(error).__name__}: {error}")
-    return score_run(question, strategy, result, docs.ids)
+    return score_run(question, strategy, result, docs.ids, calibrate=True)
 
 
 def run_eval(

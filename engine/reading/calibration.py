@@ -1,0 +1,251 @@
+"""Calibrated confidence: the probability that a run's answer is right, from features code computes.
+
+The rule engine's own confidence (``extractive``, the value reader) is a score built by hand; it ranks
+answers poorly. Here a small logistic regression maps checked features of the final answer (what kind
+of answer it is, how much of the question its cited passages name, whether two retrievers agree on the
+cited page, which caveats it carries, ...) to the probability of being right. Its weights, intercept and
+feature scaling live in ``calibration_weights.json`` beside this module, fitted by
+``python -m engine calibrate`` (``engine.reading.calibration_fit``) on a named training split and
+reported on a split the fit never saw:
+
+- the question sets: ``financebench.jsonl``, ``mmlongbench.jsonl`` (its first 160 questions, the
+  unanswerable ones included), ``hotpotqa40.jsonl`` and ``crossdoc_dev.jsonl`` of ``../shared/eval``;
+- the split is by document: the distinct documents of each set (a multi-document question by its first
+  document), sorted by path, alternate: even positions train, odd positions report. All questions about
+  one PDF fall on one side, so the report measures answers over documents the fit never saw.
+
+"Right" is the eval's verdict (``engine.eval.metrics.QuestionScore.wrong`` is False): the gold value is
+stated and a gold page is cited; for an unanswerable question, the run declined.
+
+The claim line (``CLAIM_THRESHOLD``) is chosen on the training split: the lowest confidence at which
+at least 90 % of the answers at or above it are right. An answer under it is never claimed complete; it
+keeps its text (the best-supported reading) and carries a caveat saying it is not verified.
+
+Pure: no I/O beyond reading the weights file once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contracts import AnswerWithEvidence, RunResult
+from engine.documents.text import stems
+from engine.reading.answer_type import expected_type, states_type
+from engine.reading.passages import coverage, term_stems
+
+WEIGHTS_PATH = Path(__file__).with_name("calibration_weights.json")
+
+NOT_VERIFIED = (
+    "not verified: the calibrated confidence ({:.2f}) is under the claim line ({:.2f}); "
+    "this is the best-supported reading, check the cited passages"
+)
+"""The caveat of a stated answer under the claim line."""
+
+
+class AnswerFeatures(BaseModel):
+    """What the calibration model reads of one final answer. Every field is computed by code from the
+    answer, the parsed question, the cited chunks and the retrievers' page scores; none reads the
+    question's wording beyond the parse every answer already gets."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    declined: bool = Field(description="The answer says the evidence holds no answer (answer_found false).")
+    not_established: bool = Field(
+        description="The run stated its passages as the closest found, not as an answer (under the rule line)."
+    )
+    rule_confidence: float = Field(description="The rule engine's own confidence, before calibration.")
+    rule_complete: bool = Field(description="The rule engine's checks called the answer complete.")
+    expects_number: bool = Field(description="The question asks for a number, an amount or a count.")
+    expects_yes_no: bool = Field(description="The question asks for a yes or a no.")
+    type_match: bool = Field(description="The answer states the kind of answer asked (a number, a date, yes/no).")
+    states_number: bool = Field(description="The answer's text states a number.")
+    term_coverage: float = Field(description="Share of the question's keywords named in the answer's cited passages.")
+    anchor_coverage: float = Field(description="Share of the question's anchor keywords named there.")
+    page_score_share: float = Field(
+        description="The best retrieval score (fused) of the answer's pages over the best of every retrieved page."
+    )
+    top_page_cited: bool = Field(description="The page with the best retrieval score is among the answer's pages.")
+    answer_citations: int = Field(description="Citations the answer is built on (role answer).")
+    cited_pages: int = Field(description="Distinct pages cited, supporting passages included.")
+    table_cited: bool = Field(description="An answer citation quotes a table chunk.")
+    sides: int = Field(description="Comparison sides of the question (0 when it compares nothing).")
+    sides_covered: float = Field(description="Share of the sides the answer covers (1 without sides).")
+    multi_doc: bool = Field(description="The question was asked over several documents.")
+    intent_listing: bool
+    intent_comparison: bool
+    intent_single_fact: bool
+    caveats: int = Field(description="Caveats of the answer, every kind.")
+    caveat_period: bool = Field(description="A value's row or sentence names no period, or not the one asked.")
+    caveat_terms: bool = Field(description="The cited passages miss some of the question's key terms.")
+    caveat_sides: bool = Field(description="A side or part of the question is not covered.")
+    caveat_count: bool = Field(description="Fewer items were found than the document announces.")
+    caveat_pending: bool = Field(description="The evidence refers to a table or section that was not retrieved.")
+    caveat_type: bool = Field(description="The cited passages state no answer of the kind asked.")
+    caveat_value: bool = Field(description="A value read may not be the one asked (narrower row, amount for a ratio).")
+    caveat_incomplete: bool = Field(description="The run stopped before it could complete the answer.")
+    exhausted: bool = Field(description="A budget ran out.")
+    iterations: int = Field(description="Feedback passes after the first answer.")
+    answer_words: float = Field(description="log(1 + words of the answer's text).")
+    backend_openai: bool = Field(description="An OpenAI-compatible backend answered (else the offline rules).")
+
+
+CAVEAT_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # (feature, phrases of the caveats of that kind, as engine.reading.signals and engine.run word them);
+    # until caveats carry a typed kind, a caveat's kind is read from the phrase its maker writes
+    ("caveat_period", ("names no period",)),
+    ("caveat_terms", ("do not name the", "match only some", "matches enough")),
+    ("caveat_sides", ("no passage in the evidence mentions", "cites no passage about", "does not cover")),
+    ("caveat_count", (" announces ",)),
+    ("caveat_pending", ("refers to",)),
+    ("caveat_type", ("state no number", "state no date", "do not say yes or no")),
+    ("caveat_value", ("narrower or broader", "asks how many", "asks for a ratio", "states one value")),
+    ("caveat_incomplete", ("may be incomplete", "not claimed as complete")),
+)
+
+
+def caveat_flags(caveats: Sequence[str]) -> dict[str, bool]:
+    """Which kinds of caveat an answer carries."""
+    lowered = [c.lower() for c in caveats]
+    return {name: any(p in c for c in lowered for p in phrases) for name, phrases in CAVEAT_KINDS}
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+NOT_ESTABLISHED_LEAD = "The evidence does not establish an answer."
+
+
+def features_of(result: RunResult) -> AnswerFeatures:
+    """The features of ``result``'s answer (call it on the run before calibration: the rule confidence
+    is one of them)."""
+    answer, parsed = result.answer, result.parsed_question
+    by_id = {c.chunk_id: c for c in result.evidence_chunks}
+    own = [c for c in answer.citations if c.role == "answer"]
+    texts = [
+        f"{c.quote} {by_id[c.chunk_id].text if c.chunk_id in by_id else ''}"
+        f" {' '.join(by_id[c.chunk_id].section_path[-1:]) if c.chunk_id in by_id else ''}"
+        for c in own
+    ]
+    cited_stems = stems(" ".join(texts))
+    keywords = term_stems(list(parsed.keywords))
+    anchors = term_stems(list(parsed.retrieval.anchor_keywords) or list(parsed.keywords))
+    pages = {(c.doc_id, c.page) for c in own}
+    scores: dict[tuple[str, int], float] = {}
+    for score in result.page_scores:
+        scores[(score.doc_id, score.page)] = max(scores.get((score.doc_id, score.page), 0.0), score.score)
+    top = max(scores.values(), default=0.0)
+    best = max(scores, key=lambda page: scores[page], default=None)
+    kind = expected_type(parsed.original_question)
+    declined = not answer.answer_found
+    flags = caveat_flags(answer.caveats)
+    return AnswerFeatures(
+        declined=declined,
+        not_established=answer.text.startswith(NOT_ESTABLISHED_LEAD),
+        rule_confidence=answer.confidence,
+        rule_complete=answer.complete_answer_found,
+        expects_number=kind == "number" or parsed.asks_for_value,
+        expects_yes_no=kind == "yes_no",
+        type_match=kind is not None and not declined and states_type(answer.text, kind, parsed.original_question),
+        states_number=not declined and bool(_NUMBER.search(answer.text)),
+        term_coverage=round(coverage(keywords, cited_stems), 4) if own else 0.0,
+        anchor_coverage=round(coverage(anchors, cited_stems), 4) if own else 0.0,
+        page_score_share=round(max((scores.get(p, 0.0) for p in pages), default=0.0) / top, 4) if top > 0 else 0.0,
+        top_page_cited=best is not None and best in pages,
+        answer_citations=len(own),
+        cited_pages=len({(c.doc_id, c.page) for c in answer.citations}),
+        table_cited=any(by_id[c.chunk_id].kind == "table" for c in own if c.chunk_id in by_id),
+        sides=len(parsed.sides),
+        sides_covered=1.0 - len(set(answer.uncovered_sides)) / len(parsed.sides) if parsed.sides else 1.0,
+        multi_doc=len(result.docs) > 1,
+        intent_listing=parsed.intent == "listing",
+        intent_comparison=parsed.intent == "comparison",
+        intent_single_fact=parsed.intent == "single_fact",
+        caveats=len(answer.caveats),
+        **flags,
+        exhausted=result.exhausted,
+        iterations=max(0, len(result.history) - 1),
+        answer_words=round(math.log1p(len(answer.text.split())), 4),
+        backend_openai=result.backend == "openai",
+    )
+
+
+def feature_vector(features: AnswerFeatures, names: Sequence[str]) -> list[float]:
+    """The named features as numbers (a bool as 0 or 1)."""
+    values = features.model_dump()
+    return [float(values[name]) for name in names]
+
+
+class CalibrationModel(BaseModel):
+    """A fitted logistic regression: p = sigmoid(intercept + sum(w_i * (x_i - mean_i) / scale_i))."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    claim_threshold: float = Field(ge=0.0, le=1.0, description="The claim line chosen on the training split.")
+    l2: float = Field(0.0, description="The L2 penalty the weights were fitted with.")
+    trained_on: str = Field("", description="The training split, named.")
+    train_rows: int = 0
+    notes: str = ""
+
+    def probability(self, features: AnswerFeatures) -> float:
+        x = feature_vector(features, self.features)
+        z = self.intercept + sum(
+            w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.means, self.scales, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
+@lru_cache(maxsize=4)
+def load_model(path: Path = WEIGHTS_PATH) -> CalibrationModel | None:
+    """The shipped model, or None when no weights file is there (the rule confidence then stays)."""
+    if not path.is_file():
+        return None
+    return CalibrationModel.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def calibrated(features: AnswerFeatures, model: CalibrationModel | None = None) -> float:
+    """The probability that the answer is right (the rule confidence when no model is shipped)."""
+    model = model or load_model()
+    if model is None:
+        return features.rule_confidence
+    return round(model.probability(features), 3)
+
+
+def claim_threshold(model: CalibrationModel | None = None) -> float | None:
+    """The confidence at which an answer may be claimed complete (None without a model)."""
+    model = model or load_model()
+    return None if model is None else model.claim_threshold
+
+
+def calibrate_answer(
+    answer: AnswerWithEvidence, features: AnswerFeatures, model: CalibrationModel | None = None
+) -> AnswerWithEvidence:
+    """``answer`` with its calibrated confidence. It stays complete only at or above the claim line (and
+    only when the rule checks called it complete); a stated answer under the line keeps its text and says
+    it is not verified."""
+    model = model or load_model()
+    if model is None:
+        return answer
+    confidence = calibrated(features, model)
+    claimed = answer.complete_answer_found and confidence >= model.claim_threshold
+    caveats = answer.caveats
+    if answer.answer_found and not claimed and not features.not_established:
+        caveats = (*caveats, NOT_VERIFIED.format(confidence, model.claim_threshold))
+    return answer.model_copy(
+        update={"confidence": confidence, "complete_answer_found": claimed, "caveats": tuple(dict.fromkeys(caveats))}
+    )
+
+
+def calibrate_result(result: RunResult, model: CalibrationModel | None = None) -> RunResult:
+    """``result`` with its answer calibrated (the one call the API makes on every finished run)."""
+    answer = calibrate_answer(result.answer, features_of(result), model)
+    return result if answer is result.answer else result.model_copy(update={"answer": answer})
