@@ -28,9 +28,9 @@ from engine.documents.text import normalize_space
 from engine.errors import LoupeError
 from engine.history import RunStore, new_run_id, now_iso
 from engine.library import DocumentLibrary, open_library
-from engine.reading.calibration import calibrate_result
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
+from engine.reading.calibration import calibrate_result
 from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
 from engine.run.budget import LoopGuard

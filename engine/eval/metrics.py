@@ -113,6 +113,17 @@ class QuestionScore(_Frozen):
         return any(checks)
 
     @property
+    def answer_right(self) -> bool | None:
+        """What the calibrated confidence predicts: the answer states its gold value and cites a gold page
+        (where the set has gold pages); for an unanswerable question, the run declined. None when the gold
+        answer cannot be scored (a free-form paragraph): a cited page alone does not make an answer right."""
+        if self.unanswerable:
+            return self.unanswerable_correct
+        if self.answer_match is None:
+            return None
+        return self.answer_match and self.recall != 0.0
+
+    @property
     def correct(self) -> bool | None:
         """Answer match, or for unanswerable questions whether the run declined; None when not scored."""
         if self.unanswerable:

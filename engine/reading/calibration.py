@@ -181,7 +181,8 @@ def feature_vector(features: AnswerFeatures, names: Sequence[str]) -> list[float
 
 
 class CalibrationModel(BaseModel):
-    """A fitted logistic regression: p = sigmoid(intercept + sum(w_i * (x_i - mean_i) / scale_i))."""
+    """A fitted logistic regression: z = intercept + sum(w_i * (x_i - mean_i) / scale_i), and
+    p = sigmoid(slope * z + shift)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -191,16 +192,22 @@ class CalibrationModel(BaseModel):
     means: tuple[float, ...]
     scales: tuple[float, ...]
     claim_threshold: float = Field(ge=0.0, le=1.0, description="The claim line chosen on the training split.")
+    slope: float = Field(1.0, description="Recalibration of the logit, fitted on out-of-fold predictions.")
+    shift: float = 0.0
     l2: float = Field(0.0, description="The L2 penalty the weights were fitted with.")
     trained_on: str = Field("", description="The training split, named.")
     train_rows: int = 0
     notes: str = ""
 
-    def probability(self, features: AnswerFeatures) -> float:
+    def logit(self, features: AnswerFeatures) -> float:
+        """The linear score before recalibration."""
         x = feature_vector(features, self.features)
-        z = self.intercept + sum(
+        return self.intercept + sum(
             w * (v - m) / s for w, v, m, s in zip(self.weights, x, self.means, self.scales, strict=True)
         )
+
+    def probability(self, features: AnswerFeatures) -> float:
+        z = self.slope * self.logit(features) + self.shift
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 
 
