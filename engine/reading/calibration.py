@@ -35,18 +35,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.contracts import AnswerWithEvidence, RunResult
+from engine.contracts import AnswerWithEvidence, Caveat, CaveatKind, RunResult, caveat
 from engine.documents.text import stems
 from engine.reading.answer_type import expected_type, states_type
 from engine.reading.passages import coverage, term_stems
 
 WEIGHTS_PATH = Path(__file__).with_name("calibration_weights.json")
 
-NOT_VERIFIED = (
-    "not verified: the calibrated confidence ({:.2f}) is under the claim line ({:.2f}); "
-    "this is the best-supported reading, check the cited passages"
-)
-"""The caveat of a stated answer under the claim line."""
 
 
 class AnswerFeatures(BaseModel):
@@ -96,24 +91,25 @@ class AnswerFeatures(BaseModel):
     backend_openai: bool = Field(description="An OpenAI-compatible backend answered (else the offline rules).")
 
 
-CAVEAT_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # (feature, phrases of the caveats of that kind, as engine.reading.signals and engine.run word them);
-    # until caveats carry a typed kind, a caveat's kind is read from the phrase its maker writes
-    ("caveat_period", ("names no period",)),
-    ("caveat_terms", ("do not name the", "match only some", "matches enough")),
-    ("caveat_sides", ("no passage in the evidence mentions", "cites no passage about", "does not cover")),
-    ("caveat_count", (" announces ",)),
-    ("caveat_pending", ("refers to",)),
-    ("caveat_type", ("state no number", "state no date", "do not say yes or no")),
-    ("caveat_value", ("narrower or broader", "asks how many", "asks for a ratio", "states one value")),
-    ("caveat_incomplete", ("may be incomplete", "not claimed as complete")),
+K = CaveatKind
+CAVEAT_KINDS: tuple[tuple[str, frozenset[CaveatKind]], ...] = (
+    # (feature, the caveat kinds it stands for); kinds not named here count in ``caveats`` only
+    ("caveat_period", frozenset({K.VALUE_NO_PERIOD})),
+    ("caveat_terms", frozenset({K.UNMATCHED, K.PARTIAL_MATCH, K.TERM_UNNAMED})),
+    ("caveat_sides", frozenset({K.SIDE_NOT_FOUND, K.SIDE_UNCITED, K.PARTS_UNCOVERED})),
+    ("caveat_count", frozenset({K.COUNT_SHORT})),
+    ("caveat_pending", frozenset({K.PENDING_REFERENCE})),
+    ("caveat_type", frozenset({K.TYPE_NOT_STATED})),
+    ("caveat_value", frozenset({K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUE_NARROWER, K.VALUES_MISSING,
+                                K.ONE_OF_TWO_VALUES, K.ONE_OF_TWO_TERMS})),  # fmt: skip
+    ("caveat_incomplete", frozenset({K.STOPPED_EARLY, K.UNCLAIMED})),
 )
 
 
-def caveat_flags(caveats: Sequence[str]) -> dict[str, bool]:
+def caveat_flags(caveats: Sequence[Caveat]) -> dict[str, bool]:
     """Which kinds of caveat an answer carries."""
-    lowered = [c.lower() for c in caveats]
-    return {name: any(p in c for c in lowered for p in phrases) for name, phrases in CAVEAT_KINDS}
+    kinds = {c.kind for c in caveats}
+    return {name: bool(kinds & group) for name, group in CAVEAT_KINDS}
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
@@ -246,10 +242,17 @@ def calibrate_answer(
     claimed = answer.complete_answer_found and confidence >= model.claim_threshold
     caveats = answer.caveats
     if answer.answer_found and not claimed and not features.not_established:
-        caveats = (*caveats, NOT_VERIFIED.format(confidence, model.claim_threshold))
+        # stated but not verified: the best-supported reading, under the claim line (one such caveat, with
+        # the calibrated figures: the rule engine's own one carried the rule confidence)
+        caveats = (*(c for c in caveats if c.kind != K.UNCLAIMED), not_verified(confidence, model.claim_threshold))
     return answer.model_copy(
         update={"confidence": confidence, "complete_answer_found": claimed, "caveats": tuple(dict.fromkeys(caveats))}
     )
+
+
+def not_verified(confidence: float, line: float) -> Caveat:
+    """The caveat of a stated answer under the claim line (worded by ``engine.present.caveats``)."""
+    return caveat(K.UNCLAIMED, figures=(confidence, line))
 
 
 def calibrate_result(result: RunResult, model: CalibrationModel | None = None) -> RunResult:

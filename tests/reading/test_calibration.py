@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from engine.contracts import AnswerWithEvidence, Chunk, Citation, PageScore
+from engine.contracts import AnswerWithEvidence, CaveatKind, Chunk, Citation, PageScore, caveat
 from engine.reading.calibration import (
-    NOT_VERIFIED,
     AnswerFeatures,
     CalibrationModel,
     calibrate_answer,
@@ -39,7 +38,7 @@ def _chunk(page: int, text: str, kind: str = "text") -> Chunk:
     return Chunk(chunk_id=f"{DOC[:8]}-{page}-0", doc_id=DOC, page=page, index=0, text=text, bboxes=(), kind=kind)  # type: ignore[arg-type]
 
 
-def _answered(text: str, quote: str, caveats: tuple[str, ...] = (), **update: object):
+def _answered(text: str, quote: str, caveats: tuple = (), **update: object):
     chunk = _chunk(7, quote, kind="table")
     base = run_result(pages=(7,), text=text)
     answer = AnswerWithEvidence(
@@ -70,8 +69,9 @@ def test_features_of_a_declined_answer_and_caveat_kinds() -> None:
     result = run_result(text="The evidence does not contain an answer.", answer_found=False)
     f = features_of(result)
     assert f.declined and not f.states_number and f.answer_citations == 0 and f.term_coverage == 0.0
-    flags = caveat_flags(("the row read (Gadgets) names no period, or not the one asked",
-                          "the evidence refers to Table 9, which was not retrieved"))  # fmt: skip
+    flags = caveat_flags(
+        (caveat(CaveatKind.VALUE_NO_PERIOD, "Gadgets"), caveat(CaveatKind.PENDING_REFERENCE, "Table 9"))
+    )
     assert flags["caveat_period"] and flags["caveat_pending"] and not flags["caveat_count"]
 
 
@@ -171,7 +171,9 @@ def test_under_the_line_an_answer_is_kept_but_not_verified() -> None:
     answer = calibrate_answer(result.answer, features_of(result), _model(intercept=0.0, line=0.8))
     assert answer.confidence == 0.5 and not answer.complete_answer_found
     assert answer.text == result.answer.text  # the best-supported reading stays
-    assert answer.caveats[-1] == NOT_VERIFIED.format(0.5, 0.8)
+    assert answer.caveats[-1] == caveat(CaveatKind.UNCLAIMED, figures=(0.5, 0.8))
+    again = calibrate_answer(answer, features_of(result), _model(intercept=0.0, line=0.8))
+    assert sum(c.kind == CaveatKind.UNCLAIMED for c in again.caveats) == 1  # one such caveat, never two
 
 
 def test_over_the_line_a_checked_answer_stays_complete() -> None:
