@@ -21,7 +21,7 @@ from engine.eval.calibration import auc, bins_of, feature_rows, format_reliabili
 from engine.eval.command import StderrProgress, write_feature_rows
 from engine.eval.dataset import DEFAULT_CORPUS, load_eval_set
 from engine.eval.runner import run_eval, with_backend
-from engine.reading.calibration import CalibrationModel
+from engine.reading.calibration import CalibrationModel, answer_kind
 from engine.reading.calibration_fit import choose_l2, document_split, fit_model, judged, predictions
 
 TRAINING_SETS: tuple[tuple[str, int | None], ...] = (
@@ -77,7 +77,7 @@ def split_figures(model: CalibrationModel, records: Sequence[Mapping]) -> dict[s
     confidence, right, claimed = predictions(model, records)
     features = judged(records).features
     pairs = [(float(c), bool(r)) for c, r in zip(confidence, right, strict=True)]
-    stated = [p for p, f in zip(pairs, features, strict=True) if not f.declined]
+    stated = [p for p, f in zip(pairs, features, strict=True) if answer_kind(f) == "stated"]
     bins = bins_of(pairs, "", [bool(c) for c in claimed])
     return {
         "judged": len(pairs),

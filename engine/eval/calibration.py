@@ -18,6 +18,7 @@ from itertools import pairwise
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.eval.metrics import QuestionScore
+from engine.reading.calibration import answer_kind
 
 EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 """Bin edges: [0, 0.2), [0.2, 0.4), ... [0.8, 1.0]."""
@@ -129,7 +130,10 @@ class CalibrationSummary(BaseModel):
     bins: tuple[BinFigure, ...] = ()
     curve: tuple[CurvePoint, ...] = ()
     stated: int = Field(0, description="Judged answers that state an answer (not declined).")
-    auc: float | None = Field(None, description="AUC of confidence, right against wrong, among stated answers.")
+    auc: float | None = Field(
+        None, description="AUC of confidence, right against wrong, among stated answers (not declines, not answers "
+        "that only offer the closest passages)."
+    )  # fmt: skip
     claimed: int = Field(0, description="Judged answers marked complete.")
     claimed_right: float | None = Field(None, description="Share of the claimed answers that are right.")
     max_gap: float | None = Field(None, description="Largest |mean confidence - share right| of a non-empty bin.")
@@ -191,7 +195,8 @@ def summarize_calibration(rows: Sequence[QuestionScore]) -> tuple[CalibrationSum
 
 
 def _declined(row: QuestionScore) -> bool:
-    return row.features.declined if row.features is not None else False
+    """A decline, or passages offered only as the closest found: no answer is stated."""
+    return answer_kind(row.features) != "stated" if row.features is not None else False
 
 
 def format_calibration(summaries: Sequence[CalibrationSummary]) -> str:

@@ -8,14 +8,19 @@ feature scaling live in ``calibration_weights.json`` beside this module, fitted 
 ``python -m engine calibrate`` (``engine.reading.calibration_fit``) on a named training split and
 reported on a split the fit never saw:
 
-- the question sets: ``financebench.jsonl``, ``mmlongbench.jsonl`` (its first 160 questions, the
-  unanswerable ones included), ``hotpotqa40.jsonl`` and ``crossdoc_dev.jsonl`` of ``../shared/eval``;
+- the question sets: ``financebench.jsonl``, ``mmlongbench.jsonl`` (unanswerable questions included),
+  ``hotpotqa40.jsonl`` and ``uda.jsonl`` of ``../shared/eval``, run with the auto strategy and the offline
+  backend (``engine.cli.calibrate.TRAINING_SETS``); ``crossdoc_dev.jsonl`` is left out, as none of its gold
+  answers can be scored;
 - the split is by document: the distinct documents of each set (a multi-document question by its first
   document), sorted by path, alternate: even positions train, odd positions report. All questions about
-  one PDF fall on one side, so the report measures answers over documents the fit never saw.
+  one PDF fall on one side, so the report measures answers over documents the fit never saw. A set whose
+  questions all ask one PDF (hotpotqa40) alternates by question instead
+  (``engine.reading.calibration_fit.document_split``).
 
-"Right" is the eval's verdict (``engine.eval.metrics.QuestionScore.wrong`` is False): the gold value is
-stated and a gold page is cited; for an unanswerable question, the run declined.
+"Right" is ``engine.eval.metrics.QuestionScore.answer_right``: the gold value is stated and a gold page
+is cited; for an unanswerable question, the run declined. Answers whose gold cannot be scored (a
+free-form paragraph) are left out of the fit.
 
 The claim line (``CLAIM_THRESHOLD``) is chosen on the training split: the lowest confidence at which
 at least 90 % of the answers at or above it are right. An answer under it is never claimed complete; it
@@ -29,19 +34,20 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contracts import AnswerWithEvidence, Caveat, CaveatKind, RunResult, caveat
 from engine.documents.text import stems
-from engine.reading.answer_type import expected_type, states_type
+from engine.reading.answer_type import asks_difference, asks_quotient, expected_type, states_type
 from engine.reading.passages import coverage, term_stems
+from engine.reading.periods import periods_in
 
 WEIGHTS_PATH = Path(__file__).with_name("calibration_weights.json")
-
 
 
 class AnswerFeatures(BaseModel):
@@ -51,44 +57,71 @@ class AnswerFeatures(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    declined: bool = Field(description="The answer says the evidence holds no answer (answer_found false).")
+    declined: bool = Field(False, description="The answer says the evidence holds no answer (answer_found false).")
     not_established: bool = Field(
-        description="The run stated its passages as the closest found, not as an answer (under the rule line)."
+        False, description="The run stated its passages as the closest found, not as an answer (under the rule line)."
     )
-    rule_confidence: float = Field(description="The rule engine's own confidence, before calibration.")
-    rule_complete: bool = Field(description="The rule engine's checks called the answer complete.")
-    expects_number: bool = Field(description="The question asks for a number, an amount or a count.")
-    expects_yes_no: bool = Field(description="The question asks for a yes or a no.")
-    type_match: bool = Field(description="The answer states the kind of answer asked (a number, a date, yes/no).")
-    states_number: bool = Field(description="The answer's text states a number.")
-    term_coverage: float = Field(description="Share of the question's keywords named in the answer's cited passages.")
-    anchor_coverage: float = Field(description="Share of the question's anchor keywords named there.")
+    rule_confidence: float = Field(0.0, description="The rule engine's own confidence, before calibration.")
+    rule_complete: bool = Field(False, description="The rule engine's checks called the answer complete.")
+    expects_number: bool = Field(False, description="The question asks for a number, an amount or a count.")
+    expects_yes_no: bool = Field(False, description="The question asks for a yes or a no.")
+    type_match: bool = Field(
+        False, description="The answer states the kind of answer asked (a number, a date, yes/no)."
+    )
+    states_number: bool = Field(False, description="The answer's text states a number.")
+    term_coverage: float = Field(
+        0.0, description="Share of the question's keywords named in the answer's cited passages."
+    )
+    anchor_coverage: float = Field(0.0, description="Share of the question's anchor keywords named there.")
+    answer_term_coverage: float = Field(
+        0.0, description="Share of the question's keywords the answer's own text names."
+    )
+    asks_period: bool = Field(False, description="The question names a year or quarter.")
+    periods_asked: int = Field(0, description="Distinct years and quarters the question names.")
+    asks_difference: bool = Field(False, description="The question asks for a change or difference (two values read).")
+    asks_quotient: bool = Field(False, description="The question asks for a ratio of two values.")
+    question_parts: int = Field(0, description="Parts of a multi-part question (0 or 1 for a single question).")
+    period_match: float = Field(
+        1.0,
+        description="Share of the question's years and quarters the answer's text or cited passages name (1 without any).",
+    )
+    answer_numbers: float = Field(0.0, description="log(1 + distinct numbers the answer's text states).")
+    cited_rank: float = Field(
+        0.0,
+        description="1 / the rank, by retrieval score, of the best-ranked page the answer cites (0 when it cites none).",
+    )
+    support_citations: int = Field(0, description="Supporting passages listed beside the answer (role support).")
+    loop_used: bool = Field(False, description="The run went through a feedback loop or a plan (not a single pass).")
     page_score_share: float = Field(
-        description="The best retrieval score (fused) of the answer's pages over the best of every retrieved page."
+        0.0, description="The best retrieval score (fused) of the answer's pages over the best of every retrieved page."
     )
-    top_page_cited: bool = Field(description="The page with the best retrieval score is among the answer's pages.")
-    answer_citations: int = Field(description="Citations the answer is built on (role answer).")
-    cited_pages: int = Field(description="Distinct pages cited, supporting passages included.")
-    table_cited: bool = Field(description="An answer citation quotes a table chunk.")
-    sides: int = Field(description="Comparison sides of the question (0 when it compares nothing).")
-    sides_covered: float = Field(description="Share of the sides the answer covers (1 without sides).")
-    multi_doc: bool = Field(description="The question was asked over several documents.")
-    intent_listing: bool
-    intent_comparison: bool
-    intent_single_fact: bool
-    caveats: int = Field(description="Caveats of the answer, every kind.")
-    caveat_period: bool = Field(description="A value's row or sentence names no period, or not the one asked.")
-    caveat_terms: bool = Field(description="The cited passages miss some of the question's key terms.")
-    caveat_sides: bool = Field(description="A side or part of the question is not covered.")
-    caveat_count: bool = Field(description="Fewer items were found than the document announces.")
-    caveat_pending: bool = Field(description="The evidence refers to a table or section that was not retrieved.")
-    caveat_type: bool = Field(description="The cited passages state no answer of the kind asked.")
-    caveat_value: bool = Field(description="A value read may not be the one asked (narrower row, amount for a ratio).")
-    caveat_incomplete: bool = Field(description="The run stopped before it could complete the answer.")
-    exhausted: bool = Field(description="A budget ran out.")
-    iterations: int = Field(description="Feedback passes after the first answer.")
-    answer_words: float = Field(description="log(1 + words of the answer's text).")
-    backend_openai: bool = Field(description="An OpenAI-compatible backend answered (else the offline rules).")
+    top_page_cited: bool = Field(
+        False, description="The page with the best retrieval score is among the answer's pages."
+    )
+    answer_citations: int = Field(0, description="Citations the answer is built on (role answer).")
+    cited_pages: int = Field(0, description="Distinct pages cited, supporting passages included.")
+    table_cited: bool = Field(False, description="An answer citation quotes a table chunk.")
+    sides: int = Field(0, description="Comparison sides of the question (0 when it compares nothing).")
+    sides_covered: float = Field(1.0, description="Share of the sides the answer covers (1 without sides).")
+    multi_doc: bool = Field(False, description="The question was asked over several documents.")
+    intent_listing: bool = False
+    intent_comparison: bool = False
+    intent_single_fact: bool = False
+    caveats: int = Field(0, description="Caveats of the answer, every kind.")
+    caveat_period: bool = Field(False, description="A value's row or sentence names no period, or not the one asked.")
+    caveat_terms: bool = Field(False, description="The cited passages miss some of the question's key terms.")
+    caveat_sides: bool = Field(False, description="A side or part of the question is not covered.")
+    caveat_count: bool = Field(False, description="Fewer items were found than the document announces.")
+    caveat_pending: bool = Field(False, description="The evidence refers to a table or section that was not retrieved.")
+    caveat_type: bool = Field(False, description="The cited passages state no answer of the kind asked.")
+    caveat_value: bool = Field(
+        False, description="A value read may not be the one asked (narrower row, amount for a ratio)."
+    )
+    caveat_incomplete: bool = Field(False, description="The run stopped before it could complete the answer.")
+    exhausted: bool = Field(False, description="A budget ran out.")
+    iterations: int = Field(0, description="Feedback passes after the first answer.")
+    answer_words: float = Field(0.0, description="log(1 + words of the answer's text).")
+    backend_openai: bool = Field(False, description="An OpenAI-compatible backend answered (else the offline rules).")
 
 
 K = CaveatKind
@@ -100,8 +133,19 @@ CAVEAT_KINDS: tuple[tuple[str, frozenset[CaveatKind]], ...] = (
     ("caveat_count", frozenset({K.COUNT_SHORT})),
     ("caveat_pending", frozenset({K.PENDING_REFERENCE})),
     ("caveat_type", frozenset({K.TYPE_NOT_STATED})),
-    ("caveat_value", frozenset({K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUE_NARROWER, K.VALUES_MISSING,
-                                K.ONE_OF_TWO_VALUES, K.ONE_OF_TWO_TERMS})),  # fmt: skip
+    (
+        "caveat_value",
+        frozenset(
+            {
+                K.VALUE_NOT_COUNT,
+                K.VALUE_NOT_RATIO,
+                K.VALUE_NARROWER,
+                K.VALUES_MISSING,
+                K.ONE_OF_TWO_VALUES,
+                K.ONE_OF_TWO_TERMS,
+            }
+        ),
+    ),
     ("caveat_incomplete", frozenset({K.STOPPED_EARLY, K.UNCLAIMED})),
 )
 
@@ -138,6 +182,10 @@ def features_of(result: RunResult) -> AnswerFeatures:
     best = max(scores, key=lambda page: scores[page], default=None)
     kind = expected_type(parsed.original_question)
     declined = not answer.answer_found
+    ranked = sorted(scores, key=lambda page: -scores[page])
+    cited_ranks = [ranked.index(p) + 1 for p in pages if p in scores]
+    asked = set(periods_in(parsed.original_question))
+    named = set(periods_in(" ".join([answer.text, *texts])))
     flags = caveat_flags(answer.caveats)
     return AnswerFeatures(
         declined=declined,
@@ -150,6 +198,17 @@ def features_of(result: RunResult) -> AnswerFeatures:
         states_number=not declined and bool(_NUMBER.search(answer.text)),
         term_coverage=round(coverage(keywords, cited_stems), 4) if own else 0.0,
         anchor_coverage=round(coverage(anchors, cited_stems), 4) if own else 0.0,
+        answer_term_coverage=round(coverage(keywords, stems(answer.text)), 4) if not declined else 0.0,
+        asks_period=bool(asked),
+        periods_asked=len(asked),
+        asks_difference=asks_difference(parsed.original_question),
+        asks_quotient=asks_quotient(parsed.original_question),
+        question_parts=len(parsed.parts),
+        period_match=round(len(asked & named) / len(asked), 4) if asked else 1.0,
+        answer_numbers=round(math.log1p(len(set(_NUMBER.findall(answer.text)))), 4) if not declined else 0.0,
+        cited_rank=round(1 / min(cited_ranks), 4) if cited_ranks else 0.0,
+        support_citations=sum(1 for c in answer.citations if c.role == "support"),
+        loop_used=result.strategy_effective != "single_pass",
         page_score_share=round(max((scores.get(p, 0.0) for p in pages), default=0.0) / top, 4) if top > 0 else 0.0,
         top_page_cited=best is not None and best in pages,
         answer_citations=len(own),
@@ -170,15 +229,38 @@ def features_of(result: RunResult) -> AnswerFeatures:
     )
 
 
+AnswerKind = Literal["declined", "closest", "stated"]
+
+
+def answer_kind(f: AnswerFeatures) -> AnswerKind:
+    """declined (no answer), closest (passages offered as the closest found, under the rule line) or
+    stated (an answer stated as such): the model reads only stated answers; the other two kinds get the
+    share right of their kind in the training split."""
+    if f.declined:
+        return "declined"
+    return "closest" if f.not_established else "stated"
+
+
+DERIVED: dict[str, Callable[[AnswerFeatures], float]] = {
+    # products of two features: a linear model cannot tell on its own that a rule score means more for a
+    # checked answer, or that a checked value is a different thing from a checked passage
+    "complete_confidence": lambda f: f.rule_confidence if f.rule_complete else 0.0,
+    "complete_value": lambda f: float(f.rule_complete and f.expects_number and f.states_number),
+    "complete_computed": lambda f: float(f.rule_complete and (f.asks_difference or f.asks_quotient)),
+}
+"""Features the model may read that are computed from the recorded ones (named in the weights file)."""
+
+
 def feature_vector(features: AnswerFeatures, names: Sequence[str]) -> list[float]:
-    """The named features as numbers (a bool as 0 or 1)."""
+    """The named features as numbers (a bool as 0 or 1; a ``DERIVED`` name computed)."""
     values = features.model_dump()
-    return [float(values[name]) for name in names]
+    return [DERIVED[name](features) if name in DERIVED else float(values[name]) for name in names]
 
 
 class CalibrationModel(BaseModel):
-    """A fitted logistic regression: z = intercept + sum(w_i * (x_i - mean_i) / scale_i), and
-    p = sigmoid(slope * z + shift)."""
+    """For a stated answer, a fitted logistic regression: z = intercept + sum(w_i * (x_i - mean_i) /
+    scale_i), and p = sigmoid(slope * z + shift); for a decline or a closest-passage answer, its kind's
+    share right in the training split."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -188,6 +270,8 @@ class CalibrationModel(BaseModel):
     means: tuple[float, ...]
     scales: tuple[float, ...]
     claim_threshold: float = Field(ge=0.0, le=1.0, description="The claim line chosen on the training split.")
+    declined_rate: float = Field(0.5, description="Share right of the training split's declines.")
+    closest_rate: float = Field(0.5, description="Share right of its closest-passage answers.")
     slope: float = Field(1.0, description="Recalibration of the logit, fitted on out-of-fold predictions.")
     shift: float = 0.0
     l2: float = Field(0.0, description="The L2 penalty the weights were fitted with.")
@@ -203,6 +287,9 @@ class CalibrationModel(BaseModel):
         )
 
     def probability(self, features: AnswerFeatures) -> float:
+        kind = answer_kind(features)
+        if kind != "stated":
+            return self.declined_rate if kind == "declined" else self.closest_rate
         z = self.slope * self.logit(features) + self.shift
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
 

@@ -15,24 +15,29 @@ from typing import Literal
 
 import numpy as np
 
-from engine.reading.calibration import AnswerFeatures, CalibrationModel, feature_vector
+from engine.reading.calibration import AnswerFeatures, CalibrationModel, answer_kind, feature_vector
 
 Split = Literal["train", "report"]
 
 MODEL_FEATURES: tuple[str, ...] = (
-    "declined", "not_established", "rule_confidence", "rule_complete", "expects_number", "expects_yes_no",
+    "rule_confidence", "rule_complete", "expects_number", "expects_yes_no",
     "type_match", "states_number", "term_coverage", "anchor_coverage", "page_score_share", "top_page_cited",
     "answer_citations", "cited_pages", "table_cited", "sides", "sides_covered", "multi_doc", "intent_listing",
     "intent_comparison", "intent_single_fact", "caveats", "caveat_period", "caveat_terms", "caveat_sides",
     "caveat_count", "caveat_pending", "caveat_type", "caveat_value", "caveat_incomplete", "exhausted",
-    "iterations", "answer_words",
+    "iterations", "answer_words", "answer_term_coverage", "asks_period", "period_match", "answer_numbers",
+    "cited_rank", "support_citations", "loop_used", "periods_asked", "asks_difference", "asks_quotient",
+    "question_parts",
+    "complete_confidence", "complete_value",
+    "complete_computed",
 )  # fmt: skip
-"""The features the model reads. ``backend_openai`` is recorded but left out until the training split
+"""The features the stated answers' model reads (declines and closest-passage answers get their kind's
+rate). ``backend_openai`` is recorded but left out until the training split
 holds openai-backend runs: a weight fitted on offline runs only would say nothing about it."""
 
 DEFAULT_L2 = 3.0
 """Penalty on the squared weights (features standardised) when none is chosen by cross-validation."""
-L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0)
+L2_GRID = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 """The penalties ``choose_l2`` tries: from nearly free weights to weights held close to zero."""
 FOLDS = 5
 """Cross-validation folds of the training split, by document (all answers of one PDF in one fold)."""
@@ -119,7 +124,7 @@ def choose_claim_line(
 
 def claimable_mask(features: Sequence[AnswerFeatures]) -> np.ndarray:
     """Answers that may be claimed at all: stated, and complete by the rule checks."""
-    return np.array([f.rule_complete and not f.declined for f in features])
+    return np.array([f.rule_complete and answer_kind(f) == "stated" for f in features], dtype=bool)
 
 
 def fit_model(
@@ -134,9 +139,12 @@ def fit_model(
     With ``recalibrate``, the penalty's shrinking of the logits (a penalised model says 0.3 where it
     means 0.1) is undone by a one-feature logistic fit of the labels on out-of-fold logits: the slope
     and shift that make held-out predictions match held-out outcomes."""
+    every = judged(records)
+    rates = {kind: _rate(every, kind) for kind in ("declined", "closest")}
+    records = [r for r in records if answer_kind(AnswerFeatures.model_validate(r["features"])) == "stated"]
     rows = judged(records)
     if len(rows.features) < 2 or len(set(rows.right.tolist())) < 2:
-        raise ValueError("the training records need both right and wrong answers")
+        raise ValueError("the training records need both right and wrong stated answers")
     raw = np.array([feature_vector(f, names) for f in rows.features])
     means = raw.mean(axis=0)
     scales = raw.std(axis=0)
@@ -145,7 +153,8 @@ def fit_model(
     model = CalibrationModel(
         features=tuple(names), weights=tuple(round(float(w), 6) for w in weights), intercept=round(intercept, 6),
         means=tuple(round(float(m), 6) for m in means), scales=tuple(round(float(s), 6) for s in scales),
-        claim_threshold=1.0, l2=l2, trained_on=trained_on, train_rows=len(rows.features),
+        claim_threshold=1.0, l2=l2, trained_on=trained_on, train_rows=len(every.features),
+        declined_rate=rates["declined"], closest_rate=rates["closest"],
     )  # fmt: skip
     if recalibrate:
         logits, labels = out_of_fold(records, names, l2)
@@ -155,6 +164,13 @@ def fit_model(
     confidence = np.array([model.probability(f) for f in rows.features])
     line = choose_claim_line(np.round(confidence, 3), rows.right, claimable_mask(rows.features))
     return model.model_copy(update={"claim_threshold": line})
+
+
+def _rate(rows: Rows, kind: str) -> float:
+    """The share right among the training answers of one kind, with one right and one wrong answer
+    added (a kind seen a few times is not called certain)."""
+    inside = [bool(y) for f, y in zip(rows.features, rows.right, strict=True) if answer_kind(f) == kind]
+    return round((sum(inside) + 1) / (len(inside) + 2), 4)
 
 
 def _folds(records: Sequence[Mapping]) -> list[int]:
@@ -171,8 +187,11 @@ def _folds(records: Sequence[Mapping]) -> list[int]:
 
 
 def out_of_fold(records: Sequence[Mapping], names: Sequence[str], l2: float) -> tuple[np.ndarray, np.ndarray]:
-    """(logit, right) of every judged record, each predicted by a model fitted on the other folds."""
-    kept = [r for r in records if r.get("right") is not None]
+    """(logit, right) of every judged stated answer, each predicted by a model fitted on the other folds."""
+    kept = [
+        r for r in records
+        if r.get("right") is not None and answer_kind(AnswerFeatures.model_validate(r["features"])) == "stated"
+    ]  # fmt: skip
     folds = _folds(kept)
     logits, labels = [], []
     for k in range(FOLDS):

@@ -10,10 +10,12 @@ import pytest
 
 from engine.contracts import AnswerWithEvidence, CaveatKind, Chunk, Citation, PageScore, caveat
 from engine.reading.calibration import (
+    DERIVED,
     AnswerFeatures,
     CalibrationModel,
     calibrate_answer,
     calibrate_result,
+    calibrated,
     caveat_flags,
     feature_vector,
     features_of,
@@ -115,7 +117,7 @@ def _records(n: int, seed: int = 3) -> list[dict]:
 
 
 def test_fit_model_is_calibrated_on_data_it_never_saw() -> None:
-    model = fit_model(_records(1500), l2=1.0)
+    model = fit_model(_records(1500), names=("term_coverage", "rule_complete", "caveats", "declined"), l2=1.0)
     confidence, right, claimed = predictions(model, _records(1500, seed=11))
     for low in (0.0, 0.2, 0.4, 0.6, 0.8):
         inside = (confidence >= low) & (confidence < low + 0.2)
@@ -188,6 +190,32 @@ def test_the_shipped_weights_load_and_name_known_features() -> None:
     model = load_model()
     if model is None:
         pytest.skip("no weights shipped")
-    assert set(model.features) <= set(AnswerFeatures.model_fields) and 0.0 < model.claim_threshold <= 1.0
+    assert set(model.features) <= set(AnswerFeatures.model_fields) | set(DERIVED)
+    assert 0.0 < model.claim_threshold <= 1.0
     assert len(model.weights) == len(model.features) == len(model.means) == len(model.scales)
     assert set(model.features) <= set(MODEL_FEATURES)
+
+
+def test_the_not_established_lead_is_the_one_the_run_writes() -> None:
+    from engine.reading.calibration import NOT_ESTABLISHED_LEAD
+    from engine.run.steps import NOT_ESTABLISHED
+
+    assert NOT_ESTABLISHED_LEAD == NOT_ESTABLISHED
+
+
+def test_the_api_gives_the_answer_its_calibrated_confidence(library_dir) -> None:
+    from engine import EngineConfig, answer
+    from engine.library import open_library
+    from engine.samples import SAMPLE_QUESTIONS, build_sample_pdf
+
+    model = load_model()
+    if model is None:
+        pytest.skip("no weights shipped")
+    library = open_library(EngineConfig())
+    doc_id = library.ingest(build_sample_pdf(), "loupe-sample.pdf").doc_id
+    raw = answer(SAMPLE_QUESTIONS[0], [doc_id], library=library, calibrate=False)
+    final = answer(SAMPLE_QUESTIONS[0], [doc_id], library=library)
+    assert final.answer.confidence == calibrate_result(raw).answer.confidence == calibrated(features_of(raw))
+    assert final.answer.complete_answer_found == (
+        raw.answer.complete_answer_found and final.answer.confidence >= model.claim_threshold
+    )
