@@ -99,4 +99,4 @@ def test_the_evaluate_page_charts_draw_bins_and_curve() -> None:
     assert [t.name for t in bins.data] == ["calibrated", "auto"]
     assert list(bins.data[1].x) == pytest.approx([0.1, 0.3, 0.875])  # non-empty bins only
     curve = selective_chart(summaries)
-    assert list(curve.data[0].x)[0] == 1.0 and list(curve.data[0].y)[0] == 0.5  # every answer kept, half right
+    assert curve.data[0].x[0] == 1.0 and curve.data[0].y[0] == 0.5  # every answer kept, half right

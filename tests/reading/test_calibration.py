@@ -219,3 +219,18 @@ def test_the_api_gives_the_answer_its_calibrated_confidence(library_dir) -> None
     assert final.answer.complete_answer_found == (
         raw.answer.complete_answer_found and final.answer.confidence >= model.claim_threshold
     )
+
+
+def test_declines_and_closest_passages_get_their_kinds_share_right() -> None:
+    records = _records(300)
+    declined = features_of(run_result(text="nothing", answer_found=False))
+    closest = features_of(run_result(text="The evidence does not establish an answer.\nClosest passages:\nx"))
+    records += [{"set": "made-up", "id": f"d{i}", "docs": ["d.pdf"], "right": i < 2, "features": declined.model_dump()}
+                for i in range(8)]  # fmt: skip
+    records += [{"set": "made-up", "id": f"c{i}", "docs": ["c.pdf"], "right": False, "features": closest.model_dump()}
+                for i in range(8)]  # fmt: skip
+    model = fit_model(records, names=("term_coverage", "rule_complete"), l2=1.0)
+    assert model.declined_rate == pytest.approx(3 / 10) and model.closest_rate == pytest.approx(1 / 10)
+    assert calibrated(declined, model) == pytest.approx(0.3) and calibrated(closest, model) == pytest.approx(0.1)
+    stated = declined.model_copy(update={"declined": False, "term_coverage": 1.0, "rule_complete": True})
+    assert calibrated(stated, model) > 0.8  # a stated answer is read by the regression, not by its kind
