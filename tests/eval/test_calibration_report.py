@@ -100,3 +100,23 @@ def test_the_evaluate_page_charts_draw_bins_and_curve() -> None:
     assert list(bins.data[1].x) == pytest.approx([0.1, 0.3, 0.875])  # non-empty bins only
     curve = selective_chart(summaries)
     assert curve.data[0].x[0] == 1.0 and curve.data[0].y[0] == 0.5  # every answer kept, half right
+
+
+def test_calibrate_command_fits_dumped_features_and_writes_weights(tmp_path: Path, capsys) -> None:
+    from engine.cli.main import main
+    from engine.reading.calibration import CalibrationModel
+
+    lines = []
+    for i in range(40):  # made-up answers over 8 documents: right when the cited passages name the terms
+        cover = (i % 10) / 9
+        features = features_of(run_result(text="It is 4.")).model_copy(update={"term_coverage": cover})
+        lines.append(json.dumps({"set": "made-up", "id": f"q{i}", "docs": [f"d{i % 8}.pdf"], "strategy": "auto",
+                                 "right": cover > 0.5, "features": features.model_dump()}))  # fmt: skip
+    dump = tmp_path / "made-up.jsonl"
+    dump.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "weights.json"
+    assert main(["calibrate", "--features", str(dump), "--l2", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "== train split" in printed and "== report split" in printed and "claim line" in printed
+    model = CalibrationModel.model_validate_json(out.read_text())
+    assert dict(zip(model.features, model.weights, strict=True))["term_coverage"] > 0
