@@ -7,6 +7,7 @@ import re
 import pandas as pd
 import streamlit as st
 
+import engine
 from engine import RunResult
 from ui import charts, evidence, safe
 from ui.evidence import anchor
@@ -124,7 +125,7 @@ def show_stop(result: RunResult) -> None:
         st.success(message)
     else:
         st.info(message + " The answer is not claimed as complete: see the notes below for what it lacks.")
-    for caveat in result.answer.caveats:
+    for caveat in engine.caveat_texts(result.answer.caveats):
         st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
         step = fallback.task.replace("_", " ")

@@ -21,26 +21,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from engine.contracts import (
     AnswerWithEvidence,
+    Caveat,
+    CaveatKind,
     Citation,
     ComparisonSide,
     Complexity,
     Contract,
     EvidenceItem,
     ExecutionPlan,
-    FollowUpRewrite,
     Intent,
     LayoutHint,
     ParsedQuestion,
     PlanStep,
     QuestionPart,
     RetrievalSpec,
-    SubQueryPlan,
-    SufficiencyJudgement,
-    TaskName,
+    caveat,
 )
 from engine.documents.text import content_words, find_cardinality_cue, find_references, stems
 from engine.reading.support import best_support, closest_quote, supports
@@ -71,7 +70,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
     texts = [e.text for e in evidence]
     kept: list[str] = []
     citations: list[Citation] = []
-    notes: list[str] = []
+    notes: list[Caveat] = []
     failures: list[str] = []
     for statement in wire.statements:
         text = " ".join(statement.text.split())
@@ -85,7 +84,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
             found = best_support(text, texts)
             backed = [found + 1] if found is not None else []
         if not backed:
-            notes.append(f"not supported by the passages, left out: {text[:160]}")
+            notes.append(caveat(CaveatKind.UNSUPPORTED_STATEMENT, detail=text[:160]))
             continue
         kept.append(text)
         citations += [_citation(evidence[n - 1], text) for n in backed]
@@ -95,7 +94,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
     complete = found and not missing and not notes
     supported_share = len(kept) / max(1, len(kept) + len(notes))
     confidence = (0.4 + 0.5 * supported_share - (0.1 if missing else 0.0)) if found else 0.1
-    caveats = (*notes, *(f"not found in the passages: {m[:160]}" for m in missing))
+    caveats = (*notes, *(caveat(CaveatKind.NOT_IN_PASSAGES, detail=m[:160]) for m in missing))
     return AnswerWithEvidence(
         text=" ".join(kept) if found else (" ".join(kept) or NOT_FOUND_TEXT),
         citations=tuple(citations) if kept else (),
@@ -219,22 +218,8 @@ def repair_plan(plan: ExecutionPlan) -> tuple[ExecutionPlan, tuple[str, ...]]:
     return plan.model_copy(update={"steps": tuple(steps)}), tuple(notes)
 
 
-# ---- the wire type of each task ---------------------------------------------------------------
-
-WIRE_TYPES: dict[TaskName, type[BaseModel]] = {
-    "parse_question": WireQuestion,
-    "plan_subqueries": SubQueryPlan,
-    "judge_sufficiency": SufficiencyJudgement,
-    "answer": WireAnswer,
-    "make_plan": ExecutionPlan,
-    "rewrite_follow_up": FollowUpRewrite,
-}
-"""The schema the model fills for each task (small ones where the contract is large)."""
-
-
 __all__ = [
     "NOT_FOUND_TEXT",
-    "WIRE_TYPES",
     "WireAnswer",
     "WireQuestion",
     "WireStatement",

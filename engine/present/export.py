@@ -21,6 +21,7 @@ import pymupdf
 
 from engine.contracts import RunResult
 from engine.errors import LoupeError
+from engine.present.caveats import caveat_texts
 from engine.present.render import escape_inline, escape_markdown, page_marks, render_page
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class EvidencePack:
         out += ["", "## Narration", ""]
         out += [f"- {escape_inline(line)}" for line in _narration(r)] or ["_No pass was recorded._"]
         out += ["", "## Stop and caveats", "", f"- {escape_inline(_stop(r))}"]
-        out += [f"- caveat: {escape_inline(c)}" for c in r.answer.caveats]
+        out += [f"- caveat: {escape_inline(c)}" for c in caveat_texts(r.answer.caveats)]
         out += ["", "## Budget spent", "", "| budget | spent | limit |", "|---|---|---|"]
         out += [f"| {label} | {spent:g} | {limit:g} |" for label, spent, limit in budget_rows(r)]
         out += ["", "## Evidence pages", ""]
@@ -109,7 +110,7 @@ class EvidencePack:
         parts += [f"<tr><td>{e(name)}</td><td>{'ON' if d.on else 'off'}</td><td>{e(d.reason)}</td></tr>"
                   for name, d in r.activations.items()] + ["</table><h2>Narration</h2><ul>"]  # fmt: skip
         parts += [f"<li>{e(line)}</li>" for line in _narration(r)] + ["</ul><h2>Stop and caveats</h2><ul>"]
-        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>caveat: {e(c)}</li>" for c in r.answer.caveats]
+        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>caveat: {e(c)}</li>" for c in caveat_texts(r.answer.caveats)]
         parts += ["</ul><h2>Budget spent</h2><table><tr><th>budget</th><th>spent</th><th>limit</th></tr>"]
         parts += [
             f"<tr><td>{e(label)}</td><td>{spent:g}</td><td>{limit:g}</td></tr>"

@@ -8,7 +8,7 @@ only the run knows (references whose target page was not fetched yet, the listin
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.contracts import (
@@ -17,15 +17,19 @@ from engine.contracts import (
     Citation,
     EffectiveStrategy,
     EvidenceItem,
+    Hit,
     IterationRecord,
     ParsedQuestion,
+    RankedList,
     StopReason,
     Trigger,
 )
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import caveat, merged, without
 from engine.documents.text import estimate_tokens, find_references
 from engine.reading.generation import ContextBundle, add_support, answer_request, validate_citations
 from engine.reading.passages import Unit, side_units
-from engine.reading.signals import check_answer
+from engine.reading.signals import check_answer, count_caveat
 from engine.reading.understanding import check_parse, question_request
 from engine.retrieval.index import DocumentIndex
 from engine.retrieval.two_hop import locate_reference, resolve_reference
@@ -71,9 +75,50 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     request = answer_request(state.question, state.parsed, context, state.config.generation)
     answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
-    checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
-    checked = _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
-    return with_value(checked, state)
+    for refiner in REFINERS:
+        answer = refiner.refine(answer, state, context)
+    hold_cited(state, answer)
+    return answer
+
+
+@dataclass(frozen=True)
+class Refiner:
+    """One step code takes over every backend's answer, in ``REFINERS`` order, with the reason it is there."""
+
+    name: str
+    refine: Callable[[AnswerWithEvidence, RunState, ContextBundle], AnswerWithEvidence]
+    reason: str
+
+
+REFINERS: tuple[Refiner, ...] = (
+    Refiner("citations", lambda a, s, c: validate_citations(a, c.evidence),
+            "a citation must quote a passage the answer was given; others are dropped and counted"),
+    Refiner("signals", lambda a, s, c: check_answer(a, s.parsed, c.evidence),
+            "code reads sides, parts, counts, references and garbled pages in the cited passages and decides "
+            "whether the answer is complete, whichever backend wrote it"),
+    Refiner("real_references", lambda a, s, c: _real_references(a, s),
+            "a pending reference counts only when its target exists in a document and is not held already"),
+    Refiner("listing_count", lambda a, s, c: _with_listing(a, s),
+            "the listing pattern's count of an enumeration replaces the backend's estimate"),
+    Refiner("unfetched_references", lambda a, s, c: _with_unfetched_references(a, s),
+            "a reference the cited passages rely on stays pending until its target page is fetched"),
+    Refiner("values", lambda a, s, c: with_value(a, s),
+            "a value asked for is read from the table row or sentence that names it, for the period asked"),
+)  # fmt: skip
+"""The answer's refiners, in the order they run (each reads what the ones before it decided)."""
+
+
+def hold_cited(state: RunState, answer: AnswerWithEvidence) -> None:
+    """Put every cited chunk into the evidence ledger (a value may be read from a table page the retrieval
+    did not return)."""
+    for citation in answer.citations:
+        if citation.chunk_id in state.ledger:
+            continue
+        index = state.layer1_index_of(citation.doc_id)
+        chunk = index.chunk(citation.chunk_id) if index is not None else None
+        if chunk is not None:
+            hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
+            state.add(RankedList(query=f"value p.{citation.page}", retriever="value", hits=(hit,)))
 
 
 def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -86,13 +131,7 @@ def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     )  # fmt: skip
     if real == answer.pending_references:
         return answer
-    gone = [r for r in answer.pending_references if r not in real]
-    caveats = tuple(c for c in answer.caveats if not any(r in c for r in gone) or "refers to" not in c)
-    if real:
-        caveats = tuple(
-            c if "refers to" not in c else f"the evidence refers to {', '.join(real)}, which was not retrieved"
-            for c in caveats
-        )
+    caveats = tuple(c for c in answer.caveats if c.kind != K.PENDING_REFERENCE or c.subject in real)
     return answer.model_copy(update={"pending_references": real, "caveats": caveats})
 
 
@@ -211,10 +250,8 @@ def _with_listing(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvid
     found = max(len(listing.items), answer.found_count or 0)
     update: dict[str, object] = {"expected_count": listing.expected_count, "found_count": found}
     if found < listing.expected_count:
-        note = f"the document announces {listing.expected_count} items but {found} were found"
         # one count caveat: the listing pattern's count replaces the backend's own estimate
-        kept = tuple(c for c in answer.caveats if " announces " not in c)
-        update["caveats"] = (*kept, note)
+        update["caveats"] = (*without(answer.caveats, K.COUNT_SHORT), count_caveat(listing.expected_count, found))
         update["complete_answer_found"] = False
     return answer.model_copy(update=update)
 
@@ -278,17 +315,12 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
     """Flag an early stop on the answer itself."""
     notes = list(answer.caveats)
     if exhausted:
-        notes.append(f"may be incomplete: the run stopped because {STOP_TEXT[stop]}")
+        notes.append(caveat(K.STOPPED_EARLY, stop, STOP_TEXT[stop], figures=(1.0,)))
     elif not answer.complete_answer_found and stop not in ("complete", "single_pass", "plan_complete"):
-        notes.append(f"may be incomplete: {STOP_TEXT[stop]}")
-    deduped = tuple(dict.fromkeys(notes))
-    return answer.model_copy(update={"caveats": deduped})
+        notes.append(caveat(K.STOPPED_EARLY, stop, STOP_TEXT[stop]))
+    return answer.model_copy(update={"caveats": merged(notes)})
 
 
-UNCLAIMED = (
-    "not claimed as complete: its confidence ({:.2f}) is under the claim line ({:.2f}); check the cited passages"
-)
-"""The caveat of an answer that covers the question by its signals but is not sure enough to claim."""
 NOT_ESTABLISHED = "The evidence does not establish an answer."
 """How an answer below the confidence line begins: the passages that follow are the closest found."""
 
@@ -296,22 +328,24 @@ NOT_ESTABLISHED = "The evidence does not establish an answer."
 def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
     """An answer under ``min_confidence`` is not claimed. One its signals call complete is still stated,
     but not as complete (the loop read it so too: ``stops.claimed``), with a caveat saying why; an
-    incomplete one says so, names what is missing and offers its passages as the closest ones found
-    (support), instead of claiming them as the answer."""
+    incomplete one says so and offers its passages as the closest ones found (support), instead of
+    claiming them as the answer; its caveats say what is missing."""
     if answer.confidence >= min_confidence or not answer.answer_found:
         return answer
     if answer.complete_answer_found:
-        note = UNCLAIMED.format(answer.confidence, min_confidence)
+        note = caveat(K.UNCLAIMED, figures=(answer.confidence, min_confidence))
         return answer.model_copy(update={"complete_answer_found": False, "caveats": (*answer.caveats, note)})
-    missing = [c for c in answer.caveats if not c.startswith("may be incomplete")]
-    lines = [NOT_ESTABLISHED]
-    if missing:
-        lines.append("Missing: " + "; ".join(missing[:3]) + ".")
-    lines.append("Closest passages:")
-    lines.append(answer.text)
+    lines = [NOT_ESTABLISHED, "Closest passages:", answer.text]
     citations = tuple(c.model_copy(update={"role": "support"}) for c in answer.citations)
     return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
 
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
     return sum(estimate_tokens(i.text) for i in items)
+
+
+def finished_answer(outcome: Outcome, state: RunState) -> AnswerWithEvidence:
+    """The answer a run returns: supporting passages added, an early stop flagged, and an answer under the
+    claim line not claimed."""
+    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    return below_the_line(final, state.config.generation.min_claim_confidence)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 
 from engine.contracts import (
     AnswerWithEvidence,
@@ -21,17 +20,16 @@ from engine.contracts import (
     Citation,
     ComparisonSide,
     EvidenceItem,
-    Hit,
     QuestionPart,
-    RankedList,
 )
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
-from engine.reading.answer_type import type_caveat, value_never_answers
+from engine.reading.answer_type import value_never_answers
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
 from engine.reading.periods import fiscal_year_end_month
-from engine.reading.signals import CAVEATS
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
@@ -98,33 +96,23 @@ def _content(state: RunState) -> str:
     return " ".join(text.split())
 
 
-_DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
-_DOC_CELLS_KEPT = 8
-"""Documents whose cells stay cached (a document's tables read once, then for every question)."""
-_FISCAL_ENDS: dict[str, int | None] = {}
-"""The month each document's fiscal year ends in, by document id (read once)."""
-
-
 def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
     """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
-    only): a value the retrieval missed is still read from its statement."""
+    only): a value the retrieval missed is still read from its statement. Read once per loaded document."""
     index = state.layer1_index_of(doc_id)
     if index is None:
         return {}
-    key = (doc_id, len(index.doc.chunks))
-    cached = _DOC_CELLS.get(key)
-    if cached is None:
-        name = index.doc.file_name
-        cached = {}
-        for page in range(1, index.doc.total_pages + 1):
-            chunks = index.chunks_on_pages([page])
-            if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-                cached[page] = table_cells([_item(c, name) for c in chunks])
-        _DOC_CELLS[key] = cached
-        while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
-            _DOC_CELLS.popitem(last=False)
-    _DOC_CELLS.move_to_end(key)
-    return cached
+    return index.memo.get("table_cells", lambda: _table_cells_by_page(index))
+
+
+def _table_cells_by_page(index: DocumentIndex) -> dict[int, list[Cell]]:
+    name = index.doc.file_name
+    cells: dict[int, list[Cell]] = {}
+    for page in range(1, index.doc.total_pages + 1):
+        chunks = index.chunks_on_pages([page])
+        if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
+            cells[page] = table_cells([_item(c, name) for c in chunks])
+    return cells
 
 
 def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
@@ -144,10 +132,7 @@ def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
 
 def _fiscal_end(index: DocumentIndex) -> int | None:
     """The month the document's fiscal year ends in (read once per document)."""
-    key = index.doc.doc_id
-    if key not in _FISCAL_ENDS:
-        _FISCAL_ENDS[key] = fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks))
-    return _FISCAL_ENDS[key]
+    return index.memo.get("fiscal_year_end", lambda: fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks)))
 
 
 def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
@@ -256,7 +241,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         found = candidates
     if not found:
         if state.value_missing:
-            note = "the evidence does not hold: " + "; ".join(state.value_missing)
+            note = caveat(K.VALUES_MISSING, "; ".join(state.value_missing))
             return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
         return answer
     return _merged(answer, state, found, len(pairs))
@@ -323,7 +308,6 @@ def _merged(
         lines += [_line(pair, value) for pair, value in group] + _difference(group)
     for _, value in found:
         for cell in value.cells:
-            _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
@@ -335,10 +319,10 @@ def _merged(
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     counts = counted_things(state.parsed.original_question) is not None
-    stated = type_caveat("number")  # the values read state numbers: the extractive answer's doubt is moot
+    stated = caveat(K.TYPE_NOT_STATED, "number")  # the values read state numbers: the extractive answer's doubt is moot
     caveats = (*(c for c in checks.caveats if c != stated), *(c for _, v in found for c in _value_caveats(v, counts)))
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
-        caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
+        caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "uncovered_sides": checks.uncovered,
@@ -351,23 +335,17 @@ def _exact(value: ValueAnswer) -> bool:
     return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
 
 
-def _value_caveats(value: ValueAnswer, counts: bool) -> list[str]:
+def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
     """What keeps a value from being the one asked (``counts``: the question asks how many things)."""
     label = value.unsure or (value.cells[0].label if value.cells else "the value")
     notes = []
-    if not value.kind_ok and counts:
-        notes.append(
-            f"the question asks how many; the evidence read counts something else or states an amount ({label})"
-        )
-    elif not value.kind_ok:
-        notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
+    if not value.kind_ok:
+        notes.append(caveat(K.VALUE_NOT_COUNT if counts else K.VALUE_NOT_RATIO, label))
     if value.narrower:
-        notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")
+        notes.append(caveat(K.VALUE_NARROWER, label))
     if not value.period_ok:
         row = bool(value.cells) and value.cells[0].is_row
-        notes.append(
-            f"{f'the row read ({label})' if row else 'the sentence read'} names no period, or not the one asked"
-        )
+        notes.append(caveat(K.VALUE_NO_PERIOD, label if row else ""))
     return notes
 
 
@@ -381,14 +359,3 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     share = len(found) / max(1, wanted)
     value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
     return round(min(0.95, max(0.05, value)), 3)
-
-
-def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
-    """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
-    if chunk_id in state.ledger:
-        return
-    index = state.layer1_index_of(doc_id)
-    chunk = index.chunk(chunk_id) if index is not None else None
-    if chunk is not None:
-        hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
-        state.add(RankedList(query=f"value p.{page}", retriever="value", hits=(hit,)))
