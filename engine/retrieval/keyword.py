@@ -248,6 +248,7 @@ class KeywordIndex:
         self._searcher = ix.searcher()
         self._parser = MultifieldParser(["body", "section"], ix.schema, group=OrGroup.factory(0.9))
         self.doc = doc
+        self.memory_backed = False
         self._order: tuple[tuple[str, int], ...] = tuple((c.chunk_id, c.page) for c in doc.chunks)
         self._docnums_by_page: dict[int, list[int]] = {}
         for number, (_, page) in enumerate(self._order):
@@ -261,28 +262,34 @@ class KeywordIndex:
         """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
 
         The index is built in memory (whoosh's file storage stats a file per field per document)
-        and its files are then written to ``directory`` in one go, the metadata file last.
+        and its files are then written to ``directory`` in one go, the metadata file last. The
+        returned index searches the in-memory copy (the same bytes), so the directory may be renamed
+        into place while it is in use; ``memory_backed`` is False when the build fell back to the disk.
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         for old in directory.iterdir():
             if old.is_file() and (old.suffix in _WHOOSH_SUFFIXES or old.name == META_NAME):
                 old.unlink()
+        storage: RamStorage | None = None
         try:
             storage = _build_in_memory(doc, config)
             for name, data in storage.files.items():
                 (directory / name).write_bytes(bytes(data))
         except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
             log.warning("in-memory index build failed (%s); building on disk", exc)
+            storage = None
             _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
         meta = {
             "format": INDEX_FORMAT, "chunks": len(doc.chunks), "chunk_ids": _fingerprint(doc),
             "heading_boost": config.heading_boost,
         }  # fmt: skip
         (directory / META_NAME).write_text(json.dumps(meta), encoding="utf-8")
-        ix = whoosh_index.open_dir(str(directory))
+        ix = storage.open_index() if storage is not None else whoosh_index.open_dir(str(directory))
         log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
-        return cls(ix, doc, config)
+        built = cls(ix, doc, config)
+        built.memory_backed = storage is not None
+        return built
 
     @classmethod
     def in_memory(cls, doc: ParsedDocument, config: RetrievalConfig) -> KeywordIndex:

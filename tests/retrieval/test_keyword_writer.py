@@ -72,3 +72,16 @@ def test_rankings_equal_whooshs_own_build(tmp_path, monkeypatch):
         got = [(h.chunk.chunk_id, h.score) for h in ours.search(query, 12).hits]
         assert got, query
         assert got == [(h.chunk.chunk_id, h.score) for h in theirs.search(query, 12).hits], query
+
+
+def test_a_built_index_searches_its_memory_copy_like_the_files_it_wrote(tmp_path):
+    doc = _sample_document()
+    config = RetrievalConfig()
+    built = KeywordIndex.build(doc, tmp_path / "fresh", config)
+    assert built.memory_backed
+    (tmp_path / "fresh").rename(tmp_path / "index")  # the library renames the folder into place
+    reopened = KeywordIndex.open(tmp_path / "index", doc, config)
+    assert not reopened.memory_backed
+    for query in ("bearing torque", "schedule maintenance", "warranty"):
+        got = [(h.chunk.chunk_id, h.score) for h in built.search(query, 10).hits]
+        assert got and got == [(h.chunk.chunk_id, h.score) for h in reopened.search(query, 10).hits]
