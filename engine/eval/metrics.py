@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.contracts import RunResult
 from engine.eval.dataset import EvalQuestion, GoldPage
 from engine.eval.matching import answer_match
+from engine.reading.calibration import AnswerFeatures, calibrate_result, features_of
 
 DEFAULT_PRICE_PER_1K = 0.001
 """Default price (currency units) per 1000 prompt+completion tokens."""
@@ -87,6 +88,7 @@ class QuestionScore(_Frozen):
     confidence: float = 0.0
     answer_match: bool | None = None
     unanswerable_correct: bool | None = None
+    declined: bool = Field(False, description="The run stated no answer (only the closest passages, or none).")
     llm_calls: int = 0
     retrieval_calls: int = 0
     unique_queries: int = 0
@@ -97,6 +99,9 @@ class QuestionScore(_Frozen):
     stop_reason: str | None = None
     answer: str = ""
     error: str | None = None
+    features: AnswerFeatures | None = Field(
+        None, description="What the calibration model read of the answer (its rule confidence included)."
+    )
 
     @property
     def wrong(self) -> bool | None:
@@ -107,6 +112,17 @@ class QuestionScore(_Frozen):
         if self.answer_match is None and self.recall is None:
             return None
         return any(checks)
+
+    @property
+    def answer_right(self) -> bool | None:
+        """What the calibrated confidence predicts: the answer states its gold value and cites a gold page
+        (where the set has gold pages); for an unanswerable question, the run declined. None when the gold
+        answer cannot be scored (a free-form paragraph): a cited page alone does not make an answer right."""
+        if self.unanswerable:
+            return self.unanswerable_correct
+        if self.answer_match is None:
+            return None
+        return self.answer_match and self.recall != 0.0
 
     @property
     def correct(self) -> bool | None:
@@ -135,8 +151,14 @@ CONFIDENT = 0.6
 are wrong is reported."""
 
 
-def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str]) -> QuestionScore:
-    """Score one run against its question's gold data."""
+def score_run(
+    question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str], *, calibrate: bool = False
+) -> QuestionScore:
+    """Score one run against its question's gold data. With ``calibrate`` the run is one the API did not
+    calibrate (the eval asks it not to, to read its features first): it is calibrated here, as the API
+    would have; its features are recorded either way."""
+    features = features_of(result)
+    result = calibrate_result(result) if calibrate else result
     cited = [(p.doc_id, p.page) for p in result.evidence_pages]
     recall, precision = (
         (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
@@ -146,6 +168,7 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
     retrieved_recall = None if recall is None else page_recall_precision(question.gold_pages, retrieved, doc_ids)[0]
     text = result.answer.text
     usage = result.usage
+    declined = not states_answer(result)
     return QuestionScore(
         question_id=question.id,
         type=question.type,
@@ -162,8 +185,12 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         side_coverage=sides,
         complete=result.answer.complete_answer_found,
         confidence=result.answer.confidence,
-        answer_match=None if question.unanswerable else answer_match(question.answers, text),
-        unanswerable_correct=(not result.answer.answer_found) if question.unanswerable else None,
+        # a decline states no value: its closest passages may quote the gold one, which is not an answer
+        answer_match=None
+        if question.unanswerable
+        else _unless_declined(answer_match(question.answers, text), declined),
+        unanswerable_correct=declined if question.unanswerable else None,
+        declined=declined,
         llm_calls=usage.llm_calls,
         retrieval_calls=usage.retrieval_calls,
         unique_queries=usage.unique_queries,
@@ -173,7 +200,19 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         exhausted=result.exhausted,
         stop_reason=result.stop_reason,
         answer=text[:400],
+        features=features,
     )
+
+
+def states_answer(result: RunResult) -> bool:
+    """Whether the run states an answer: found, and built on at least one quote (an answer under the claim
+    line that only offers its closest passages, as support, states none)."""
+    answer = result.answer
+    return answer.answer_found and (not answer.citations or any(c.role == "answer" for c in answer.citations))
+
+
+def _unless_declined(match: bool | None, declined: bool) -> bool | None:
+    return False if declined and match is not None else match
 
 
 def failure_score(question: EvalQuestion, strategy: str, error: str) -> QuestionScore:
@@ -214,6 +253,7 @@ class Summary(_Frozen):
     )
     n_answer: int = Field(0, description="Questions with a scorable gold answer.")
     answer_match: float | None = None
+    declined: float | None = Field(None, description="Share of the answerable questions the run declined.")
     n_unanswerable: int = 0
     unanswerable_accuracy: float | None = None
     mean_cited_pages: float | None = None
@@ -269,6 +309,7 @@ def summarize(strategy: str, slice_name: str, rows: Sequence[QuestionScore], pri
         wrong_confident=_mean([float(bool(r.wrong)) for r in confident]),
         n_answer=len(answered),
         answer_match=_mean([float(bool(r.answer_match)) for r in answered]),
+        declined=_mean([float(r.declined) for r in ok if not r.unanswerable]),
         n_unanswerable=len(unanswerable),
         unanswerable_accuracy=_mean([float(bool(r.unanswerable_correct)) for r in unanswerable]),
         mean_cited_pages=_mean([len(set(r.cited_pages)) for r in ok]),

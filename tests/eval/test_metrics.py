@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.contracts import Citation
 from engine.eval.dataset import EvalQuestion, GoldPage
 from engine.eval.matching import answer_match, is_scorable, normalize_answer, single_match
 from engine.eval.metrics import aggregate, failure_score, page_recall_precision, percentile, score_run
@@ -107,6 +108,20 @@ def test_unanswerable_correct_when_run_declines() -> None:
     assert _q(pages=(), answer=("Not answerable",), type_="single_page").unanswerable
 
 
+def test_a_decline_that_quotes_the_gold_value_in_its_closest_passages_is_no_match() -> None:
+    """An answer under the claim line that only offers its closest passages (support) states nothing, even
+    when a passage holds the gold value; it counts as declined."""
+    support = (Citation(chunk_id="c1", doc_id=DOC, page=3, quote="It is 18.29 percent.", role="support"),)
+    stated = (support[0].model_copy(update={"role": "answer"}),)
+    text = "The evidence does not establish an answer.\nClosest passages:\nIt is 18.29 percent."
+    offered = score_run(_q(), "auto", run_result(pages=(3,), text=text, citations=support), IDS)
+    answered = score_run(_q(), "auto", run_result(pages=(3,), text="It is 18.29 percent.", citations=stated), IDS)
+    assert offered.declined and offered.answer_match is False
+    assert not answered.declined and answered.answer_match is True
+    summary = next(s for s in aggregate([offered, answered]) if s.slice == "all")
+    assert summary.declined == 0.5
+
+
 def test_percentile() -> None:
     assert percentile([], 50) is None
     assert percentile([10.0, 20.0, 30.0, 40.0], 50) == 25.0
@@ -180,5 +195,6 @@ def test_reliability_bins_count_right_answers_by_confidence():
     bins = {(b.low, b.strategy): b for b in reliability(rows)}
     top = bins[(0.8, "auto")]
     assert (top.n, top.right, top.complete) == (2, 1, 2), "a gold page missed makes an answer wrong"
-    assert bins[(0.0, "auto")].right == 1 and bins[(0.4, "auto")].n == 0, "unjudgeable rows are left out"
+    # a row whose gold answer cannot be scored is left out, whatever page it cites: a page is not an answer
+    assert bins[(0.0, "auto")].n == 0 and bins[(0.4, "auto")].n == 0, "unjudgeable rows are left out"
     assert "0.8-1.0" in format_reliability(list(bins.values()))
