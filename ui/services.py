@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -112,6 +113,19 @@ def pack_bytes(run_id: str, fmt: str, _result: RunResult) -> bytes:
     """The evidence pack of a run as PDF or Markdown (images inline), cached by run id and format."""
     pack = engine.build_pack(_result, library().pdf_bytes)
     return pack.pdf() if fmt == "pdf" else pack.markdown(image_dir=None).encode("utf-8")
+
+
+def pack_data(result: RunResult, fmt: str) -> Callable[[], bytes]:
+    """The evidence pack as a download button's deferred data: built on the click, in Streamlit's download
+    thread, and cached there. A pack that cannot be built downloads as a short text saying why."""
+    return functools.partial(_pack_or_reason, result.run_id, fmt, result)
+
+
+def _pack_or_reason(run_id: str, fmt: str, result: RunResult) -> bytes:
+    try:
+        return pack_bytes(run_id, fmt, result)
+    except LoupeError as error:
+        return f"The evidence pack could not be built: {error}\n".encode()
 
 
 Mark = tuple[str, tuple[BBox, ...], str]
