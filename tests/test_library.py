@@ -374,7 +374,7 @@ def test_a_cli_ingest_leaves_its_indexes_built(library_dir, tmp_path):
 
 def test_the_pdf_worker_builds_the_dense_index(library, library_dir, monkeypatch):
     """The LSA comes from the worker process (the parent only moves the file into the entry)."""
-    from engine import entry_indexes
+    from engine.library import entry_indexes
 
     class NoBuildHere(LsaRetriever):
         @classmethod

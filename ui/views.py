@@ -103,8 +103,8 @@ def show_stop(result: RunResult) -> None:
         st.success(message)
     else:
         st.info(message + " The answer is not claimed as complete: see the notes below for what it lacks.")
-    for caveat in result.answer.caveats:
-        st.caption(f"⚠️ {safe.inline(str(caveat))}")
+    for caveat in engine.caveat_texts(result.answer.caveats):
+        st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
         st.caption(f"↩️ {safe.inline(engine.fallback_sentence(fallback))}")
 

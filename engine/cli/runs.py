@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.contracts import RunResult
+from engine.present.caveats import caveat_texts
 
 
 def add_history_commands(sub: argparse._SubParsersAction) -> None:
@@ -52,7 +53,7 @@ def human_result(result: RunResult) -> str:
     lines += [f"evidence pages: {pages}", f"stop: {result.stop_reason} (exhausted: {result.exhausted})"]
     if result.picked_by:
         lines.append(f"documents picked by corpus-wide search: {result.picked_by}")
-    lines += [f"caveat: {c}" for c in result.answer.caveats]
+    lines += [f"caveat: {c}" for c in caveat_texts(result.answer.caveats)]
     if result.run_id:
         lines.append(
             f"run: {result.run_id}" + (f" (follow-up of {result.follow_up_of})" if result.follow_up_of else "")

@@ -46,6 +46,7 @@ from engine.contracts.base import (
     EffectiveStrategy,
     StrategyName,
 )
+from engine.contracts.caveats import SIDE_KINDS, Caveat, CaveatKind, caveat
 from engine.contracts.corpus import CorpusHit, DocumentPick
 from engine.contracts.documents import (
     Chunk,
@@ -96,6 +97,7 @@ from engine.contracts.runs import (
 
 __all__ = [
     "PATTERN_NAMES",
+    "SIDE_KINDS",
     "TASK_OUTPUTS",
     "Action",
     "Activations",
@@ -108,6 +110,8 @@ __all__ = [
     "Budget",
     "BudgetOverride",
     "BudgetStopReason",
+    "Caveat",
+    "CaveatKind",
     "CensusResult",
     "Chunk",
     "ChunkKind",
@@ -158,5 +162,6 @@ __all__ = [
     "TocSource",
     "Trigger",
     "Usage",
+    "caveat",
     "check_output_type",
 ]

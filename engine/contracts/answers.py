@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from engine.contracts.base import BBox, Contract, EffectiveStrategy
+from engine.contracts.caveats import Caveat
 from engine.contracts.documents import ChunkKind
 from engine.contracts.retrieval import RetrieverName
 
@@ -68,7 +69,7 @@ class AnswerWithEvidence(Contract):
     answer_found: bool = Field(True, description="False when the evidence does not contain an answer.")
     complete_answer_found: bool = False
     confidence: float = Field(0.0, ge=0.0, le=1.0)
-    caveats: tuple[str, ...] = ()
+    caveats: tuple[Caveat, ...] = ()
     discovered_keywords: tuple[str, ...] = ()
     pending_references: tuple[str, ...] = Field(default=(), description="Referenced targets not in the evidence.")
     context_structured: bool = True

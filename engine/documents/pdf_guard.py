@@ -14,11 +14,12 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pymupdf
 
 from engine.config import LibraryConfig
-from engine.errors import DocumentTooLargeError
+from engine.errors import DocumentNotFoundError, DocumentTooLargeError
 
 MAX_FORM_DRAWS = 10_000
 """Form XObjects one page may draw, nested draws counted in full. Real pages draw a few hundred at
@@ -188,3 +189,14 @@ def check_page_content(
             f"{where} holds more than {limits.max_page_content_mb:g} MB of drawing instructions "
             "(a damaged or hostile PDF); export the document again or split that page out"
         )
+
+
+def read_pdf_file(path: str | Path) -> tuple[bytes, str]:
+    """The bytes and file name of a PDF on disk; ``DocumentNotFoundError`` with what to do otherwise."""
+    path = Path(path)
+    try:
+        return path.read_bytes(), path.name
+    except FileNotFoundError:
+        raise DocumentNotFoundError(f"no file at {path}; check the path and try again") from None
+    except IsADirectoryError:
+        raise DocumentNotFoundError(f"{path} is a folder; give the path of a PDF file") from None

@@ -95,7 +95,7 @@ class _Docs:
 
 
 def _sample_doc_id(library) -> str:
-    from engine import sample
+    from engine import samples as sample
 
     if hasattr(sample, "ensure_sample"):
         try:

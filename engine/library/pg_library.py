@@ -29,12 +29,12 @@ from pydantic import ValidationError
 from engine.config import EngineConfig
 from engine.contracts import CorpusHit, LibraryEntry, ParsedDocument
 from engine.documents.parsing import PARSER_VERSION, doc_id_of
+from engine.documents.pdf_guard import read_pdf_file
 from engine.errors import DocumentNotFoundError
 from engine.library.isolation import Progress, read_pdf
 from engine.library.local import sanitize_file_name
 from engine.library.pg_cache import FORMAT_VERSION, LocalCache, decode_parsed, encode_parsed
 from engine.library.postgres import PgDatabase, lock_document
-from engine.library.registry import read_pdf_file
 from engine.retrieval.cache import invalidate_shared
 from engine.retrieval.index import DocumentIndex
 from engine.retrieval.pg_keyword import PgKeywordIndex, corpus_search, section_text

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 from engine.config import EngineConfig
 from engine.contracts import CorpusHit, LibraryEntry, ParsedDocument
-from engine.errors import DocumentNotFoundError, LoupeError
+from engine.errors import LoupeError
 from engine.library.isolation import Progress
 
 if TYPE_CHECKING:
@@ -101,14 +101,3 @@ def open_library(config: EngineConfig | None = None, kind: str | None = None) ->
             "with postgresql://, or be unset for the embedded library"
         )
     return factory(config)
-
-
-def read_pdf_file(path: str | Path) -> tuple[bytes, str]:
-    """The bytes and file name of a PDF on disk; ``DocumentNotFoundError`` with what to do otherwise."""
-    path = Path(path)
-    try:
-        return path.read_bytes(), path.name
-    except FileNotFoundError:
-        raise DocumentNotFoundError(f"no file at {path}; check the path and try again") from None
-    except IsADirectoryError:
-        raise DocumentNotFoundError(f"{path} is a folder; give the path of a PDF file") from None

@@ -25,6 +25,8 @@ from pydantic import BaseModel, Field
 
 from engine.contracts import (
     AnswerWithEvidence,
+    Caveat,
+    CaveatKind,
     Citation,
     ComparisonSide,
     Complexity,
@@ -41,6 +43,7 @@ from engine.contracts import (
     SubQueryPlan,
     SufficiencyJudgement,
     TaskName,
+    caveat,
 )
 from engine.documents.text import content_words, find_cardinality_cue, find_references, stems
 from engine.reading.support import best_support, closest_quote, supports
@@ -71,7 +74,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
     texts = [e.text for e in evidence]
     kept: list[str] = []
     citations: list[Citation] = []
-    notes: list[str] = []
+    notes: list[Caveat] = []
     failures: list[str] = []
     for statement in wire.statements:
         text = " ".join(statement.text.split())
@@ -85,7 +88,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
             found = best_support(text, texts)
             backed = [found + 1] if found is not None else []
         if not backed:
-            notes.append(f"not supported by the passages, left out: {text[:160]}")
+            notes.append(caveat(CaveatKind.UNSUPPORTED_STATEMENT, detail=text[:160]))
             continue
         kept.append(text)
         citations += [_citation(evidence[n - 1], text) for n in backed]
@@ -95,7 +98,7 @@ def answer_from_wire(wire: WireAnswer, evidence: Sequence[EvidenceItem], max_cit
     complete = found and not missing and not notes
     supported_share = len(kept) / max(1, len(kept) + len(notes))
     confidence = (0.4 + 0.5 * supported_share - (0.1 if missing else 0.0)) if found else 0.1
-    caveats = (*notes, *(f"not found in the passages: {m[:160]}" for m in missing))
+    caveats = (*notes, *(caveat(CaveatKind.NOT_IN_PASSAGES, detail=m[:160]) for m in missing))
     return AnswerWithEvidence(
         text=" ".join(kept) if found else (" ".join(kept) or NOT_FOUND_TEXT),
         citations=tuple(citations) if kept else (),

@@ -22,6 +22,7 @@ import pymupdf
 
 from engine.contracts import RunResult
 from engine.errors import LoupeError
+from engine.present.caveats import caveat_texts
 from engine.present.names import (
     analyst_activation_rows,
     budget_lines,
@@ -77,7 +78,7 @@ class EvidencePack:
         out += ["", "## What each pass did", ""]
         out += [f"- {escape_inline(line)}" for line in pass_lines(r)] or ["_No pass was recorded._"]
         out += ["", "## Why it stopped", "", f"- {escape_inline(_stop(r))}"]
-        out += [f"- Note: {escape_inline(str(c))}" for c in r.answer.caveats]
+        out += [f"- Note: {escape_inline(c)}" for c in caveat_texts(r.answer.caveats)]
         out += [f"- {escape_inline(fallback_sentence(f))}" for f in r.fallbacks]
         out += ["", "## Allowance used", "", "| allowance | used | allowed |", "|---|---|---|"]
         out += [f"| {label} | {spent:g} | {limit:g} |" for label, spent, limit in budget_lines(r)]
@@ -124,7 +125,7 @@ class EvidencePack:
         parts += [f"<tr><td>{e(row['step'])}</td><td>{row['used']}</td><td>{e(row['what it does'])}</td></tr>"
                   for row in analyst_activation_rows(r)] + ["</table><h2>What each pass did</h2><ul>"]  # fmt: skip
         parts += [f"<li>{e(line)}</li>" for line in pass_lines(r)] + ["</ul><h2>Why it stopped</h2><ul>"]
-        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>Note: {e(str(c))}</li>" for c in r.answer.caveats]
+        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>Note: {e(c)}</li>" for c in caveat_texts(r.answer.caveats)]
         parts += [f"<li>{e(fallback_sentence(f))}</li>" for f in r.fallbacks]
         parts += ["</ul><h2>Allowance used</h2><table><tr><th>allowance</th><th>used</th><th>allowed</th></tr>"]
         parts += [

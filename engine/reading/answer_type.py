@@ -136,12 +136,3 @@ def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     asked = set(re.findall(r"\d[\d,.]*", question))
     answer = without_references(answer)
     return any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer))
-
-
-def type_caveat(kind: AnswerType) -> str:
-    """The caveat of an answer that does not state what the question asks for."""
-    return {
-        "yes_no": "the passages bear on the question but do not say yes or no",
-        "number": "the cited passages state no number that answers the question",
-        "date": "the cited passages state no date that answers the question",
-    }[kind]

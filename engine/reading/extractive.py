@@ -11,7 +11,8 @@ import logging
 import re
 from collections.abc import Sequence
 
-from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion, QuestionPart
+from engine.contracts import AnswerWithEvidence, Caveat, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
+from engine.contracts import CaveatKind as K
 from engine.documents.text import find_cardinality_cue, find_references, stems
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
@@ -28,8 +29,8 @@ from engine.reading.passages import (
 )
 from engine.reading.question import question_parts
 from engine.reading.signals import (
-    CAVEATS,
     announced_count,
+    count_caveat,
     cue_order,
     garbled_pages,
     needed_references,
@@ -271,7 +272,7 @@ def extract_answer(
     caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])
     if missing_parts:
-        caveats = (*caveats, CAVEATS["parts"].format("; ".join(missing_parts)))
+        caveats = (*caveats, caveat(K.PARTS_UNCOVERED, "; ".join(missing_parts)))
     no_items = parsed.intent == "listing" and not found_count
     complete = (found and not uncovered and not count_short and not needed and not bad_pages and anchor_cov >= 0.5
                 and not missing_parts and not no_items)  # fmt: skip
@@ -369,21 +370,20 @@ def _caveats(
     bad_pages: tuple[int, ...],
     anchor_cov: float,
     evidence: Sequence[EvidenceItem],
-) -> tuple[str, ...]:
-    notes: list[str] = []
+) -> tuple[Caveat, ...]:
+    notes: list[Caveat] = []
     if not evidence:
-        notes.append("no evidence was retrieved")
+        notes.append(caveat(K.NO_EVIDENCE))
     elif not found:
-        notes.append(CAVEATS["unmatched"])
+        notes.append(caveat(K.UNMATCHED))
     elif anchor_cov < 0.5:
-        notes.append(CAVEATS["partial"])
-    notes += [CAVEATS["side"].format(side) for side in uncovered]
+        notes.append(caveat(K.PARTIAL_MATCH))
+    notes += [caveat(K.SIDE_NOT_FOUND, side) for side in uncovered]
     if expected is not None and found_count is not None and found_count < expected:
-        notes.append(CAVEATS["count"].format(expected, found_count))
-    if pending:
-        notes.append(CAVEATS["pending"].format(", ".join(pending)))
+        notes.append(count_caveat(expected, found_count))
+    notes += [caveat(K.PENDING_REFERENCE, r) for r in pending]
     if bad_pages:
-        notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in bad_pages)))
+        notes.append(caveat(K.GARBLED_PAGE, ", ".join(str(p) for p in bad_pages)))
     return tuple(notes)
 
 

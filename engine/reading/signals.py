@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from engine.contracts import AnswerWithEvidence, ComparisonSide, EvidenceItem, ParsedQuestion, QuestionPart
+from engine.contracts import (
+    AnswerWithEvidence,
+    Caveat,
+    ComparisonSide,
+    EvidenceItem,
+    ParsedQuestion,
+    QuestionPart,
+    caveat,
+)
+from engine.contracts import CaveatKind as K
 from engine.documents.text import (
     SPELLED_NUMBER,
     count_value,
@@ -24,7 +33,7 @@ from engine.documents.text import (
     split_reference,
     stems,
 )
-from engine.reading.answer_type import expected_type, states_type, type_caveat
+from engine.reading.answer_type import expected_type, states_type
 from engine.reading.passages import Unit, label_share, mark_coverage, split_units, term_stems, unit_terms
 
 GENERIC_HEADINGS = frozenset(  # headings every kind of document has: never an enumerated item or new vocabulary
@@ -299,20 +308,6 @@ def cited_units(answer: AnswerWithEvidence, evidence: Sequence[EvidenceItem]) ->
     return units
 
 
-CAVEATS = {
-    "side": "no passage in the evidence mentions {}",
-    "uncited_side": "the answer cites no passage about {}",
-    "parts": "the evidence does not cover: {}",
-    "count": "the evidence announces {} items but only {} were found",
-    "pending": "the evidence refers to {}, which was not retrieved",
-    "garbled": "the text of page {} looks garbled (possibly a broken table extraction)",
-    "term": "the cited passages do not name the {} asked about",
-    "unmatched": "no retrieved passage matches enough of the question's terms",
-    "partial": "the cited passages match only some of the question's key terms",
-}
-"""The caveat an answer carries for each kind of problem."""
-
-
 def check_answer(
     answer: AnswerWithEvidence, parsed: ParsedQuestion, evidence: Sequence[EvidenceItem]
 ) -> AnswerWithEvidence:
@@ -338,24 +333,22 @@ def check_answer(
     found = max(counts) if counts else None
     short = expected is not None and found is not None and found < expected
     notes = list(answer.caveats)
-    notes += [CAVEATS["uncited_side"].format(side) for side in sides]
-    if missing and not any(n.startswith(CAVEATS["parts"].format("")) for n in notes):
-        notes.append(CAVEATS["parts"].format("; ".join(missing)))
-    if short and not any(" announces " in n for n in notes):
-        notes.append(CAVEATS["count"].format(expected, found))
-    newly_needed = [r for r in pending if r in needed]
-    if newly_needed:
-        notes.append(CAVEATS["pending"].format(", ".join(newly_needed)))
+    notes += [caveat(K.SIDE_UNCITED, side) for side in sides]
+    if missing and not any(n.kind == K.PARTS_UNCOVERED for n in notes):
+        notes.append(caveat(K.PARTS_UNCOVERED, "; ".join(missing)))
+    if short and not any(n.kind == K.COUNT_SHORT for n in notes):
+        notes.append(count_caveat(expected, found))
+    notes += [caveat(K.PENDING_REFERENCE, r) for r in pending if r in needed]
     if garbled:
-        notes.append(CAVEATS["garbled"].format(", ".join(str(p) for p in garbled)))
+        notes.append(caveat(K.GARBLED_PAGE, ", ".join(str(p) for p in garbled)))
     all_garbled = tuple(sorted({*answer.garbled_pages, *garbled}))
     kind = expected_type(parsed.original_question)
     untyped = kind is not None and answer.answer_found and not states_type(answer.text, kind, parsed.original_question)
     if untyped and kind is not None:
-        notes.append(type_caveat(kind))
+        notes.append(caveat(K.TYPE_NOT_STATED, kind))
     terms = missing_durations(parsed.original_question, [u.text for u in cited]) if cited else []
     if terms:
-        notes.append(CAVEATS["term"].format(", ".join(terms)))
+        notes.append(caveat(K.TERM_UNNAMED, ", ".join(terms)))
     problems = needed or all_garbled or answer.uncovered_sides or sides or untyped or terms
     return answer.model_copy(update={
         "pending_references": (*answer.pending_references, *pending),
@@ -368,3 +361,8 @@ def check_answer(
         "complete_answer_found": answer.complete_answer_found and not (problems or missing or short),
         "confidence": round(answer.confidence * (0.7 if untyped else 1.0), 3),
     })  # fmt: skip
+
+
+def count_caveat(expected: int | None, found: int | None) -> Caveat:
+    """The caveat of an enumeration that announces ``expected`` items where ``found`` were found."""
+    return caveat(K.COUNT_SHORT, figures=(float(expected or 0), float(found or 0)))

@@ -6,7 +6,8 @@ the appendix, each cited where it stands, not by a model's reading of the passag
 
 from __future__ import annotations
 
-from engine.contracts import AnswerWithEvidence, CensusResult, Citation, Hit, RankedList
+from engine.contracts import AnswerWithEvidence, CensusResult, Citation, Hit, RankedList, caveat
+from engine.contracts import CaveatKind as K
 from engine.reading.census import asked_census, scope_pages, scope_phrase, take_census
 from engine.run.evidence import RunState
 
@@ -61,16 +62,13 @@ def census_answer(state: RunState) -> AnswerWithEvidence:
             for item in result.items[:MAX_CITED_ITEMS]
         ]  # fmt: skip
     kind = state.census[0].kind
-    caveat = (
-        f"counted from the captions and headings labelled '{kind} 1', '{kind} 2' (or '{kind} A', ...); "
-        f"{_plural(kind)} without such a label are not counted"
-    )
+    note = caveat(K.CENSUS_LABELS_ONLY, kind, _plural(kind))
     return AnswerWithEvidence(
         text="\n".join(lines),
         citations=tuple(citations),
         complete_answer_found=True,
         confidence=CENSUS_CONFIDENCE,
-        caveats=(caveat,),
+        caveats=(note,),
         found_count=sum(len(r.items) for r in state.census),
     )
 

@@ -22,10 +22,12 @@ from engine.contracts import (
     StopReason,
     Trigger,
 )
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import caveat, merged, without
 from engine.documents.text import estimate_tokens, find_references
 from engine.reading.generation import ContextBundle, add_support, answer_request, validate_citations
 from engine.reading.passages import Unit, side_units
-from engine.reading.signals import check_answer
+from engine.reading.signals import check_answer, count_caveat
 from engine.reading.understanding import check_parse, question_request
 from engine.retrieval.index import DocumentIndex
 from engine.retrieval.two_hop import locate_reference, resolve_reference
@@ -86,13 +88,7 @@ def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     )  # fmt: skip
     if real == answer.pending_references:
         return answer
-    gone = [r for r in answer.pending_references if r not in real]
-    caveats = tuple(c for c in answer.caveats if not any(r in c for r in gone) or "refers to" not in c)
-    if real:
-        caveats = tuple(
-            c if "refers to" not in c else f"the evidence refers to {', '.join(real)}, which was not retrieved"
-            for c in caveats
-        )
+    caveats = tuple(c for c in answer.caveats if c.kind != K.PENDING_REFERENCE or c.subject in real)
     return answer.model_copy(update={"pending_references": real, "caveats": caveats})
 
 
@@ -211,10 +207,8 @@ def _with_listing(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvid
     found = max(len(listing.items), answer.found_count or 0)
     update: dict[str, object] = {"expected_count": listing.expected_count, "found_count": found}
     if found < listing.expected_count:
-        note = f"the document announces {listing.expected_count} items but {found} were found"
         # one count caveat: the listing pattern's count replaces the backend's own estimate
-        kept = tuple(c for c in answer.caveats if " announces " not in c)
-        update["caveats"] = (*kept, note)
+        update["caveats"] = (*without(answer.caveats, K.COUNT_SHORT), count_caveat(listing.expected_count, found))
         update["complete_answer_found"] = False
     return answer.model_copy(update=update)
 
@@ -278,17 +272,12 @@ def finish_caveats(answer: AnswerWithEvidence, stop: StopReason, exhausted: bool
     """Flag an early stop on the answer itself."""
     notes = list(answer.caveats)
     if exhausted:
-        notes.append(f"may be incomplete: the run stopped because {STOP_TEXT[stop]}")
+        notes.append(caveat(K.STOPPED_EARLY, stop, STOP_TEXT[stop], figures=(1.0,)))
     elif not answer.complete_answer_found and stop not in ("complete", "single_pass", "plan_complete"):
-        notes.append(f"may be incomplete: {STOP_TEXT[stop]}")
-    deduped = tuple(dict.fromkeys(notes))
-    return answer.model_copy(update={"caveats": deduped})
+        notes.append(caveat(K.STOPPED_EARLY, stop, STOP_TEXT[stop]))
+    return answer.model_copy(update={"caveats": merged(notes)})
 
 
-UNCLAIMED = (
-    "not claimed as complete: its confidence ({:.2f}) is under the claim line ({:.2f}); check the cited passages"
-)
-"""The caveat of an answer that covers the question by its signals but is not sure enough to claim."""
 NOT_ESTABLISHED = "The evidence does not establish an answer."
 """How an answer below the confidence line begins: the passages that follow are the closest found."""
 
@@ -296,19 +285,14 @@ NOT_ESTABLISHED = "The evidence does not establish an answer."
 def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
     """An answer under ``min_confidence`` is not claimed. One its signals call complete is still stated,
     but not as complete (the loop read it so too: ``stops.claimed``), with a caveat saying why; an
-    incomplete one says so, names what is missing and offers its passages as the closest ones found
-    (support), instead of claiming them as the answer."""
+    incomplete one says so and offers its passages as the closest ones found (support), instead of
+    claiming them as the answer; its caveats say what is missing."""
     if answer.confidence >= min_confidence or not answer.answer_found:
         return answer
     if answer.complete_answer_found:
-        note = UNCLAIMED.format(answer.confidence, min_confidence)
+        note = caveat(K.UNCLAIMED, figures=(answer.confidence, min_confidence))
         return answer.model_copy(update={"complete_answer_found": False, "caveats": (*answer.caveats, note)})
-    missing = [c for c in answer.caveats if not c.startswith("may be incomplete")]
-    lines = [NOT_ESTABLISHED]
-    if missing:
-        lines.append("Missing: " + "; ".join(missing[:3]) + ".")
-    lines.append("Closest passages:")
-    lines.append(answer.text)
+    lines = [NOT_ESTABLISHED, "Closest passages:", answer.text]
     citations = tuple(c.model_copy(update={"role": "support"}) for c in answer.citations)
     return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
 

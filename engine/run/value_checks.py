@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.contracts import AnswerWithEvidence, Citation, ParsedQuestion
+from engine.contracts import SIDE_KINDS, AnswerWithEvidence, Caveat, Citation, ParsedQuestion, caveat
+from engine.contracts import CaveatKind as K
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_difference, asks_quotient
 from engine.reading.periods import periods_in
-from engine.reading.signals import CAVEATS, missing_durations, needed_references
+from engine.reading.signals import missing_durations, needed_references
 from engine.reading.value_answer import ValueAnswer
-
-ONE_VALUE = "the question asks for a difference; the evidence read states one value, not both"
-ONE_TERM = "the question asks for a ratio of two values; the evidence read states one value, not both"
 
 
 @dataclass(frozen=True)
@@ -29,7 +27,7 @@ class Holds:
 
     uncovered: tuple[str, ...]
     blocked: bool
-    caveats: tuple[str, ...]
+    caveats: tuple[Caveat, ...]
 
 
 def holds(
@@ -50,10 +48,10 @@ def holds(
     needed = needed_references(answer.pending_references, parsed, [c.quote for c in cited])
     blocked = bool(needed or answer.garbled_pages or uncovered or unnamed or one_value or one_term)
     caveats = (
-        *(c for c in answer.caveats if not any(c.endswith(f" {side}") for side in read)),
-        *([CAVEATS["term"].format(", ".join(unnamed))] if unnamed else []),
-        *([ONE_VALUE] if one_value else []),
-        *([ONE_TERM] if one_term else []),
+        *(c for c in answer.caveats if not (c.kind in SIDE_KINDS and c.subject in read)),
+        *([caveat(K.TERM_UNNAMED, ", ".join(unnamed))] if unnamed else []),
+        *([caveat(K.ONE_OF_TWO_VALUES)] if one_value else []),
+        *([caveat(K.ONE_OF_TWO_TERMS)] if one_term else []),
     )
     return Holds(uncovered=uncovered, blocked=blocked, caveats=caveats)
 

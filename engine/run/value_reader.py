@@ -25,13 +25,14 @@ from engine.contracts import (
     QuestionPart,
     RankedList,
 )
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
-from engine.reading.answer_type import type_caveat, value_never_answers
+from engine.reading.answer_type import value_never_answers
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
 from engine.reading.periods import fiscal_year_end_month
-from engine.reading.signals import CAVEATS
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
@@ -256,7 +257,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         found = candidates
     if not found:
         if state.value_missing:
-            note = "the evidence does not hold: " + "; ".join(state.value_missing)
+            note = caveat(K.VALUES_MISSING, "; ".join(state.value_missing))
             return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
         return answer
     return _merged(answer, state, found, len(pairs))
@@ -335,10 +336,10 @@ def _merged(
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     counts = counted_things(state.parsed.original_question) is not None
-    stated = type_caveat("number")  # the values read state numbers: the extractive answer's doubt is moot
+    stated = caveat(K.TYPE_NOT_STATED, "number")  # the values read state numbers: the extractive answer's doubt is moot
     caveats = (*(c for c in checks.caveats if c != stated), *(c for _, v in found for c in _value_caveats(v, counts)))
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
-        caveats = tuple(c for c in caveats if c not in (CAVEATS["unmatched"], CAVEATS["partial"]))
+        caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "uncovered_sides": checks.uncovered,
@@ -351,23 +352,17 @@ def _exact(value: ValueAnswer) -> bool:
     return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
 
 
-def _value_caveats(value: ValueAnswer, counts: bool) -> list[str]:
+def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
     """What keeps a value from being the one asked (``counts``: the question asks how many things)."""
     label = value.unsure or (value.cells[0].label if value.cells else "the value")
     notes = []
-    if not value.kind_ok and counts:
-        notes.append(
-            f"the question asks how many; the evidence read counts something else or states an amount ({label})"
-        )
-    elif not value.kind_ok:
-        notes.append(f"the question asks for a ratio, share or rate; the evidence read states an amount ({label})")
+    if not value.kind_ok:
+        notes.append(caveat(K.VALUE_NOT_COUNT if counts else K.VALUE_NOT_RATIO, label))
     if value.narrower:
-        notes.append(f"the row read ({label}) may not name exactly the item asked (narrower or broader)")
+        notes.append(caveat(K.VALUE_NARROWER, label))
     if not value.period_ok:
         row = bool(value.cells) and value.cells[0].is_row
-        notes.append(
-            f"{f'the row read ({label})' if row else 'the sentence read'} names no period, or not the one asked"
-        )
+        notes.append(caveat(K.VALUE_NO_PERIOD, label if row else ""))
     return notes
 
 

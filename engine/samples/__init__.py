@@ -207,7 +207,3 @@ def main(argv: list[str]) -> int:
     out.write_bytes(build_sample_pdf())
     sys.stdout.write(f"{out} ({len(PAGES)} pages)\n")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -143,8 +143,8 @@ def test_the_embedded_default_never_imports_psycopg(tmp_path) -> None:
     from engine.config import REPO_ROOT
 
     code = (
-        "import sys, engine, engine.api, engine.history\n"
-        "engine.history.open_library(); engine.history.open_run_store()\n"
+        "import sys, engine, engine.api, engine.history, engine.library\n"
+        "engine.library.open_library(); engine.history.open_run_store()\n"
         "print(sorted(m for m in sys.modules if m.startswith('psycopg')))"
     )
     env = {"PATH": "/usr/bin:/bin", "LOUPE_LIBRARY": str(tmp_path), "PYTHONPATH": str(REPO_ROOT)}

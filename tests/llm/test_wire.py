@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.contracts import CaveatKind as K
 from engine.contracts import EvidenceItem, ExecutionPlan, PlanStep
 from engine.llm.wire import NOT_FOUND_TEXT, WireAnswer, WireStatement, answer_from_wire, repair_plan
 
@@ -45,7 +46,7 @@ def test_a_statement_with_a_number_no_passage_states_is_left_out_with_a_caveat()
     result = answer(("The Kestrel reservoir holds 41 million cubic metres.", (1,)),
                     ("The Kestrel reservoir holds 95 million cubic metres.", (1,)))  # fmt: skip
     assert "95" not in result.text and "41" in result.text
-    assert any("not supported" in c and "95" in c for c in result.caveats)
+    assert any(c.kind == K.UNSUPPORTED_STATEMENT and "95" in c.detail for c in result.caveats)
     assert not result.complete_answer_found and result.confidence < 0.85
 
 
@@ -58,7 +59,7 @@ def test_an_answer_with_no_supported_statement_is_not_found():
 def test_missing_parts_make_the_answer_incomplete():
     result = answer(("Operating revenue was 88.4 million euros.", (2,)), missing=("net income",))
     assert result.answer_found and not result.complete_answer_found
-    assert any("net income" in c for c in result.caveats)
+    assert any(c.kind == K.NOT_IN_PASSAGES and "net income" in c.detail for c in result.caveats)
 
 
 def test_a_passage_number_out_of_range_is_a_validation_failure():

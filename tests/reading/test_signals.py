@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, EvidenceItem
+from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, EvidenceItem, caveat
+from engine.contracts import CaveatKind as K
 from engine.documents.text import stems
 from engine.llm.offline import OfflineBackend
+from engine.present.caveats import caveat_texts
 from engine.reading.generation import ContextBundle, answer_request
 from engine.reading.passages import split_units
 from engine.reading.question import parse_question
@@ -47,7 +49,7 @@ def test_an_answer_that_states_no_number_for_a_how_long_question_is_not_complete
     parsed = parse_question("How long does the Heron 2 fly on one battery?")
     checked = check_answer(model_answer(evidence[0], text="It flies on one battery."), parsed, evidence)
     assert not checked.complete_answer_found and checked.confidence < 0.9
-    assert any("no number" in c for c in checked.caveats)
+    assert caveat(K.TYPE_NOT_STATED, "number") in checked.caveats
 
 
 def test_a_yes_no_question_needs_a_yes_or_a_no():
@@ -66,7 +68,7 @@ def test_a_comparison_side_no_citation_covers_makes_the_answer_incomplete():
     assert [s.label for s in parsed.sides] == ["Osprey", "Kestrel"]
     checked = check_answer(model_answer(evidence[0]), parsed, evidence)
     assert checked.uncovered_sides == ("Kestrel",) and not checked.complete_answer_found
-    assert "the answer cites no passage about Kestrel" in checked.caveats
+    assert caveat(K.SIDE_UNCITED, "Kestrel") in checked.caveats
     assert check_answer(model_answer(*evidence), parsed, evidence).complete_answer_found
 
 
@@ -77,7 +79,7 @@ def test_a_part_of_the_question_no_citation_covers_is_named():
     assert len(parsed.parts) == 2
     checked = check_answer(model_answer(evidence[0]), parsed, evidence)
     assert not checked.complete_answer_found
-    assert "the evidence does not cover: where is the calibration shown" in checked.caveats
+    assert caveat(K.PARTS_UNCOVERED, "where is the calibration shown") in checked.caveats
 
 
 def test_an_announced_count_above_the_items_found_makes_the_answer_incomplete():
@@ -86,14 +88,15 @@ def test_an_announced_count_above_the_items_found_makes_the_answer_incomplete():
     checked = check_answer(answer, parsed, FILTERS)
     assert (checked.expected_count, checked.found_count) == (3, 2), "the document announces 3; the model found 2"
     assert not checked.complete_answer_found
-    assert "the evidence announces 3 items but only 2 were found" in checked.caveats
+    assert caveat(K.COUNT_SHORT, figures=(3, 2)) in checked.caveats
+    assert "the evidence announces 3 items but only 2 were found" in caveat_texts(checked.caveats)
 
 
 def test_a_reference_whose_target_is_not_in_the_evidence_stays_pending():
     parsed = parse_question("Which station's turbidity fell?")
     checked = check_answer(model_answer(STATIONS[0]), parsed, STATIONS)
     assert checked.pending_references == ("Table 3",) and not checked.complete_answer_found
-    assert "the evidence refers to Table 3, which was not retrieved" in checked.caveats
+    assert caveat(K.PENDING_REFERENCE, "Table 3") in checked.caveats
     present = [*STATIONS, ev(6, "Table 3: Mean turbidity per station (NTU)\nStation A 4.2")]
     assert check_answer(model_answer(STATIONS[0]), parsed, present).pending_references == ()
 
@@ -106,9 +109,7 @@ def test_a_reference_only_another_passage_makes_is_followed_but_does_not_hold_th
     assert checked.pending_references == ("Table 2",), "the loop may still follow it"
     assert checked.complete_answer_found and checked.caveats == ()
     whole = check_answer(model_answer(evidence[0]), parsed, evidence)  # the cited lines point to Table 2
-    assert (
-        not whole.complete_answer_found and "the evidence refers to Table 2, which was not retrieved" in whole.caveats
-    )
+    assert not whole.complete_answer_found and caveat(K.PENDING_REFERENCE, "Table 2") in whole.caveats
 
 
 def test_garbled_context_is_flagged_for_any_backend():
@@ -121,11 +122,13 @@ def test_garbled_context_is_flagged_for_any_backend():
 def test_signals_the_backend_reported_are_kept_and_not_repeated():
     parsed = parse_question("Which station's turbidity fell?")
     answer = model_answer(STATIONS[0]).model_copy(
-        update={"pending_references": ("Table 3",), "caveats": ("the model's own caveat",)}
+        update={"pending_references": ("Table 3",), "caveats": (caveat(K.NOTE, detail="the model's own caveat"),)}
     )
     checked = check_answer(answer, parsed, STATIONS)
     assert checked.pending_references == ("Table 3",)
-    assert checked.caveats == ("the model's own caveat",), "no second caveat for a signal already reported"
+    assert checked.caveats == (caveat(K.NOTE, detail="the model's own caveat"),), (
+        "no second caveat for a signal already reported"
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.api import answer
-from engine.contracts import AnswerWithEvidence, Citation
+from engine.contracts import AnswerWithEvidence, Citation, caveat
+from engine.contracts import CaveatKind as K
 from engine.library.local import Library
-from engine.run.steps import UNCLAIMED, below_the_line
+from engine.run.steps import below_the_line
 from engine.samples import ensure_sample
 
 
@@ -26,6 +27,6 @@ def test_an_answer_under_the_claim_line_is_not_called_complete() -> None:
     weak = AnswerWithEvidence(text="PepsiCo, Inc.", citations=cited, complete_answer_found=True, confidence=0.29)
     held = below_the_line(weak, 0.6)
     assert not held.complete_answer_found and held.text == weak.text
-    assert held.caveats == (UNCLAIMED.format(0.29, 0.6),)
+    assert held.caveats == (caveat(K.UNCLAIMED, figures=(0.29, 0.6)),)
     sure = weak.model_copy(update={"confidence": 0.8})
     assert below_the_line(sure, 0.6) == sure

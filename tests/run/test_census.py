@@ -7,7 +7,9 @@ import pymupdf
 
 import engine
 from engine.config import EngineConfig
+from engine.contracts import CaveatKind as K
 from engine.library.local import Library
+from engine.present.caveats import caveat_texts
 
 TEXT = "We study how annotators verify scientific claims against tables and report agreement. " * 5
 
@@ -43,7 +45,8 @@ def test_the_figures_of_the_appendix_are_counted_from_their_captions(config: Eng
     assert all(f"Figure {n}:" in answer.text for n in (3, 4, 5)) and "Figure 2" not in answer.text
     assert [(c.page, c.role) for c in answer.citations[:3]] == [(4, "answer"), (5, "answer"), (6, "answer")]
     assert answer.complete_answer_found and answer.confidence >= config.generation.min_claim_confidence
-    assert any("without such a label" in c for c in answer.caveats)
+    assert any(c.kind == K.CENSUS_LABELS_ONLY for c in answer.caveats)
+    assert any("without such a label" in c for c in caveat_texts(answer.caveats))
     assert "counted in code" in result.activations.listing_aggregation.reason
     assert result.usage.llm_calls <= 1, "the question is parsed; the count needs no answer call"
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.api import answer
-from engine.contracts import Budget, ParsedQuestion, TaskRequest
+from engine.contracts import Budget, ParsedQuestion, TaskRequest, caveat
+from engine.contracts import CaveatKind as K
 from engine.library.local import Library
 from engine.llm import rules_backend
 from engine.run.budget import LoopGuard
@@ -44,7 +45,7 @@ def test_no_pending_reference_for_a_table_already_in_the_evidence(config):
     library = Library(config)
     entry = ensure_sample(library)
     result = answer("What is the flight endurance of the Heron 3?", [entry.doc_id], library=library, config=config)
-    assert not any("which was not retrieved" in c for c in result.answer.caveats), result.answer.caveats
+    assert not any(c.kind == K.PENDING_REFERENCE for c in result.answer.caveats), result.answer.caveats
     assert result.answer.pending_references == ()
 
 
@@ -61,7 +62,7 @@ def test_no_pending_reference_to_a_target_no_document_has():
     answer_ = AnswerWithEvidence(
         text="t",
         pending_references=("Note 2.0",),
-        caveats=("the evidence refers to Note 2.0, which was not retrieved",),
+        caveats=(caveat(K.PENDING_REFERENCE, "Note 2.0"),),
     )
     checked = _real_references(answer_, _State())  # type: ignore[arg-type]
     assert checked.pending_references == () and not checked.caveats

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, caveat
+from engine.contracts import CaveatKind as K
 from engine.reading.question import parse_question
 from engine.reading.signals import missing_durations
 from engine.reading.table_values import cells_in
 from engine.reading.value_answer import ValueAnswer
-from engine.run.value_checks import ONE_TERM, ONE_VALUE, holds
+from engine.run.value_checks import holds
 
 ROWS = EvidenceItem(chunk_id="d:p5:b0", doc_id="d", file_name="r.pdf", page=5,
                     text="(Millions) | 2019 | 2018\nProperty and equipment, net | 253 | 282")  # fmt: skip
@@ -33,7 +34,7 @@ def _cited(value: ValueAnswer) -> list[Citation]:
 def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
     parsed = parse_question("What is the average PP&E between FY2018 and FY2019?")
     answer = AnswerWithEvidence(text="", uncovered_sides=("FY2018", "FY2019"),
-                                caveats=("no passage in the evidence mentions FY2018",))  # fmt: skip
+                                caveats=(caveat(K.SIDE_NOT_FOUND, "FY2018"),))  # fmt: skip
     both = _value("2019", "2018")
     verdict = holds(answer, parsed, [both], _cited(both), computed_lines=0)
     assert verdict.uncovered == () and not verdict.blocked and verdict.caveats == ()
@@ -44,7 +45,7 @@ def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
 def test_named_sides_are_covered_by_the_column_a_value_was_read_in() -> None:
     parsed = parse_question("How long does a battery swap take on the Heron 2 and on the Heron 3?")
     answer = AnswerWithEvidence(text="", uncovered_sides=("Heron 2", "Heron 3"),
-                                caveats=("no passage in the evidence mentions Heron 2",))  # fmt: skip
+                                caveats=(caveat(K.SIDE_NOT_FOUND, "Heron 2"),))  # fmt: skip
     table = EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="r.pdf", page=3,
                          text="Property | Heron 2\nBattery swap | about 25 min")  # fmt: skip
     heron_2 = ValueAnswer(statement="x", cells=tuple(cells_in([[table]])), label_cover=1.0, period_ok=True)
@@ -65,7 +66,7 @@ def test_a_difference_asked_needs_more_than_one_value_read() -> None:
     parsed = parse_question("By how much did net PP&E fall from FY2018 to FY2019?")
     value = _value("2019")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
-    assert verdict.blocked and ONE_VALUE in verdict.caveats
+    assert verdict.blocked and caveat(K.ONE_OF_TWO_VALUES) in verdict.caveats
     assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
 
 
@@ -73,7 +74,9 @@ def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
     parsed = parse_question("What is long-term debt to total assets for Acme in FY2019?")
     value = _value("2019")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
-    assert verdict.blocked and ONE_TERM in verdict.caveats, "one line item alone is not its ratio to total assets"
+    assert verdict.blocked and caveat(K.ONE_OF_TWO_TERMS) in verdict.caveats, (
+        "one line item alone is not its ratio to total assets"
+    )
     years = _value("2019", "2018")  # one line item in two years: an average of it is no ratio to another
     assert holds(AnswerWithEvidence(text=""), parsed, [years], _cited(years), computed_lines=0).blocked
     both = _terms("Long-term debt", "Total assets")  # a computation's two inputs
