@@ -155,13 +155,16 @@ def test_history_reruns_with_another_strategy_and_deletes_with_confirmation(app_
     at.selectbox(key="loupe_history_strategy").select("single_pass").run()
     at = at.button(key="loupe_history_rerun").click().run()
     _ok(at)
-    assert len(at.dataframe[0].value) == 2 and any("Re-ran with single" in s.value for s in at.success)
-    assert "single_pass" in list(at.dataframe[0].value["strategy"])
+    assert any("Re-ran the question with the approach “One pass”" in s.value for s in at.success)
+    # the same question asked again with another approach: one comparison entry, the fresh run open
+    assert list(at.dataframe[0].value["approach"]) == ["Comparison of 2 approaches"]
+    assert at.selectbox(key=f"loupe_history_in_{at.selectbox(key='loupe_history_run').value}").index == 0
     at = at.button(key="loupe_history_delete").click().run()
     assert any("cannot be undone" in w.value for w in at.warning)
     at = at.button(key="loupe_history_delete_yes").click().run()
     _ok(at)
-    assert len(at.dataframe[0].value) == 1 and any(s.value.startswith("Deleted run") for s in at.success)
+    assert len(at.dataframe[0].value) == 1 and any(s.value == "The run was deleted." for s in at.success)
+    assert list(at.dataframe[0].value["approach"]) != ["One pass"]  # the deleted one was the re-run
 
 
 def test_history_continues_a_conversation_on_ask(app_engine: str) -> None:
