@@ -11,7 +11,17 @@ from engine import RunResult
 
 BAR_COLOR = "#0B6E4F"
 OVER_COLOR = "#C0392B"
-_RETRIEVERS = {"keyword": "keyword search", "dense": "search by meaning", "toc": "table of contents"}
+_RETRIEVERS = {
+    "keyword": "keyword search",
+    "dense": "search by meaning",
+    "toc": "table of contents",
+    "fused": "combined search",
+    "two_hop": "following references",
+    "listing": "list items",
+    "adaptive": "tables re-read",
+    "value": "figure read",
+    "continuation": "next page",
+}
 
 
 def usage_chart(result: RunResult) -> go.Figure:

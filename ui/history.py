@@ -110,6 +110,17 @@ def entry_label(entry: Entry) -> str:
     return f"{_when(first.created_at)} · {safe.clip(first.question, 80)} · {what}"
 
 
+def unique_labels(labels: dict[str, str]) -> dict[str, str]:
+    """Labels made distinct: Streamlit keeps a select box's choice by its label, so two options with one
+    label would open the wrong one of them (two runs of one question in the same minute, say)."""
+    seen: dict[str, int] = {}
+    out = {}
+    for key, label in labels.items():
+        seen[label] = seen.get(label, 0) + 1
+        out[key] = label if seen[label] == 1 else f"{label} ({seen[label]})"
+    return out
+
+
 def run_label(row: RunSummary) -> str:
     """Plain text for a select box (Streamlit shows option labels as text)."""
     return f"{_when(row.created_at)} · {safe.clip(row.question, 80)} · {engine.strategy_label(row.strategy).lower()}"
@@ -220,6 +231,15 @@ def show_saved_run(result: RunResult, settings: Settings | None, key: str = "his
         feedback.mark_pages(result, key=f"{key}_mark")
 
 
+def _approach_of(row: RunSummary) -> str:
+    """A run of a comparison by its approach as asked ("Automatic: one pass")."""
+    requested = str(run_brief(row.run_id, services.store())["requested"])
+    effective = engine.strategy_label(row.strategy)
+    if requested == "auto":
+        return f"Automatic: {effective.lower()}"
+    return engine.strategy_label(requested) if requested else effective
+
+
 def _open(entries: list[Entry], settings: Settings) -> None:
     keys = [e.key for e in entries]
     by_key = {e.key: e for e in entries}
@@ -230,8 +250,8 @@ def _open(entries: list[Entry], settings: Settings) -> None:
             st.session_state[PICKER] = match
     if st.session_state.get(PICKER) not in keys:
         st.session_state.pop(PICKER, None)  # a deleted run, or a search that hides it
-    chosen = st.selectbox("Open a run", keys, format_func=partial(state.label_of, {k: entry_label(e) for k, e in by_key.items()}),
-                          key=PICKER)  # fmt: skip
+    labels = unique_labels({k: entry_label(e) for k, e in by_key.items()})
+    chosen = st.selectbox("Open a run", keys, format_func=partial(state.label_of, labels), key=PICKER)
     if chosen is None:
         return
     entry = by_key[chosen]
@@ -239,8 +259,9 @@ def _open(entries: list[Entry], settings: Settings) -> None:
     if entry.comparison:
         st.caption("These runs asked one question with several approaches (the Compare page).")
         ids = [r.run_id for r in entry.rows]
+        inner = unique_labels({r.run_id: _approach_of(r) for r in entry.rows})
         run_id = st.selectbox("Open one of its runs", ids, key=f"loupe_history_in_{chosen}",
-                              format_func=partial(state.label_of, {r.run_id: run_label(r) for r in entry.rows}))  # fmt: skip
+                              format_func=partial(state.label_of, inner))  # fmt: skip
     try:
         result = services.store().get(run_id)
     except LoupeError as error:
@@ -251,7 +272,7 @@ def _open(entries: list[Entry], settings: Settings) -> None:
 
 def _compare(rows: list[RunSummary]) -> None:
     st.subheader("Compare two runs")
-    labels = {r.run_id: run_label(r) for r in rows}
+    labels = unique_labels({r.run_id: run_label(r) for r in rows})
     pair = st.multiselect("Pick two runs", list(labels), max_selections=2, key="loupe_history_compare",
                           format_func=partial(state.label_of, labels))  # fmt: skip
     if len(pair) != 2:
