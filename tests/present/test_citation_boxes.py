@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from engine.contracts import AnswerWithEvidence, Chunk, Citation, PageMark
-from engine.present.boxes import locate_quote, with_citation_boxes
+from engine.present.boxes import is_bare_header, locate_quote, with_citation_boxes, without_bare_headers
 from engine.present.render import _crop_rect, _mark_boxes
 
 LABEL = "Purchases of plant and equipment"
@@ -111,3 +111,29 @@ def test_the_capex_row_of_a_real_filing_is_boxed_alone(shared_dir: Path) -> None
     row = [w for w in page.get_text("words") if box[1] <= (w[1] + w[3]) / 2 <= box[3]]
     assert {w[4] for w in row} >= {"Purchases", "(PP&E)", "(1,577)", "(1,373)", "(1,420)"}
     assert len(_rows_inside(box, page)) == 1
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "(Millions) | 2018 | 2017 | 2016 | 2018 | 2017",
+        "(in thousands, except per share) | FY2020 | FY2019",
+        "$ | 2021 |",
+    ],
+)
+def test_a_bare_header_row_is_not_a_supporting_passage(quote: str) -> None:
+    answer = AnswerWithEvidence(
+        text="x",
+        citations=(
+            Citation(chunk_id="a", doc_id="d", page=1, quote="Net sales | 1,200 | 1,100"),
+            Citation(chunk_id="b", doc_id="d", page=2, quote=quote, role="support"),
+            Citation(chunk_id="c", doc_id="d", page=3, quote="Sales rose in every region", role="support"),
+        ),
+    )
+    kept = without_bare_headers(answer).citations
+    assert [c.chunk_id for c in kept] == ["a", "c"]
+
+
+def test_a_row_with_an_item_or_a_value_stays() -> None:
+    assert not is_bare_header("Research and development | 1,821 | 1,870")
+    assert not is_bare_header("(Millions) | 2018 | 1,577")
