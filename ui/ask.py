@@ -58,7 +58,9 @@ def _suggestions(doc_ids: list[str]) -> None:
     st.caption("Try a question about the sample note:")
     cells = st.columns(len(SAMPLE_QUESTIONS))
     for n, (cell, question) in enumerate(zip(cells, SAMPLE_QUESTIONS, strict=True)):
-        cell.button(question, key=f"loupe_suggest_{n}", on_click=_suggest, args=(question,), width="stretch")
+        cell.button(
+            question, key=f"loupe_suggest_{n}", on_click=_suggest, args=(question,), width="stretch", help=question
+        )  # a long question is cut with "…" in a narrow button: the whole of it on hover
 
 
 def _new_conversation() -> None:

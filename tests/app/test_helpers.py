@@ -93,8 +93,10 @@ def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
 def test_confidence_and_page_score_charts() -> None:
     result = run_result()
     confidence = charts.confidence_chart(result)
-    assert list(confidence.data[0].y) == [40.0, 80.0] and list(confidence.data[0].x) == ["First reading",
-                                                                                        "Follow-up pass 1"]
+    assert list(confidence.data[0].y) == [40.0, 80.0] and list(confidence.data[0].x) == [
+        "First reading",
+        "Follow-up pass 1",
+    ]
     one = result.model_copy(update={"history": result.history[:1]})
     single = charts.confidence_chart(one)
     assert single.layout.xaxis.type == "category" and tuple(single.layout.yaxis.range) == (0, 100)
