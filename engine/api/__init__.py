@@ -9,7 +9,6 @@ from pathlib import Path
 
 from engine.config import MAX_QUESTION_CHARS, EngineConfig
 from engine.contracts import (
-    Activations,
     AnswerWithEvidence,
     Backend,
     Budget,
@@ -35,11 +34,11 @@ from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
 from engine.run.budget import LoopGuard
 from engine.run.calls import LlmCalls
-from engine.run.decide import decide
+from engine.run.column import activation_column, run_side_quota, settled_column
 from engine.run.evidence import RunState
 from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.run.side_quota import side_quota, with_document_sides
-from engine.run.steps import below_the_line, finish_caveats, understand_question, with_support
+from engine.run.side_quota import with_document_sides
+from engine.run.steps import finished_answer, understand_question
 from engine.run.strategies import STRATEGY_NAMES, strategy_runner
 from engine.run.strategies.router import route
 
@@ -120,25 +119,19 @@ def answer(
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
-    engines = ", ".join(dict.fromkeys(ix.keyword.engine for ix in indexes))
-    quota = side_quota(config.retrieval.top_k, len(parsed.sides)) if effective != "single_pass" else 0
-    activations = decide(
-        parsed, profiles, "single_pass" if effective == "single_pass" else "dispatched",
-        keyword_engine=engines, max_iterations=llm.guard.budget.max_iterations, side_quota=quota,
-        dense_engine=", ".join(dict.fromkeys(ix.dense_engine for ix in indexes)),
-    )  # fmt: skip
+    quota = run_side_quota(effective, config.retrieval.top_k, parsed)
+    activations = activation_column(effective, parsed, indexes, llm.guard.budget.max_iterations, quota)
     _notify(progress, "dispatch", f"{effective}: {reason}")
     state = RunState(
         question=question, parsed=parsed, indexes=indexes, config=config, llm=llm, activations=activations,
-        pdf_bytes=library.pdf_bytes, progress=progress, top_k=top_k,
+        pdf_bytes=library.pdf_bytes, progress=progress, top_k=top_k, side_quota=quota,
     )  # fmt: skip
     if previous is not None:
         seed_previous_evidence(state, previous)
     outcome = strategy_runner(effective)(state)
     if outcome.handed_to is not None:
         effective, reason = outcome.handed_to, f"{reason}; {outcome.note}"
-    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
-    final = below_the_line(final, config.generation.min_claim_confidence)
+    final = finished_answer(outcome, state)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
     final = without_bare_headers(final)  # a header row alone ("(Millions) | 2018 | 2017") supports nothing
@@ -157,7 +150,9 @@ def answer(
         backend=llm.backend.name,
         parsed_question=parsed,
         profiles=profiles,
-        activations=_note_dense_fallback(state.activations, embedded),
+        activations=settled_column(
+            state.activations, outcome.history, outcome.stop_reason, [d.failure for d in embedded if d.failure]
+        ),
         answer=final,
         history=tuple(outcome.history),
         stop_reason=outcome.stop_reason,
@@ -203,16 +198,6 @@ def _on_embeddings(
         for ix in indexes
     ]  # fmt: skip
     return [ix for ix, _ in pairs], [dense for _, dense in pairs]
-
-
-def _note_dense_fallback(activations: Activations, embedded: Sequence[EmbeddingDense]) -> Activations:
-    """The activation column with the reason dense retrieval fell back to the LSA this run, if it did."""
-    failures = list(dict.fromkeys(d.failure for d in embedded if d.failure is not None))
-    if not failures:
-        return activations
-    dense = activations.dense_retrieval
-    note = f"{dense.reason}; it fell back to LSA for this run ({'; '.join(failures)})"
-    return activations.model_copy(update={"dense_retrieval": dense.model_copy(update={"reason": note})})
 
 
 def _limits(budget: Budget | BudgetOverride | None, default: Budget) -> Budget:

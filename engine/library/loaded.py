@@ -22,7 +22,7 @@ from pathlib import Path
 from engine.config import EngineConfig, RetrievalConfig
 from engine.contracts import DocumentProfile, ParsedDocument
 from engine.retrieval.cache import shared_cache
-from engine.retrieval.index import DenseSlot, DocumentIndex
+from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo
 from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
@@ -49,13 +49,15 @@ class Loaded:
     dense: DenseSlot
     views: OrderedDict[RetrievalConfig, DocumentIndex] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    memo: DocumentMemo = field(default_factory=DocumentMemo)
+    """Derived data of the document (table cells, fiscal calendar) every view shares; dropped with it."""
 
     def view(self, config: RetrievalConfig) -> DocumentIndex:
         with self.lock:
             index = self.views.get(config)
             if index is None:
                 cache = shared_cache(config.cache_entries)
-                index = DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self.dense)
+                index = DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self.dense, self.memo)
                 self.views[config] = index
                 while len(self.views) > MAX_VIEWS:
                     self.views.popitem(last=False)

@@ -22,7 +22,7 @@ import pymupdf
 
 from engine.contracts import RunResult
 from engine.errors import LoupeError
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 from engine.present.names import (
     analyst_activation_rows,
     budget_lines,

@@ -6,7 +6,7 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Literal, TypeVar
 
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, DocumentProfile, ParsedDocument, RankedList
@@ -19,6 +19,25 @@ from engine.retrieval.toc import has_strong_title_match, toc_search
 log = logging.getLogger(__name__)
 
 RetrieverChoice = Literal["keyword", "toc", "dense", "fused"]
+T = TypeVar("T")
+
+
+class DocumentMemo:
+    """Values derived from one document's chunks (its table cells, its fiscal calendar), each computed once
+    and kept as long as the loaded document: every view of the document shares it, and it goes when the
+    document is dropped from the library's cache or deleted. Keys are a fixed set of names (one per kind
+    of derived value), so it stays small; a lock makes each value computed once under concurrent runs."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str, make: Callable[[], T]) -> T:
+        """The value kept under ``key``, made by ``make`` the first time it is asked for."""
+        with self._lock:
+            if key not in self._values:
+                self._values[key] = make()
+            return self._values[key]  # type: ignore[return-value]
 
 
 class DenseSlot:
@@ -69,8 +88,10 @@ class DocumentIndex:
         config: RetrievalConfig,
         cache: RetrievalCache | None = None,
         dense: DenseSlot | None = None,
+        memo: DocumentMemo | None = None,
     ) -> None:
         self.doc = doc
+        self.memo = memo or DocumentMemo()
         self.profile = profile
         self.keyword = keyword
         self.config = config
@@ -106,12 +127,12 @@ class DocumentIndex:
 
     def with_config(self, config: RetrievalConfig, cache: RetrievalCache) -> DocumentIndex:
         """The same document, retrievers and dense slot under other retrieval sizes."""
-        return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense)
+        return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense, self.memo)
 
     def with_dense(self, dense: DenseRetriever) -> DocumentIndex:
         """The same document and retrievers, with ``dense`` ranking by meaning (a run's embeddings retriever)."""
         return DocumentIndex(self.doc, self.profile, self.keyword, self.config, self.retrieval_cache,
-                             DenseSlot.holding(dense))  # fmt: skip
+                             DenseSlot.holding(dense), self.memo)  # fmt: skip
 
     def with_document(self, doc: ParsedDocument) -> DocumentIndex:
         """A new index over ``doc``'s replaced chunks, reusing the keyword index (same doc_id)."""

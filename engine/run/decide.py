@@ -1,17 +1,28 @@
 """The dispatcher: which retrieval patterns fire for a question on a set of documents, and why.
 
-``decide`` is pure: it reads a ``ParsedQuestion`` and the documents' ``DocumentProfile``s and returns
-an ``Activations`` column in which every pattern carries the reason its rule gave. No I/O, no LLM.
-Each rule below has test cases in tests/compose/test_decide.py; change a rule, change its tests.
+``decide`` is pure: it reads a ``ParsedQuestion``, the documents' ``DocumentProfile``s and the strategy
+that will run, and returns an ``Activations`` column in which every pattern carries the reason its rule
+gave. A pattern the strategy does not run (its registry entry, ``engine.run.strategies``) is off and says
+so; the feedback row says how that strategy loops. No I/O, no LLM. Each rule below has test cases in
+tests/run/test_decide.py; change a rule, change its tests.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.contracts import Activations, DocumentProfile, EffectiveStrategy, ParsedQuestion, PatternDecision
+from engine.contracts import (
+    PATTERN_NAMES,
+    Activations,
+    DocumentProfile,
+    EffectiveStrategy,
+    ParsedQuestion,
+    PatternDecision,
+    PatternName,
+)
 from engine.reading.census import asked_census
 from engine.retrieval.protocols import LSA_ENGINE
+from engine.run.strategies import STRATEGIES, LoopKind
 
 _OPEN_INTENTS = ("open_scoped", "open_corpus_wide", "vague")
 DEFAULT_KEYWORD_ENGINE = "Whoosh BM25F"
@@ -47,17 +58,18 @@ def decide(
         side_quota: Chunks each side of a comparison searches for on its own (0: no side searches).
         dense_engine: The engine dense retrieval runs on ("LSA", "embeddings: MODEL"), named in its reason.
     """
-    if strategy == "single_pass":
-        return _single_pass_column(parsed, profiles, keyword_engine)
-    return Activations(
-        toc_retrieval=_toc_rule(parsed, profiles),
-        keyword_retrieval=_keyword_rule(parsed, side_quota, keyword_engine),
-        dense_retrieval=_dense_rule(parsed, profiles, dense_engine),
-        two_hop_references=_two_hop_rule(parsed),
-        listing_aggregation=_listing_rule(parsed),
-        adaptive_parsing=_adaptive_rule(parsed, profiles),
-        iterative_feedback=_loop_rule(max_iterations),
-    )
+    spec = STRATEGIES[strategy]
+    rules: dict[PatternName, PatternDecision] = {
+        "toc_retrieval": _toc_rule(parsed, profiles),
+        "keyword_retrieval": _keyword_rule(parsed, side_quota, keyword_engine),
+        "dense_retrieval": _dense_rule(parsed, profiles, dense_engine, spec.loop),
+        "two_hop_references": _two_hop_rule(parsed),
+        "listing_aggregation": _listing_rule(parsed),
+        "adaptive_parsing": _adaptive_rule(parsed, profiles),
+    }
+    not_run = _off(f"not part of this strategy ({spec.summary})")
+    column = {name: rules[name] if name in spec.patterns else not_run for name in PATTERN_NAMES if name in rules}
+    return Activations(**column, iterative_feedback=_loop_rule(spec.loop, max_iterations))
 
 
 def _keyword_rule(parsed: ParsedQuestion, side_quota: int, engine: str = DEFAULT_KEYWORD_ENGINE) -> PatternDecision:
@@ -70,10 +82,16 @@ def _keyword_rule(parsed: ParsedQuestion, side_quota: int, engine: str = DEFAULT
     return _on(f"keyword search ({engine}) runs on every question")
 
 
-def _loop_rule(max_iterations: int | None) -> PatternDecision:
+def _loop_rule(loop: LoopKind, max_iterations: int | None) -> PatternDecision:
+    if loop == "none":
+        return _off("this strategy answers once: no feedback passes")
+    if loop == "plan_steps":
+        return _off("this strategy runs its plan's steps once, in dependency order: no feedback passes")
     if max_iterations == 0:
         return _off("the iteration budget is 0: no feedback pass may run")
     cap = "" if max_iterations is None else f" (at most {max_iterations})"
+    if loop == "re_plan":
+        return _on(f"a judge reads the evidence after each round and re-plans sub-queries for what is missing{cap}")
     return _on(f"the answer's feedback signals drive extra passes within the iteration budget{cap}")
 
 
@@ -89,20 +107,21 @@ def _toc_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> Pa
 
 
 def _dense_rule(
-    parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], engine: str = LSA_ENGINE
+    parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], engine: str = LSA_ENGINE, loop: LoopKind = "feedback"
 ) -> PatternDecision:
-    decision = _dense_need(parsed, profiles)
+    decision = _dense_need(parsed, profiles, loop)
     return decision.model_copy(update={"reason": f"{decision.reason}; dense retrieval ({engine})"})
 
 
-def _dense_need(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
+def _dense_need(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], loop: LoopKind) -> PatternDecision:
     if parsed.intent in _OPEN_INTENTS:
         return _on(f"{parsed.intent.replace('_', ' ')} question: its wording may not match the document's")
     if not parsed.keywords:
         return _on("the question has no specific keywords to match")
     if any(p.is_likely_scanned for p in profiles):
         return _on("an OCR text layer is noisy; meaning-based search backs up exact terms")
-    return _off(f"specific vocabulary ({parsed.intent.replace('_', ' ')}); the loop adds it if keywords miss")
+    later = "; the loop adds it if keywords miss" if loop == "feedback" else ""  # only that loop switches it on
+    return _off(f"specific vocabulary ({parsed.intent.replace('_', ' ')}){later}")
 
 
 def _two_hop_rule(parsed: ParsedQuestion) -> PatternDecision:
@@ -137,17 +156,3 @@ def _adaptive_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) 
     if parsed.retrieval.layout_hint == "table" and parsed.asks_for_value and tables:
         return _on("a value from a table: re-parse the evidence pages with the table finder")
     return _off("layer-1 text is enough; switched on if the context comes out garbled")
-
-
-def _single_pass_column(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile], engine: str) -> Activations:
-    toc = _toc_rule(parsed, profiles)
-    baseline = "single-pass baseline: one retrieval, one answer"
-    return Activations(
-        toc_retrieval=toc if toc.on else _off(toc.reason),
-        keyword_retrieval=_keyword_rule(parsed, 0, engine),
-        dense_retrieval=_off(baseline),
-        two_hop_references=_off(baseline),
-        listing_aggregation=_off(baseline),
-        adaptive_parsing=_off(baseline),
-        iterative_feedback=_off("single-pass strategy answers once, no feedback passes"),
-    )

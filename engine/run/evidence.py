@@ -75,6 +75,8 @@ class RunState:
     progress: Callable[[ProgressEvent], None] | None = None
     top_k: int | None = None
     """A fixed number of chunks per search (the eval's peer baseline); None: the configured sizes."""
+    side_quota: int = 0
+    """Chunks each side of a comparison searches for on its own (0: no side searches)."""
     ledger: dict[str, LedgerEntry] = field(default_factory=dict)
     page_scores: dict[tuple[str, int, RetrieverName], float] = field(default_factory=dict)
     queries_run: list[str] = field(default_factory=list)

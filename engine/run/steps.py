@@ -8,7 +8,7 @@ only the run knows (references whose target page was not fetched yet, the listin
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.contracts import (
@@ -17,8 +17,10 @@ from engine.contracts import (
     Citation,
     EffectiveStrategy,
     EvidenceItem,
+    Hit,
     IterationRecord,
     ParsedQuestion,
+    RankedList,
     StopReason,
     Trigger,
 )
@@ -73,9 +75,50 @@ def answer_now(state: RunState) -> AnswerWithEvidence:
     request = answer_request(state.question, state.parsed, context, state.config.generation)
     answer = state.llm.call("answer", request, AnswerWithEvidence, "rules")
     state.guard.charge_context(min(context.tokens, allowance))
-    checked = check_answer(validate_citations(answer, context.evidence), state.parsed, context.evidence)
-    checked = _with_unfetched_references(_with_listing(_real_references(checked, state), state), state)
-    return with_value(checked, state)
+    for refiner in REFINERS:
+        answer = refiner.refine(answer, state, context)
+    hold_cited(state, answer)
+    return answer
+
+
+@dataclass(frozen=True)
+class Refiner:
+    """One step code takes over every backend's answer, in ``REFINERS`` order, with the reason it is there."""
+
+    name: str
+    refine: Callable[[AnswerWithEvidence, RunState, ContextBundle], AnswerWithEvidence]
+    reason: str
+
+
+REFINERS: tuple[Refiner, ...] = (
+    Refiner("citations", lambda a, s, c: validate_citations(a, c.evidence),
+            "a citation must quote a passage the answer was given; others are dropped and counted"),
+    Refiner("signals", lambda a, s, c: check_answer(a, s.parsed, c.evidence),
+            "code reads sides, parts, counts, references and garbled pages in the cited passages and decides "
+            "whether the answer is complete, whichever backend wrote it"),
+    Refiner("real_references", lambda a, s, c: _real_references(a, s),
+            "a pending reference counts only when its target exists in a document and is not held already"),
+    Refiner("listing_count", lambda a, s, c: _with_listing(a, s),
+            "the listing pattern's count of an enumeration replaces the backend's estimate"),
+    Refiner("unfetched_references", lambda a, s, c: _with_unfetched_references(a, s),
+            "a reference the cited passages rely on stays pending until its target page is fetched"),
+    Refiner("values", lambda a, s, c: with_value(a, s),
+            "a value asked for is read from the table row or sentence that names it, for the period asked"),
+)  # fmt: skip
+"""The answer's refiners, in the order they run (each reads what the ones before it decided)."""
+
+
+def hold_cited(state: RunState, answer: AnswerWithEvidence) -> None:
+    """Put every cited chunk into the evidence ledger (a value may be read from a table page the retrieval
+    did not return)."""
+    for citation in answer.citations:
+        if citation.chunk_id in state.ledger:
+            continue
+        index = state.layer1_index_of(citation.doc_id)
+        chunk = index.chunk(citation.chunk_id) if index is not None else None
+        if chunk is not None:
+            hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
+            state.add(RankedList(query=f"value p.{citation.page}", retriever="value", hits=(hit,)))
 
 
 def _real_references(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -299,3 +342,10 @@ def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerW
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
     return sum(estimate_tokens(i.text) for i in items)
+
+
+def finished_answer(outcome: Outcome, state: RunState) -> AnswerWithEvidence:
+    """The answer a run returns: supporting passages added, an early stop flagged, and an answer under the
+    claim line not claimed."""
+    final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
+    return below_the_line(final, state.config.generation.min_claim_confidence)

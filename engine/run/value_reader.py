@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 
 from engine.contracts import (
     AnswerWithEvidence,
@@ -21,9 +20,7 @@ from engine.contracts import (
     Citation,
     ComparisonSide,
     EvidenceItem,
-    Hit,
     QuestionPart,
-    RankedList,
 )
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
@@ -99,33 +96,23 @@ def _content(state: RunState) -> str:
     return " ".join(text.split())
 
 
-_DOC_CELLS: OrderedDict[tuple[str, int], dict[int, list[Cell]]] = OrderedDict()
-_DOC_CELLS_KEPT = 8
-"""Documents whose cells stay cached (a document's tables read once, then for every question)."""
-_FISCAL_ENDS: dict[str, int | None] = {}
-"""The month each document's fiscal year ends in, by document id (read once)."""
-
-
 def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
     """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
-    only): a value the retrieval missed is still read from its statement."""
+    only): a value the retrieval missed is still read from its statement. Read once per loaded document."""
     index = state.layer1_index_of(doc_id)
     if index is None:
         return {}
-    key = (doc_id, len(index.doc.chunks))
-    cached = _DOC_CELLS.get(key)
-    if cached is None:
-        name = index.doc.file_name
-        cached = {}
-        for page in range(1, index.doc.total_pages + 1):
-            chunks = index.chunks_on_pages([page])
-            if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-                cached[page] = table_cells([_item(c, name) for c in chunks])
-        _DOC_CELLS[key] = cached
-        while len(_DOC_CELLS) > _DOC_CELLS_KEPT:
-            _DOC_CELLS.popitem(last=False)
-    _DOC_CELLS.move_to_end(key)
-    return cached
+    return index.memo.get("table_cells", lambda: _table_cells_by_page(index))
+
+
+def _table_cells_by_page(index: DocumentIndex) -> dict[int, list[Cell]]:
+    name = index.doc.file_name
+    cells: dict[int, list[Cell]] = {}
+    for page in range(1, index.doc.total_pages + 1):
+        chunks = index.chunks_on_pages([page])
+        if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
+            cells[page] = table_cells([_item(c, name) for c in chunks])
+    return cells
 
 
 def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
@@ -145,10 +132,7 @@ def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
 
 def _fiscal_end(index: DocumentIndex) -> int | None:
     """The month the document's fiscal year ends in (read once per document)."""
-    key = index.doc.doc_id
-    if key not in _FISCAL_ENDS:
-        _FISCAL_ENDS[key] = fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks))
-    return _FISCAL_ENDS[key]
+    return index.memo.get("fiscal_year_end", lambda: fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks)))
 
 
 def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
@@ -324,7 +308,6 @@ def _merged(
         lines += [_line(pair, value) for pair, value in group] + _difference(group)
     for _, value in found:
         for cell in value.cells:
-            _remember(state, cell.chunk_id, cell.doc_id, cell.page)
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
@@ -376,14 +359,3 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     share = len(found) / max(1, wanted)
     value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
     return round(min(0.95, max(0.05, value)), 3)
-
-
-def _remember(state: RunState, chunk_id: str, doc_id: str, page: int) -> None:
-    """Put the chunk a value was read from into the evidence (it may not have been retrieved itself)."""
-    if chunk_id in state.ledger:
-        return
-    index = state.layer1_index_of(doc_id)
-    chunk = index.chunk(chunk_id) if index is not None else None
-    if chunk is not None:
-        hit = Hit(chunk=chunk, score=1.0, retriever="value", rank=1)
-        state.add(RankedList(query=f"value p.{page}", retriever="value", hits=(hit,)))

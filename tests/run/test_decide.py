@@ -6,6 +6,7 @@ import pytest
 
 from engine.contracts import PATTERN_NAMES
 from engine.run.decide import decide
+from engine.run.strategies import STRATEGIES
 from tests.run.factories import profile, question
 
 CASES = [
@@ -68,7 +69,39 @@ def test_single_pass_runs_keyword_and_toc_only():
     column = decide(question(intent="listing", references=("Table 3",)), [profile(toc=10)], "single_pass")
     on = {name for name, d in column.items() if d.on}
     assert on == {"keyword_retrieval", "toc_retrieval"}
-    assert "single-pass" in column.iterative_feedback.reason
+    assert "answers once" in column.iterative_feedback.reason
+    assert "not part of this strategy" in column.two_hop_references.reason
+
+
+@pytest.mark.parametrize("strategy", ["single_pass", "dispatched", "dynamic", "plan_execute"])
+def test_a_strategy_runs_only_the_patterns_its_registry_entry_declares(strategy):
+    """Every rule fires for this question (outline, reference, listing, open intent, table value): the
+    column still switches on only what the strategy runs."""
+    parsed = question(
+        intent="vague", references=("Table 3",), expected_count=3, layout_hint="table", asks_for_value=True
+    )
+    column = decide(parsed, [profile(toc=10, tables=True)], strategy)
+    spec = STRATEGIES[strategy]
+    for name, decision in column.items():
+        if name == "iterative_feedback":
+            continue
+        assert decision.on == (name in spec.patterns), (name, decision)
+        if name not in spec.patterns:
+            assert spec.summary in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("strategy", "on", "fragment"),
+    [
+        ("single_pass", False, "answers once"),
+        ("dispatched", True, "feedback signals"),
+        ("dynamic", True, "re-plans sub-queries"),
+        ("plan_execute", False, "plan's steps once"),
+    ],
+)
+def test_the_feedback_row_says_how_the_strategy_loops(strategy, on, fragment):
+    column = decide(question(), [profile()], strategy, max_iterations=3)
+    assert column.iterative_feedback.on is on and fragment in column.iterative_feedback.reason
 
 
 def test_several_documents_count_outlines():

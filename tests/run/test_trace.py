@@ -66,3 +66,13 @@ def test_no_pending_reference_to_a_target_no_document_has():
     )
     checked = _real_references(answer_, _State())  # type: ignore[arg-type]
     assert checked.pending_references == () and not checked.caveats
+
+
+def test_the_refiners_run_in_their_declared_order_each_with_its_reason():
+    from engine.run.steps import REFINERS
+
+    names = [r.name for r in REFINERS]
+    assert names.index("citations") < names.index("signals"), "signals read only citations that hold"
+    assert names.index("signals") < names.index("real_references") < names.index("unfetched_references")
+    assert names[-1] == "values", "a value read leads the answer the other refiners checked"
+    assert len(set(names)) == len(names) and all(r.reason for r in REFINERS)

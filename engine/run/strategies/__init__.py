@@ -1,7 +1,8 @@
 """The strategy registry: every strategy a run can take, by name.
 
-``STRATEGIES`` maps each strategy that runs to the function that runs it (a module of this package);
-``auto`` is not one of them: the router (``router.py``) picks one per question. The CLI, the eval, the
+``STRATEGIES`` maps each strategy that runs to the function that runs it (a module of this package), the
+retrieval patterns it can run and how it loops: the dispatcher (``engine.run.decide``) and the activation
+column take both from here, so the column shows what the chosen strategy runs. ``auto`` is not one of them: the router (``router.py``) picks one per question. The CLI, the eval, the
 sidebar and the Evaluate page take their choices from ``STRATEGY_NAMES``. Strategy modules load on
 first use, so reading the names stays cheap.
 """
@@ -11,35 +12,58 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from engine.contracts import EffectiveStrategy, StrategyName
+from engine.contracts import PATTERN_NAMES, EffectiveStrategy, PatternName, StrategyName
 
 if TYPE_CHECKING:
     from engine.run.evidence import RunState
     from engine.run.steps import Outcome
 
 
+LoopKind = Literal["none", "feedback", "re_plan", "plan_steps"]
+"""How a strategy goes on after its first retrieval: not at all; the answer's feedback signals drive extra
+passes; a judge re-plans sub-queries for the gap; the steps of one plan, in dependency order."""
+
+
 @dataclass(frozen=True)
 class StrategySpec:
-    """Where a strategy's run function lives ("module:function") and what it does, in a line."""
+    """Where a strategy's run function lives ("module:function"), what it does in a line, the retrieval
+    patterns it can run (the dispatcher's rules decide which of them fire) and how it loops."""
 
     target: str
     summary: str
+    patterns: frozenset[PatternName]
+    loop: LoopKind
 
+
+_SEARCH: frozenset[PatternName] = frozenset({"keyword_retrieval", "dense_retrieval"})
+"""Fused search: keyword always, dense when its rule fires (a strategy's plain ``search`` runs both)."""
 
 STRATEGIES: dict[EffectiveStrategy, StrategySpec] = {
     "single_pass": StrategySpec(
-        "engine.run.strategies.single_pass:run_single_pass", "understand, retrieve once, answer (the baseline)"
+        "engine.run.strategies.single_pass:run_single_pass",
+        "understand, retrieve once, answer (the baseline)",
+        frozenset({"toc_retrieval", "keyword_retrieval"}),  # one keyword search, in the outline's section if named
+        "none",
     ),
     "dispatched": StrategySpec(
-        "engine.run.strategies.dispatched:run_dispatched", "the dispatcher's patterns, then a bounded feedback loop"
+        "engine.run.strategies.dispatched:run_dispatched",
+        "the dispatcher's patterns, then a bounded feedback loop",
+        frozenset(PATTERN_NAMES),
+        "feedback",
     ),
     "dynamic": StrategySpec(
-        "engine.run.strategies.dynamic:run_dynamic", "plan sub-queries, judge sufficiency, re-plan for the gap"
+        "engine.run.strategies.dynamic:run_dynamic",
+        "plan sub-queries, judge sufficiency, re-plan for the gap",
+        _SEARCH | {"iterative_feedback"},  # each sub-query is one fused search; the re-plan is its loop
+        "re_plan",
     ),
     "plan_execute": StrategySpec(
-        "engine.run.strategies.plan_execute:run_plan_execute", "a validated plan of dependent retrieval steps"
+        "engine.run.strategies.plan_execute:run_plan_execute",
+        "a validated plan of dependent retrieval steps",
+        _SEARCH,  # each step is one fused search; the plan runs once
+        "plan_steps",
     ),
 }
 """Every strategy that runs, in the order choices are shown."""
@@ -64,4 +88,12 @@ def strategy_runner(name: EffectiveStrategy) -> Callable[[RunState], Outcome]:
     return runner
 
 
-__all__ = ["AUTO_SUMMARY", "STRATEGIES", "STRATEGY_NAMES", "StrategySpec", "strategy_runner", "strategy_summary"]
+__all__ = [
+    "AUTO_SUMMARY",
+    "STRATEGIES",
+    "STRATEGY_NAMES",
+    "LoopKind",
+    "StrategySpec",
+    "strategy_runner",
+    "strategy_summary",
+]

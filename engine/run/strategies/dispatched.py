@@ -13,7 +13,6 @@ from engine.documents.layout import has_rows
 from engine.run.actions import PlannedAction, anchor_share, next_action
 from engine.run.census_answer import count_labels
 from engine.run.evidence import RunState
-from engine.run.side_quota import side_quota
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
 from engine.run.stops import BUDGET_STOPS, SEARCH_TRIGGERS, LoopView, Phase, first_stop, weaker_evidence
 from engine.run.value_reader import value_searches
@@ -69,8 +68,7 @@ def _side_searches(state: RunState, queries: list[str]) -> list[str]:
     added: list[str] = []
     for side in state.parsed.sides:
         docs = [ix for ix in state.indexes if ix.doc.doc_id == side.doc_id] if side.doc_id else None
-        quota = side_quota(state.config.retrieval.top_k, len(state.parsed.sides))
-        added += state.search(side.query, k=quota, docs=docs)
+        added += state.search(side.query, k=state.side_quota, docs=docs)
         queries.append(side.query)
     return added
 

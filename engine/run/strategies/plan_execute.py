@@ -14,6 +14,7 @@ import re
 from engine.contracts import AnswerWithEvidence, ExecutionPlan, IterationRecord, PlanStep, TaskRequest, Trigger
 from engine.errors import PlanValidationError
 from engine.reading.generation import answer_request, assemble_context
+from engine.run.column import hand_over
 from engine.run.evidence import RunState
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
 from engine.run.strategies.dispatched import run_dispatched
@@ -72,6 +73,7 @@ def run_plan_execute(state: RunState) -> Outcome:
     except PlanValidationError as error:
         logger.info("plan rejected: %s", error)
         state.llm.record_fallback("make_plan", f"plan rejected: {error}")
+        hand_over(state, "dispatched")
         outcome = run_dispatched(state)
         outcome.handed_to, outcome.note = "dispatched", f"plan rejected ({error}), fell back to dispatched"
         return outcome
