@@ -90,7 +90,8 @@ def summary_rows(entries: list[Entry], briefs: dict[str, dict[str, object]]) -> 
             approach = engine.strategy_label(first.strategy)
             value = brief.get("confidence")
             confidence = f"{value:.0%}" if isinstance(value, float) else ""
-            complete = {True: "yes", False: "no"}.get(brief.get("complete"), "")  # type: ignore[arg-type]
+            done = brief.get("complete")
+            complete = "" if done is None else ("yes" if done else "no")
         table.append({
             "when (UTC)": _when(first.created_at),
             "question": ("↳ " if first.follow_up_of else "") + first.question,

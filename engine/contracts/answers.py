@@ -57,8 +57,11 @@ class PageMark(Contract):
     quote: str = ""
     boxes: tuple[BBox, ...] = ()
     role: CitationRole = "answer"
-    exact: bool = Field(False, description="The boxes are the passage's own lines (a citation's ``boxes``): drawn "
-                        "as they are, not searched for.")
+    exact: bool = Field(
+        False,
+        description="The boxes are the passage's own lines (a citation's ``boxes``): drawn "
+        "as they are, not searched for.",
+    )
 
 
 class AnswerWithEvidence(Contract):
