@@ -11,7 +11,7 @@ import streamlit as st
 
 import engine
 from engine import LoupeError, RunResult, RunSummary
-from ui import feedback, pack, safe, services, state, views
+from ui import feedback, pack, replay, safe, services, state, views
 from ui.ask import ask
 from ui.settings import STRATEGIES, Settings
 
@@ -228,6 +228,7 @@ def show_saved_run(result: RunResult, settings: Settings | None, key: str = "his
     st.caption(f"Share this run with a colleague on this server: [link to this run]({share_link(result.run_id)})")
     pack.download_buttons(result, key=f"{key}_pack")
     views.show_run(result, key=key)
+    replay.show_replay(result, key=f"{key}_replay")
     if settings is not None:
         feedback.mark_pages(result, key=f"{key}_mark")
 
