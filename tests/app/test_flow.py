@@ -111,10 +111,22 @@ def test_marking_pages_builds_the_personal_set_that_evaluate_runs(app_engine: st
     at = at.button(key="loupe_eval_run").click().run()
     _ok(at)
     assert "Results: my questions" in at.subheader[0].value
-    columns = set(at.dataframe[0].value.columns)
-    assert {"evidence recall", "median latency (ms)", "LLM calls"} <= columns and "p50ms" not in columns
+    metrics = set(at.dataframe[0].value.index)
+    assert {"evidence recall", "median latency (ms)", "language-model calls", "answer match"} <= metrics
+    assert at.dataframe[0].value.columns[0] == "One pass" and "p50ms" not in metrics
+    per_question = at.dataframe[1].value
+    assert list(per_question.columns) == ["question", "approach", "pages cited", "gold pages", "answer",
+                                          "right or wrong", "confidence"]  # fmt: skip
+    assert per_question["question"].iloc[0] == SAMPLE_QUESTIONS[0] and "3" in per_question["gold pages"].iloc[0].split(
+        ", "
+    )
+    assert at.selectbox(key="loupe_eval_open").options
     cost = json.loads(at.get("plotly_chart")[1].proto.spec)
     assert cost["layout"]["showlegend"] is True and cost["layout"]["xaxis"]["title"]["text"]
+    assert all(t["mode"] == "markers" for t in cost["data"])  # names in the legend, never printed over each other
+    at = at.button(key="loupe_eval_open_go").click().run()  # a way into the question's run: asked on Ask
+    _ok(at)
+    assert len(at.chat_message) == 2 and SAMPLE_QUESTIONS[0] in _texts(at)
 
 
 def test_marking_rejects_a_page_the_document_does_not_have(app_engine: str) -> None:

@@ -110,7 +110,10 @@ def test_inspect_and_compare_rows() -> None:
     assert [r["action"] for r in rows] == ["retrieve", "two_hop"] and rows[1]["candidates added"] == 1
     results = [run_result("single_pass"), run_result("auto")]
     table = compare_rows(results)
-    assert table[1]["strategy"] == "auto → dispatched" and table[0]["evidence pages"] == "p2, p5"
+    assert (
+        table[1]["approach"] == "Automatic: guided search with follow-up passes"
+        and table[0]["evidence pages"] == "p2, p5"
+    )
     scatter = charts.cost_chart(results, "context_tokens")
     assert [t.x[0] for t in scatter.data] == [900, 900] and [t.y[0] for t in scatter.data] == [2, 2]
 

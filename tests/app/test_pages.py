@@ -166,7 +166,7 @@ def test_compare_runs_every_strategy(app_engine: str) -> None:
     at.button[[b.label for b in at.button].index("Run comparison")].click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     table = at.dataframe[0].value
-    assert len(table) == 5 and {"LLM calls", "evidence pages", "stop reason"} <= set(table.columns)
+    assert len(table) == 5 and {"language-model calls", "evidence pages", "why it stopped"} <= set(table.columns)
     assert at.get("plotly_chart")
 
 
