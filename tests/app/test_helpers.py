@@ -73,8 +73,8 @@ def test_library_rows_show_ocr_pages_and_indexes_still_building() -> None:
     base = LibraryEntry(doc_id=entry.doc_id, file_name="scan.pdf", size_bytes=2048, total_pages=entry.total_pages,
                         added_at="2025-01-02T03:04:05+00:00", profile=entry.model_copy(update={"ocr_pages": (1, 2)}))  # fmt: skip
     building, ready = entry_rows([base.model_copy(update={"building": ("keyword index",)}), base])
-    assert building["OCR pages"] == 2 and building["search indexes"] == "building: keyword index"
-    assert ready["search indexes"] == "ready"
+    assert building["OCR pages"] == 2 and building["state"] == "building: keyword index"
+    assert ready["state"] == "ready"
 
 
 def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
