@@ -111,6 +111,7 @@ _LAZY = {
     "question_rows": "engine.present.names",
     "document_rows": "engine.present.names",
     "pass_rows": "engine.present.names",
+    "pages_text": "engine.present.names",
 }
 
 __all__ = [

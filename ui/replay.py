@@ -15,9 +15,9 @@ def replay_facts(result: RunResult, upto: int) -> list[str]:
     found so far, and the latest confidence."""
     shown = result.history[:upto]
     lines = [engine.pass_sentence(r) for r in shown]
-    pages = sorted({(p.file_name, p.page) for r in shown for p in r.pages_added})
+    pages = [p for r in shown for p in r.pages_added]
     if pages:
-        lines.append("Pages found so far: " + ", ".join(f"{name} p. {page}" for name, page in pages) + ".")
+        lines.append("Pages found so far: " + engine.pages_text(pages, several=len(result.docs) > 1) + ".")
     if shown:
         last = shown[-1]
         if upto == len(result.history):

@@ -10,12 +10,14 @@ distinct query is a "different search" (never a "unique query"), the LLM is "the
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import get_args
 
 from engine.contracts import (
     Action,
     BackendFallback,
     IterationRecord,
+    PageRef,
     PatternName,
     ProgressEvent,
     RunResult,
@@ -66,7 +68,7 @@ INTENT_LABELS: dict[str, str] = {
     "vague": "an unclear question",
 }
 TRIGGER_LABELS: dict[Trigger, str] = {
-    "initial": "First reading",
+    "initial": "The question was asked",
     "incomplete_answer": "The answer was incomplete",
     "discovered_vocabulary": "The pages used other words for the subject",
     "pending_references": "The answer pointed to another part of the document",
@@ -264,6 +266,19 @@ def document_rows(result: RunResult) -> list[dict[str, str]]:
     ]
 
 
+def pages_text(pages: Sequence[PageRef], several: bool = True) -> str:
+    """Pages as a reader scans them: "p. 1, 4, 5" for one document; "a.pdf p. 1, 4 · b.pdf p. 2" for several."""
+    by_file: dict[str, list[int]] = {}
+    for ref in pages:
+        by_file.setdefault(ref.file_name, [])
+        if ref.page not in by_file[ref.file_name]:
+            by_file[ref.file_name].append(ref.page)
+    parts = [
+        (f"{name} " if several else "") + "p. " + ", ".join(map(str, sorted(nums))) for name, nums in by_file.items()
+    ]
+    return " · ".join(parts)
+
+
 def pass_rows(result: RunResult) -> list[dict[str, str]]:
     """Every pass as a table row for analysts."""
     return [
@@ -271,7 +286,7 @@ def pass_rows(result: RunResult) -> list[dict[str, str]]:
             "pass": pass_title(r),
             "why": TRIGGER_LABELS.get(r.trigger, _plain(r.trigger)),
             "what Loupe did": ACTION_LABELS.get(r.action_taken, _plain(r.action_taken)),
-            "pages added": ", ".join(f"{p.file_name} p. {p.page}" for p in r.pages_added) or "none",
+            "pages added": pages_text(r.pages_added, several=len(result.docs) > 1) or "none",
             "confidence after": f"{r.confidence_after:.0%}",
         }
         for r in result.history
