@@ -10,7 +10,6 @@ cell too, with the sentence as its label. Pure functions: no I/O, no engine stat
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -18,6 +17,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space, split_sentences
 from engine.reading.periods import YEAR, Period, fiscal_quarter, periods_in, span_headers, with_spans
+from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 
 _NUMBER = re.compile(
     r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
@@ -195,6 +195,8 @@ class _TableState:
     """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
     spans: list[str] | None = None
     """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+    percent: bool = False
+    """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -217,9 +219,12 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 
 def _read_caption(line: str, state: _TableState) -> None:
-    state.scale = table_scale(line) or state.scale
-    if len(line) <= 100 and STATEMENT_TITLE.search(line):
-        state.title = line
+    scale = table_scale(line)
+    state.scale = scale or state.scale
+    if len(line) <= 100 and (STATEMENT_TITLE.search(line) or summary_kind(line)):
+        state.title = line  # a statement's title, or a partial table's ("Balance Sheet for Obligor Group")
+    if len(line) <= 100 and (scale or percent_caption(line) or STATEMENT_TITLE.search(line)):
+        state.percent = percent_caption(line)  # a caption starts a table: of percentages, or of amounts
     lead = re.match(rf"^({YEAR})\b", line)
     if lead and len(line) > 120 and state.years and not state.in_rows:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
@@ -250,6 +255,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         if state.in_rows:
             state.spans = None  # a new table's header
         _note_spans(span_headers(line), state)
+        # a caption read since the last rows still speaks for this header ("(Percent of net sales)" above it)
+        state.percent = percent_caption(row[0]) or (state.percent and not state.in_rows)
         state.header, state.years, state.in_rows = row, None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
@@ -268,7 +275,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     else:
         columns = []
     columns = with_spans(columns, state.spans)
-    return _cells_of_row(item, line, row, columns, state.scale, state.title)
+    return _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
 
 
 def _offset(columns: list[str], values: list[str]) -> int:
@@ -285,8 +292,10 @@ def _offset(columns: list[str], values: list[str]) -> int:
 
 
 def _cells_of_row(
-    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = ""
+    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = "",
+    percent: bool = False,
 ) -> list[Cell]:
+    """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""
     label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
     if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
@@ -299,6 +308,8 @@ def _cells_of_row(
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
         bound = _BOUND.match(raw.strip())
+        if unit == "" and not word and (percent or percent_column(column)):
+            unit = "%"  # a share of sales or a change, printed without its % sign: never an amount
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
@@ -353,27 +364,6 @@ def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
         for item in items:
             cells += sentence_cells(item)
     return cells
-
-
-_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
-"""Rows whose amounts are not in the statement's scale ("except per share data")."""
-
-
-def with_document_scale(cells: list[Cell]) -> list[Cell]:
-    """A table row with no scale of its own takes the scale most of its document's tables state
-    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
-    amounts, ratios and percentages."""
-    scales: dict[str, Counter[str]] = {}
-    for cell in cells:
-        if cell.is_row and cell.scale:
-            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
-    out = []
-    for cell in cells:
-        common = scales.get(cell.doc_id)
-        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
-            cell = replace(cell, scale=common.most_common(1)[0][0])
-        out.append(cell)
-    return out
 
 
 def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:

@@ -163,10 +163,31 @@ def _statement(match: ValueMatch, wanted_scale: str) -> str:
     if not cell.is_row:  # a number stated in prose: the value, then the sentence that states it
         return f"{value}: \u201c{cell.quote}\u201d"
     where = f", {cell.column}" if cell.column else ""
-    label = cell.label
-    if cell.is_row and cell.value < 0 and cell.raw.startswith("("):
-        value += f" (printed as {cell.raw})"
-    return f"{label}{where}: {value}"
+    if cell.value < 0 and cell.unit != "%":
+        value = signed_amount(cell) + (f" ({restated})" if restated else "")
+    return f"{cell.label}{where}: {value}"
+
+
+_CASH_FLOW = re.compile(r"cash\s*flows?|investing activities|financing activities|operating activities", re.I)
+_OUTGO = re.compile(r"\b(?:expenses?|costs?|charges?|purchases?|payments?|paid|repurchases?|additions?|"
+                    r"capital expenditures?|spending|taxes|provision)\b", re.I)
+"""A row whose label names money spent: printed in parentheses, it is an amount spent, not a negative one."""
+_EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
+"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
+
+
+def signed_amount(cell: Cell) -> str:
+    """A negative amount as an analyst states it, the printed figure kept: money spent as the amount spent
+    ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
+    minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund."""
+    printed = f"printed as {cell.raw}"
+    if _EARNED.search(cell.label):  # "Net income (loss)" printed (42) in a cash-flow statement is a loss
+        return f"{cell.display()} ({printed})"
+    positive = replace(cell, value=abs(cell.value)).display()
+    spent = " spent" if _OUTGO.search(cell.label) else ""
+    if _CASH_FLOW.search(f"{cell.context} {cell.label}"):
+        return f"{positive}{spent} (a cash outflow; {printed})"
+    return f"{positive}{spent} ({printed})" if spent else f"{cell.display()} ({printed})"
 
 
 # --------------------------------------------------------------------------------------------

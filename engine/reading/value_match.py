@@ -17,6 +17,7 @@ from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.line_items import line_item_triggers
 from engine.reading.periods import Period, periods_in
+from engine.reading.statement_sense import asks_for_summary, in_primary_statement, summary_kind
 from engine.reading.table_values import STATEMENT_TITLE, Cell
 
 ASKING_WORDS = frozenset(
@@ -281,6 +282,24 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
     return -0.2
 
 
+def _unasked_summary(cell: Cell, question: str) -> bool:
+    """A row of a partial table (a guarantor group's, a segment's, a quarter's: ``statement_sense``) that
+    the question does not ask for: the consolidated statement's row answers for the company's year."""
+    kind = summary_kind(f"{cell.context} {cell.column}") if cell.is_row else ""
+    return bool(kind) and not asks_for_summary(question, kind)
+
+
+_PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
+_PER_SHARE_ROW = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I)
+"""A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
+
+
+def _unasked_per_share(cell: Cell, question: str) -> bool:
+    """A per-share row ("Net earnings per share - diluted") for a question that asks no per-share figure:
+    a per-share amount is never the total it divides."""
+    return cell.is_row and bool(_PER_SHARE_ROW.search(cell.label)) and not _PER_SHARE_ASKED.search(question)
+
+
 def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
     """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
     never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
@@ -327,7 +346,11 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         in_named = _in_named_statement(cell, statements)
-        score += 0.35 if STATEMENT_TITLE.search(cell.context) else 0.0  # a financial statement over a discussion
+        primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
+        score += 0.35 if primary else 0.0  # a financial statement over a discussion
+        score -= 1.0 if _unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
+        score -= 1.0 if _unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 0.2 * min(3, len(_extra_words(spec, cell))) if spec.alternatives else 0.0  # "Other income, net"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company

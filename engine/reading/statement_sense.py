@@ -1,0 +1,85 @@
+"""What kind of table a figure is printed in, read from its caption, header and section.
+
+A filing prints the same line item in several tables: the consolidated statements (the company's
+audited figures), a segment's summary, the summarized financial information of a guarantor or obligor
+group (a subset of the legal entities), a quarterly summary, and a management-discussion table of each
+line as a percent of net sales. Only the consolidated statements answer for the company's year; the
+others answer only when the question names them. Pure: every rule reads text the caller passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.reading.periods import YEAR
+
+SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
+    # (kind, how a table's caption or section names it, how a question asks for it, why)
+    ("guarantor",
+     re.compile(r"\b(?:non-?)?guarantors?\b|\bobligor group\b|\bparent company only\b|\bcondensed consolidating\b|"
+                r"\bissuer and guarantor\b|\bsummarized financial information\b", re.I),
+     re.compile(r"\bguarant|\bobligor|\bparent company\b|\bconsolidating\b|\bissuer\b", re.I),
+     "debt notes print the figures of the entities that guarantee them: a subset of the company"),
+    ("quarterly",
+     re.compile(r"\b(?:unaudited\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|financial)\b|"
+                r"\bselected quarterly\b|\bquarterly (?:operating )?results\b", re.I),
+     re.compile(r"\bquarter|\bQ[1-4]\b|\bthree months\b|\b13 weeks\b", re.I),
+     "a quarterly summary prints one quarter per column: none of them is the year"),
+    ("segment",
+     re.compile(r"\b(?:business|operating|reportable)\s+segments?\b|\bsegment\s+(?:information|results|data|"
+                r"performance|summary|operating)\b|\bby segment\b", re.I),
+     re.compile(r"\bsegments?\b|\bdivisions?\b|\bbusiness (?:unit|group)s?\b", re.I),
+     "a segment table prints each business's own figures: one segment's row is not the company's"),
+)  # fmt: skip
+"""Tables that print a part of the company (or of its year) under the names of its line items."""
+
+
+def summary_kind(context: str) -> str:
+    """The kind of partial table ``context`` (a cell's caption, title and section) names, else ""."""
+    for kind, names, _, _ in SUMMARY_KINDS:
+        if names.search(context):
+            return kind
+    return ""
+
+
+def asks_for_summary(question: str, kind: str) -> bool:
+    """Whether ``question`` asks for the figures of a partial table of ``kind`` ("the guarantor group's
+    net sales", "fourth-quarter revenue", "the segment's operating income")."""
+    return any(k == kind and asked.search(question) for k, _, asked, _ in SUMMARY_KINDS)
+
+
+_CONSOLIDATED_TITLE = re.compile(
+    r"(?:consolidated)?statements?of(?:consolidated)?(?:operations|income|earnings|cashflows?|financialposition|"
+    r"comprehensive(?:income|loss))|balancesheets?"
+)
+"""A primary statement's title with its spaces squeezed out: PDF text often splits a word ("Statement of
+Incom e"), which no spaced pattern reads."""
+
+
+def in_primary_statement(context: str) -> bool:
+    """Whether ``context`` names a primary financial statement (the consolidated figures), however the PDF
+    spaced its title, and no partial table of it (a guarantor group's "Statement of Income")."""
+    squeezed = re.sub(r"[\s\-]+", "", context.lower())
+    return bool(_CONSOLIDATED_TITLE.search(squeezed)) and not summary_kind(context)
+
+
+PERCENT_TABLE = re.compile(
+    r"\b(?:percent(?:age)?s?|%)\s+of\s+(?:net\s+|total\s+)?(?:sales|revenues?|total)\b|\bas\s+a\s+percent(?:age)?\b|"
+    r"^\(?\s*percent(?:age)?\s*\)?$|^\(?\s*in\s+percent(?:age)?s?\s*\)?$",
+    re.I,
+)
+"""A table (or column) of shares, not amounts: "(Percent of net sales)", "% of revenue", "as a percentage of
+sales". Its figures print without a % sign, so only its caption tells they are percentages."""
+
+PERCENT_COLUMN = re.compile(r"^\s*%|\bpercent(?:age)?\b|%\s*(?:change|chg)\b|\bchange\s*%", re.I)
+"""A column of shares or changes ("% Change", "Percent change", "% of sales"): its figures are percentages."""
+
+
+def percent_caption(text: str) -> bool:
+    """Whether a table's caption or first header cell says its figures are percentages."""
+    return bool(PERCENT_TABLE.search(text.strip()))
+
+
+def percent_column(header: str) -> bool:
+    """Whether a column header says its figures are percentages (a year column never does)."""
+    return bool(PERCENT_COLUMN.search(header)) and not re.fullmatch(rf"\s*\(?{YEAR}\)?\s*", header)
