@@ -43,7 +43,9 @@ COVER_LINE = re.compile(
 )
 """The boilerplate lines of a filing's cover page ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
 "FORM 10-K"): every filing's first heading, so none names a document."""
-_FILE_WORD_NOISE = re.compile(r"^(?:\d+|10-?[kq]|8-?k|20-?f|q[1-4]|fy|earnings|release|annual|report|dated|v\d.*)$", re.I)
+_FILE_WORD_NOISE = re.compile(
+    r"^(?:\d+|10-?[kq]|8-?k|20-?f|q[1-4]|fy|earnings|release|annual|report|dated|v\d.*)$", re.I
+)
 """File-name words that name a kind of report, a period or a version (read by the patterns above), not whose
 document it is."""
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?|Q[1-4]|H[12]")

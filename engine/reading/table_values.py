@@ -292,7 +292,12 @@ def _offset(columns: list[str], values: list[str]) -> int:
 
 
 def _cells_of_row(
-    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = "",
+    item: EvidenceItem,
+    line: str,
+    row: list[str],
+    columns: list[str],
+    scale: str,
+    title: str = "",
     percent: bool = False,
 ) -> list[Cell]:
     """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""

@@ -169,8 +169,11 @@ def _statement(match: ValueMatch, wanted_scale: str) -> str:
 
 
 _CASH_FLOW = re.compile(r"cash\s*flows?|investing activities|financing activities|operating activities", re.I)
-_OUTGO = re.compile(r"\b(?:expenses?|costs?|charges?|purchases?|payments?|paid|repurchases?|additions?|"
-                    r"capital expenditures?|spending|taxes|provision)\b", re.I)
+_OUTGO = re.compile(
+    r"\b(?:expenses?|costs?|charges?|purchases?|payments?|paid|repurchases?|additions?|"
+    r"capital expenditures?|spending|taxes|provision)\b",
+    re.I,
+)
 """A row whose label names money spent: printed in parentheses, it is an amount spent, not a negative one."""
 _EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
 """A row of money earned: printed in parentheses, it is a loss (a negative amount)."""

@@ -289,6 +289,13 @@ def _unasked_summary(cell: Cell, question: str) -> bool:
     return bool(kind) and not asks_for_summary(question, kind)
 
 
+_SHARE_ASKED = re.compile(
+    r"%|\bpercent|\bshare of\b|\bproportion|\bportion\b|\bmargins?\b|\brates?\b|\bratios?\b|\bgr[eo]w|"
+    r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bdecline[sd]?\b|\byields?\b|\breturns? on\b|\bmix\b",
+    re.I,
+)
+"""A question that asks for a share, a rate or a change: only such a question is answered by a percentage (a
+table of each line as a percent of sales never answers "what were the R&D expenses")."""
 _PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
 _PER_SHARE_ROW = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I)
 """A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
@@ -350,6 +357,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
         score -= 1.0 if _unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if _unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 1.5 if cell.unit == "%" and not _SHARE_ASKED.search(spec.question) else 0.0  # % of sales for R&D
         score -= 0.2 * min(3, len(_extra_words(spec, cell))) if spec.alternatives else 0.0  # "Other income, net"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"

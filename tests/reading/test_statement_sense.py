@@ -1,0 +1,105 @@
+"""Statement sense: which table a figure is printed in, and how a value is stated (made-up filings)."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.document_units import with_document_scale
+from engine.reading.line_items import line_item_names
+from engine.reading.statement_sense import in_primary_statement, percent_caption, percent_column, summary_kind
+from engine.reading.table_values import cells_in
+from engine.reading.value_answer import answer_from_cells, signed_amount
+
+
+def item(text: str, page: int = 1, n: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="zenith_10k.pdf", page=page, text=text, section_path=section
+    )
+
+
+# a discussion table of each line as a share of sales, then the income statement, then a guarantor summary
+PERCENT_PAGE = [
+    item("Operating Expenses\n(Percent of net sales) | 2031 | 2030 | 2031 | 2030\n"
+         "Cost of sales | 48.2 % | 47.9 % | 0.3 % | (0.2)%\n"
+         "Research and development expenses | 6.1 | 6.4 | (0.3) | 0.1", page=3),
+]  # fmt: skip
+INCOME_PAGE = [
+    item("Zenith Corp. Consolidated Statement of Incom e\n(Millions, except per share amounts) | 2031 | 2030", page=9),
+    item("Net sales | $ 20,410 | $ 19,880\nCost of sales | 9,830 | 9,512\n"
+         "Research and development expenses | 1,244 | 1,199\nNet earnings | $ 2,105 | $ 1,987\n"
+         "Net earnings per share - diluted | $ 4.12 | $ 3.90", page=9, n=1),
+]  # fmt: skip
+GUARANTOR_PAGE = [
+    item("Statement of Income for the Guarantor Group\n(in millions)\nFor the year ended | 2031\n"
+         "Total net sales | $ 812\nNet earnings | $ 1,402", page=4),
+]  # fmt: skip
+
+
+def _answer(question: str, keywords: list[str], pages: list[list[EvidenceItem]]) -> str:
+    cells = with_document_scale(cells_in(pages))
+    value = answer_from_cells(question, keywords, line_item_names, cells)
+    assert value is not None
+    return value.statement
+
+
+def test_a_percent_of_sales_table_is_read_as_percentages_never_as_amounts():
+    cells = cells_in([PERCENT_PAGE])
+    rd = [c for c in cells if c.label.startswith("Research")]
+    assert rd and all(c.unit == "%" for c in rd), rd
+    statement = _answer("What were Zenith's research and development expenses in 2031?",
+                        ["research and development expenses"], [PERCENT_PAGE, INCOME_PAGE])  # fmt: skip
+    assert "1,244" in statement and "$" in statement and "6.1" not in statement, statement
+
+
+def test_the_consolidated_statement_leads_over_a_guarantor_groups_summary():
+    statement = _answer("What were Zenith's net sales in 2031?", ["net sales"], [GUARANTOR_PAGE, INCOME_PAGE])
+    assert "20,410" in statement, statement
+    asked = _answer("What were the guarantor group's net sales in 2031?", ["net sales"], [GUARANTOR_PAGE, INCOME_PAGE])
+    assert "812" in asked, asked
+
+
+def test_a_per_share_row_never_answers_for_the_total():
+    statement = _answer("What were Zenith's net earnings in 2031?", ["net earnings"], [INCOME_PAGE])
+    assert "2,105" in statement, statement
+    per_share = _answer("What were Zenith's diluted net earnings per share in 2031?", ["net earnings per share"],
+                        [INCOME_PAGE])  # fmt: skip
+    assert "4.12" in per_share, per_share
+
+
+def test_table_kinds_from_captions_and_sections():
+    assert summary_kind("Balance Sheet for Obligor Group") == "guarantor"
+    assert summary_kind("Condensed Consolidating Statement of Operations") == "guarantor"
+    assert summary_kind("Unaudited Quarterly Financial Data") == "quarterly"
+    assert summary_kind("Note 18. Business Segment Information") == "segment"
+    assert summary_kind("Consolidated Balance Sheets") == ""
+    assert in_primary_statement("Consolidated Statement of Incom e")
+    assert not in_primary_statement("Statement of Income for Obligor Group")
+    assert percent_caption("(Percent of net sales)") and percent_caption("As a percentage of revenue")
+    assert not percent_caption("(Millions, except per share amounts)")
+    assert percent_column("% Change") and not percent_column("2031")
+
+
+def test_a_cash_outflow_is_stated_as_money_spent_with_the_printed_figure():
+    page = [item("Consolidated Statements of Cash Flows\n(in millions) | 2031 | 2030\n"
+                 "Net cash provided by operating activities | $ 3,020 | $ 2,870\n"
+                 "Purchases of property and equipment | (911) | (870)", page=12)]  # fmt: skip
+    cells = with_document_scale(cells_in([page]))
+    capex = next(c for c in cells if c.label.startswith("Purchases") and c.column == "2031")
+    assert signed_amount(capex) == "$911 million spent (a cash outflow; printed as (911))"
+    statement = _answer("What were Zenith's capital expenditures in 2031?", ["capital expenditures"], [page])
+    assert statement.endswith("$911 million spent (a cash outflow; printed as (911))"), statement
+
+
+def test_a_loss_keeps_its_sign():
+    page = [item("Consolidated Statements of Operations\n(in thousands) | 2031 | 2030\n"
+                 "Revenues | $ 5,100 | $ 4,800\nNet loss | (312) | (95)", page=2)]  # fmt: skip
+    cells = with_document_scale(cells_in([page]))
+    loss = next(c for c in cells if c.label == "Net loss" and c.column == "2031")
+    assert signed_amount(loss) == "-$312 thousand (printed as (312))"
+
+
+def test_count_rows_take_the_scale_but_not_the_currency():
+    page = [item("Consolidated Statement of Earnings\n(in millions) | 2031\nNet sales | $ 900\n"
+                 "Weighted average shares outstanding | 210.5", page=2)]  # fmt: skip
+    cells = with_document_scale(cells_in([page]))
+    shares = next(c for c in cells if c.label.startswith("Weighted"))
+    assert shares.unit == "" and shares.scale == "million"
