@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.documents.text import STOPWORDS, normalize_space
+from engine.reading.periods import YEAR
 
 TITLE_CHARS = 3000
 """How much of the first pages counts as the title page."""
@@ -28,7 +29,7 @@ _DOC_KINDS = re.compile(
 """Kinds of filings and reports, by the names their own cover pages use."""
 _VERSION = re.compile(r"\b(?:v(?:ersion)?\s?)?(\d+\.\d+(?:\.\d+)?)\b(?!\s?(?:%|percent|billion|million))", re.I)
 PERIOD = re.compile(
-    r"\b(?:(?:fiscal(?: year)?|FY)\s?'?(?:19|20)\d\d|Q[1-4]\s?'?(?:19|20)\d\d|(?:19|20)\d\d\s?Q[1-4]|(?:19|20)\d\d)\b",
+    rf"\b(?:(?:fiscal(?: year)?|FY)\s?'?{YEAR}|Q[1-4]\s?'?{YEAR}|{YEAR}\s?Q[1-4]|{YEAR})\b",
     re.I,
 )
 """A period that names a side: a fiscal year, a quarter or a year ("fiscal 2022", "FY2021", "Q4 2023")."""
@@ -137,7 +138,7 @@ def _forms(phrase: str) -> list[str]:
     version = _VERSION.fullmatch(phrase)
     if version:
         forms.append(version.group(1))
-    year = re.search(r"(?:19|20)\d\d", low)
+    year = re.search(YEAR, low)
     if year and PERIOD.fullmatch(phrase):
         forms.append(year.group(0))
     words = low.split()

@@ -44,8 +44,8 @@ def with_document_scale(cells: list[Cell]) -> list[Cell]:
         if cell.is_row and cell.unit != "%" and not PER_SHARE.search(cell.label):
             if not cell.scale and cell.doc_id in scales:
                 cell = replace(cell, scale=scales[cell.doc_id])
-            if not cell.unit and not cell.measure and cell.scale and cell.doc_id in currencies:
-                if not COUNT_ROW.search(cell.label):
-                    cell = replace(cell, unit=currencies[cell.doc_id])
+            counts = bool(cell.measure) or bool(COUNT_ROW.search(cell.label))
+            if not cell.unit and not counts and cell.scale and cell.doc_id in currencies:
+                cell = replace(cell, unit=currencies[cell.doc_id])
         out.append(cell)
     return out

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import YEAR, Period, periods_in
 from engine.reading.table_values import Cell
 
-_PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
+_PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
     r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"

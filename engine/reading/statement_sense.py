@@ -83,3 +83,18 @@ def percent_caption(text: str) -> bool:
 def percent_column(header: str) -> bool:
     """Whether a column header says its figures are percentages (a year column never does)."""
     return bool(PERCENT_COLUMN.search(header)) and not re.fullmatch(rf"\s*\(?{YEAR}\)?\s*", header)
+
+
+QUALIFIER_ENTRIES: tuple[tuple[str, str], ...] = (
+    ("other", "'Other income (loss), net' is what is left after the named items, not the net income"),
+    ("comprehensive", "comprehensive income adds unrealized gains to net income: another total"),
+    ("noncontrolling non-controlling minority", "the share of net income that belongs to minority owners"),
+    ("discontinued", "the results of operations sold or to be sold, not the continuing business"),
+    ("deferred accrued prepaid", "a balance-sheet timing item ('Deferred revenue'), not the flow it defers"),
+    ("accumulated", "a running total ('Accumulated depreciation'), not one year's amount"),
+    ("unrealized", "a change in value not yet realized"),
+    ("before excluding", "a subtotal before an item ('Income before income taxes'), not the line item itself"),
+)
+"""Words that make a row label another quantity than the line item it contains."""
+
+QUALIFIERS = frozenset(word for forms, _ in QUALIFIER_ENTRIES for word in forms.split())

@@ -208,7 +208,9 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     """
     cells: list[Cell] = []
     state = _TableState()
-    for item in items:
+    for n, item in enumerate(items):
+        if n and item.page != items[n - 1].page:
+            state.title = ""  # a partial table's title ("... for the Guarantor Group") ends with its page
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
             if has_rows(line):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.contracts import EvidenceItem
-from engine.documents.text import stems
+from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.reading.line_items import company_defined, standard_definition
@@ -43,9 +43,10 @@ OPERAND_PRECISION = 0.6
 Alternatives = Callable[[str], Sequence[str]]
 """The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
 
-_DECIMALS = re.compile(r"\b(?:round(?:ed)?|to)\b[^.]*?\b(one|two|three|four|zero|\d)\s+decimal", re.I)
-_DECIMAL_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
-_PERCENT_WANTED = re.compile(r"\b(?:in (?:units of )?percents?|%|percentage|growth rate|margin)\b", re.I)
+_DECIMALS = re.compile(rf"\b(?:round(?:ed)?|to)\b[^.]*?\b(zero|{SPELLED_NUMBER}|\d)\s+decimal", re.I)
+_PERCENT_WANTED = re.compile(r"\bpercent(?:s|age)?\b|%|\bgrowth rate\b|\bmargin\b", re.I)
+"""A question that names the percent unit, or a rate or margin (a share of something): its quotient is stated
+as a percentage."""
 _DIMENSIONLESS_ASKED = re.compile(
     # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
@@ -275,4 +276,4 @@ def _decimals(question: str) -> int | None:
     if not m:
         return None
     word = m.group(1).lower()
-    return _DECIMAL_WORDS.get(word, int(word) if word.isdigit() else 2)
+    return int(word) if word.isdigit() else 0 if word == "zero" else SPELLED_NUMBERS.get(word, 2)

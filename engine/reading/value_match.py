@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.line_items import line_item_triggers
 from engine.reading.periods import Period, periods_in
-from engine.reading.statement_sense import asks_for_summary, in_primary_statement, summary_kind
+from engine.reading.statement_sense import QUALIFIERS, asks_for_summary, in_primary_statement, summary_kind
 from engine.reading.table_values import STATEMENT_TITLE, Cell
 
 ASKING_WORDS = frozenset(
@@ -241,6 +241,24 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     return own - wanted - _SCOPE_WORDS
 
 
+def _qualified(cell: Cell, question: str) -> bool:
+    """Whether a row label (its trailing object left out) holds a word that makes it another quantity than the
+    line item it contains ("Other income (loss), net", "Comprehensive income"), one the question does not use
+    (``statement_sense.QUALIFIERS``; read as words: "other" is a stop word to the stemmer)."""
+    if not cell.is_row:
+        return False
+    words = set(re.findall(r"[a-z][a-z\-]*", _OBJECT.sub("", cell.label).lower()))
+    asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
+    return bool((words & QUALIFIERS) - asked)
+
+
+def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
+    """The words a row label adds to a known line item, its trailing object left out ("Other income (loss),
+    net" adds "other" and "loss" to "net income"; "Depreciation and amortization of property" adds nothing):
+    each one moves the row further from the item asked, when a plainer row names it."""
+    return _extra_words(spec, replace(cell, label=_OBJECT.sub("", cell.label)))
+
+
 def broader(spec: ValueSpec, cell: Cell) -> bool:
     """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
     asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
@@ -285,7 +303,12 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
 def _unasked_summary(cell: Cell, question: str) -> bool:
     """A row of a partial table (a guarantor group's, a segment's, a quarter's: ``statement_sense``) that
     the question does not ask for: the consolidated statement's row answers for the company's year."""
-    kind = summary_kind(f"{cell.context} {cell.column}") if cell.is_row else ""
+    where = f"{cell.context} {cell.column}"
+    kind = summary_kind(where) if cell.is_row else ""
+    if kind == "segment":  # a question may name the segment itself ("the International comparable sales")
+        asked = stems(question)
+        if any(stems(m.group(1)) & asked for m in _SEGMENT.finditer(where)):
+            return False
     return bool(kind) and not asks_for_summary(question, kind)
 
 
@@ -358,7 +381,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if _unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if _unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
         score -= 1.5 if cell.unit == "%" and not _SHARE_ASKED.search(spec.question) else 0.0  # % of sales for R&D
-        score -= 0.2 * min(3, len(_extra_words(spec, cell))) if spec.alternatives else 0.0  # "Other income, net"
+        extra = _extra_head_words(spec, cell) if spec.alternatives else set()
+        score -= 0.2 * min(3, len(extra)) + (0.8 if _qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company

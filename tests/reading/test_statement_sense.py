@@ -103,3 +103,27 @@ def test_count_rows_take_the_scale_but_not_the_currency():
     cells = with_document_scale(cells_in([page]))
     shares = next(c for c in cells if c.label.startswith("Weighted"))
     assert shares.unit == "" and shares.scale == "million"
+
+
+def test_a_row_that_qualifies_a_line_item_gives_way_to_the_plain_row():
+    income = [item("Consolidated Statements of Income\n(in millions) | 2031 | 2030\n"
+                   "Other income (loss) - net | 37 | (12)\nIncome before taxes | 2,900 | 2,700\n"
+                   "Net earnings attributable to Zenith shareholders | $ 2,211 | $ 2,050", page=5)]  # fmt: skip
+    statement = _answer("What was Zenith's net income in 2031?", ["net income"], [income])
+    assert "2,211" in statement, statement
+    other = _answer("What was Zenith's other income (loss) in 2031?", ["other income"], [income])
+    assert "37" in other, other
+
+
+def test_question_reading_and_value_reading_share_one_table_of_terms():
+    from engine.reading.glossary import expansions
+    from engine.reading.line_items import standard_definition
+    from engine.reading.reporting_terms import REPORTING_TERMS, split_words
+
+    for term in REPORTING_TERMS:
+        assert term.reason.strip() and (term.names or term.search or term.definition), term
+    words, statements = expansions("What was the capex in 2031?")
+    assert set(line_item_names("capex")) <= set(words) and statements == ("cash flow statement",)
+    assert standard_definition("the current ratio") == standard_definition("the working capital ratio")
+    names = [n for term in REPORTING_TERMS for n in split_words(term.names)]
+    assert len(names) == len(set(names)), "a row label names one quantity only"
