@@ -20,8 +20,8 @@ COUNT_ROW = re.compile(
     r"\bcustomers\b|\bsubscribers\b|\bmembers\b|\blocations\b|\bpeople\b",
     re.I,
 )
-"""Rows that count things ("Weighted average shares outstanding", "Number of stores"): in the table's scale
-(millions of shares) but never in its currency."""
+"""Rows that count things ("Weighted average shares outstanding", "Number of stores"): in their own table's
+scale (millions of shares), never in the document's money scale nor its currency."""
 
 
 def _most_common(cells: list[Cell], field: str, keep: object) -> dict[str, str]:
@@ -36,15 +36,16 @@ def _most_common(cells: list[Cell], field: str, keep: object) -> dict[str, str]:
 def with_document_scale(cells: list[Cell]) -> list[Cell]:
     """A table row with no scale of its own takes the scale most of its document's tables state (a page may
     lose its caption), and a row with no currency the currency most of its rows print ("Cost of sales |
-    16,682" under "Net sales | $ 32,765"): except per-share amounts, ratios, percentages and counts."""
+    16,682" under "Net sales | $ 32,765"): except per-share amounts, ratios, percentages and counts (a table
+    of store counts with no caption is not in millions)."""
     scales = _most_common(cells, "scale", lambda _: True)
     currencies = _most_common(cells, "unit", lambda unit: unit != "%")
     out = []
     for cell in cells:
+        counts = bool(cell.measure) or bool(COUNT_ROW.search(cell.label))
         if cell.is_row and cell.unit != "%" and not PER_SHARE.search(cell.label):
-            if not cell.scale and cell.doc_id in scales:
-                cell = replace(cell, scale=scales[cell.doc_id])
-            counts = bool(cell.measure) or bool(COUNT_ROW.search(cell.label))
+            if not cell.scale and not counts and cell.doc_id in scales:
+                cell = replace(cell, scale=scales[cell.doc_id])  # a count is in its own table's unit, if any
             if not cell.unit and not counts and cell.scale and cell.doc_id in currencies:
                 cell = replace(cell, unit=currencies[cell.doc_id])
         out.append(cell)

@@ -127,3 +127,37 @@ def test_question_reading_and_value_reading_share_one_table_of_terms():
     assert standard_definition("the current ratio") == standard_definition("the working capital ratio")
     names = [n for term in REPORTING_TERMS for n in split_words(term.names)]
     assert len(names) == len(set(names)), "a row label names one quantity only"
+
+
+def test_a_count_row_without_a_scale_of_its_own_never_takes_the_documents_money_scale():
+    stores = [item("Store count\nSegment | 2031 | 2030\nTotal Domestic segment stores | 978 | 991", page=8)]
+    cells = with_document_scale(cells_in([INCOME_PAGE, stores]))
+    count = next(c for c in cells if c.label.startswith("Total Domestic") and c.column == "2031")
+    assert count.scale == "" and count.unit == "" and count.display() == "978"
+
+
+BALANCE_PAGE = [
+    item("Consolidated Balance Sheets\n(in millions)\nDecember 31,\n2031 2030", page=6),
+    item("Inventories | 3,100 | 2,900\nTotal assets | $ 30,100 | $ 28,400", page=6, n=1),
+]
+EARNINGS_PAGE = [
+    item("Consolidated Statements of Income\n(in millions) | 2031 | 2030 | 2029\n"
+         "Net sales | $ 20,410 | $ 19,880 | $ 18,000\nCost of sales | 12,000 | 11,000 | 10,000\n"
+         "Net income | $ 2,211 | $ 2,050 | $ 1,900", page=7),
+]  # fmt: skip
+
+
+def test_an_average_balance_is_the_mean_of_the_years_opening_and_closing_balance():
+    from engine.reading.value_answer import answer_value
+
+    turnover = answer_value("What was Zenith's inventory turnover in FY2031?", ["inventory turnover"], line_item_names,
+                            [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
+    assert turnover is not None and turnover.statement.startswith("4.00"), turnover  # 12,000 / mean(3,100, 2,900)
+    assert {c.column for c in turnover.cells if c.label == "Inventories"} == {"2031", "2030"}
+    average = answer_value("What was Zenith's FY2031 return on average total assets?", ["return on average assets"],
+                           line_item_names, [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
+    plain = answer_value("What was Zenith's FY2031 return on assets?", ["return on assets"], line_item_names,
+                         [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
+    assert average is not None and plain is not None
+    assert [c.column for c in plain.cells if c.label == "Total assets"] == ["2031"]  # never the prior year's alone
+    assert {c.column for c in average.cells if c.label == "Total assets"} == {"2031", "2030"}
