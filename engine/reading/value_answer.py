@@ -159,14 +159,11 @@ def is_amount(cell: Cell) -> bool:
 
 def _statement(match: ValueMatch, wanted_scale: str) -> str:
     cell = match.cell
-    restated = in_wanted_scale(cell, wanted_scale)
-    value = cell.display() + (f" ({restated})" if restated else "")
     if not cell.is_row:  # a number stated in prose: the value, then the sentence that states it
-        return f"{value}: \u201c{cell.quote}\u201d"
+        restated = in_wanted_scale(cell, wanted_scale)
+        return f"{cell.display()}{f' ({restated})' if restated else ''}: \u201c{cell.quote}\u201d"
     where = f", {cell.column}" if cell.column else ""
-    if cell.value < 0 and cell.unit != "%":
-        value = signed_amount(cell) + (f" ({restated})" if restated else "")
-    return f"{cell.label}{where}: {value}"
+    return f"{cell.label}{where}: {signed_amount(cell, wanted_scale)}"
 
 
 _CASH_FLOW = re.compile(r"cash\s*flows?|investing activities|financing activities|operating activities", re.I)
@@ -180,18 +177,24 @@ _EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues
 """A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
 
 
-def signed_amount(cell: Cell) -> str:
-    """A negative amount as an analyst states it, the printed figure kept: money spent as the amount spent
-    ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
-    minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund."""
-    printed = f"printed as {cell.raw}"
-    if _EARNED.search(cell.label):  # "Net income (loss)" printed (42) in a cash-flow statement is a loss
-        return f"{cell.display()} ({printed})"
-    positive = replace(cell, value=abs(cell.value)).display()
-    spent = " spent" if _OUTGO.search(cell.label) else ""
-    if _CASH_FLOW.search(f"{cell.context} {cell.label}"):
-        return f"{positive}{spent} (a cash outflow; {printed})"
-    return f"{positive}{spent} ({printed})" if spent else f"{cell.display()} ({printed})"
+def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
+    """A value as an analyst states it, the printed figure kept when it is negative: money spent as the amount
+    spent ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
+    minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund. The value
+    restated in the scale the question asks for follows the printed one ("$4,625 million ($4.625 billion)")."""
+    spent = cell.value < 0 and cell.unit != "%" and not _EARNED.search(cell.label)
+    shown = replace(cell, value=abs(cell.value)) if spent else cell
+    restated = in_wanted_scale(shown, wanted_scale)
+    value = shown.display() + (f" ({restated})" if restated else "")
+    if cell.value >= 0:
+        return value
+    printed = f"printed as {cell.raw}" if cell.raw.lstrip().startswith("(") or cell.raw.lstrip()[:1] in "-−–" else ""
+    if not spent:  # a loss, a negative rate: the minus sign is the fact
+        return f"{value} ({printed})" if printed else value
+    verb = " spent" if _OUTGO.search(cell.label) else ""
+    outflow = "a cash outflow" if _CASH_FLOW.search(f"{cell.context} {cell.label}") else ""
+    notes = "; ".join(n for n in (outflow, printed) if n)
+    return f"{value}{verb}" + (f" ({notes})" if notes else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,8 +260,16 @@ def _computed_statement(question: str, formula: Node, working: Working) -> str:
         shown = _amount(value, working, decimals)
     else:
         shown = f"{value:,.{2 if decimals is None else decimals}f}"
-    inputs = "; ".join(f"{cell.label}, {period.label()}: {cell.display()}" for _, period, cell in working.inputs)
+    # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
+    inputs = "; ".join(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
     return f"{shown} (computed from {inputs})"
+
+
+def _input(cell: Cell) -> str:
+    """An input of a computation as it entered it: amounts as magnitudes, with the printed figure of a negative."""
+    if cell.value >= 0 or cell.unit == "%":
+        return cell.display()
+    return f"{replace(cell, value=abs(cell.value)).display()} (printed as {cell.raw})"
 
 
 def _amount(value: float, working: Working, decimals: int | None) -> str:
