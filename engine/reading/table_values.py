@@ -20,7 +20,7 @@ from engine.reading.periods import YEAR, Period, fiscal_quarter, periods_in, spa
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 
 _NUMBER = re.compile(
-    r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
+    r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
     r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
     r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
@@ -109,7 +109,7 @@ def parse_number(text: str) -> tuple[float, str, str, str] | None:
         return None
     value = float(m.group("num").replace(",", ""))
     negative = (m.group("neg") == "(" and m.group("close")) or m.group("neg") in ("-", "−", "–")
-    unit = "%" if m.group("pct") else (m.group("cur") or "")
+    unit = "%" if m.group("pct") else (m.group("cur") or m.group("lead") or "")  # "$ (1,577)" is in dollars
     scale = _SCALE_WORD.get((m.group("word") or "").lower(), (m.group("word") or "").lower())
     return (-value if negative else value), unit, scale, m.group(0).strip()
 
@@ -343,7 +343,12 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
             raw = m.group(0).strip()
             counted = None
             if not _is_amount(raw) or not (
-                m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
+                m.group("cur")
+                or m.group("lead")
+                or m.group("pct")
+                or m.group("word")
+                or m.group("measure")
+                or "," in raw
             ):
                 counted = _COUNT_NOUN.match(sentence, m.end()) if _is_amount(raw) else None
                 if counted is None:

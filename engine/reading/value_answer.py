@@ -188,13 +188,13 @@ def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
     value = shown.display() + (f" ({restated})" if restated else "")
     if cell.value >= 0:
         return value
-    printed = f"printed as {cell.raw}" if cell.raw.lstrip().startswith("(") or cell.raw.lstrip()[:1] in "-−–" else ""
+    printed = f"printed as {cell.raw}" if "(" in cell.raw else ""  # a minus sign prints as itself
     if not spent:  # a loss, a negative rate: the minus sign is the fact
         return f"{value} ({printed})" if printed else value
     verb = " spent" if _OUTGO.search(cell.label) else ""
     outflow = "a cash outflow" if _CASH_FLOW.search(f"{cell.context} {cell.label}") else ""
-    notes = "; ".join(n for n in (outflow, printed) if n)
-    return f"{value}{verb}" + (f" ({notes})" if notes else "")
+    notes = "; ".join(n for n in (restated, outflow, printed) if n)
+    return f"{shown.display()}{verb}" + (f" ({notes})" if notes else "")
 
 
 # --------------------------------------------------------------------------------------------
