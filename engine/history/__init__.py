@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from engine.config import EngineConfig
 from engine.errors import HistoryError
-from engine.history.base import RunStore, RunSummary, new_run_id, now_iso, summary_of
+from engine.history.run_store import RunStore, RunSummary, new_run_id, now_iso, summary_of
 from engine.history.sqlite import FILE_NAME, SqliteRunStore
 from engine.library import store_kind
 
