@@ -5,8 +5,8 @@ that name the very same quantity, and the textbook definitions computed from lin
 table, so they never disagree about a term. Each entry:
 
 - ``pattern``: how a question names the quantity (a regular expression);
-- ``names``: the row labels filings use for the very same quantity (synonyms only, never components:
-  "EBITDA" is not "operating income"); a row whose label is one of them names the metric;
+- ``names``: the row labels filings use for the very same quantity, the commonest first (synonyms only, never
+  components: "EBITDA" is not "operating income"); a row whose label is one of them names the metric;
 - ``search``: further document words a search for the term adds (the inputs of a ratio, a note's title);
 - ``definition``: the textbook definition in line items, for a metric computed from them ("" if none);
 - ``mentions``: a wider pattern that only adds the search words ("depreciation" alone), never the names;
@@ -48,18 +48,17 @@ def _t(pattern: str, names: str = "", search: str = "", definition: str = "", st
 REPORTING_TERMS: tuple[ReportingTerm, ...] = (
     # line items a question may name by an analyst's name
     _t(r"\bcapex\b|\bcapital expenditures?\b|\bcapital spending\b",
-       names="purchases of property and equipment; purchases of property, plant and equipment; "
-             "additions to property and equipment; payments for property and equipment; capital expenditures; "
-             "capital spending",
+       names="capital expenditures; purchases of property and equipment; purchases of property, plant and "
+             "equipment; additions to property and equipment; payments for property and equipment; capital spending",
        statements=(CASH_FLOW,), reason="the cash-flow line for money spent on fixed assets goes by these names"),
     _t(r"\bpp\s?&\s?e\b|\bfixed assets?\b|\bproperty,? plant,? and equipment\b",
-       names="property, plant and equipment, net; property and equipment, net; property, plant and equipment",
+       names="property, plant and equipment; property and equipment, net; property, plant and equipment, net",
        statements=(BALANCE,), reason="the balance-sheet line for fixed assets"),
     _t(r"\bcogs\b|\bcost of goods sold\b|\bcost of (?:sales|revenues?)\b",
        names="cost of sales; cost of revenues; cost of goods sold; cost of products sold",
        statements=(INCOME,), reason="income statements title the cost of what was sold in these ways"),
     _t(r"(?<!cost of )\b(?:revenues?|sales)\b|\btop line\b",
-       names="total revenues; total net revenues; net revenues; revenues; total net sales; net sales",
+       names="revenues; net sales; total revenues; total net revenues; net revenues; total net sales",
        search="total net revenue", statements=(INCOME,),
        reason="the top line of an income statement (the cost of sales is not it)"),
     _t(r"\bd\s?&\s?a\b|\bdepreciation and amortization\b",
@@ -196,6 +195,10 @@ def split_words(words: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in words.split(";") if w.strip())
 
 
+SEARCH_NAMES = 2
+"""How many of a term's names (its commonest first) a search adds: more would outweigh the question's own words."""
+
+
 def search_words(term: ReportingTerm) -> tuple[str, ...]:
-    """Every document phrase a search for ``term`` adds: its names, then its further search words."""
-    return tuple(dict.fromkeys([*split_words(term.names), *split_words(term.search)]))
+    """The document phrases a search for ``term`` adds: its commonest names, then its further search words."""
+    return tuple(dict.fromkeys([*split_words(term.names)[:SEARCH_NAMES], *split_words(term.search)]))
