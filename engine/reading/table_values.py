@@ -195,6 +195,9 @@ class _TableState:
     """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
     spans: list[str] | None = None
     """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+    groups: list[str] | None = None
+    """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
+    Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
     percent: bool = False
     """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
 
@@ -259,6 +262,10 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         _note_spans(span_headers(line), state)
         # a caption read since the last rows still speaks for this header ("(Percent of net sales)" above it)
         state.percent = percent_caption(row[0]) or (state.percent and not state.in_rows)
+        if all(periods_in(c) for c in row):  # every cell a period: a header of period groups, no label column
+            state.groups = row
+        elif state.in_rows or not state.groups:
+            state.groups = None  # a new table's header, not the sub-columns under a row of period groups
         state.header, state.years, state.in_rows = row, None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
@@ -270,7 +277,13 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.years.append(wrapped.group(1))
         row = [wrapped.group(2), *values]
     state.in_rows = True
-    if state.header is not None and len(state.header) >= len(values):
+    groups = state.groups
+    if groups and amounts and amounts % len(groups) == 0 and not any(periods_in(c) for c in state.header or []):
+        # sub-columns ("EBITDA | EBIT | Net income") under each period group: a value's period is its group's
+        columns = [groups[n * len(groups) // amounts] for n in range(amounts)]
+        values = [v for v in values if _is_amount(v)]
+        row = [row[0], *values]
+    elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:
         columns = list(state.years)
@@ -315,8 +328,10 @@ def _cells_of_row(
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
         bound = _BOUND.match(raw.strip())
-        if unit == "" and not word and (percent or percent_column(column)):
-            unit = "%"  # a share of sales or a change, printed without its % sign: never an amount
+        if unit == "" and not word and (percent or percent_column(column) or label.lstrip().startswith("%")):
+            unit = (
+                "%"  # a share of sales or a change ("% growth" rows too), printed without its % sign: never an amount
+            )
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,

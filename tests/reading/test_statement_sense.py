@@ -161,3 +161,19 @@ def test_an_average_balance_is_the_mean_of_the_years_opening_and_closing_balance
     assert average is not None and plain is not None
     assert [c.column for c in plain.cells if c.label == "Total assets"] == ["2031"]  # never the prior year's alone
     assert {c.column for c in average.cells if c.label == "Total assets"} == {"2031", "2030"}
+
+
+def test_sub_columns_under_a_header_of_period_groups_take_their_groups_period():
+    release = [item("Reconciliation of non-GAAP measures\n"
+                    "Twelve Months Ended June 30, 2030 | Twelve Months Ended June 30, 2031\n"
+                    "($ million) | EBITDA | EBIT | EBITDA | EBIT\n"
+                    "Net income | 700 | 700 | 810 | 810\nAdjusted EBITDA, EBIT | 1,950 | 1,420 | 2,040 | 1,515\n"
+                    "% growth - Adjusted EBITDA | (3) | (2)\nAdjusted EBITDA | 1,950 | 2,040", page=11)]  # fmt: skip
+    cells = cells_in([release])
+    adjusted = [(c.column[-4:], c.raw) for c in cells if c.label == "Adjusted EBITDA"]
+    assert adjusted == [("2030", "1,950"), ("2031", "2,040")], adjusted
+    grouped = [(c.column[-4:], c.raw) for c in cells if c.label == "Adjusted EBITDA, EBIT"]
+    assert grouped == [("2030", "1,950"), ("2030", "1,420"), ("2031", "2,040"), ("2031", "1,515")], grouped
+    assert all(c.unit == "%" for c in cells if c.label.startswith("% growth"))
+    statement = _answer("What was Zenith's adjusted EBITDA for fiscal 2031?", ["adjusted EBITDA"], [release])
+    assert "2,040" in statement, statement
