@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 
+from engine.reading.periods import fiscal_quarter
 from engine.reading.table_values import Cell
 
 PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
@@ -49,4 +51,15 @@ def with_document_scale(cells: list[Cell]) -> list[Cell]:
             if not cell.unit and not counts and cell.scale and cell.doc_id in currencies:
                 cell = replace(cell, unit=currencies[cell.doc_id])
         out.append(cell)
+    return out
+
+
+def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
+    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
+    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
+    out = []
+    for cell in cells:
+        end = end_months.get(cell.doc_id)
+        quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
+        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
     return out

@@ -10,8 +10,13 @@ others answer only when the question names them. Pure: every rule reads text the
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from engine.documents.text import stems
 from engine.reading.periods import YEAR
+
+if TYPE_CHECKING:
+    from engine.reading.table_values import Cell
 
 SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
     # (kind, how a table's caption or section names it, how a question asks for it, why)
@@ -98,3 +103,59 @@ QUALIFIER_ENTRIES: tuple[tuple[str, str], ...] = (
 """Words that make a row label another quantity than the line item it contains."""
 
 QUALIFIERS = frozenset(word for forms, _ in QUALIFIER_ENTRIES for word in forms.split())
+
+
+OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
+"""A row label's trailing object ("Depreciation and amortization of property", "Interest expense, net of amounts
+capitalized"): what a line item is *of* does not make it another item."""
+
+SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
+"""A table or section of one business segment ("International Segment Performance Summary")."""
+
+
+def unasked_summary(cell: Cell, question: str) -> bool:
+    """A row of a partial table (a guarantor group's, a segment's, a quarter's) that the question does not ask
+    for: the consolidated statement's row answers for the company's year."""
+    where = f"{cell.context} {cell.column}"
+    kind = summary_kind(where) if cell.is_row else ""
+    if kind == "segment":  # a question may name the segment itself ("the International comparable sales")
+        asked = stems(question)
+        if any(stems(m.group(1)) & asked for m in SEGMENT.finditer(where)):
+            return False
+    return bool(kind) and not asks_for_summary(question, kind)
+
+
+_SHARE_ASKED = re.compile(
+    r"%|\bpercent|\bshare of\b|\bproportion|\bportion\b|\bmargins?\b|\brates?\b|\bratios?\b|\bgr[eo]w|"
+    r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bdecline[sd]?\b|\byields?\b|\breturns? on\b|\bmix\b",
+    re.I,
+)
+"""A question that asks for a share, a rate or a change: only such a question is answered by a percentage (a
+table of each line as a percent of sales never answers "what were the R&D expenses")."""
+
+
+def percent_unasked(cell: Cell, question: str) -> bool:
+    """A percentage read for a question that asks for no share, rate or change."""
+    return cell.unit == "%" and not _SHARE_ASKED.search(question)
+
+
+_PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
+_PER_SHARE_ROW = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I)
+"""A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
+
+
+def unasked_per_share(cell: Cell, question: str) -> bool:
+    """A per-share row ("Net earnings per share - diluted") for a question that asks no per-share figure:
+    a per-share amount is never the total it divides."""
+    return cell.is_row and bool(_PER_SHARE_ROW.search(cell.label)) and not _PER_SHARE_ASKED.search(question)
+
+
+def qualified(cell: Cell, question: str) -> bool:
+    """Whether a row label (its trailing object left out) holds a word that makes it another quantity than the
+    line item it contains ("Other income (loss), net", "Comprehensive income"), one the question does not use
+    (``QUALIFIERS``; read as words: "other" is a stop word to the stemmer)."""
+    if not cell.is_row:
+        return False
+    words = set(re.findall(r"[a-z][a-z\-]*", OBJECT.sub("", cell.label).lower()))
+    asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
+    return bool((words & QUALIFIERS) - asked)

@@ -10,13 +10,13 @@ cell too, with the sentence as its label. Pure functions: no I/O, no engine stat
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space, split_sentences
-from engine.reading.periods import YEAR, Period, fiscal_quarter, periods_in, span_headers, with_spans
+from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 
 _NUMBER = re.compile(
@@ -391,14 +391,3 @@ def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
         for item in items:
             cells += sentence_cells(item)
     return cells
-
-
-def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
-    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
-    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
-    out = []
-    for cell in cells:
-        end = end_months.get(cell.doc_id)
-        quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
-        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
-    return out

@@ -17,7 +17,15 @@ from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.line_items import line_item_triggers
 from engine.reading.periods import Period, periods_in
-from engine.reading.statement_sense import QUALIFIERS, asks_for_summary, in_primary_statement, summary_kind
+from engine.reading.statement_sense import (
+    OBJECT,
+    SEGMENT,
+    in_primary_statement,
+    percent_unasked,
+    qualified,
+    unasked_per_share,
+    unasked_summary,
+)
 from engine.reading.table_values import STATEMENT_TITLE, Cell
 
 ASKING_WORDS = frozenset(
@@ -200,16 +208,13 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
     return len(label & wanted) / len(label)
 
 
-_OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
-
-
 def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
     """Precision of a row label without its trailing object ("Depreciation and amortization of property,
     equipment and intangibles", "Interest expense, net of amounts capitalized"): what a line item is
     *of* does not make it another item. Only when the question names the statement it is read in."""
     if not cell.is_row or not in_named:
         return 0.0
-    head = _OBJECT.sub("", cell.label)
+    head = OBJECT.sub("", cell.label)
     return _precision(spec, stems(head)) if head != cell.label else 0.0
 
 
@@ -241,22 +246,11 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     return own - wanted - _SCOPE_WORDS
 
 
-def _qualified(cell: Cell, question: str) -> bool:
-    """Whether a row label (its trailing object left out) holds a word that makes it another quantity than the
-    line item it contains ("Other income (loss), net", "Comprehensive income"), one the question does not use
-    (``statement_sense.QUALIFIERS``; read as words: "other" is a stop word to the stemmer)."""
-    if not cell.is_row:
-        return False
-    words = set(re.findall(r"[a-z][a-z\-]*", _OBJECT.sub("", cell.label).lower()))
-    asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
-    return bool((words & QUALIFIERS) - asked)
-
-
 def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
     """The words a row label adds to a known line item, its trailing object left out ("Other income (loss),
     net" adds "other" and "loss" to "net income"; "Depreciation and amortization of property" adds nothing):
     each one moves the row further from the item asked, when a plainer row names it."""
-    return _extra_words(spec, replace(cell, label=_OBJECT.sub("", cell.label)))
+    return _extra_words(spec, replace(cell, label=OBJECT.sub("", cell.label)))
 
 
 def broader(spec: ValueSpec, cell: Cell) -> bool:
@@ -271,10 +265,6 @@ def broader(spec: ValueSpec, cell: Cell) -> bool:
     return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
 
 
-_SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
-"""A table or section of one business segment ("International Segment Performance Summary")."""
-
-
 def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
     """Whether the cell is read in a financial statement the question names ("from the cash flow statement")."""
     return any(title.search(cell.context) for title in named)
@@ -283,7 +273,7 @@ def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
 def _other_segment(cell: Cell, named: set[str]) -> bool:
     """Whether the cell is read in a segment's table or section whose name shares no word with ``named``
     (the question's stems): the figures of one segment never answer for the company, nor for another."""
-    for m in _SEGMENT.finditer(f"{cell.context} {cell.column}"):
+    for m in SEGMENT.finditer(f"{cell.context} {cell.column}"):
         words = stems(m.group(1))
         if words and not words & named:
             return True
@@ -298,36 +288,6 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
         if m.end() <= cell.position and cell.position - m.end() <= 25 and stems(m.group(0)) & wanted:
             return 0.2
     return -0.2
-
-
-def _unasked_summary(cell: Cell, question: str) -> bool:
-    """A row of a partial table (a guarantor group's, a segment's, a quarter's: ``statement_sense``) that
-    the question does not ask for: the consolidated statement's row answers for the company's year."""
-    where = f"{cell.context} {cell.column}"
-    kind = summary_kind(where) if cell.is_row else ""
-    if kind == "segment":  # a question may name the segment itself ("the International comparable sales")
-        asked = stems(question)
-        if any(stems(m.group(1)) & asked for m in _SEGMENT.finditer(where)):
-            return False
-    return bool(kind) and not asks_for_summary(question, kind)
-
-
-_SHARE_ASKED = re.compile(
-    r"%|\bpercent|\bshare of\b|\bproportion|\bportion\b|\bmargins?\b|\brates?\b|\bratios?\b|\bgr[eo]w|"
-    r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bdecline[sd]?\b|\byields?\b|\breturns? on\b|\bmix\b",
-    re.I,
-)
-"""A question that asks for a share, a rate or a change: only such a question is answered by a percentage (a
-table of each line as a percent of sales never answers "what were the R&D expenses")."""
-_PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
-_PER_SHARE_ROW = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I)
-"""A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
-
-
-def _unasked_per_share(cell: Cell, question: str) -> bool:
-    """A per-share row ("Net earnings per share - diluted") for a question that asks no per-share figure:
-    a per-share amount is never the total it divides."""
-    return cell.is_row and bool(_PER_SHARE_ROW.search(cell.label)) and not _PER_SHARE_ASKED.search(question)
 
 
 def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
@@ -378,11 +338,11 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         in_named = _in_named_statement(cell, statements)
         primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
-        score -= 1.0 if _unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
-        score -= 1.0 if _unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
-        score -= 1.5 if cell.unit == "%" and not _SHARE_ASKED.search(spec.question) else 0.0  # % of sales for R&D
+        score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
+        score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()
-        score -= 0.2 * min(3, len(extra)) + (0.8 if _qualified(cell, spec.question) else 0.0)  # "Other income"
+        score -= 0.2 * min(3, len(extra)) + (0.8 if qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company

@@ -27,7 +27,7 @@ from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
 from engine.reading.answer_type import value_never_answers
-from engine.reading.document_units import with_document_scale
+from engine.reading.document_units import in_fiscal_quarters, with_document_scale
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
 from engine.reading.periods import YEAR, fiscal_year_end_month
@@ -35,7 +35,6 @@ from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
     cells_in,
-    in_fiscal_quarters,
     table_cells,
 )
 from engine.reading.value_answer import ValueAnswer, answer_from_cells, counted_things
