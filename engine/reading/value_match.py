@@ -200,6 +200,12 @@ def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> f
     return max(own, alternative)
 
 
+def _core(label: str) -> set[str]:
+    """The stems of a row label that name its line item: without its parentheses (note references, "(Notes 1
+    and 3)", and abbreviations) and without the word that states its scope ("Total inventories")."""
+    return stems(re.sub(r"\([^)]*\)", " ", label)) - _SCOPE_WORDS or stems(label)
+
+
 def _precision(spec: ValueSpec, label: set[str]) -> float:
     """Share of a row label's words that the question (or a document phrase for it) uses."""
     if not label:
@@ -323,7 +329,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if cover < MIN_LABEL_COVER:
             continue
         matched = period_match(spec.periods, cell)
-        score = 2.0 * cover + (0.6 * _precision(spec, label) if cell.is_row else 0.0)
+        core = _core(cell.label) if cell.is_row else label
+        score = 2.0 * cover + (0.6 * _precision(spec, core) if cell.is_row else 0.0)
         if matched is True:
             score += 1.0
         elif matched is False:
@@ -352,7 +359,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             verdict = focus_score(f"{cell.label} {cell.column} {cell.context}", entities)
             score += 0.4 * verdict - (1.2 if verdict < 0 else 0.0)
         precise = (
-            1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell, in_named))
+            1.0 if frozenset(label) in exact else max(_precision(spec, core), _head_precision(spec, cell, in_named))
         )
         matches.append(
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,

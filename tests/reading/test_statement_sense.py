@@ -138,7 +138,7 @@ def test_a_count_row_without_a_scale_of_its_own_never_takes_the_documents_money_
 
 BALANCE_PAGE = [
     item("Consolidated Balance Sheets\n(in millions)\nDecember 31,\n2031 2030", page=6),
-    item("Inventories | 3,100 | 2,900\nTotal assets | $ 30,100 | $ 28,400", page=6, n=1),
+    item("Inventories (Notes 1 and 3) | 3,100 | 2,900\nTotal assets | $ 30,100 | $ 28,400", page=6, n=1),
 ]
 EARNINGS_PAGE = [
     item("Consolidated Statements of Income\n(in millions) | 2031 | 2030 | 2029\n"
@@ -153,7 +153,7 @@ def test_an_average_balance_is_the_mean_of_the_years_opening_and_closing_balance
     turnover = answer_value("What was Zenith's inventory turnover in FY2031?", ["inventory turnover"], line_item_names,
                             [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
     assert turnover is not None and turnover.statement.startswith("4.00"), turnover  # 12,000 / mean(3,100, 2,900)
-    assert {c.column for c in turnover.cells if c.label == "Inventories"} == {"2031", "2030"}
+    assert {c.column for c in turnover.cells if c.label.startswith("Inventories")} == {"2031", "2030"}
     average = answer_value("What was Zenith's FY2031 return on average total assets?", ["return on average assets"],
                            line_item_names, [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
     plain = answer_value("What was Zenith's FY2031 return on assets?", ["return on assets"], line_item_names,
