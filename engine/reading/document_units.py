@@ -14,7 +14,9 @@ from dataclasses import replace
 from engine.reading.periods import fiscal_quarter
 from engine.reading.table_values import Cell
 
-PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
+PER_SHARE = re.compile(
+    r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I
+)
 """Rows whose amounts are not in the statement's scale ("except per share data")."""
 
 COUNT_ROW = re.compile(

@@ -140,7 +140,9 @@ def percent_unasked(cell: Cell, question: str) -> bool:
 
 
 _PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
-_PER_SHARE_ROW = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I)
+_PER_SHARE_ROW = re.compile(
+    r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I
+)
 """A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
 
 

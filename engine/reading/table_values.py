@@ -166,12 +166,21 @@ def _row_cells(line: str) -> list[str]:
     finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
     cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
     out: list[str] = []
-    for cell in cells:
+    for n, cell in enumerate(cells):
         if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
             out[-1] = f"{out[-1]} {cell}"
+        elif n and _SEVERAL.fullmatch(cell):
+            out += [m.group(0).strip() for m in _ONE_AMOUNT.finditer(cell)]
         elif cell or not out:
             out.append(cell)
     return out
+
+
+_ONE_AMOUNT = re.compile(r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?|[—–-](?=\s|$)")
+_SEVERAL = re.compile(rf"\s*(?:(?:{_ONE_AMOUNT.pattern})\s*){{2,}}")
+"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)"): the table finder
+missed the column gaps; each amount is its own column, left to right (else the first would be read under
+the last column's year)."""
 
 
 STATEMENT_TITLE = re.compile(
@@ -195,6 +204,9 @@ class _TableState:
     """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
     spans: list[str] | None = None
     """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+    parent: str = ""
+    """A heading row that ends in a colon ("Earnings per common share:"): the rows under it with a one- or
+    two-word label ("Basic", "Diluted") are its parts."""
     groups: list[str] | None = None
     """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
     Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
@@ -224,6 +236,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 
 def _read_caption(line: str, state: _TableState) -> None:
+    state.parent = line.rstrip(": ") if line.endswith(":") and len(line) <= 80 else ""
     scale = table_scale(line)
     state.scale = scale or state.scale
     if len(line) <= 100 and (STATEMENT_TITLE.search(line) or summary_kind(line)):
@@ -277,6 +290,10 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.years.append(wrapped.group(1))
         row = [wrapped.group(2), *values]
     state.in_rows = True
+    if state.parent and _PART_LABEL.fullmatch(row[0].strip()):
+        row = [f"{state.parent}: {row[0]}", *row[1:]]  # "Diluted" under "Earnings per common share:"
+    elif len(row[0].split()) > 2:
+        state.parent = ""  # a full label: the heading's parts are over
     groups = state.groups
     if groups and amounts and amounts % len(groups) == 0 and not any(periods_in(c) for c in state.header or []):
         # sub-columns ("EBITDA | EBIT | Net income") under each period group: a value's period is its group's
@@ -335,7 +352,7 @@ def _cells_of_row(
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
-                value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
+                value=value, scale=word or ("" if unit == "%" or PER_SHARE_LABEL.search(label) else scale), unit=unit,
                 periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
                 bound=bound.group("bound").lower() if bound else "",
@@ -343,6 +360,17 @@ def _cells_of_row(
         )  # fmt: skip
     return found
 
+
+_PART_LABEL = re.compile(
+    r"(?:basic|diluted|domestic|international|foreign|federal|state(?: and local)?|local|current|deferred|"
+    r"u\.?s\.?|non-u\.?s\.?|united states|other countries)\s*(?:\(\d\))?",
+    re.I,
+)
+"""Row labels that name only a part of what the heading above them names ("Diluted" under "Earnings per common
+share:", "Federal" under "Current:"): read with the heading. Any other label ("Capital expenditures" under "Cash
+flows from investing activities:") names its line item by itself."""
+PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
+"""A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""
 
 _COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
 """The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""

@@ -224,8 +224,9 @@ def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
     return _precision(spec, stems(head)) if head != cell.label else 0.0
 
 
-_SCOPE_WORDS = frozenset(stems("total"))
-"""A word that states a row's scope (the table's total), never a narrower item."""
+_SCOPE_WORDS = frozenset(stems("total consolidated inc incorporated corp corporation company plc ltd limited llc"))
+"""Words that state a row's scope (the table's total, the whole company: "Total NIKE, Inc. Revenues",
+"Consolidated net sales"), never a narrower item."""
 
 
 def narrows(spec: ValueSpec, cell: Cell, others: Sequence[Cell] | None = None) -> bool:

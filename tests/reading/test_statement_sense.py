@@ -81,9 +81,9 @@ def test_table_kinds_from_captions_and_sections():
 def test_a_cash_outflow_is_stated_as_money_spent_with_the_printed_figure():
     page = [item("Consolidated Statements of Cash Flows\n(in millions) | 2031 | 2030\n"
                  "Net cash provided by operating activities | $ 3,020 | $ 2,870\n"
-                 "Purchases of property and equipment | (911) | (870)", page=12)]  # fmt: skip
+                 "Cash flows from investing activities:\nCapital expenditures | (911) | (870)", page=12)]  # fmt: skip
     cells = with_document_scale(cells_in([page]))
-    capex = next(c for c in cells if c.label.startswith("Purchases") and c.column == "2031")
+    capex = next(c for c in cells if c.label == "Capital expenditures" and c.column == "2031")  # a full label
     assert signed_amount(capex) == "$911 million spent (a cash outflow; printed as (911))"
     statement = _answer("What were Zenith's capital expenditures in 2031?", ["capital expenditures"], [page])
     assert statement.endswith("$911 million spent (a cash outflow; printed as (911))"), statement
@@ -177,3 +177,17 @@ def test_sub_columns_under_a_header_of_period_groups_take_their_groups_period():
     assert all(c.unit == "%" for c in cells if c.label.startswith("% growth"))
     statement = _answer("What was Zenith's adjusted EBITDA for fiscal 2031?", ["adjusted EBITDA"], [release])
     assert "2,040" in statement, statement
+
+
+def test_a_cell_holding_several_amounts_is_split_into_its_columns_and_parts_take_their_headings_name():
+    page = [item("CONSOLIDATED STATEMENTS OF INCOME\n(In millions, except per share data) | 2031 | 2030 | 2029\n"
+                 "Revenues | $ 8,100 $ 7,700 $ 7,050\nNET INCOME | $ 910 $ 870 $ 640\n"
+                 "Earnings per common share:\nBasic | $ 2.11 $ 2.02 $ 1.50\nDiluted | $ 2.09 $ 1.99 $ 1.48\n"
+                 "Weighted average common shares outstanding:\nDiluted | 435.2 437.9 432.0", page=3)]  # fmt: skip
+    cells = cells_in([page])
+    revenue = [(c.column, c.raw) for c in cells if c.label == "Revenues"]
+    assert revenue == [("2031", "$ 8,100"), ("2030", "$ 7,700"), ("2029", "$ 7,050")], revenue
+    diluted = next(c for c in cells if c.label == "Earnings per common share: Diluted" and c.column == "2031")
+    assert diluted.raw == "$ 2.09" and diluted.scale == "" and diluted.display() == "$2.09"
+    statement = _answer("What was Zenith's diluted earnings per share in 2030?", ["diluted earnings per share"], [page])
+    assert "1.99" in statement, statement
