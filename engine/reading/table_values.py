@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR, has_rows
-from engine.documents.text import normalize_space, split_sentences
+from engine.documents.text import normalize_space
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 
-_NUMBER = re.compile(
+NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
     r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
@@ -98,13 +98,13 @@ def _decimals(raw: str) -> int:
 
 def measure_of(text: str) -> str:
     """The unit of measure of the first number in ``text`` ("38 min" -> "min"), else ""."""
-    m = _NUMBER.search(text)
+    m = NUMBER.search(text)
     return (m.group("measure") or "") if m else ""
 
 
 def parse_number(text: str) -> tuple[float, str, str, str] | None:
     """(value, currency or %, scale word, matched text) of the first number in ``text``, else None."""
-    m = _NUMBER.search(text)
+    m = NUMBER.search(text)
     if m is None:
         return None
     value = float(m.group("num").replace(",", ""))
@@ -155,7 +155,7 @@ _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
 
-def _is_amount(cell: str) -> bool:
+def is_amount(cell: str) -> bool:
     """A cell holding a number that is not just a year."""
     stripped = re.sub(rf"\b{YEAR}\b", "", cell)
     return bool(re.search(r"\d", stripped))
@@ -283,7 +283,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.scale = table_scale(row[0]) or state.scale
         return []
     values = row[1:]
-    amounts = sum(1 for v in values if _is_amount(v))
+    amounts = sum(1 for v in values if is_amount(v))
     wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", row[0])
     if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
         # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
@@ -298,7 +298,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     if groups and amounts and amounts % len(groups) == 0 and not any(periods_in(c) for c in state.header or []):
         # sub-columns ("EBITDA | EBIT | Net income") under each period group: a value's period is its group's
         columns = [groups[n * len(groups) // amounts] for n in range(amounts)]
-        values = [v for v in values if _is_amount(v)]
+        values = [v for v in values if is_amount(v)]
         row = [row[0], *values]
     elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
@@ -334,13 +334,13 @@ def _cells_of_row(
 ) -> list[Cell]:
     """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""
     label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
-    if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
+    if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
     offset = _offset(columns, values)
     found: list[Cell] = []
     for n, raw in enumerate(values):
         parsed = parse_number(raw)
-        if parsed is None or not _is_amount(raw):
+        if parsed is None or not is_amount(raw):
             continue
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
@@ -371,51 +371,3 @@ share:", "Federal" under "Current:"): read with the heading. Any other label ("C
 flows from investing activities:") names its line item by itself."""
 PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
 """A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""
-
-_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
-"""The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
-
-
-def sentence_cells(item: EvidenceItem) -> list[Cell]:
-    """Numbers stated in the prose of ``item``: each with its sentence as the label."""
-    prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
-    found: list[Cell] = []
-    for sentence in split_sentences(prose):
-        periods = periods_in(sentence)
-        for m in _NUMBER.finditer(sentence):
-            raw = m.group(0).strip()
-            counted = None
-            if not _is_amount(raw) or not (
-                m.group("cur")
-                or m.group("lead")
-                or m.group("pct")
-                or m.group("word")
-                or m.group("measure")
-                or "," in raw
-            ):
-                counted = _COUNT_NOUN.match(sentence, m.end()) if _is_amount(raw) else None
-                if counted is None:
-                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
-            parsed = parse_number(raw)
-            if parsed is None:
-                continue
-            value, unit, word, text = parsed
-            found.append(
-                Cell(
-                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
-                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
-                    measure=counted.group(1) if counted else m.group("measure") or "",
-                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
-                )
-            )  # fmt: skip
-    return found
-
-
-def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
-    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
-    cells: list[Cell] = []
-    for items in pages:
-        cells += table_cells(items)
-        for item in items:
-            cells += sentence_cells(item)
-    return cells

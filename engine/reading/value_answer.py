@@ -19,7 +19,8 @@ from engine.reading.answer_type import asks_quotient
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.reading.line_items import company_defined, standard_definition
 from engine.reading.periods import Period
-from engine.reading.table_values import SCALE_FACTOR, Cell, cells_in
+from engine.reading.sentence_values import cells_in
+from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
     broader,

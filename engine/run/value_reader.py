@@ -31,10 +31,10 @@ from engine.reading.document_units import in_fiscal_quarters, with_document_scal
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
 from engine.reading.periods import YEAR, fiscal_year_end_month
+from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
-    cells_in,
     table_cells,
 )
 from engine.reading.value_answer import ValueAnswer, answer_from_cells, counted_things

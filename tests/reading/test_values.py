@@ -8,7 +8,8 @@ from engine.contracts import EvidenceItem
 from engine.reading.formulas import evaluate, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in
-from engine.reading.table_values import cells_in, parse_number, table_scale
+from engine.reading.sentence_values import cells_in
+from engine.reading.table_values import parse_number, table_scale
 from engine.reading.value_answer import answer_value, counted_things
 from engine.reading.value_match import narrows, period_match, rank_cells, value_spec
 
