@@ -200,10 +200,12 @@ def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> f
     return max(own, alternative)
 
 
-def _core(label: str) -> set[str]:
+def _core(label: str, spec: ValueSpec) -> set[str]:
     """The stems of a row label that name its line item: without its parentheses (note references, "(Notes 1
-    and 3)", and abbreviations) and without the word that states its scope ("Total inventories")."""
-    return stems(re.sub(r"\([^)]*\)", " ", label)) - _SCOPE_WORDS or stems(label)
+    and 3)", and abbreviations) and without the words that state its scope ("Total inventories") unless the
+    question uses them ("total debt")."""
+    wanted = set().union(*spec.terms, *spec.alternatives)
+    return stems(re.sub(r"\([^)]*\)", " ", label)) - (_SCOPE_WORDS - wanted) or stems(label)
 
 
 def _precision(spec: ValueSpec, label: set[str]) -> float:
@@ -330,7 +332,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if cover < MIN_LABEL_COVER:
             continue
         matched = period_match(spec.periods, cell)
-        core = _core(cell.label) if cell.is_row else label
+        core = _core(cell.label, spec) if cell.is_row else label
         score = 2.0 * cover + (0.6 * _precision(spec, core) if cell.is_row else 0.0)
         if matched is True:
             score += 1.0
