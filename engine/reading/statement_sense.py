@@ -3,7 +3,7 @@
 A filing prints the same line item in several tables: the consolidated statements (the company's
 audited figures), a segment's summary, the summarized financial information of a guarantor or obligor
 group (a subset of the legal entities), a quarterly summary, and a management-discussion table of each
-line as a percent of net sales. Only the consolidated statements answer for the company's year; the
+line as a share of revenue. Only the consolidated statements answer for the company's year; the
 others answer only when the question names them. Pure: every rule reads text the caller passes.
 """
 
