@@ -22,9 +22,11 @@ SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
     # (kind, how a table's caption or section names it, how a question asks for it, why)
     ("guarantor",
      re.compile(r"\b(?:non-?)?guarantors?\b|\bobligor group\b|\bparent company only\b|\bcondensed consolidating\b|"
-                r"\bissuer and guarantor\b|\bsummarized financial information\b", re.I),
+                r"\bissuer and guarantor\b|\bsummarized financial information\b|\bcross guarantee\b|\bclosed group\b",
+                re.I),
      re.compile(r"\bguarant|\bobligor|\bparent company\b|\bconsolidating\b|\bissuer\b", re.I),
-     "debt notes print the figures of the entities that guarantee them: a subset of the company"),
+     "debt notes print the figures of the entities that guarantee them (and a deed of cross guarantee those of its "
+     "closed group): a subset of the company"),
     ("quarterly",
      re.compile(r"\b(?:unaudited\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|financial)\b|"
                 r"\bselected quarterly\b|\bquarterly (?:operating )?results\b", re.I),

@@ -68,6 +68,7 @@ def test_a_per_share_row_never_answers_for_the_total():
 def test_table_kinds_from_captions_and_sections():
     assert summary_kind("Balance Sheet for Obligor Group") == "guarantor"
     assert summary_kind("Condensed Consolidating Statement of Operations") == "guarantor"
+    assert summary_kind("Deed of Cross Guarantee Consolidated Balance Sheets") == "guarantor"
     assert summary_kind("Unaudited Quarterly Financial Data") == "quarterly"
     assert summary_kind("Note 18. Business Segment Information") == "segment"
     assert summary_kind("Consolidated Balance Sheets") == ""
