@@ -79,7 +79,7 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
             own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
             aspect = side_aspect(side, parsed, parsed.sides)  # a passage naming only the company covers nothing
             own = [u for u in own if not aspect or any(t & (stems(u.text) | stems(u.caption)) for t in aspect)]
-            best = max(own, key=lambda u: u.score, default=None)
+            best = max(_side_lists(own, parsed) or own, key=lambda u: u.score, default=None)
             for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
                 logger.debug(
                     "side %s: %.2f wc=%.2f p.%d %s", side.label, u.score, u.weighted_coverage, u.item.page, u.text[:90]
@@ -88,6 +88,10 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
                 uncovered.append(side.label)
                 continue
             chosen.append((side.label, best))
+            if is_lead(best.text):  # the side's list: its lead and the items under it
+                chosen += [
+                    (side.label, u) for u in items_after(best, [u for u in units if u.item.doc_id == side.doc_id])
+                ]
             chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
             continue
         scored = [(label_share(side.label, u), u) for u in units]
@@ -97,6 +101,16 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
             continue
         chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
     return chosen, uncovered
+
+
+def _side_lists(own: list[Unit], parsed: ParsedQuestion) -> list[Unit]:
+    """For a listing question, a side's passages that state the list asked: they name the listed subject
+    and announce or hold items after a colon ("three reportable segments: A, B and C"). A sentence that
+    only mentions the subject ("each of our reportable segments") answers nothing of the list."""
+    subject = stems(listing_subject(parsed.original_question) or "") if parsed.intent == "listing" else set()
+    if not subject:
+        return []
+    return [u for u in own if subject <= stems(u.text.partition(":")[0]) and ":" in u.text and u.weighted_coverage > 0]
 
 
 def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
@@ -270,7 +284,11 @@ def extract_answer(
     # added for the question's other parts are part of the answer
     chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
-    anchor_cov = coverage(_own_terms(term_stems(anchors), evidence), stems(chosen_text)) if chosen else 0.0
+    # each document side is named by its document (its quote sits under the side's label): its label's words
+    # are not terms the quoted sentences must repeat
+    labels = set().union(*(stems(s.label) for s in parsed.sides if s.doc_id))
+    asked = [t - labels for t in _own_terms(term_stems(anchors), evidence) if t - labels] or term_stems(anchors)
+    anchor_cov = coverage(asked, stems(chosen_text)) if chosen else 0.0
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
     caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])

@@ -280,10 +280,13 @@ def located(unit: Unit) -> bool:
 
 
 def cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
-    """Units stating a count ("three types of ..."), those naming the listed subject first."""
-    subject = stems(listing_subject(parsed.original_question) or "")
+    """Units stating a count ("three types of ..."); when the question names what it lists, only those whose
+    count sentence names it (a passage counting something else announces nothing about the list asked)."""
+    subject = stems(listing_subject(parsed.original_question) or " ".join(parsed.keywords))
     cues = [u for u in units if u.coverage > 0 and find_cardinality_cue(u.text)]
-    return sorted(cues, key=lambda u: not (subject & stems(u.text)))
+    if subject:  # "three blades" announces no count of the damping methods asked: only a cue naming them does
+        return [u for u in cues if subject & stems(find_cardinality_cue(u.text)[1])]  # type: ignore[index]
+    return cues
 
 
 def announced_count(
