@@ -284,11 +284,11 @@ def extract_answer(
     # added for the question's other parts are part of the answer
     chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
-    # each document side is named by its document (its quote sits under the side's label): its label's words
-    # are not terms the quoted sentences must repeat
-    labels = set().union(*(stems(s.label) for s in parsed.sides if s.doc_id))
-    asked = [t - labels for t in _own_terms(term_stems(anchors), evidence) if t - labels] or term_stems(anchors)
-    anchor_cov = coverage(asked, stems(chosen_text)) if chosen else 0.0
+    anchor_cov = coverage(_own_terms(term_stems(anchors), evidence), stems(chosen_text)) if chosen else 0.0
+    doc_sides = [s for s in parsed.sides if s.doc_id]
+    if doc_sides and chosen:  # each document side's quote was chosen for holding the side's aspect (its terms
+        # or their document words: ``side_aspect``); its label is named by its document: coverage is per side
+        anchor_cov = 1.0 - len(uncovered) / len(doc_sides)
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
     caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])

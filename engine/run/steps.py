@@ -341,9 +341,13 @@ def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerW
     return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
 
 
-WEAK_SUPPORT = frozenset({K.NO_EVIDENCE, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED, K.SIDE_NOT_FOUND})
-"""Caveats that say the cited passages do not answer what is asked: they match only some of its key terms,
-or state no value of the kind asked, or a side has no passage at all. An answer with none of them is
+WEAK_SUPPORT = frozenset({
+    K.NO_EVIDENCE, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED, K.SIDE_NOT_FOUND, K.TERM_UNNAMED,
+    K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUES_MISSING, K.ONE_OF_TWO_VALUES, K.ONE_OF_TWO_TERMS,
+})  # fmt: skip
+"""Caveats that say the cited passages do not answer what is asked: they match only some of its key terms
+or not the span named, state no value of the kind asked (an amount for a ratio, one term of two), or a
+side has no passage at all. An answer with none of them is
 stated under the claim line, labelled as not verified: a count that falls short of the one announced, a
 part or a reference left open, a period not named, say what may be missing, not that the passages
 answer something else (declining then hides the passage that answers)."""
