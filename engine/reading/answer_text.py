@@ -29,10 +29,22 @@ _PRONOUN = re.compile(r"\b(?:they|them|these|those|their|it|its|this)\b", re.IGN
 """A part whose subject is a pronoun speaks of what the answer listed before it."""
 
 
-def render(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]]) -> str:
-    """The answer's text: the main lines, then the clause sentences."""
+WHERE_QUESTION = re.compile(
+    r"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\b"
+    r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
+    re.IGNORECASE,
+)
+"""A question that asks where in the document something is ("Which section describes ...", "Where does the
+report discuss ..."; not "Where is the plant?", which asks for a place in the world)."""
+
+
+def render(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]], units: Sequence[Unit] = ()) -> str:
+    """The answer's text: the main lines, then the clause sentences. A question asking where in the document
+    something is gets each main line with its place: the section (its heading as printed) and page."""
     extra = [u for label, u in chosen if label == CLAUSE_LABEL]
     main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
+    if WHERE_QUESTION.match(parsed.original_question) and len(parsed.parts) < 2:
+        return "\n".join(f"{place(u, units)}: {with_caption(u, parsed.original_question)}" for _, u in main)
     body = _render_main(parsed, main) if main else ""
     clauses = " ".join(_located(u, parsed.original_question) for u in extra)
     return "\n".join(p for p in (body, clauses) if p)
@@ -62,6 +74,15 @@ def _render_main(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]]) -> 
             lines.append(with_caption(unit, question))
     listed = any(label == ITEM_LABEL for label, _ in chosen) or any(split_inline(u.text) for _, u in chosen)
     return "\n".join(lines) if listed else " ".join(lines)
+
+
+def place(unit: Unit, units: Sequence[Unit]) -> str:
+    """Where a unit is: its section's heading as printed ("5.4 Regularization") when the evidence holds it,
+    else its section's title, and its page."""
+    section = unit.item.section_path
+    heading = next((u.item.text for u in units if u.item.kind == "heading" and u.item.section_path == section), "")
+    title = " ".join(heading.split()) or (section[-1] if section else "")
+    return f"{title} (page {unit.item.page})" if title else f"page {unit.item.page}"
 
 
 def listed_count(chosen: Sequence[tuple[str, Unit]]) -> int:
@@ -144,4 +165,4 @@ def cover_clauses(
     return result
 
 
-__all__ = ["CLAUSE_LABEL", "ITEM_LABEL", "cover_clauses", "item_terms", "listed_count", "render"]
+__all__ = ["CLAUSE_LABEL", "ITEM_LABEL", "WHERE_QUESTION", "place", "cover_clauses", "item_terms", "listed_count", "render"]

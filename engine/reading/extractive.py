@@ -325,7 +325,7 @@ def extract_answer(
             for u in closest.values()
         )
     return AnswerWithEvidence(
-        text=render(parsed, chosen) if chosen else NOT_FOUND,
+        text=render(parsed, chosen, units) if chosen else NOT_FOUND,
         citations=citations,
         answer_found=bool(chosen),
         complete_answer_found=complete and bool(chosen),

@@ -121,3 +121,13 @@ def test_an_answer_whose_passages_cover_the_question_is_stated_under_the_claim_l
     assert not stated.complete_answer_found
     weak = base.model_copy(update={"caveats": (caveat(K.PARTIAL_MATCH),)})
     assert below_the_line(weak, 0.6).text.startswith(NOT_ESTABLISHED)
+
+
+def test_a_question_asking_where_in_the_document_names_the_section_and_page():
+    heading = ev(6, 0, "4.2 Bearing care", kind="heading", section_path=("Bearing care",))
+    text = ev(6, 1, "Bearings are greased every 500 running hours with a lithium-based grease.",
+              section_path=("Bearing care",), score=0.8)  # fmt: skip
+    answer = ask("Which section describes how the bearings are greased?", heading, text)
+    assert answer.text.startswith("4.2 Bearing care (page 6): Bearings are greased"), answer.text
+    plain = ask("How often are the bearings greased?", heading, text)
+    assert not plain.text.startswith("4.2 Bearing care"), "other questions quote the sentence alone"
