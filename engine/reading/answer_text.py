@@ -165,4 +165,13 @@ def cover_clauses(
     return result
 
 
-__all__ = ["CLAUSE_LABEL", "ITEM_LABEL", "WHERE_QUESTION", "place", "cover_clauses", "item_terms", "listed_count", "render"]
+__all__ = [
+    "CLAUSE_LABEL",
+    "ITEM_LABEL",
+    "WHERE_QUESTION",
+    "cover_clauses",
+    "item_terms",
+    "listed_count",
+    "place",
+    "render",
+]
