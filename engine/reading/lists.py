@@ -39,9 +39,15 @@ def block_position(unit: Unit) -> tuple[str, int, int]:
     return unit.item.doc_id, unit.item.page, int(match.group(1)) if match else 0
 
 
+_TABLE_LEAD = re.compile(r"\b(?:the following (?:table|schedule|list)|the table below)\b", re.IGNORECASE)
+"""A sentence that points at the table right after it ("The following table summarizes ...")."""
+
+
 def is_lead(text: str) -> bool:
-    """Whether a sentence announces items: it ends with a colon (what follows is what it announces)."""
-    return normalize_space(text).endswith(":") and len(text.split()) >= 3
+    """Whether a sentence announces items: it ends with a colon (what follows is what it announces), or it
+    points at the table that follows it."""
+    text = normalize_space(text)
+    return len(text.split()) >= 3 and (text.endswith(":") or bool(_TABLE_LEAD.search(text)))
 
 
 def announces(text: str) -> bool:
@@ -100,6 +106,12 @@ def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> li
         if unit.item.kind == "heading":
             break
         if _is_float(unit):
+            captions_only = all(p.item.kind == "caption" for p in following[:position])
+            if not items and captions_only and _TABLE_LEAD.search(lead.text):  # the table it points at: its rows
+                rows = [u for u in units if u.item.chunk_id == unit.item.chunk_id and u.order == unit.order]
+                rows = _in_text_order([u for u in rows if u.is_row])
+                if rows:
+                    return rows[:limit]
             continue
         if is_item(unit):
             items.append(_item_unit(unit, units))

@@ -131,3 +131,15 @@ def test_a_question_asking_where_in_the_document_names_the_section_and_page():
     assert answer.text.startswith("4.2 Bearing care (page 6): Bearings are greased"), answer.text
     plain = ask("How often are the bearings greased?", heading, text)
     assert not plain.text.startswith("4.2 Bearing care"), "other questions quote the sentence alone"
+
+
+def test_a_sentence_pointing_at_the_following_table_is_read_with_its_rows():
+    lead = ev(9, 3, "The following table summarizes the changes in the reserve for fiscal 2023 and fiscal 2024.",
+              score=0.9)  # fmt: skip
+    table = ev(9, 4, "Reserve | 2024 | 2023\nBalance at start | 1,200 | 1,050\nAdditions | 310 | 260\n"
+               "Balance at end | 1,410 | 1,200", kind="table", score=0.2)  # fmt: skip
+    units = split_units([lead, table])
+    rows = items_after(next(u for u in units if u.item is lead), units)
+    assert [u.text for u in rows][-1] == "Balance at end | 1,410 | 1,200"
+    answer = ask("What changes in the reserve does the company report?", lead, table)
+    assert "Additions | 310 | 260" in answer.text
