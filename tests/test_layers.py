@@ -89,3 +89,14 @@ def test_every_module_is_at_most_400_lines():
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}, f"split these along their seams: {long}"
+
+
+def test_each_engine_module_name_exists_once_and_stays_short():
+    """A module name says where a concept lives: two modules of one name (outside packages' own
+    ``__init__``/``__main__``) make a reader guess; a module over 400 lines does too many things."""
+    engine = Path(__file__).resolve().parents[1] / "engine"
+    modules = [p for p in engine.rglob("*.py") if "__pycache__" not in p.parts]
+    names = [p.name for p in modules if p.name not in ("__init__.py", "__main__.py")]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []
+    long = {str(p.relative_to(engine)): n for p in modules if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}

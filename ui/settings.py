@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import PRESETS, Budget, BudgetOverride, EngineConfig
+from engine import PRESETS, STRATEGY_NAMES, Budget, BudgetOverride, EngineConfig
 
-STRATEGIES = ("auto", "single_pass", "dispatched", "dynamic", "plan_execute")
-COMPARE_STRATEGIES = ("single_pass", "dispatched", "dynamic", "plan_execute", "auto")
+STRATEGIES: tuple[str, ...] = tuple(STRATEGY_NAMES)
+"""Every strategy, from the engine's registry (``auto`` first)."""
+COMPARE_STRATEGIES: tuple[str, ...] = (*(s for s in STRATEGY_NAMES if s != "auto"), "auto")
+"""The Compare page's order: the strategies that run, then the router that picks among them."""
 BUDGET_FIELDS: tuple[tuple[str, str, float], ...] = (
     ("max_iterations", "Iterations (feedback passes, 0-4)", 1),
     ("max_llm_calls", "LLM calls", 1),

@@ -17,7 +17,14 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.cli.runs import add_history_commands, cmd_export, cmd_library, cmd_runs, cmd_search_all, human_result
+from engine.cli.history_commands import (
+    add_history_commands,
+    cmd_export,
+    cmd_library,
+    cmd_runs,
+    cmd_search_all,
+    human_result,
+)
 from engine.config import BYTES_PER_MB, EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import DocumentTooLargeError, LoupeError

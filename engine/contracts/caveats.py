@@ -3,7 +3,7 @@
 A caveat is a kind from a closed set, the thing it is about (``subject``: a comparison side, a reference
 such as "Table 3", a row label) and, where the kind needs it, a ``detail`` or the ``figures`` it counts.
 Code adds, replaces and drops caveats by kind and subject; their wording for people is made in
-``engine.present.caveats`` only, so rewording one never changes what the engine does.
+``engine.present.caveat_text`` only, so rewording one never changes what the engine does.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from psycopg.types.json import Jsonb
 
 from engine.contracts import RunResult
 from engine.errors import HistoryError, RunNotFoundError
-from engine.history.base import (
+from engine.history.run_store import (
     RUN_ID,
     RunSummary,
     like_pattern,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.contracts import RunResult
 from engine.errors import HistoryError, RunNotFoundError
-from engine.history.base import (
+from engine.history.run_store import (
     RUN_ID,
     RunSummary,
     like_pattern,

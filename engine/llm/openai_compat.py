@@ -1,6 +1,6 @@
 """A backend for any OpenAI-compatible endpoint (the factory wraps it in a per-step fallback to the offline rules).
 
-Every request fits the model: a ``max_tokens`` cap and a temperature per task (``TASK_LIMITS``), a
+Every request fits the model: a ``max_tokens`` cap and a temperature per task (``engine.llm.tasks``), a
 deadline inside the run's seconds budget, the evidence fitted to the context window and numbered so
 the model cites ``[3]``, and a small reply schema (``wire.py``) that code turns into the contracts,
 checking every citation. Structured output walks down ``json_schema`` -> ``json_object`` with the
@@ -27,7 +27,6 @@ import os
 import re
 import threading
 import time
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -40,6 +39,7 @@ from engine.errors import BackendError, BackendStepError, BackendUnavailableErro
 from engine.llm import prompts, structured, wire
 from engine.llm.network import ensure_network
 from engine.llm.streaming import TextDeltas, TextSink, collect_stream, current_sink
+from engine.llm.tasks import TASKS, TaskLimits
 from engine.llm.transport import (
     ClientSlot,
     CutOff,
@@ -53,32 +53,6 @@ from engine.llm.transport import (
 logger = logging.getLogger(__name__)
 
 _KEY_LIKE = re.compile(r"\b(?:sk|key|api)[-_][A-Za-z0-9_\-]{8,}\b")
-
-
-@dataclass(frozen=True)
-class TaskLimits:
-    """How one task's request is sized: reply tokens, temperature, and its share of the seconds left."""
-
-    max_tokens: int
-    temperature: float
-    budget_share: float
-
-
-TASK_LIMITS: dict[TaskName, TaskLimits] = {
-    # a handful of keywords and flags; deterministic, and cheap enough to leave time for the answer
-    "parse_question": TaskLimits(max_tokens=96, temperature=0.0, budget_share=0.3),
-    # up to four short queries; a little variety in wording helps recall
-    "plan_subqueries": TaskLimits(max_tokens=160, temperature=0.2, budget_share=0.3),
-    # a yes/no, a few gap queries and a sentence
-    "judge_sufficiency": TaskLimits(max_tokens=160, temperature=0.0, budget_share=0.3),
-    # up to six statements with passage numbers; deterministic, faithful to the passages
-    "answer": TaskLimits(max_tokens=320, temperature=0.0, budget_share=0.85),
-    # up to six steps
-    "make_plan": TaskLimits(max_tokens=320, temperature=0.2, budget_share=0.3),
-    # one question; deterministic, and it runs before the run's own steps
-    "rewrite_follow_up": TaskLimits(max_tokens=120, temperature=0.0, budget_share=0.25),
-}
-"""Per-task request sizes, each with its reason."""
 
 
 _SERVED_MODEL: dict[str, str] = {}
@@ -184,11 +158,11 @@ class OpenAIBackend:
         """When this step must be done: its share of the seconds left (None: no budget given)."""
         if request.time_limit_seconds is None:
             return None
-        return started + TASK_LIMITS[task].budget_share * request.time_limit_seconds
+        return started + TASKS[task].limits.budget_share * request.time_limit_seconds
 
     def _attempt(self, task: TaskName, request: TaskRequest, tally: Tally, deadline: float | None) -> BaseModel:
-        limits = TASK_LIMITS[task]
-        wire_type = wire.WIRE_TYPES[task]
+        limits = TASKS[task].limits
+        wire_type = TASKS[task].wire
         schema = structured.schema_of(wire_type)
         model = self.model_name(tally, deadline)
         mode = structured.MODES.get(self.base_url or "", model)
@@ -224,7 +198,7 @@ class OpenAIBackend:
         """One request, walking down the output-mode ladder while the server refuses the field."""
         import openai
 
-        limits = TASK_LIMITS[task]
+        limits = TASKS[task].limits
         model = self._model or ""
         key = self.base_url or ""
         sink = current_sink() if task == "answer" else None  # read here: the request runs in a worker thread
@@ -311,4 +285,4 @@ TYPED_ENDPOINT_FAILED = "the endpoint typed in the settings gave no usable reply
 """The one reason shown for any failure of a visitor's endpoint: refused, filtered, an HTTP error, a model
 listing that failed or a malformed reply all read the same, so the note cannot map the server's network."""
 
-__all__ = ["TASK_LIMITS", "OpenAIBackend", "TaskLimits"]
+__all__ = ["OpenAIBackend"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.contracts import EvidenceItem, TaskName, TaskRequest
 from engine.documents.text import estimate_tokens
+from engine.llm.tasks import TASKS
 
 SYSTEM = (
     "You are one step of Loupe, a system that answers questions about PDF documents. "
@@ -23,42 +24,6 @@ SYSTEM = (
 PREVIOUS_ANSWER_CHARS = 1200
 """Characters of the previous answer a follow-up rewrite sees (its first sentences carry the subject)."""
 
-TASKS: dict[TaskName, str] = {
-    "parse_question": (
-        "Read the question. intent: one of single_fact, comparison, multi_hop, listing, section_retrieval, "
-        "open_scoped, open_corpus_wide, vague. keywords: the key terms of the question. sides: the things the "
-        "question compares, if it compares. parts: when the question asks several things, one short phrase per "
-        "part. expansions: other words a document may use for the question's key terms. asks_for_value: true "
-        "when the question asks for a number, amount or date."
-    ),
-    "plan_subqueries": (
-        "Write 1-4 short search queries that together cover the question. If gaps are listed, write queries "
-        "only for those gaps, and never repeat a previous query."
-    ),
-    "judge_sufficiency": (
-        "Decide whether the passages answer every part of the question. sufficient: true or false. missing: "
-        "search queries for the parts the passages do not cover. reason: one short sentence."
-    ),
-    "answer": (
-        "Answer the question from the passages only. statements: 1 to {sentences} short statements that answer "
-        "the question; each lists in passages the numbers of the passages that support it. Use only facts written "
-        "in those passages. answer_found: false when the passages do not answer the question (then statements is "
-        "empty). missing: the parts of the question the passages do not answer (empty when none)."
-    ),
-    "rewrite_follow_up": (
-        "The question is a follow-up in a conversation about the same documents. Rewrite it into one full, "
-        "self-contained question, using the previous question (and answer) only to resolve what the follow-up "
-        "leaves out: pronouns, elliptical forms such as 'And in 2022?', 'What about X?', 'Are there any others?', "
-        "'Why?'. Keep the follow-up's own intent and wording otherwise; do not answer it. If it is already "
-        "self-contained, return it unchanged. question: the rewritten question. rule: leave empty."
-    ),
-    "make_plan": (
-        "Write a plan of 1-6 search steps. step_id: s1, s2 ... in order. A step that needs an earlier step's "
-        "result lists that step's id in depends_on and writes the id in curly braces in its query where the "
-        "result goes. Other steps have an empty depends_on."
-    ),
-}
-
 
 def passage_block(number: int, item: EvidenceItem) -> str:
     """Passage ``number`` as a labelled, quoted data block (the document cannot close the quotes)."""
@@ -68,7 +33,7 @@ def passage_block(number: int, item: EvidenceItem) -> str:
 
 def user_message(task: TaskName, request: TaskRequest, evidence: Sequence[EvidenceItem]) -> str:
     """The user turn for ``task``: instructions, the question, then the numbered passages."""
-    parts = [TASKS[task].format(sentences=request.max_sentences), f"Question: {json.dumps(request.question)}"]
+    parts = [TASKS[task].prompt.format(sentences=request.max_sentences), f"Question: {json.dumps(request.question)}"]
     if request.parsed is not None and task != "parse_question" and request.parsed.sides:
         parts.append("Compared: " + "; ".join(s.label for s in request.parsed.sides))
     if request.previous_question:
@@ -149,4 +114,4 @@ def fit_evidence(
     return tuple(kept)
 
 
-__all__ = ["SYSTEM", "TASKS", "build_messages", "correction_message", "fit_evidence", "passage_block", "user_message"]
+__all__ = ["SYSTEM", "build_messages", "correction_message", "fit_evidence", "passage_block", "user_message"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from engine.contracts import (
     AnswerWithEvidence,
@@ -33,16 +33,12 @@ from engine.contracts import (
     Contract,
     EvidenceItem,
     ExecutionPlan,
-    FollowUpRewrite,
     Intent,
     LayoutHint,
     ParsedQuestion,
     PlanStep,
     QuestionPart,
     RetrievalSpec,
-    SubQueryPlan,
-    SufficiencyJudgement,
-    TaskName,
     caveat,
 )
 from engine.documents.text import content_words, find_cardinality_cue, find_references, stems
@@ -222,22 +218,8 @@ def repair_plan(plan: ExecutionPlan) -> tuple[ExecutionPlan, tuple[str, ...]]:
     return plan.model_copy(update={"steps": tuple(steps)}), tuple(notes)
 
 
-# ---- the wire type of each task ---------------------------------------------------------------
-
-WIRE_TYPES: dict[TaskName, type[BaseModel]] = {
-    "parse_question": WireQuestion,
-    "plan_subqueries": SubQueryPlan,
-    "judge_sufficiency": SufficiencyJudgement,
-    "answer": WireAnswer,
-    "make_plan": ExecutionPlan,
-    "rewrite_follow_up": FollowUpRewrite,
-}
-"""The schema the model fills for each task (small ones where the contract is large)."""
-
-
 __all__ = [
     "NOT_FOUND_TEXT",
-    "WIRE_TYPES",
     "WireAnswer",
     "WireQuestion",
     "WireStatement",

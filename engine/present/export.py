@@ -21,7 +21,7 @@ import pymupdf
 
 from engine.contracts import RunResult
 from engine.errors import LoupeError
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 from engine.present.render import escape_inline, escape_markdown, page_marks, render_page
 
 logger = logging.getLogger(__name__)

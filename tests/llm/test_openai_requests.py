@@ -20,9 +20,9 @@ from engine.contracts import (
 )
 from engine.llm import FallbackBackend, make_backend
 from engine.llm.network import allow_network
-from engine.llm.openai_compat import TASK_LIMITS, OpenAIBackend
+from engine.llm.openai_compat import OpenAIBackend
 from engine.llm.structured import MODES
-from engine.llm.wire import WIRE_TYPES
+from engine.llm.tasks import TASKS
 from tests.llm.stub_server import StubServer, hang, raw, reply, status
 
 KEY = "sk-test-SECRET-77aa11bb22"
@@ -69,12 +69,12 @@ def passages(count: int, words: int = 40) -> tuple[EvidenceItem, ...]:
 
 @pytest.mark.parametrize("task", sorted(get_args(TaskName)))
 def test_every_request_carries_the_tasks_max_tokens_and_temperature(stub, task):
-    assert task in TASK_LIMITS and task in WIRE_TYPES, "every backend task has its request size and reply schema"
+    assert task in TASKS, "every backend task has its request size and reply schema"
     stub.script(status(400, message="stop here"))
     run(backend_for(stub), task=task, output=_output(task))
     body = stub.requests[0].body
-    assert body["max_tokens"] == TASK_LIMITS[task].max_tokens
-    assert body["temperature"] == TASK_LIMITS[task].temperature
+    assert body["max_tokens"] == TASKS[task].limits.max_tokens
+    assert body["temperature"] == TASKS[task].limits.temperature
 
 
 def _output(task: str):
@@ -168,7 +168,7 @@ def test_a_step_gets_its_share_of_the_seconds_left(stub):
     started = time.monotonic()
     result = run(backend_for(stub, timeout_seconds=20.0), time_limit_seconds=6.0)
     elapsed = time.monotonic() - started
-    share = TASK_LIMITS["plan_subqueries"].budget_share * 6.0
+    share = TASKS["plan_subqueries"].limits.budget_share * 6.0
     assert result.fallback is not None and "did not finish" in result.fallback.reason
     assert elapsed < share + 1.0, f"{elapsed:.1f} s for a {share:.1f} s share"
 
@@ -268,7 +268,7 @@ def test_a_reply_still_streaming_at_the_deadline_is_closed_so_the_server_stops(s
     started = time.monotonic()
     result = run(backend_for(stub, timeout_seconds=20.0), time_limit_seconds=5.0)
     assert result.fallback is not None and "did not finish its reply" in result.fallback.reason
-    assert time.monotonic() - started < 5.0 * TASK_LIMITS["plan_subqueries"].budget_share + 1.0
+    assert time.monotonic() - started < 5.0 * TASKS["plan_subqueries"].limits.budget_share + 1.0
     deadline = time.monotonic() + 3.0
     while not stub.stream_aborted and time.monotonic() < deadline:
         time.sleep(0.05)

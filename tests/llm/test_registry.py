@@ -89,3 +89,15 @@ def test_a_healthy_primary_is_used_as_is():
 
     reply = FallbackBackend(Fine(), OfflineBackend()).run("plan_subqueries", REQUEST, SubQueryPlan)
     assert reply.fallback is None and reply.usage == LlmUsage(calls=1)
+
+
+def test_every_task_is_one_registry_entry_with_its_output_schema_prompt_limits_and_rule():
+    from typing import get_args
+
+    from engine.contracts import TASK_OUTPUTS, TaskName
+    from engine.llm.tasks import TASKS
+
+    assert set(TASKS) == set(get_args(TaskName)) == set(TASK_OUTPUTS)
+    for name, spec in TASKS.items():
+        assert spec.output is TASK_OUTPUTS[name] and spec.prompt.strip() and spec.limits.max_tokens > 0
+        assert callable(spec.rule)

@@ -8,7 +8,7 @@ from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, Evide
 from engine.contracts import CaveatKind as K
 from engine.documents.text import stems
 from engine.llm.offline import OfflineBackend
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 from engine.reading.generation import ContextBundle, answer_request
 from engine.reading.passages import split_units
 from engine.reading.question import parse_question

@@ -154,7 +154,7 @@ def test_a_run_full_of_hostile_text_renders_inert(page: str | None, library_dir:
 def test_a_saved_hostile_run_renders_inert_in_the_history(library_dir: Path) -> None:
     import engine
     from engine.config import EngineConfig, LibraryConfig
-    from engine.history.base import new_run_id
+    from engine.history.run_store import new_run_id
 
     saved = _hostile_run().model_copy(update={"run_id": new_run_id()})
     engine.open_run_store(EngineConfig(library=LibraryConfig(path=str(library_dir)))).save(saved)

@@ -9,7 +9,7 @@ import engine
 from engine.config import EngineConfig
 from engine.contracts import CaveatKind as K
 from engine.library.local import Library
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 
 TEXT = "We study how annotators verify scientific claims against tables and report agreement. " * 5
 

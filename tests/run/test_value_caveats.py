@@ -6,7 +6,7 @@ from engine.api import answer
 from engine.contracts import CaveatKind as K
 from engine.contracts import caveat
 from engine.library.local import Library
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 from engine.samples import ensure_sample
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.contracts import RunResult
-from engine.present.caveats import caveat_texts
+from engine.present.caveat_text import caveat_texts
 
 
 def add_history_commands(sub: argparse._SubParsersAction) -> None:

@@ -10,36 +10,13 @@ from __future__ import annotations
 import logging
 import time
 
-from pydantic import BaseModel
-
 from engine.config import BackendConfig
 from engine.contracts import BackendReply, LlmUsage, ParsedQuestion, TaskName, TaskRequest, check_output_type
 from engine.contracts.backend import T
 from engine.documents.text import estimate_tokens
-from engine.reading.extractive import extract_answer
-from engine.reading.followup_rewrite import rewrite_follow_up
-from engine.reading.plan import judge_sufficiency, make_plan, plan_subqueries
-from engine.reading.question import parse_question
+from engine.llm.tasks import TASKS
 
 logger = logging.getLogger(__name__)
-
-
-def run_rule(task: TaskName, request: TaskRequest) -> BaseModel:
-    """The offline rule for ``task`` applied to ``request``."""
-    if task == "parse_question":
-        return parse_question(request.question)
-    if task == "rewrite_follow_up":
-        return rewrite_follow_up(request.question, request.previous_question, request.previous_answer)
-    parsed = request.parsed or parse_question(request.question)
-    if task == "answer":
-        return extract_answer(request.question, parsed, request.evidence, request.max_sentences, request.max_citations)
-    if task == "plan_subqueries":
-        return plan_subqueries(parsed, request.gaps, request.previous_queries)
-    if task == "judge_sufficiency":
-        return judge_sufficiency(parsed, [e.text for e in request.evidence])
-    if task == "make_plan":
-        return make_plan(parsed)
-    raise ValueError(f"unknown backend task {task!r}")
 
 
 def request_tokens(request: TaskRequest) -> int:
@@ -66,7 +43,7 @@ class OfflineBackend:
         """Apply the rule for ``task``; raises ``ValueError`` for a task/type mismatch."""
         check_output_type(task, output_type)
         started = time.perf_counter()
-        value = run_rule(task, request)
+        value = TASKS[task].rule(request)
         seconds = time.perf_counter() - started
         usage = LlmUsage(
             calls=1,
