@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from engine.documents.layout import has_rows
@@ -155,7 +156,9 @@ def split_inline(text: str) -> tuple[str, list[str]] | None:
     return (f"{head}:", items) if len(items) >= 2 else None
 
 
-def best_lead(units: Sequence[Unit], floor: float, subject: set[str] = frozenset()) -> tuple[Unit, list[Unit]] | None:
+def best_lead(
+    units: Sequence[Unit], floor: float, subject: AbstractSet[str] = frozenset()
+) -> tuple[Unit, list[Unit]] | None:
     """The best lead with items under it, and those items. A lead must score at least ``floor`` unless it
     names the listed ``subject`` (stems of "regularization techniques": "three types of regularization:"
     is the list asked for, whatever else scores higher); one that names what follows ("the following", a
