@@ -99,8 +99,17 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
         if not scored:
             uncovered.append(side.label)
             continue
-        chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
+        aspect = side_aspect(side, parsed, parsed.sides)
+        # the side's passage speaks of what is compared (an aspect term beside the side's name): a sentence
+        # that only names the side ("the Heron 3 entered service in 2019") answers nothing of the comparison
+        chosen.append(
+            (side.label, max(scored, key=lambda pair: (_speaks_of(pair[1], aspect), pair[0], pair[1].score))[1])
+        )
     return chosen, uncovered
+
+
+def _speaks_of(unit: Unit, aspect: list[set[str]]) -> bool:
+    return not aspect or any(t & unit_terms(unit) for t in aspect)
 
 
 def _side_lists(own: list[Unit], parsed: ParsedQuestion) -> list[Unit]:

@@ -143,3 +143,17 @@ def test_a_sentence_pointing_at_the_following_table_is_read_with_its_rows():
     assert [u.text for u in rows][-1] == "Balance at end | 1,410 | 1,200"
     answer = ask("What changes in the reserve does the company report?", lead, table)
     assert "Additions | 310 | 260" in answer.text
+
+
+def test_each_side_of_a_comparison_in_prose_is_answered_by_a_passage_about_what_is_compared():
+    intro = ev(1, 0, "The Kestrel and the Osprey are the two drones the agency flies.", score=0.9,
+               section_path=("1 Fleet",))  # fmt: skip
+    named = ev(2, 0, "The Kestrel entered service in 2019 after two years of trials.", score=0.8,
+               section_path=("2 Kestrel",))  # fmt: skip
+    kestrel = ev(2, 1, "On one charge the Kestrel has a range of 40 km.", score=0.3, section_path=("2 Kestrel",))
+    osprey = ev(3, 0, "The Osprey reaches a range of 65 km with its larger battery.", score=0.3,
+                section_path=("3 Osprey",))  # fmt: skip
+    answer = ask("How did the range differ between the Kestrel and the Osprey?", intro, named, kestrel, osprey)
+    lines = answer.text.splitlines()
+    assert any(line.startswith("Kestrel:") and "40 km" in line for line in lines), answer.text
+    assert any(line.startswith("Osprey:") and "65 km" in line for line in lines), answer.text
