@@ -157,3 +157,11 @@ def test_each_side_of_a_comparison_in_prose_is_answered_by_a_passage_about_what_
     lines = answer.text.splitlines()
     assert any(line.startswith("Kestrel:") and "40 km" in line for line in lines), answer.text
     assert any(line.startswith("Osprey:") and "65 km" in line for line in lines), answer.text
+
+
+def test_a_sentence_opening_with_a_pronoun_is_matched_with_the_sentence_before_it():
+    passage = ev(3, 2, "The storm-water levy funds the retention basins on the east bank. It is charged on every "
+                 "paved square metre of a property.", score=0.9)  # fmt: skip
+    answer = ask("How is the storm-water levy charged?", passage)
+    assert "paved square metre" in answer.text
+    assert not any(c.kind == K.PARTIAL_MATCH for c in answer.caveats), "the passage names the levy the sentence means"
