@@ -31,6 +31,8 @@ from engine.history.run_store import save_run
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
+from engine.present.boxes import with_citation_boxes, without_bare_headers
+from engine.reading.calibration import calibrate_result
 from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
 from engine.run.budget import LoopGuard
@@ -38,7 +40,7 @@ from engine.run.calls import LlmCalls
 from engine.run.column import activation_column, run_side_quota, settled_column
 from engine.run.evidence import RunState
 from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.run.side_quota import with_document_sides
+from engine.run.side_quota import scoped_indexes, with_document_sides
 from engine.run.steps import finished_answer, understand_question
 from engine.run.strategies import STRATEGY_NAMES, strategy_runner
 from engine.run.strategies.router import route
@@ -68,6 +70,7 @@ def answer(
     top_k: int | None = None,
     store: RunStore | None = None,
     previous: RunResult | None = None,
+    calibrate: bool = True,
 ) -> RunResult:
     """Answer ``question`` over the library documents ``doc_ids``.
 
@@ -86,6 +89,8 @@ def answer(
         previous: The turn this question follows up: the question is rewritten with it into a full
             question (``asked`` keeps the user's words), and the first pass starts from its parsed
             question's hints and its evidence pages (see ``engine.api.conversation.follow_up``).
+        calibrate: Give the answer its calibrated confidence (``engine.reading.calibration``); the eval
+            turns it off to read the features of the uncalibrated run, and applies it itself.
 
     Raises:
         LoupeError: empty question, no documents, unknown document, a budget or request timeout above the
@@ -109,7 +114,7 @@ def answer(
     loaded = [library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)]
     guard = LoopGuard(_limits(budget, config.budgets.moderate))
     indexes, embedded = _on_embeddings(loaded, config, library, lambda: guard.started + guard.budget.max_seconds)
-    profiles = tuple(ix.profile for ix in indexes)
+    selected = list(indexes)
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(), guard=guard)
     asked = question
     if previous is not None:
@@ -120,7 +125,9 @@ def answer(
     parsed = understand_question(question, llm)
     if previous is not None:
         parsed = inherit_parsed(parsed, previous.parsed_question)
+    indexes = scoped_indexes(parsed, indexes)  # a question that names one of the documents is about that one
     parsed = with_document_sides(parsed, indexes)
+    profiles = tuple(ix.profile for ix in indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
@@ -139,14 +146,17 @@ def answer(
     final = finished_answer(outcome, state)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
+    final = without_bare_headers(final)  # a header row alone ("(Millions) | 2018 | 2017") supports nothing
     pages, chunks, added_in = _evidence(state, final)
+    final = with_citation_boxes(final, chunks, library.pdf_bytes)  # the run record says where each quote sits
     result = RunResult(
         run_id=new_run_id(),
         created_at=created_at,
         follow_up_of=(previous.run_id or None) if previous is not None else None,
         asked=asked if asked != question else None,
         question=question,
-        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
+        # every selected document, read or not: a follow-up asks over the same selection
+        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in selected),
         strategy_requested=requested,
         strategy_effective=effective,
         strategy_reason=reason,
@@ -169,6 +179,7 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
+    result = calibrate_result(result) if calibrate else result
     if store is not None:
         save_run(store, result)
     return result
