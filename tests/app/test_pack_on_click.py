@@ -17,7 +17,7 @@ def test_the_pack_is_built_only_when_the_data_is_asked_for(monkeypatch: pytest.M
         return b"%PDF-pack"
 
     monkeypatch.setattr(services, "pack_bytes", fake_pack)
-    result = run_result()
+    result = run_result().model_copy(update={"run_id": "20260101-000000-abcdef"})
     data = services.pack_data(result, "pdf")
     assert built == []  # drawing the button builds nothing
     assert data() == b"%PDF-pack"
@@ -30,3 +30,15 @@ def test_a_pack_that_cannot_be_built_downloads_the_reason(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(services, "pack_bytes", failing)
     assert b"deleted from the library" in services.pack_data(run_result(), "md")()
+
+
+def test_unsaved_runs_do_not_share_a_cached_pack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that could not be saved has no run id: its pack is cached under a digest of the run instead, so two
+    unsaved runs never get each other's pack."""
+    built: list[str] = []
+    monkeypatch.setattr(services, "pack_bytes", lambda run_id, fmt, _result: built.append(run_id) or b"pack")
+    first = run_result().model_copy(update={"run_id": ""})
+    second = first.model_copy(update={"question": "Another question?"})
+    services.pack_data(first, "pdf")()
+    services.pack_data(second, "pdf")()
+    assert len(set(built)) == 2 and all(key.startswith("unsaved-") for key in built)
