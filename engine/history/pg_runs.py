@@ -58,14 +58,16 @@ class PgRunStore:
         if not RUN_ID.match(result.run_id):
             raise HistoryError(f"cannot save a run without a valid run_id ({result.run_id!r})")
         s = summary_of(result)
+        doc_ids = [d.doc_id for d in result.docs]
         row = (s.run_id, s.created_at, s.question, s.asked, s.answer_excerpt, s.strategy, s.backend,
                Jsonb(list(s.documents)), s.follow_up_of, search_text(result), result.model_dump_json(),
-               self.db.user if self.db.access_on else None, Jsonb(list(s.documents)))  # fmt: skip
+               self.db.user if self.db.access_on else None, Jsonb(doc_ids))  # fmt: skip
         with self.db.connection() as conn:
             conn.execute(_SAVE, row)
             if self.db.access_on:
                 audit(conn, self.db.user, "ask", None,
-                      {"run_id": s.run_id, "question": s.question, "documents": list(s.documents)})  # fmt: skip
+                      {"run_id": s.run_id, "question": s.question, "documents": doc_ids,
+                       "file_names": list(s.documents)})  # fmt: skip
 
     def _resolve(self, run_id: str) -> str:
         key = run_key(run_id)

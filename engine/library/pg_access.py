@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import os
 import re
-
-import psycopg
+from typing import TYPE_CHECKING
 
 from engine.errors import LoupeError
+
+if TYPE_CHECKING:  # the embedded default (and the CLI's access check) never loads psycopg
+    import psycopg
 
 APP_ROLE = "loupe_app"
 """The role pooled connections take when access control is on (created by the schema setup)."""
@@ -72,7 +74,7 @@ def begin(conn: psycopg.Connection, user: str | None, access_on: bool) -> None:
 
 def use_app_role(conn: psycopg.Connection) -> None:
     """The pool's ``configure`` callback with access control on: the session takes ``loupe_app``."""
-    conn.execute(f"SET ROLE {APP_ROLE}")  # type: ignore[arg-type]
+    conn.execute(f"SET ROLE {APP_ROLE}")
     conn.commit()
 
 
