@@ -87,6 +87,7 @@ class QuestionScore(_Frozen):
     confidence: float = 0.0
     answer_match: bool | None = None
     unanswerable_correct: bool | None = None
+    declined: bool = Field(False, description="The run stated no answer (only the closest passages, or none).")
     llm_calls: int = 0
     retrieval_calls: int = 0
     unique_queries: int = 0
@@ -146,6 +147,7 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
     retrieved_recall = None if recall is None else page_recall_precision(question.gold_pages, retrieved, doc_ids)[0]
     text = result.answer.text
     usage = result.usage
+    declined = not states_answer(result)
     return QuestionScore(
         question_id=question.id,
         type=question.type,
@@ -162,8 +164,12 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         side_coverage=sides,
         complete=result.answer.complete_answer_found,
         confidence=result.answer.confidence,
-        answer_match=None if question.unanswerable else answer_match(question.answers, text),
-        unanswerable_correct=(not result.answer.answer_found) if question.unanswerable else None,
+        # a decline states no value: its closest passages may quote the gold one, which is not an answer
+        answer_match=None
+        if question.unanswerable
+        else _unless_declined(answer_match(question.answers, text), declined),
+        unanswerable_correct=declined if question.unanswerable else None,
+        declined=declined,
         llm_calls=usage.llm_calls,
         retrieval_calls=usage.retrieval_calls,
         unique_queries=usage.unique_queries,
@@ -174,6 +180,17 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         stop_reason=result.stop_reason,
         answer=text[:400],
     )
+
+
+def states_answer(result: RunResult) -> bool:
+    """Whether the run states an answer: found, and built on at least one quote (an answer under the claim
+    line that only offers its closest passages, as support, states none)."""
+    answer = result.answer
+    return answer.answer_found and (not answer.citations or any(c.role == "answer" for c in answer.citations))
+
+
+def _unless_declined(match: bool | None, declined: bool) -> bool | None:
+    return False if declined and match is not None else match
 
 
 def failure_score(question: EvalQuestion, strategy: str, error: str) -> QuestionScore:
@@ -214,6 +231,7 @@ class Summary(_Frozen):
     )
     n_answer: int = Field(0, description="Questions with a scorable gold answer.")
     answer_match: float | None = None
+    declined: float | None = Field(None, description="Share of the answerable questions the run declined.")
     n_unanswerable: int = 0
     unanswerable_accuracy: float | None = None
     mean_cited_pages: float | None = None
@@ -269,6 +287,7 @@ def summarize(strategy: str, slice_name: str, rows: Sequence[QuestionScore], pri
         wrong_confident=_mean([float(bool(r.wrong)) for r in confident]),
         n_answer=len(answered),
         answer_match=_mean([float(bool(r.answer_match)) for r in answered]),
+        declined=_mean([float(r.declined) for r in ok if not r.unanswerable]),
         n_unanswerable=len(unanswerable),
         unanswerable_accuracy=_mean([float(bool(r.unanswerable_correct)) for r in unanswerable]),
         mean_cited_pages=_mean([len(set(r.cited_pages)) for r in ok]),

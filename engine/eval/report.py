@@ -25,6 +25,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("full", "full_recall_rate", ".2f"),
     ("sides", "side_coverage", ".2f"),
     ("match", "answer_match", ".3f"),
+    ("declined", "declined", ".2f"),
     ("unans", "unanswerable_accuracy", ".2f"),
     ("n_conf", "n_confident", "d"),
     ("wrong@conf", "wrong_confident", ".2f"),

@@ -14,7 +14,7 @@ from engine.config import EngineConfig
 from engine.errors import HistoryError
 from engine.history.run_store import RunStore, RunSummary, new_run_id, now_iso, summary_of
 from engine.history.sqlite import FILE_NAME, SqliteRunStore
-from engine.library import store_kind
+from engine.library.registry import StoreKind, factory_for, store_kind
 
 StoreFactory = Callable[[EngineConfig], RunStore]
 
@@ -30,21 +30,15 @@ def _postgresql(config: EngineConfig) -> RunStore:
     return PgRunStore(database(config.library.resolved_database_url()).as_user(config.library.resolved_user()))
 
 
-RUN_STORES: dict[str, StoreFactory] = {"sqlite": _sqlite, "postgresql": _postgresql}
-"""Store kind -> run-history factory (the same kinds as ``LIBRARIES``)."""
+RUN_STORES: dict[StoreKind, StoreFactory] = {"sqlite": _sqlite, "postgresql": _postgresql}
+"""Store kind -> run-history factory."""
 
 
 def open_run_store(config: EngineConfig | None = None, kind: str | None = None) -> RunStore:
     """The run history for ``config``'s library (the kind from ``store_kind(config)`` unless given)."""
     config = config or EngineConfig()
     kind = kind or store_kind(config)
-    factory = RUN_STORES.get(kind)
-    if factory is None:
-        raise HistoryError(
-            f"no run store for {kind!r} (known: {', '.join(RUN_STORES)}); LOUPE_DATABASE_URL must start with "
-            "postgresql://, or be unset to use SQLite"
-        )
-    return factory(config)
+    return factory_for(RUN_STORES, kind, HistoryError, "run store")(config)
 
 
 __all__ = [

@@ -9,9 +9,9 @@ never loads psycopg.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar, get_args, runtime_checkable
 from urllib.parse import urlparse
 
 from engine.config import EngineConfig
@@ -77,8 +77,26 @@ def _postgresql(config: EngineConfig) -> DocumentLibrary:
     return PgLibrary(config, database(config.library.resolved_database_url()).as_user(config.library.resolved_user()))
 
 
-LIBRARIES: dict[str, LibraryFactory] = {"sqlite": _local, "postgresql": _postgresql}
-"""Store kind -> library factory (the same kinds as ``engine.history.RUN_STORES``)."""
+StoreKind = Literal["sqlite", "postgresql"]
+"""Where documents and runs live: the embedded folder with SQLite history, or a team's PostgreSQL database.
+Every store registry (``LIBRARIES`` here, ``engine.history.RUN_STORES``) is keyed by exactly these."""
+STORE_KINDS: tuple[StoreKind, ...] = get_args(StoreKind)
+
+LIBRARIES: dict[StoreKind, LibraryFactory] = {"sqlite": _local, "postgresql": _postgresql}
+"""Store kind -> library factory."""
+
+F = TypeVar("F")
+
+
+def factory_for(registry: Mapping[StoreKind, F], kind: str, error: type[LoupeError], what: str) -> F:
+    """The factory of store ``kind`` in ``registry``; ``error`` naming the known kinds when there is none."""
+    factory = registry.get(kind)  # type: ignore[call-overload]
+    if factory is None:
+        raise error(
+            f"no {what} for {kind!r} (known: {', '.join(registry)}); LOUPE_DATABASE_URL must start with "
+            "postgresql://, or be unset for the embedded library"
+        )
+    return factory
 
 
 def store_kind(config: EngineConfig | None = None) -> str:
@@ -94,10 +112,4 @@ def open_library(config: EngineConfig | None = None, kind: str | None = None) ->
     """The document library ``config`` points at (the kind from ``store_kind(config)`` unless given)."""
     config = config or EngineConfig()
     kind = kind or store_kind(config)
-    factory = LIBRARIES.get(kind)
-    if factory is None:
-        raise LoupeError(
-            f"no document library for {kind!r} (known: {', '.join(LIBRARIES)}); LOUPE_DATABASE_URL must start "
-            "with postgresql://, or be unset for the embedded library"
-        )
-    return factory(config)
+    return factory_for(LIBRARIES, kind, LoupeError, "document library")(config)

@@ -7,6 +7,7 @@ from engine.contracts import (
     Activations,
     AnswerWithEvidence,
     Budget,
+    Citation,
     PageRef,
     PageScore,
     PatternDecision,
@@ -30,6 +31,7 @@ def run_result(
     exhausted: bool = False,
     strategy: str = "single_pass",
     retrieved: tuple[int, ...] = (),
+    citations: tuple[Citation, ...] = (),
 ) -> RunResult:
     off = PatternDecision(on=False, reason="test")
     return RunResult(
@@ -42,7 +44,7 @@ def run_result(
         parsed_question=question(),
         profiles=(profile(),),
         activations=Activations(**{name: off for name in PATTERN_NAMES}),
-        answer=AnswerWithEvidence(text=text, answer_found=answer_found),
+        answer=AnswerWithEvidence(text=text, answer_found=answer_found, citations=citations),
         history=(),
         stop_reason="single_pass",
         exhausted=exhausted,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.contracts import Citation
 from engine.eval.dataset import EvalQuestion, GoldPage
 from engine.eval.matching import answer_match, is_scorable, normalize_answer, single_match
 from engine.eval.metrics import aggregate, failure_score, page_recall_precision, percentile, score_run
@@ -105,6 +106,20 @@ def test_unanswerable_correct_when_run_declines() -> None:
     assert claimed.unanswerable_correct is False and claimed.recall is None and claimed.answer_match is None
     # "Not answerable" alone marks a question unanswerable even without the type
     assert _q(pages=(), answer=("Not answerable",), type_="single_page").unanswerable
+
+
+def test_a_decline_that_quotes_the_gold_value_in_its_closest_passages_is_no_match() -> None:
+    """An answer under the claim line that only offers its closest passages (support) states nothing, even
+    when a passage holds the gold value; it counts as declined."""
+    support = (Citation(chunk_id="c1", doc_id=DOC, page=3, quote="It is 18.29 percent.", role="support"),)
+    stated = (support[0].model_copy(update={"role": "answer"}),)
+    text = "The evidence does not establish an answer.\nClosest passages:\nIt is 18.29 percent."
+    offered = score_run(_q(), "auto", run_result(pages=(3,), text=text, citations=support), IDS)
+    answered = score_run(_q(), "auto", run_result(pages=(3,), text="It is 18.29 percent.", citations=stated), IDS)
+    assert offered.declined and offered.answer_match is False
+    assert not answered.declined and answered.answer_match is True
+    summary = next(s for s in aggregate([offered, answered]) if s.slice == "all")
+    assert summary.declined == 0.5
 
 
 def test_percentile() -> None:

@@ -141,3 +141,9 @@ def test_open_run_store_lives_in_the_library_and_registry_picks_by_url(config: E
 def test_run_ids_sort_by_time_and_differ() -> None:
     ids = {new_run_id() for _ in range(50)}
     assert len(ids) == 50 and all(len(i) == 22 for i in ids)
+
+
+def test_every_store_registry_is_keyed_by_the_one_list_of_store_kinds():
+    from engine.library.registry import LIBRARIES, STORE_KINDS
+
+    assert tuple(RUN_STORES) == tuple(LIBRARIES) == STORE_KINDS
