@@ -92,6 +92,9 @@ _LAZY = {
     "DEFAULT_CORPUS": "engine.eval",
     "corpus_folders": "engine.eval",
     "stream_answer_text": "engine.llm.streaming",
+    "configured_admins": "engine.library.pg_access",
+    "AccessDeniedError": "engine.library.pg_access",
+    "open_collections": "engine.library.pg_collections",
 }
 
 __all__ = [
