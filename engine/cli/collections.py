@@ -33,6 +33,8 @@ def add_access_commands(parser: argparse.ArgumentParser, sub: argparse._SubParse
     remove.add_argument("name")
     remove.add_argument("member")
     coll_sub.add_parser("list", help="the collections you may see").add_argument("--json", action="store_true")
+    adopt = coll_sub.add_parser("adopt", help="move the documents and runs saved before access control into NAME")
+    adopt.add_argument("name")
     share = coll_sub.add_parser("share-run", help="share one of your runs with the collection of its documents")
     share.add_argument("run_id")
     share.add_argument("--private", action="store_true", help="make it private again")
@@ -91,6 +93,9 @@ def cmd_collections(args: argparse.Namespace, config: EngineConfig) -> None:
     elif args.collections_command == "add-member":
         collections.add_member(args.name, args.member, args.role)
         _emit("", False, f"{args.member} is {args.role} of {args.name}")
+    elif args.collections_command == "adopt":
+        docs, runs = collections.adopt(args.name)
+        _emit("", False, f"{args.name} adopted {docs} document(s) and {runs} run(s) saved before access control")
     elif args.collections_command == "remove-member":
         collections.remove_member(args.name, args.member)
         _emit("", False, f"removed {args.member} from {args.name}")

@@ -159,7 +159,7 @@ MIGRATION: tuple[str, ...] = (
         OR (shared AND loupe_can(collection_id, 'viewer')))""",
     f"""CREATE POLICY save ON loupe_runs FOR INSERT WITH CHECK ({_OPEN} OR (owner = loupe_user()
         AND (collection_id IS NULL OR loupe_can(collection_id, 'viewer'))))""",
-    f"CREATE POLICY change ON loupe_runs FOR UPDATE USING ({_OPEN} OR owner = loupe_user())",
+    f"CREATE POLICY change ON loupe_runs FOR UPDATE USING ({_OPEN} OR owner = loupe_user() OR loupe_is_admin())",
     f"CREATE POLICY remove ON loupe_runs FOR DELETE USING ({_OPEN} OR owner = loupe_user() OR loupe_is_admin())",
     # collections: members see theirs; the operator's admins create and remove them
     f"""CREATE POLICY read ON loupe_collections FOR SELECT USING ({_OPEN} OR loupe_is_admin()

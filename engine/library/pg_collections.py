@@ -104,6 +104,27 @@ class PgCollections:
                 raise AccessDeniedError(f"{user} is not a member of {name!r}")
             audit(conn, self.user, "remove member", cid, {"collection": name, "member": user})
 
+    def adopt(self, name: str) -> tuple[int, int]:
+        """Move what the library held before access control (no collection) into ``name``; the operator's admins.
+
+        Documents and their chunks join the collection; runs saved without an owner are shared with it.
+        Returns (documents, runs) moved.
+        """
+        with self.db.connection() as conn:
+            if conn.execute("SELECT loupe_is_admin()").fetchone() != (True,):
+                raise AccessDeniedError(f"{self.user} may not adopt documents: only the admins in LOUPE_ADMINS")
+            cid = self._id(conn, name)
+            docs = conn.execute(
+                "UPDATE loupe_documents SET collection_id = %s WHERE collection_id IS NULL", (cid,)
+            ).rowcount
+            conn.execute("UPDATE loupe_chunks SET collection_id = %s WHERE collection_id IS NULL", (cid,))
+            runs = conn.execute(
+                "UPDATE loupe_runs SET collection_id = %s, shared = true WHERE owner IS NULL AND collection_id IS NULL",
+                (cid,),
+            ).rowcount
+            audit(conn, self.user, "adopt", cid, {"collection": name, "documents": docs, "runs": runs})
+        return docs, runs
+
     def _must_admin(self, conn: psycopg.Connection, cid: int, name: str) -> None:
         if conn.execute("SELECT loupe_can(%s, 'admin')", (cid,)).fetchone() != (True,):
             raise AccessDeniedError(f"{self.user} may not change the members of {name!r}: its admins may")

@@ -200,3 +200,20 @@ def test_without_loupe_admins_the_team_library_stays_open(pg_url: str, library_d
     cli(None, "ingest", str(_pdf(HARBOUR, tmp_path / "open.pdf")))
     assert {d["file_name"] for d in cli.json(None, "library", "list")["documents"]} == {"open.pdf"}
     assert "access control is off" in cli(None, "collections", "list", code=2)
+
+
+def test_a_library_from_before_access_control_is_adopted_by_a_collection(
+    pg_url: str, library_dir: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LOUPE_ADMINS", raising=False)
+    cli(None, "ingest", str(_pdf(HARBOUR, tmp_path / "old.pdf")))
+    cli(None, "ask", "--all", "How many tonnes does the harbour crane lift?")
+    monkeypatch.setenv("LOUPE_ADMINS", "root")
+    cli("root", "collections", "create", "harbour")
+    cli("root", "collections", "add-member", "harbour", "alice", "--role", "viewer")
+    assert _names(cli, "alice") == set() and cli.json("alice", "runs", "list")["runs"] == []  # in no collection yet
+    assert "may not adopt" in cli("alice", "collections", "adopt", "harbour", code=2)
+    assert "adopted 1 document(s) and 1 run(s)" in cli("root", "collections", "adopt", "harbour")
+    assert _names(cli, "alice") == {"old.pdf"}
+    assert len(cli.json("alice", "runs", "list")["runs"]) == 1
+    assert cli.json("alice", "search", "--all", "crane")["hits"]
