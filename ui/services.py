@@ -77,9 +77,27 @@ def entries() -> list[LibraryEntry]:
         return []
 
 
-def ingest_upload(data: bytes, file_name: str, progress: Callable[[float, str], None] | None = None) -> LibraryEntry:
-    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure or cancel)."""
-    return library().ingest(data, file_name, progress=progress)
+def ingest_upload(
+    data: bytes, file_name: str, progress: Callable[[float, str], None] | None = None, collection: str | None = None
+) -> LibraryEntry:
+    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure or cancel);
+    with access control on, to ``collection`` (else the user's only collection they may upload to)."""
+    if collection is None:
+        return library().ingest(data, file_name, progress=progress)
+    from engine.config import LibraryConfig
+
+    config = EngineConfig(library=LibraryConfig(path=library_path(), user=current_user(), collection=collection))
+    return engine.open_library(config).ingest(data, file_name, progress=progress)
+
+
+def upload_collections() -> list[str]:
+    """With access control on, the collections the signed-in user may upload to (editor or admin); else []."""
+    user = current_user()
+    if user is None:
+        return []
+    admin = user in engine.configured_admins()
+    found = engine.open_collections(database_url(), user).collections()
+    return [c.name for c in found if admin or c.role in ("editor", "admin")]
 
 
 @st.cache_resource(show_spinner=False)
