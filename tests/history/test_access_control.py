@@ -8,7 +8,9 @@ on documents, chunks and runs, and a connection that names no user sees no rows.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlparse
 
 import psycopg
 import pymupdf
@@ -217,3 +219,44 @@ def test_a_library_from_before_access_control_is_adopted_by_a_collection(
     assert _names(cli, "alice") == {"old.pdf"}
     assert len(cli.json("alice", "runs", "list")["runs"]) == 1
     assert cli.json("alice", "search", "--all", "crane")["hits"]
+
+
+@pytest.fixture
+def owned_database(pg_server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A database owned by a login that is no superuser (as a managed PostgreSQL service gives one)."""
+    import secrets
+
+    from tests.pg import drop_database
+
+    login, password = f"loupe_owner_{secrets.token_hex(4)}", secrets.token_hex(12)
+    name = f"loupe_test_{secrets.token_hex(6)}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {login} LOGIN CREATEROLE PASSWORD '{password}'")  # type: ignore[arg-type]
+        conn.execute(f"CREATE DATABASE {name} OWNER {login}")  # type: ignore[arg-type]
+    server = urlparse(pg_server)
+    url = server._replace(netloc=f"{login}:{password}@{server.hostname}:{server.port}", path=f"/{name}").geturl()
+    monkeypatch.setenv("LOUPE_DATABASE_URL", url)
+    try:
+        yield url
+    finally:
+        drop_database(pg_server, name)
+        with psycopg.connect(pg_server, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {login}")  # type: ignore[arg-type]
+            conn.execute(f"DROP ROLE {login}")  # type: ignore[arg-type]
+
+
+def test_the_table_owner_is_bound_too_when_it_is_no_superuser(
+    owned_database: str, library_dir: Path, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LOUPE_ADMINS", raising=False)
+    cli(None, "ingest", str(_pdf(HARBOUR, tmp_path / "open.pdf")))  # open access: the owner reads and writes
+    assert {d["file_name"] for d in cli.json(None, "library", "list")["documents"]} == {"open.pdf"}
+    with psycopg.connect(owned_database) as conn:  # the owner, with no setting: FORCE leaves it nothing
+        assert conn.execute("SELECT current_setting('is_superuser')").fetchone() == ("off",)
+        assert conn.execute("SELECT count(*) FROM loupe_documents").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM loupe_chunks").fetchone() == (0,)
+    monkeypatch.setenv("LOUPE_ADMINS", "root")
+    cli("root", "collections", "create", "harbour")
+    assert "adopted 1 document(s)" in cli("root", "collections", "adopt", "harbour")
+    cli("root", "collections", "add-member", "harbour", "alice", "--role", "viewer")
+    assert _names(cli, "alice") == {"open.pdf"} and _names(cli, "bob") == set()
