@@ -100,7 +100,11 @@ _TABLES = ("loupe_documents", "loupe_chunks", "loupe_runs", "loupe_collections",
 FORCED_TABLES = ("loupe_documents", "loupe_chunks", "loupe_runs", "loupe_collections", "loupe_audit")
 """Tables whose row-level security binds their owner too (``FORCE ROW LEVEL SECURITY``)."""
 
-_OPEN = "loupe_open()"
+_OPEN = "(SELECT loupe_open())"
+_READABLE = "(collection_id = ANY ((SELECT loupe_readable())::bigint[]) OR (SELECT loupe_is_admin()))"
+"""A row of a collection the user may read. Each function sits in a scalar subquery, which PostgreSQL
+evaluates once per statement (an InitPlan) rather than once per row: a corpus-wide search reads every
+visible chunk, and a per-row membership lookup would cost one query per chunk."""
 MIGRATION: tuple[str, ...] = (
     """CREATE TABLE loupe_collections (
         collection_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -141,22 +145,24 @@ MIGRATION: tuple[str, ...] = (
     " AS $$ SELECT EXISTS (SELECT 1 FROM loupe_admins WHERE user_name = loupe_user()) $$",
     "CREATE FUNCTION loupe_role(cid bigint) RETURNS text LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM"
     " CURRENT AS $$ SELECT role FROM loupe_memberships WHERE collection_id = cid AND user_name = loupe_user() $$",
+    "CREATE FUNCTION loupe_readable() RETURNS bigint[] LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM"
+    " CURRENT AS $$ SELECT coalesce(array_agg(collection_id), '{}') FROM loupe_memberships"
+    " WHERE user_name = loupe_user() $$",
     """CREATE FUNCTION loupe_can(cid bigint, need text) RETURNS boolean LANGUAGE sql STABLE
         AS $$ SELECT loupe_is_admin() OR coalesce(array_position(ARRAY['viewer', 'editor', 'admin'], loupe_role(cid))
             >= array_position(ARRAY['viewer', 'editor', 'admin'], need), false) $$""",
     *(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY" for table in _TABLES),
     *(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY" for table in FORCED_TABLES),
     # documents: viewers read; editors add and delete; a viewer's load may re-parse (UPDATE of derived columns)
-    f"CREATE POLICY read ON loupe_documents FOR SELECT USING ({_OPEN} OR loupe_can(collection_id, 'viewer'))",
-    f"CREATE POLICY reparse ON loupe_documents FOR UPDATE USING ({_OPEN} OR loupe_can(collection_id, 'viewer'))",
+    f"CREATE POLICY read ON loupe_documents FOR SELECT USING ({_OPEN} OR {_READABLE})",
+    f"CREATE POLICY reparse ON loupe_documents FOR UPDATE USING ({_OPEN} OR {_READABLE})",
     f"CREATE POLICY add ON loupe_documents FOR INSERT WITH CHECK ({_OPEN} OR loupe_can(collection_id, 'editor'))",
     f"CREATE POLICY remove ON loupe_documents FOR DELETE USING ({_OPEN} OR loupe_can(collection_id, 'editor'))",
     # chunks follow their document; a re-parse on a viewer's load rewrites them, so viewers may write them
-    f"CREATE POLICY member ON loupe_chunks USING ({_OPEN} OR loupe_can(collection_id, 'viewer'))"
-    f" WITH CHECK ({_OPEN} OR loupe_can(collection_id, 'viewer'))",
+    f"CREATE POLICY member ON loupe_chunks USING ({_OPEN} OR {_READABLE}) WITH CHECK ({_OPEN} OR {_READABLE})",
     # runs: private to their owner unless shared with the collection of their documents
-    f"""CREATE POLICY read ON loupe_runs FOR SELECT USING ({_OPEN} OR owner = loupe_user() OR loupe_is_admin()
-        OR (shared AND loupe_can(collection_id, 'viewer')))""",
+    f"""CREATE POLICY read ON loupe_runs FOR SELECT USING ({_OPEN} OR owner = (SELECT loupe_user())
+        OR (SELECT loupe_is_admin()) OR (shared AND collection_id = ANY ((SELECT loupe_readable())::bigint[])))""",
     f"""CREATE POLICY save ON loupe_runs FOR INSERT WITH CHECK ({_OPEN} OR (owner = loupe_user()
         AND (collection_id IS NULL OR loupe_can(collection_id, 'viewer'))))""",
     f"CREATE POLICY change ON loupe_runs FOR UPDATE USING ({_OPEN} OR owner = loupe_user() OR loupe_is_admin())",
