@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -74,4 +75,39 @@ def cost_chart(results: Sequence[RunResult], cost: str = "llm_calls") -> go.Figu
                            textposition="top center", marker={"size": 14})  # fmt: skip
     figure.update_layout(title="Cost against evidence found", xaxis_title=cost.replace("_", " "),
                          yaxis_title="evidence pages", height=380, showlegend=False)  # fmt: skip
+    return figure
+
+
+def reliability_chart(calibration: Sequence[Any]) -> go.Figure:
+    """Mean confidence against share right per confidence bin, one line per strategy; the diagonal is a
+    perfectly calibrated confidence. ``calibration``: an eval report's ``calibration`` summaries."""
+    figure = go.Figure()
+    figure.add_scatter(x=[0, 1], y=[0, 1], mode="lines", name="calibrated", line={"dash": "dash", "color": "#999"})
+    for summary in calibration:
+        bins = [b for b in summary.bins if b.n and b.mean_confidence is not None]
+        figure.add_scatter(
+            x=[b.mean_confidence for b in bins], y=[b.share_right for b in bins], mode="lines+markers+text",
+            name=summary.strategy, text=[f"n={b.n}" for b in bins], textposition="top center",
+            marker={"size": [8 + min(b.n, 40) / 2 for b in bins]},
+        )  # fmt: skip
+    figure.update_layout(title="Reliability: confidence against share right", xaxis_title="mean confidence of the bin",
+                         yaxis_title="share right", xaxis_range=[0, 1.02], yaxis_range=[0, 1.08], height=400,
+                         legend_title_text="strategy", margin={"t": 60, "b": 60})  # fmt: skip
+    return figure
+
+
+def selective_chart(calibration: Sequence[Any]) -> go.Figure:
+    """Selective accuracy: keeping only answers at or above a confidence, the share kept (coverage)
+    against the share of those that are right, one line per strategy."""
+    figure = go.Figure()
+    for summary in calibration:
+        points = [p for p in summary.curve if p.share_right is not None]
+        figure.add_scatter(
+            x=[p.coverage for p in points], y=[p.share_right for p in points], mode="lines+markers",
+            name=summary.strategy, customdata=[p.floor for p in points],
+            hovertemplate="confidence >= %{customdata:.1f}: coverage %{x:.2f}, right %{y:.2f}",
+        )  # fmt: skip
+    figure.update_layout(title="Selective accuracy: coverage against share right", xaxis_title="coverage",
+                         yaxis_title="share right", xaxis_range=[0, 1.02], yaxis_range=[0, 1.08], height=400,
+                         legend_title_text="strategy", margin={"t": 60, "b": 60})  # fmt: skip
     return figure

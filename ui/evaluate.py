@@ -13,6 +13,7 @@ import streamlit as st
 import engine
 from engine import EngineConfig
 from ui import safe, services, state
+from ui.charts import reliability_chart, selective_chart
 
 Summary = Any
 """engine.eval's Summary (the UI reaches the evaluation only through engine's public API)."""
@@ -133,6 +134,17 @@ def show(report: Any) -> None:
     left, right = st.columns(2)
     left.plotly_chart(recall_chart(by_type, report.strategies), key="eval_recall")
     right.plotly_chart(cost_chart(report), key="eval_cost")
+    calibration = getattr(report, "calibration", ())
+    if calibration:
+        st.markdown("**Confidence**: does it mean what it says?")
+        st.caption(" · ".join(
+            f"{c.strategy}: AUC {'-' if c.auc is None else f'{c.auc:.2f}'} (right against wrong stated answers), "
+            f"{c.claimed} claimed complete, {'-' if c.claimed_right is None else f'{c.claimed_right:.0%}'} of them right"
+            for c in calibration
+        ))  # fmt: skip
+        left, right = st.columns(2)
+        left.plotly_chart(reliability_chart(calibration), key="eval_reliability")
+        right.plotly_chart(selective_chart(calibration), key="eval_selective")
     errors = [r for r in report.rows if r.error]
     if errors:
         first = errors[0]

@@ -29,6 +29,7 @@ from engine.history import RunStore, new_run_id, now_iso
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
+from engine.reading.calibration import calibrate_result
 from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
 from engine.run.budget import LoopGuard
@@ -66,6 +67,7 @@ def answer(
     top_k: int | None = None,
     store: RunStore | None = None,
     previous: RunResult | None = None,
+    calibrate: bool = True,
 ) -> RunResult:
     """Answer ``question`` over the library documents ``doc_ids``.
 
@@ -83,6 +85,8 @@ def answer(
         previous: The turn this question follows up: the question is rewritten with it into a full
             question (``asked`` keeps the user's words), and the first pass starts from its parsed
             question's hints and its evidence pages (see ``engine.api.conversation.follow_up``).
+        calibrate: Give the answer its calibrated confidence (``engine.reading.calibration``); the eval
+            turns it off to read the features of the uncalibrated run, and applies it itself.
 
     Raises:
         LoupeError: empty question, no documents, unknown document.
@@ -163,6 +167,7 @@ def answer(
         usage=usage,
         config_fingerprint=config.fingerprint(),
     )
+    result = calibrate_result(result) if calibrate else result
     if store is not None and not store.read_only:
         store.save(result)
     elif store is not None:

@@ -87,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     from engine.eval.command import add_eval_arguments
 
     add_eval_arguments(sub.add_parser("eval", help="evaluate strategies on a JSONL question set"))
+    from engine.cli.calibrate import add_calibrate_arguments
+
+    add_calibrate_arguments(sub.add_parser("calibrate", help="refit the calibrated confidence on the training split"))
     add_history_commands(sub)
     add_access_commands(parser, sub)
     return parser
@@ -246,8 +249,14 @@ def _cmd_eval(args: argparse.Namespace, config: EngineConfig) -> None:
     run_eval_command(args, config)
 
 
+def _cmd_calibrate(args: argparse.Namespace, config: EngineConfig) -> None:
+    from engine.cli.calibrate import cmd_calibrate
+
+    cmd_calibrate(args, config)
+
+
 COMMANDS = {
-    "ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval,
+    "ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval, "calibrate": _cmd_calibrate,
     "runs": cmd_runs, "export": cmd_export, "library": cmd_library,
     "collections": cmd_collections, "audit": cmd_audit,
 }  # fmt: skip

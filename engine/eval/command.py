@@ -7,6 +7,7 @@ takes the same arguments (``add_eval_arguments``).
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from typing import TextIO
 
 from engine.config import EngineConfig
 from engine.errors import LoupeError
+from engine.eval.calibration import feature_rows
 from engine.eval.dataset import load_eval_set
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K
 from engine.eval.report import format_report, write_report
@@ -58,10 +60,23 @@ def run_eval_command(args: argparse.Namespace, config: EngineConfig) -> None:
     config = with_backend(config, getattr(args, "backend", None))
     report = run_eval(eval_set, strategies, config=config, corpus=corpus, price_per_1k=price, progress=StderrProgress())
     path = write_report(report, Path(args.report) if args.report else None)
+    dump = getattr(args, "dump_features", None)
+    if dump:
+        docs = {q.id: q.docs for q in eval_set.questions}
+        write_feature_rows(Path(dump), feature_rows(report.rows, eval_set.name, docs))
     sys.stdout.write(format_report(report) + f"\nreport: {path}\n")
     if args.json:
         sys.stdout.write(report.model_dump_json() + "\n")
     sys.stdout.flush()
+
+
+def write_feature_rows(path: Path, rows: Sequence[dict]) -> None:
+    """Write feature records as JSON lines; raises ``LoupeError`` when the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8")
+    except OSError as error:
+        raise LoupeError(f"{path}: cannot write the features ({error})") from None
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +92,10 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--price-per-1k", type=float, default=None, help="price per 1000 tokens")
     parser.add_argument("--report", default=None, help="write the report JSON here")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--dump-features", default=None, metavar="FILE.jsonl",
+        help="write each judged answer's calibration features and whether it was right (one JSON a line)",
+    )  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.contracts import RunResult
 from engine.eval.dataset import EvalQuestion, GoldPage
 from engine.eval.matching import answer_match
+from engine.reading.calibration import AnswerFeatures, calibrate_result, features_of
 
 DEFAULT_PRICE_PER_1K = 0.001
 """Default price (currency units) per 1000 prompt+completion tokens."""
@@ -98,6 +99,9 @@ class QuestionScore(_Frozen):
     stop_reason: str | None = None
     answer: str = ""
     error: str | None = None
+    features: AnswerFeatures | None = Field(
+        None, description="What the calibration model read of the answer (its rule confidence included)."
+    )
 
     @property
     def wrong(self) -> bool | None:
@@ -108,6 +112,17 @@ class QuestionScore(_Frozen):
         if self.answer_match is None and self.recall is None:
             return None
         return any(checks)
+
+    @property
+    def answer_right(self) -> bool | None:
+        """What the calibrated confidence predicts: the answer states its gold value and cites a gold page
+        (where the set has gold pages); for an unanswerable question, the run declined. None when the gold
+        answer cannot be scored (a free-form paragraph): a cited page alone does not make an answer right."""
+        if self.unanswerable:
+            return self.unanswerable_correct
+        if self.answer_match is None:
+            return None
+        return self.answer_match and self.recall != 0.0
 
     @property
     def correct(self) -> bool | None:
@@ -136,8 +151,14 @@ CONFIDENT = 0.6
 are wrong is reported."""
 
 
-def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str]) -> QuestionScore:
-    """Score one run against its question's gold data."""
+def score_run(
+    question: EvalQuestion, strategy: str, result: RunResult, doc_ids: Mapping[str, str], *, calibrate: bool = False
+) -> QuestionScore:
+    """Score one run against its question's gold data. With ``calibrate`` the run is one the API did not
+    calibrate (the eval asks it not to, to read its features first): it is calibrated here, as the API
+    would have; its features are recorded either way."""
+    features = features_of(result)
+    result = calibrate_result(result) if calibrate else result
     cited = [(p.doc_id, p.page) for p in result.evidence_pages]
     recall, precision = (
         (None, None) if question.unanswerable else page_recall_precision(question.gold_pages, cited, doc_ids)
@@ -179,6 +200,7 @@ def score_run(question: EvalQuestion, strategy: str, result: RunResult, doc_ids:
         exhausted=result.exhausted,
         stop_reason=result.stop_reason,
         answer=text[:400],
+        features=features,
     )
 
 

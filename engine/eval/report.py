@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.config import REPO_ROOT
 from engine.errors import LoupeError
-from engine.eval.calibration import format_reliability, reliability
+from engine.eval.calibration import format_calibration, format_reliability, reliability, summarize_calibration
 from engine.eval.metrics import Summary
 from engine.eval.runner import EvalReport
 
@@ -87,8 +87,10 @@ def format_report(report: EvalReport) -> str:
               " n_conf / wrong@conf: answers marked complete at confidence >= 0.6 and the share of them that are wrong;"
               " unans: unanswerable accuracy; $/ok: token cost per correct answer"
               f" at {report.price_per_1k_tokens} per 1k tokens"]  # fmt: skip
-    lines += ["", "== reliability (confidence against the share of answers right: gold value stated and a gold page cited)",
+    lines += ["", "== reliability (confidence against the share right: gold value stated and a gold page cited, or an unanswerable one declined)",
               format_reliability(reliability(report.rows))]  # fmt: skip
+    lines += ["", "== selective accuracy (answers at or above a confidence: share kept, share right of those)",
+              format_calibration(report.calibration or summarize_calibration(report.rows))]  # fmt: skip
     errors = [r for r in report.rows if r.error]
     if errors:
         lines += [

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.config import EngineConfig
 from engine.contracts import RunResult, StrategyName
 from engine.errors import LoupeError
+from engine.eval.calibration import CalibrationSummary, summarize_calibration
 from engine.eval.dataset import SAMPLE_DOC, EvalQuestion, EvalSet, resolve_doc
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary, aggregate, failure_score, score_run
 from engine.llm import BACKEND_NAMES
@@ -59,6 +60,9 @@ class EvalReport(BaseModel):
     ingest_failures: tuple[str, ...] = ()
     rows: tuple[QuestionScore, ...]
     summaries: tuple[Summary, ...]
+    calibration: tuple[CalibrationSummary, ...] = Field(
+        default=(), description="Per strategy: reliability bins, the selective-accuracy curve, AUC, claims."
+    )
 
     def summary(self, strategy: str, slice_name: str = "all") -> Summary | None:
         """The summary of one strategy over one slice, if any question fell into it."""
@@ -199,7 +203,7 @@ def run_question(
     try:
         result = answer(
             question.question, doc_ids, config=config, strategy=engine_strategy, library=library,
-            backend=backend, top_k=top_k,
+            backend=backend, top_k=top_k, calibrate=False,
         )  # fmt: skip
     except LoupeError as error:
         logger.warning("%s [%s]: %s", question.id, strategy, error)
@@ -208,7 +212,7 @@ def run_question(
         logger.warning("%s [%s]: unexpected %s: %s", question.id, strategy, type(error).__name__, error)
         logger.debug("traceback", exc_info=True)
         return failure_score(question, strategy, f"unexpected {type(error).__name__}: {error}")
-    return score_run(question, strategy, result, docs.ids)
+    return score_run(question, strategy, result, docs.ids, calibrate=True)
 
 
 def run_eval(
@@ -268,6 +272,7 @@ def run_eval(
         ingest_failures=tuple(f"{ref}: {msg}" for ref, msg in docs.failures.items()),
         rows=tuple(rows),
         summaries=aggregate(rows, price_per_1k),
+        calibration=summarize_calibration(rows),
     )
 
 

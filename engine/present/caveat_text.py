@@ -60,8 +60,8 @@ def caveat_text(item: Caveat) -> str:
     if kind == CaveatKind.UNCLAIMED:
         confidence, line = item.figures[:2]
         return (
-            f"not claimed as complete: its confidence ({confidence:.2f}) is under the claim line ({line:.2f}); "
-            "check the cited passages"
+            f"not verified: this is the best-supported reading, but its confidence ({confidence:.2f}) is under "
+            f"the line where answers are claimed ({line:.2f}); check the cited passages"
         )
     return item.detail or item.subject
 

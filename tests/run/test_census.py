@@ -36,8 +36,12 @@ def _paper() -> bytes:
 def test_the_figures_of_the_appendix_are_counted_from_their_captions(config: EngineConfig) -> None:
     library = Library(config)
     doc_id = library.ingest(_paper(), "paper.pdf").doc_id
-    result = engine.answer(
-        "How many figures are there in the appendix of the paper?", [doc_id], strategy="auto", config=config
+    result = engine.answer(  # the census's own verdict; the calibrated one is tests/reading/test_calibration.py's
+        "How many figures are there in the appendix of the paper?",
+        [doc_id],
+        strategy="auto",
+        config=config,
+        calibrate=False,
     )
     answer = result.answer
     assert result.strategy_effective == "dispatched", result.strategy_reason
