@@ -38,7 +38,7 @@ from engine.run.calls import LlmCalls
 from engine.run.column import activation_column, run_side_quota, settled_column
 from engine.run.evidence import RunState
 from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.run.side_quota import with_document_sides
+from engine.run.side_quota import scoped_indexes, with_document_sides
 from engine.run.steps import finished_answer, understand_question
 from engine.run.strategies import STRATEGY_NAMES, strategy_runner
 from engine.run.strategies.router import route
@@ -107,7 +107,7 @@ def answer(
     library = library or open_library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
     indexes, embedded = _on_embeddings([library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)], config, library)
-    profiles = tuple(ix.profile for ix in indexes)
+    selected = list(indexes)
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
                    guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
     asked = question
@@ -119,7 +119,9 @@ def answer(
     parsed = understand_question(question, llm)
     if previous is not None:
         parsed = inherit_parsed(parsed, previous.parsed_question)
+    indexes = scoped_indexes(parsed, indexes)  # a question that names one of the documents is about that one
     parsed = with_document_sides(parsed, indexes)
+    profiles = tuple(ix.profile for ix in indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
@@ -147,7 +149,8 @@ def answer(
         follow_up_of=(previous.run_id or None) if previous is not None else None,
         asked=asked if asked != question else None,
         question=question,
-        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
+        # every selected document, read or not: a follow-up asks over the same selection
+        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in selected),
         strategy_requested=requested,
         strategy_effective=effective,
         strategy_reason=reason,

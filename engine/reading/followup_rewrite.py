@@ -21,12 +21,13 @@ import re
 
 from engine.contracts import FollowUpRewrite
 from engine.documents.text import STOPWORDS
+from engine.reading.periods import YEAR as PERIODS_YEAR
 
-YEAR = re.compile(r"\b((?:FY|fiscal(?:\s+year)?\s*)?)((?:19|20)\d{2})\b", re.I)
+YEAR = re.compile(rf"\b((?:FY|fiscal(?:\s+year)?\s*)?)({PERIODS_YEAR})\b", re.I)
 """A year, with an optional fiscal prefix ("FY2022", "fiscal 2022")."""
 
 BARE_PERIOD = re.compile(
-    r"(?:and\s+)?(?:in|for|during)?\s*(?:FY|fiscal(?:\s+year)?\s*)?(?P<year>(?:19|20)\d{2})\s*\??", re.I
+    rf"(?:and\s+)?(?:in|for|during)?\s*(?:FY|fiscal(?:\s+year)?\s*)?(?P<year>{PERIODS_YEAR})\s*\??", re.I
 )
 """A follow-up that is only a period: "2019?", "In 2019?", "FY2020?"."""
 
