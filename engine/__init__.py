@@ -118,6 +118,9 @@ _LAZY = {
     "document_rows": "engine.present.names",
     "pass_rows": "engine.present.names",
     "pages_text": "engine.present.names",
+    "configured_admins": "engine.library.pg_access",
+    "AccessDeniedError": "engine.library.pg_access",
+    "open_collections": "engine.library.pg_collections",
 }
 
 __all__ = [

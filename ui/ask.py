@@ -82,12 +82,12 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.write(text)
 
         try:
+            stores = services.library(), services.store()  # in the script thread (the signed-in user), not the worker
             if previous is not None:
-                run = partial(services.run_follow_up, question, previous, settings)
+                run = partial(services.run_follow_up, question, previous, settings, stores=stores)
             else:
-                run = partial(services.run_question, question, doc_ids, settings, strategy=strategy)
+                run = partial(services.run_question, question, doc_ids, settings, strategy=strategy, stores=stores)
             if draft is not None:
-                services.library(), services.store()  # cached resources built in the script thread, not the worker
                 result = run_streaming(lambda report: run(progress=report), progress, draft)
             else:
                 result = run(progress=progress)

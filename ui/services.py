@@ -14,6 +14,7 @@ import engine
 from engine import EngineConfig, LibraryEntry, LoupeError, ProgressEvent, RunResult, escape_inline
 from engine.contracts import BBox
 from ui import state
+from ui.access import access_on, current_user
 from ui.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -31,17 +32,22 @@ def library_config() -> EngineConfig:
     return EngineConfig(library=LibraryConfig(path=library_path()))
 
 
+def database_url() -> str:
+    """The team database this process uses ("" for the embedded default)."""
+    return EngineConfig().library.resolved_database_url()
+
+
 @st.cache_resource(show_spinner=False)
-def _library(path: str):
+def _library(path: str, user: str | None = None):
     from engine.config import LibraryConfig
 
-    return engine.open_library(EngineConfig(library=LibraryConfig(path=path)))
+    return engine.open_library(EngineConfig(library=LibraryConfig(path=path, user=user)))
 
 
 def library():
     """The shared library of this process: the folder, or the team database LOUPE_DATABASE_URL names
-    (it caches parsed indexes by doc_id)."""
-    return _library(library_path())
+    (it caches parsed indexes by doc_id); with access control on, as the signed-in user."""
+    return _library(library_path(), current_user())
 
 
 @st.cache_resource(show_spinner="Preparing the sample document...")
@@ -51,6 +57,8 @@ def _sample(path: str) -> LibraryEntry:
 
 def sample_entry() -> LibraryEntry | None:
     """The bundled sample's entry (ingested on first start); None when the engine cannot ingest it."""
+    if access_on():  # a team library with access control: documents come from its collections' editors
+        return None
     try:
         entry = _sample(library_path())
         library().get(entry.doc_id)  # still there? (it may have been deleted on the Library page)
@@ -72,49 +80,74 @@ def entries() -> list[LibraryEntry]:
         return []
 
 
-def ingest_upload(data: bytes, file_name: str, progress: Callable[[float, str], None] | None = None) -> LibraryEntry:
-    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure or cancel)."""
-    return library().ingest(data, file_name, progress=progress)
+def ingest_upload(
+    data: bytes, file_name: str, progress: Callable[[float, str], None] | None = None, collection: str | None = None
+) -> LibraryEntry:
+    """Add an uploaded PDF to the library (raises LoupeError; the library is unchanged on failure or cancel);
+    with access control on, to ``collection`` (else the user's only collection they may upload to)."""
+    if collection is None:
+        return library().ingest(data, file_name, progress=progress)
+    from engine.config import LibraryConfig
+
+    config = EngineConfig(library=LibraryConfig(path=library_path(), user=current_user(), collection=collection))
+    return engine.open_library(config).ingest(data, file_name, progress=progress)
+
+
+def upload_collections() -> list[str]:
+    """With access control on, the collections the signed-in user may upload to (editor or admin); else []."""
+    user = current_user()
+    if user is None:
+        return []
+    admin = user in engine.configured_admins()
+    found = engine.open_collections(database_url(), user).collections()
+    return [c.name for c in found if admin or c.role in ("editor", "admin")]
 
 
 @st.cache_resource(show_spinner=False)
-def _store(path: str):
+def _store(path: str, user: str | None = None):
     from engine.config import LibraryConfig
 
-    return engine.open_run_store(EngineConfig(library=LibraryConfig(path=path)))
+    return engine.open_run_store(EngineConfig(library=LibraryConfig(path=path, user=user)))
 
 
 def store():
-    """The run history beside this library (saved runs survive a restart)."""
-    return _store(library_path())
+    """The run history beside this library (saved runs survive a restart); as the signed-in user."""
+    return _store(library_path(), current_user())
 
 
 def run_question(
     question: str, doc_ids: Sequence[str], settings: Settings, progress: Callable[[ProgressEvent], None] | None = None,
-    strategy: str | None = None,
+    strategy: str | None = None, stores: tuple | None = None,
 ) -> RunResult:  # fmt: skip
-    """Answer with the sidebar's settings (the caller saves the run: ``save_run``); raises LoupeError with a
-    user-facing message."""
+    """Answer with the sidebar's settings (the caller saves the run: ``save_run``, in the script thread); raises
+    LoupeError with a user-facing message.
+
+    ``stores`` is ``(library(), store())`` taken in the script thread when the run goes to a worker thread
+    (the signed-in user is only known in the script thread); only its library is used here."""
+    lib = stores[0] if stores else library()
     return engine.answer(
         question, list(doc_ids), config=settings.config, strategy=strategy or settings.strategy,
-        budget=settings.budget, library=library(), progress=progress,
+        budget=settings.budget, library=lib, progress=progress,
     )  # fmt: skip
 
 
 def run_follow_up(
-    question: str, previous: RunResult, settings: Settings, progress: Callable[[ProgressEvent], None] | None = None
-) -> RunResult:
+    question: str, previous: RunResult, settings: Settings, progress: Callable[[ProgressEvent], None] | None = None,
+    stores: tuple | None = None,
+) -> RunResult:  # fmt: skip
     """A follow-up of ``previous`` over its documents (the caller saves it: ``save_run``); raises LoupeError with a
     user-facing message."""
+    lib = stores[0] if stores else library()
     return engine.follow_up(
         question, previous, config=settings.config, strategy=settings.strategy,
-        budget=settings.budget, library=library(), progress=progress,
+        budget=settings.budget, library=lib, progress=progress,
     )  # fmt: skip
 
 
 def save_run(result: RunResult) -> RunResult:
-    """``result`` saved in the run history. When it cannot be (a read-only library, a full disk, a database that
-    is down) the answer is kept for this session all the same, without a run id, and a warning says why."""
+    """``result`` saved in the run history (as the signed-in user; call it in the script thread). When it cannot
+    be (a read-only library, a full disk, a database that is down) the answer is kept for this session all the
+    same, without a run id, and a warning says why."""
     try:
         warning = engine.save_run(store(), result)
     except LoupeError as error:  # the history could not even be opened
@@ -131,24 +164,30 @@ are compressed (a 5-page pack is about 1 MB), so the cache holds some tens of MB
 packs of 30 MB."""
 
 
+def pack_bytes(run_id: str, fmt: str, result: RunResult) -> bytes:
+    """The evidence pack of a run as PDF or Markdown (images inline), cached by run id, format and reader."""
+    return _pack_bytes(run_id, fmt, current_user(), result)
+
+
 @st.cache_data(show_spinner=False, max_entries=PACKS_KEPT, ttl=3600)
-def pack_bytes(run_id: str, fmt: str, _result: RunResult) -> bytes:
-    """The evidence pack of a run as PDF or Markdown (images inline), cached by run id (or, for a run that was not
-    saved, a digest of it) and format."""
-    pack = engine.build_pack(_result, library().pdf_bytes)
+def _pack_bytes(run_id: str, fmt: str, user: str | None, _result: RunResult) -> bytes:
+    pack = engine.build_pack(_result, _library(library_path(), user).pdf_bytes)
     return pack.pdf() if fmt == "pdf" else pack.markdown(image_dir=None).encode("utf-8")
 
 
 def pack_data(result: RunResult, fmt: str) -> Callable[[], bytes]:
     """The evidence pack as a download button's deferred data: built on the click, in Streamlit's download
-    thread, and cached there. A pack that cannot be built downloads as a short text saying why."""
+    thread, and cached there. The reader is taken now, in the page's script thread (the download thread
+    has no session to ask), so the pack reads the library as the person who sees the button. A run that was not
+    saved has no id: its pack is cached under a digest of the run. A pack that cannot be built downloads as a
+    short text saying why."""
     key = result.run_id or "unsaved-" + hashlib.sha256(result.model_dump_json().encode()).hexdigest()[:16]
-    return functools.partial(_pack_or_reason, key, fmt, result)
+    return functools.partial(_pack_or_reason, key, fmt, current_user(), result)
 
 
-def _pack_or_reason(run_id: str, fmt: str, result: RunResult) -> bytes:
+def _pack_or_reason(run_id: str, fmt: str, user: str | None, result: RunResult) -> bytes:
     try:
-        return pack_bytes(run_id, fmt, result)
+        return _pack_bytes(run_id, fmt, user, result)
     except LoupeError as error:
         return f"The evidence pack could not be built: {error}\n".encode()
 
@@ -157,12 +196,21 @@ Mark = tuple[str, tuple[BBox, ...], str, bool]
 """A page mark as plain data (quote, boxes, role, exact), so the image cache can hash it."""
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
 def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int = 110, crop: bool = False) -> bytes:
-    """PNG of one page (or, with ``crop``, of the band around its marks) with the cited passages highlighted."""
+    """PNG of one page (or, with ``crop``, of the band around its marks) with the cited passages highlighted.
+
+    Cached per reader: with access control on, an image is only served to a user the library lets read the page.
+    """
+    return _page_image(path, current_user(), doc_id, page, marks, dpi, crop)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _page_image(
+    path: str, user: str | None, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int, crop: bool
+) -> bytes:
     page_marks = [engine.PageMark(quote=quote, boxes=boxes, role=role, exact=exact)  # type: ignore[arg-type]
                   for quote, boxes, role, exact in marks]  # fmt: skip
-    return engine.render_page(_library(path).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks, crop=crop)
+    return engine.render_page(_library(path, user).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks, crop=crop)
 
 
 def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:

@@ -49,7 +49,7 @@ class MonotonicProgress:
         return fraction, f"{safe.inline(self.name, 80)}: {safe.inline(text)}"
 
 
-def _read(file, n: int, on_added: Callable[[LibraryEntry], None]) -> tuple[str, str]:
+def _read(file, n: int, on_added: Callable[[LibraryEntry], None], collection: str | None = None) -> tuple[str, str]:
     """Ingest one file with progress; returns (kind, message) for the batch's notes."""
     bar = st.progress(0.0, text=f"{safe.inline(file.name, 80)}: starting")
     st.button("Cancel", key=f"loupe_upload_cancel_{state.ns().get(GENERATION, 0)}_{n}", on_click=_cancel,
@@ -64,7 +64,7 @@ def _read(file, n: int, on_added: Callable[[LibraryEntry], None]) -> tuple[str, 
             bar.progress(update[0], text=update[1])
 
     try:
-        entry = services.ingest_upload(file.getvalue(), file.name, progress=progress)
+        entry = services.ingest_upload(file.getvalue(), file.name, progress=progress, collection=collection)
     except LoupeError as error:
         return "error", f"{file.name}: {error}"
     finally:
@@ -77,6 +77,7 @@ def uploads(on_added: Callable[[LibraryEntry], None]) -> None:
     """The uploader, its progress while files are read, and the last batch's outcome."""
     ns = state.ns()
     generation = ns.setdefault(GENERATION, 0)
+    collection = _collection()
     files = st.file_uploader("Upload PDFs", type=["pdf"], accept_multiple_files=True, key=f"loupe_upload_{generation}",
                              help="PDFs with a text layer; scans need OCR first.")  # fmt: skip
     cancelled = ns.pop(CANCELLED, None)
@@ -88,7 +89,7 @@ def uploads(on_added: Callable[[LibraryEntry], None]) -> None:
         notes = []
         for n, file in enumerate(files):
             try:
-                notes.append(_read(file, n, on_added))
+                notes.append(_read(file, n, on_added, collection))
             except Exception as error:
                 services.report_unexpected(error, f"Reading {file.name}")
                 notes.append(("error", f"{file.name}: reading failed unexpectedly ({type(error).__name__})"))
@@ -105,3 +106,15 @@ def _show_notes(notes: list[tuple[str, str]]) -> None:
         lines = [safe.inline(message) for k, message in notes if k == kind]
         if lines:
             show("  \n".join(lines))
+
+
+def _collection() -> str | None:
+    """With access control on and several collections the user may upload to, the one they pick."""
+    try:
+        names = services.upload_collections()
+    except LoupeError as error:
+        st.error(safe.inline(str(error)))
+        return None
+    if len(names) < 2:
+        return None  # none (uploads are refused with a message) or exactly one (the library picks it)
+    return st.selectbox("Upload to collection", names, key="loupe_upload_collection")
