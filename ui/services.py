@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -150,8 +151,21 @@ def _pack_bytes(run_id: str, fmt: str, user: str | None, _result: RunResult) -> 
     return pack.pdf() if fmt == "pdf" else pack.markdown(image_dir=None).encode("utf-8")
 
 
-Mark = tuple[str, tuple[BBox, ...], str]
-"""A page mark as plain data (quote, chunk boxes, role), so the image cache can hash it."""
+def pack_data(result: RunResult, fmt: str) -> Callable[[], bytes]:
+    """The evidence pack as a download button's deferred data: built on the click, in Streamlit's download
+    thread, and cached there. A pack that cannot be built downloads as a short text saying why."""
+    return functools.partial(_pack_or_reason, result.run_id, fmt, result)
+
+
+def _pack_or_reason(run_id: str, fmt: str, result: RunResult) -> bytes:
+    try:
+        return pack_bytes(run_id, fmt, result)
+    except LoupeError as error:
+        return f"The evidence pack could not be built: {error}\n".encode()
+
+
+Mark = tuple[str, tuple[BBox, ...], str, bool]
+"""A page mark as plain data (quote, boxes, role, exact), so the image cache can hash it."""
 
 
 def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int = 110, crop: bool = False) -> bytes:
@@ -166,13 +180,14 @@ def page_image(path: str, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: 
 def _page_image(
     path: str, user: str | None, doc_id: str, page: int, marks: tuple[Mark, ...], dpi: int, crop: bool
 ) -> bytes:
-    page_marks = [engine.PageMark(quote=quote, boxes=boxes, role=role) for quote, boxes, role in marks]  # type: ignore[arg-type]
+    page_marks = [engine.PageMark(quote=quote, boxes=boxes, role=role, exact=exact)  # type: ignore[arg-type]
+                  for quote, boxes, role, exact in marks]  # fmt: skip
     return engine.render_page(_library(path, user).pdf_bytes(doc_id), page, dpi=dpi, marks=page_marks, crop=crop)
 
 
 def marks_of(result: RunResult, doc_id: str, page: int) -> tuple[Mark, ...]:
     """The citations of ``result`` on one page, as hashable marks."""
-    return tuple((m.quote, m.boxes, m.role) for m in engine.page_marks(result, doc_id, page))
+    return tuple((m.quote, m.boxes, m.role, m.exact) for m in engine.page_marks(result, doc_id, page))
 
 
 def report_unexpected(error: Exception, what: str) -> None:

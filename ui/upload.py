@@ -4,6 +4,7 @@ again, and the batch's outcome is shown once (errors do not pile up)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import streamlit as st
@@ -15,11 +16,37 @@ GENERATION = "upload_generation"
 READING = "upload_reading"
 CANCELLED = "upload_cancelled"
 NOTES = "upload_notes"
+_PAGE_REPORT = re.compile(r"(?:reading page|(?P<ocr>OCR of page)) (?P<page>\d+) of (?P<total>\d+)")
 
 
 def _cancel() -> None:
     """Cancel's callback: runs before the rerun that interrupts the ingest at its next progress report."""
     state.ns()[CANCELLED] = state.ns().pop(READING, None) or "the upload"
+
+
+class MonotonicProgress:
+    """A progress bar's value and text that only move forward: pages are read by parallel workers whose
+    reports arrive out of order (page 91, then 63, then 57), and a bar that runs backwards reads as a fault.
+    The file name is said once, in front; a message that repeats it has it dropped."""
+
+    def __init__(self, file_name: str) -> None:
+        self.name = file_name
+        self.fraction = 0.0
+        self.pages: set[str] = set()
+
+    def update(self, fraction: float, message: str) -> tuple[float, str] | None:
+        """The bar's new (value, text), or None when the report is behind what is already shown."""
+        fraction = min(max(fraction, 0.0), 1.0)
+        if fraction < self.fraction:
+            return None
+        self.fraction = fraction
+        text = " ".join(message.replace(self.name, "").split()).strip(" :") or "reading"
+        page = _PAGE_REPORT.fullmatch(text)
+        if page:  # "reading page 63 of 160" after page 91: say how many pages are done, which only grows
+            self.pages.add(page.group("page"))
+            verb = "read by OCR" if page.group("ocr") else "read"
+            text = f"{len(self.pages)} of {page.group('total')} pages {verb}"
+        return fraction, f"{safe.inline(self.name, 80)}: {safe.inline(text)}"
 
 
 def _read(file, n: int, on_added: Callable[[LibraryEntry], None], collection: str | None = None) -> tuple[str, str]:
@@ -29,8 +56,12 @@ def _read(file, n: int, on_added: Callable[[LibraryEntry], None], collection: st
               help="Stop reading this file; nothing is added to the library.")  # fmt: skip
     state.ns()[READING] = file.name
 
+    shown = MonotonicProgress(file.name)
+
     def progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{safe.inline(file.name, 80)}: {safe.inline(message)}")
+        update = shown.update(fraction, message)
+        if update is not None:
+            bar.progress(update[0], text=update[1])
 
     try:
         entry = services.ingest_upload(file.getvalue(), file.name, progress=progress, collection=collection)

@@ -1,9 +1,9 @@
 """Arithmetic a value question asks for, read from its own words, and computed from cited values.
 
-A question may define its metric ("Define working capital ratio as total current assets divided by
-total current liabilities", "FCF here is defined as: (cash from operations - capex)"), ask for an
-expression of line items ("unadjusted EBITDA less capex", "capex as a % of revenue"), or for a change
-between two periods ("the FY2019 - FY2020 total revenue growth rate"). ``parse_formula`` turns that
+A question may define its metric ("Let the quick ratio be cash plus receivables divided by
+current liabilities", "take owner earnings as: (net income + depreciation - capex)"), ask for an
+expression of line items ("operating income less interest", "capex as a % of revenue"), or for a change
+between two periods ("the growth in net sales from FY2016 to FY2017"). ``parse_formula`` turns that
 into an expression tree whose leaves are metric phrases (a phrase the question defines is replaced by
 its definition); ``evaluate`` computes it with a lookup the caller provides (the value brick over the
 evidence), keeping every input for the working. Pure: no I/O.
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import YEAR, Period, periods_in
 from engine.reading.table_values import Cell
 
-_PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
+_PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
     r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
@@ -46,6 +46,9 @@ _OPERATOR = {"+": "+", "plus": "+", "-": "-", "minus": "-", "less": "-", "*": "*
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "pct_of": 2}
 _AVERAGE_SPAN = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
 _CHANGE_SPAN = re.compile(r"^(?:the\s+)?change\s+in\s+(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
+_AVERAGE_BALANCE = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+)$", re.I)
+"""An average balance with no span of its own ("average total assets"): the mean of the balance at the start
+and at the end of the year asked, i.e. the year-ends of the year before and of the year itself."""
 _YEARS_AVERAGE = re.compile(r"\b(?:\d+|two|three|four|five)[- ]year average of\s+", re.I)
 _GROWTH = re.compile(
     r"\bgrowth(?: rate)?\b|\b(?:year[- ]over[- ]year|yoy|percent(?:age)?)\s+(?:change|increase|decrease|growth)\b|"
@@ -68,7 +71,8 @@ class Operand:
     phrase: str
     periods: tuple[Period, ...] = ()
     mode: str = "value"
-    """"value": one period; "average": mean over its periods; "change": last minus first."""
+    """"value": one period; "average": mean over its periods; "change": last minus first; "average_year": mean
+    of the year-end balances that open and close the period asked."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,9 @@ def _operand(phrase: str) -> Operand | None:
         m = pattern.match(phrase)
         if m and periods_in(m.group("span")):
             return Operand(_clean(m.group("rest")), periods_in(m.group("span")), mode)
+    balance = _AVERAGE_BALANCE.match(phrase)
+    if balance and not periods_in(phrase):
+        return Operand(_clean(balance.group("rest")), (), "average_year")
     own = periods_in(phrase)
     text = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", phrase, flags=re.I).split()).strip(" ,:-")
     text = re.sub(r"^(?:the|total of)\s+", "", text, flags=re.I)
@@ -254,13 +261,13 @@ _RATIO_PARTS = re.compile(
 )
 
 _TERMS_TO = re.compile(r"[ -]to[ -]", re.I)
-"""Between a ratio's two terms: "debt-to-equity", "Long-term Debt to Total Liabilities"."""
+"""Between a ratio's two terms: "debt-to-equity", "Net Debt to Total Equity"."""
 
 _MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
 
 
 def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
-    """ "the FY2022 unadjusted EBITDA % margin": a margin is the measure divided by revenue, in percent."""
+    """ "the FY2017 adjusted operating income % margin": a margin is the measure divided by revenue, in percent."""
     m = _MARGIN.match(re.split(r"(?<=[.?])\s", rest)[0])
     if not m:
         return None
@@ -271,8 +278,8 @@ def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
 
 
 def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = False) -> Node | None:
-    """The expression in the question's own ask ("the FY2022 unadjusted EBITDA less capex"); a ratio named
-    by its two terms ("Long-term Debt to Total Liabilities", "the capex to revenue ratio") divides them."""
+    """The expression in the question's own ask ("the FY2017 operating income less interest"); a ratio
+    named by its two terms ("Net Debt to Total Equity", "the capex to revenue ratio") divides them."""
     rest = re.split(r"(?<=[.?])\s", rest)[0]
     average = _YEARS_AVERAGE.search(rest)
     span = periods_in(rest)
@@ -365,6 +372,8 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
     """Amounts are read as magnitudes: statements print outflows in parentheses, while a definition
     names the quantity ("cash from operations - capex")."""
     periods: tuple[Period | None, ...] = operand.periods or (default,)
+    if operand.mode == "average_year" and default is not None and default.quarter is None:
+        periods = (Period(default.year - 1), default)  # the opening and closing balance of the year
     wanted = periods if operand.mode != "value" else periods[:1]
     values: list[float] = []
     for period in wanted:
@@ -374,7 +383,7 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
             return None
         working.inputs.append((operand, period or (cell.periods[0] if cell.periods else Period(0)), cell))
         values.append(abs(cell.scaled) if cell.unit != "%" else cell.value)
-    if operand.mode == "average":
+    if operand.mode in ("average", "average_year"):
         return sum(values) / len(values)
     if operand.mode == "change":
         return values[-1] - values[0]
