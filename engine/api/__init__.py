@@ -29,6 +29,7 @@ from engine.history import RunStore, new_run_id, now_iso
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
+from engine.present.boxes import with_citation_boxes, without_bare_headers
 from engine.reading.calibration import calibrate_result
 from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
@@ -37,7 +38,7 @@ from engine.run.calls import LlmCalls
 from engine.run.column import activation_column, run_side_quota, settled_column
 from engine.run.evidence import RunState
 from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.run.side_quota import with_document_sides
+from engine.run.side_quota import scoped_indexes, with_document_sides
 from engine.run.steps import finished_answer, understand_question
 from engine.run.strategies import STRATEGY_NAMES, strategy_runner
 from engine.run.strategies.router import route
@@ -106,7 +107,7 @@ def answer(
     library = library or open_library(config)
     _notify(progress, "parse", f"loading {len(doc_ids)} document(s)")
     indexes, embedded = _on_embeddings([library.load(doc_id) for doc_id in dict.fromkeys(doc_ids)], config, library)
-    profiles = tuple(ix.profile for ix in indexes)
+    selected = list(indexes)
     llm = LlmCalls(backend=backend or make_backend(config.backend), rules=rules_backend(),
                    guard=LoopGuard(_limits(budget, config.budgets.moderate)))  # fmt: skip
     asked = question
@@ -118,7 +119,9 @@ def answer(
     parsed = understand_question(question, llm)
     if previous is not None:
         parsed = inherit_parsed(parsed, previous.parsed_question)
+    indexes = scoped_indexes(parsed, indexes)  # a question that names one of the documents is about that one
     parsed = with_document_sides(parsed, indexes)
+    profiles = tuple(ix.profile for ix in indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 
     effective, reason = _choose(requested, parsed, profiles)
@@ -137,14 +140,17 @@ def answer(
     final = finished_answer(outcome, state)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
+    final = without_bare_headers(final)  # a header row alone ("(Millions) | 2018 | 2017") supports nothing
     pages, chunks, added_in = _evidence(state, final)
+    final = with_citation_boxes(final, chunks, library.pdf_bytes)  # the run record says where each quote sits
     result = RunResult(
         run_id=new_run_id(),
         created_at=created_at,
         follow_up_of=(previous.run_id or None) if previous is not None else None,
         asked=asked if asked != question else None,
         question=question,
-        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in indexes),
+        # every selected document, read or not: a follow-up asks over the same selection
+        docs=tuple(PageRef(doc_id=ix.doc.doc_id, file_name=ix.doc.file_name, page=1) for ix in selected),
         strategy_requested=requested,
         strategy_effective=effective,
         strategy_reason=reason,

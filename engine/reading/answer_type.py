@@ -11,6 +11,7 @@ import re
 from typing import Literal
 
 from engine.documents.text import without_references
+from engine.reading.periods import YEAR
 
 AnswerType = Literal["number", "date", "yes_no"]
 
@@ -26,7 +27,7 @@ _NUMBER_ASK = re.compile(
 _DATE_ASK = re.compile(r"^when\b|\bwhat (?:year|date|month|day)\b|\bin which year\b", re.I)
 _DIGITS = re.compile(r"\d")
 _DATE = re.compile(
-    r"\b(?:19|20)\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I
+    rf"\b{YEAR}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1, 2}\b", re.I
 )
 _NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
 """Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.documents.text import STOPWORDS, normalize_space
+from engine.reading.periods import YEAR
 
 TITLE_CHARS = 3000
 """How much of the first pages counts as the title page."""
@@ -28,7 +29,7 @@ _DOC_KINDS = re.compile(
 """Kinds of filings and reports, by the names their own cover pages use."""
 _VERSION = re.compile(r"\b(?:v(?:ersion)?\s?)?(\d+\.\d+(?:\.\d+)?)\b(?!\s?(?:%|percent|billion|million))", re.I)
 PERIOD = re.compile(
-    r"\b(?:(?:fiscal(?: year)?|FY)\s?'?(?:19|20)\d\d|Q[1-4]\s?'?(?:19|20)\d\d|(?:19|20)\d\d\s?Q[1-4]|(?:19|20)\d\d)\b",
+    rf"\b(?:(?:fiscal(?: year)?|FY)\s?'?{YEAR}|Q[1-4]\s?'?{YEAR}|{YEAR}\s?Q[1-4]|{YEAR})\b",
     re.I,
 )
 """A period that names a side: a fiscal year, a quarter or a year ("fiscal 2022", "FY2021", "Q4 2023")."""
@@ -36,6 +37,18 @@ _NAME = re.compile(
     r"\b([A-Z][\w&\-]*[A-Z0-9][\w&\-]*|[A-Z][a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|\d+(?:\.\d+)*[A-Za-z]?\b))*"
 )
 """Runs of capitalised words that carry an inner capital or a digit: product and system names."""
+COVER_LINE = re.compile(
+    r"securities and exchange commission|\bwashington,? d\.?c\.?|^\s*form\s+(?:10-?[kq]|8-?k|20-?f)\b|"
+    r"\bannual report pursuant\b|\bquarterly report pursuant\b|\btable of contents\b|^\s*united states\s*$",
+    re.I,
+)
+"""The boilerplate lines of a filing's cover page ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+"FORM 10-K"): every filing's first heading, so none names a document."""
+_FILE_WORD_NOISE = re.compile(
+    r"^(?:\d+|10-?[kq]|8-?k|20-?f|q[1-4]|fy|earnings|release|annual|report|dated|v\d.*)$", re.I
+)
+"""File-name words that name a kind of report, a period or a version (read by the patterns above), not whose
+document it is."""
 _ACRONYM = re.compile(r"[A-Z]{2,5}s?|Q[1-4]|H[12]")
 """A lone short acronym ("EPS", "GAAP", "API") or a quarter is what is asked about, not a document's name."""
 
@@ -53,7 +66,7 @@ class DocIdentity:
 
     @property
     def short_name(self) -> str:
-        if self.title:
+        if self.title and not COVER_LINE.search(self.title):
             return self.title
         stem = re.sub(r"\.pdf$", "", self.file_name, flags=re.I)
         return normalize_space(re.sub(r"[_]+", " ", stem))
@@ -92,6 +105,23 @@ def candidate_phrases(question: str) -> list[str]:
     return list(found)
 
 
+def file_name_words(question: str, docs: Sequence[DocIdentity]) -> list[str]:
+    """The question's words that name one document by its file name ("3M" of "3M_2018_10K.pdf", "Amcor" of
+    "AMCOR_2023_10K.pdf"): a company's or product's name, as users name the document they ask about. A word
+    every selected file name shares names none of them."""
+    names = [_name_tokens(d.file_name) for d in docs]
+    found: dict[str, None] = {}
+    for m in re.finditer(r"(?<![\w.])([A-Za-z0-9][\w&\-]*[A-Za-z0-9])(?:['’]s)?(?![\w])", question):
+        word = m.group(1)
+        low = word.lower()
+        if low in STOPWORDS or _FILE_WORD_NOISE.match(low) or not (word[0].isupper() or word[0].isdigit()):
+            continue
+        holders = sum(1 for name in names if f" {low} " in name)
+        if holders == 1:
+            found.setdefault(word, None)
+    return list(found)
+
+
 def _name_tokens(file_name: str) -> str:
     """A file name as words: "3M_2018_10K.pdf" -> " 3m 2018 10k 10-k ", "v2.0" kept."""
     stem = re.sub(r"\.pdf$", "", file_name, flags=re.I).lower()
@@ -108,7 +138,7 @@ def _forms(phrase: str) -> list[str]:
     version = _VERSION.fullmatch(phrase)
     if version:
         forms.append(version.group(1))
-    year = re.search(r"(?:19|20)\d\d", low)
+    year = re.search(YEAR, low)
     if year and PERIOD.fullmatch(phrase):
         forms.append(year.group(0))
     words = low.split()
@@ -157,7 +187,7 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
     if len(docs) < 2:
         return []
     assigned: dict[str, list[tuple[str, float]]] = {d.doc_id: [] for d in docs}
-    phrases = candidate_phrases(question)
+    phrases = list(dict.fromkeys([*candidate_phrases(question), *file_name_words(question, docs)]))
     for phrase in phrases:
         if _is_name(phrase) and _embedded_marker(phrase):
             continue  # "OpenAPI 2.0" goes where "2.0" goes (below)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.reading.periods import YEAR
+
 _NAMED = re.compile(r"\b([A-Z][A-Za-z]{2,})[\s-](\d{1,4}[A-Za-z]?|[IVX]{1,4}|[A-Z])\b(?![-.]?\d)")
 """A name and its variant: "Heron 2", "Model S", "GPT-4", "Pixel 7a", "Watch D"."""
-_YEAR = re.compile(r"\b(?:FY\s?'?)?((?:19|20)\d\d)\b", re.I)
+_YEAR = re.compile(rf"\b(?:FY\s?'?)?({YEAR})\b", re.I)
 _SKIP_HEADS = frozenset({"Table", "Figure", "Section", "Item", "Note", "Appendix", "Chapter", "Part", "Exhibit",
                          "Page", "Step", "Version", "Form", "Schedule", "Article", "Level", "Phase", "Type"})  # fmt: skip
 """Words a number follows in references and structure ("Table 3", "Form 10"), not product names."""

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import YEAR, Period, periods_in
 from engine.reading.table_values import Cell
 
-_PERIOD = r"(?:FY\s?'?\d{2,4}|fiscal(?: year)?\s+\d{4}|(?:19|20)\d\d)"
+_PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
     r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
@@ -46,6 +46,9 @@ _OPERATOR = {"+": "+", "plus": "+", "-": "-", "minus": "-", "less": "-", "*": "*
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "pct_of": 2}
 _AVERAGE_SPAN = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
 _CHANGE_SPAN = re.compile(r"^(?:the\s+)?change\s+in\s+(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
+_AVERAGE_BALANCE = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+)$", re.I)
+"""An average balance with no span of its own ("average total assets"): the mean of the balance at the start
+and at the end of the year asked, i.e. the year-ends of the year before and of the year itself."""
 _YEARS_AVERAGE = re.compile(r"\b(?:\d+|two|three|four|five)[- ]year average of\s+", re.I)
 _GROWTH = re.compile(
     r"\bgrowth(?: rate)?\b|\b(?:year[- ]over[- ]year|yoy|percent(?:age)?)\s+(?:change|increase|decrease|growth)\b|"
@@ -68,7 +71,8 @@ class Operand:
     phrase: str
     periods: tuple[Period, ...] = ()
     mode: str = "value"
-    """"value": one period; "average": mean over its periods; "change": last minus first."""
+    """"value": one period; "average": mean over its periods; "change": last minus first; "average_year": mean
+    of the year-end balances that open and close the period asked."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,9 @@ def _operand(phrase: str) -> Operand | None:
         m = pattern.match(phrase)
         if m and periods_in(m.group("span")):
             return Operand(_clean(m.group("rest")), periods_in(m.group("span")), mode)
+    balance = _AVERAGE_BALANCE.match(phrase)
+    if balance and not periods_in(phrase):
+        return Operand(_clean(balance.group("rest")), (), "average_year")
     own = periods_in(phrase)
     text = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", phrase, flags=re.I).split()).strip(" ,:-")
     text = re.sub(r"^(?:the|total of)\s+", "", text, flags=re.I)
@@ -365,6 +372,8 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
     """Amounts are read as magnitudes: statements print outflows in parentheses, while a definition
     names the quantity ("cash from operations - capex")."""
     periods: tuple[Period | None, ...] = operand.periods or (default,)
+    if operand.mode == "average_year" and default is not None and default.quarter is None:
+        periods = (Period(default.year - 1), default)  # the opening and closing balance of the year
     wanted = periods if operand.mode != "value" else periods[:1]
     values: list[float] = []
     for period in wanted:
@@ -374,7 +383,7 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
             return None
         working.inputs.append((operand, period or (cell.periods[0] if cell.periods else Period(0)), cell))
         values.append(abs(cell.scaled) if cell.unit != "%" else cell.value)
-    if operand.mode == "average":
+    if operand.mode in ("average", "average_year"):
         return sum(values) / len(values)
     if operand.mode == "change":
         return values[-1] - values[0]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.reading.reporting_terms import BALANCE, CASH_FLOW, INCOME, REPORTING_TERMS, search_words
+
 Entry = tuple[str, str]
 """(space-separated word forms, or one regular-expression alternative; why it is here)."""
 
@@ -125,10 +127,6 @@ LEAD_IN_ENTRIES: tuple[Entry, ...] = (
 # Financial statements and the domain glossary
 # --------------------------------------------------------------------------------------------
 
-INCOME = "income statement"
-BALANCE = "balance sheet"
-CASH_FLOW = "cash flow statement"
-
 STATEMENT_TITLES: dict[str, tuple[str, ...]] = {
     INCOME: ("statements of operations", "statements of income", "statements of earnings", "net sales", "revenues"),
     BALANCE: ("balance sheets", "total assets", "total liabilities", "stockholders equity"),
@@ -158,79 +156,13 @@ class GlossaryEntry:
     reason: str
 
 
-def _g(pattern: str, words: str, statements: tuple[str, ...], reason: str) -> GlossaryEntry:
-    return GlossaryEntry(pattern, words, statements, reason)
-
-
-GLOSSARY_ENTRIES: tuple[GlossaryEntry, ...] = (
-    _g(r"\bcapex\b|\bcapital expenditures?\b", "capital expenditures; purchases of property and equipment",
-       (CASH_FLOW,), "capex is reported as purchases of property and equipment"),
-    _g(r"\bpp\s?&\s?e\b|\bfixed assets?\b", "property, plant and equipment; property and equipment, net",
-       (BALANCE,), "PP&E is a balance-sheet line"),
-    _g(r"\bfree cash ?flows?\b|\bfcf\b", "cash provided by operating activities; capital expenditures",
-       (CASH_FLOW,), "free cash flow is operating cash flow less capex"),
-    _g(r"\b(?:operating )?cash ?flows? from operations\b|\bcash from operations\b|\boperating cash ?flows?\b",
-       "net cash provided by operating activities", (CASH_FLOW,), "the cash flow statement's operating total"),
-    _g(r"\bd\s?&\s?a\b|\bdepreciation\b|\bamortization\b", "depreciation and amortization", (CASH_FLOW,),
-       "D&A is added back on the cash flow statement"),
-    _g(r"\bebitda\b", "operating income; depreciation and amortization", (INCOME, CASH_FLOW),
-       "EBITDA is built from operating income and D&A"),
-    _g(r"\boperating (?:margin|profit|income)\b", "operating income; total revenues; net sales", (INCOME,),
-       "operating margin is operating income over revenue"),
-    _g(r"\bgross (?:margin|profit)s?\b", "gross profit; gross margin; cost of sales; net sales", (INCOME,),
-       "gross margin is revenue less cost of sales"),
-    _g(r"\bcogs\b|\bcost of (?:goods sold|sales|revenues?)\b", "cost of sales; cost of revenues", (INCOME,),
-       "the names filings use for COGS"),
-    _g(r"\bnet (?:income|profit|earnings)\b|\bnet margin\b", "net income; net earnings", (INCOME,),
-       "the bottom line of the income statement"),
-    _g(r"\b(?:total )?revenues?\b|\b(?:net )?sales\b|\btop line\b", "revenues; net sales; total net revenue",
-       (INCOME,), "the names filings use for revenue"),
-    _g(r"\beffective tax rate\b", "effective tax rate; provision for income taxes; income before income taxes",
-       (INCOME,), "the tax rate is the provision over pre-tax income"),
-    _g(r"\binterest coverage\b|\binterest expense\b", "interest expense; operating income", (INCOME,),
-       "coverage is operating income over interest expense"),
-    _g(r"\beps\b|\bearnings per share\b", "earnings per share; diluted", (INCOME,), "EPS sits under net income"),
-    _g(r"\bdividends?\b", "dividends paid; cash dividends declared", (CASH_FLOW,),
-       "dividends paid are a financing cash flow"),
-    _g(r"\b(?:share |stock )?(?:buybacks?|repurchases?)\b|\brepurchas\w+ (?:of )?(?:common )?stock\b",
-       "repurchases of common stock; treasury stock", (CASH_FLOW,), "buybacks are repurchases of common stock"),
-    _g(r"\bworking capital\b|\bcurrent ratio\b|\bliquidity\b", "total current assets; total current liabilities",
-       (BALANCE,), "liquidity ratios use current assets and liabilities"),
-    _g(r"\bquick ratio\b|\bacid[- ]test\b", "cash and cash equivalents; accounts receivable; total current liabilities",
-       (BALANCE,), "the quick ratio uses cash, receivables and current liabilities"),
-    _g(r"\bcash ratio\b|\bcash balance\b", "cash and cash equivalents; total current liabilities", (BALANCE,),
-       "the cash ratio uses cash and current liabilities"),
-    _g(r"\binventor(?:y|ies) turnover\b|\bdays (?:inventory|sales of inventory)\b", "inventories; cost of sales",
-       (BALANCE, INCOME), "inventory turnover is cost of sales over inventories"),
-    _g(r"\bdpo\b|\bdays payables?\b|\bpayables? turnover\b|\baccounts payable\b", "accounts payable; cost of sales",
-       (BALANCE, INCOME), "payables turnover uses accounts payable and cost of sales"),
-    _g(r"\bdso\b|\breceivables? turnover\b|\baccounts receivable\b|\bdays sales outstanding\b",
-       "accounts receivable, net; net sales", (BALANCE, INCOME),
-       "receivables turnover uses accounts receivable and sales"),
-    _g(r"\bcash conversion cycle\b", "inventories; accounts receivable; accounts payable; cost of sales",
-       (BALANCE, INCOME), "the cycle combines inventory, receivable and payable days"),
-    _g(r"\breturn on (?:average )?assets\b|\broa\b", "net income; total assets", (INCOME, BALANCE),
-       "ROA is net income over total assets"),
-    _g(r"\breturn on (?:average )?(?:shareholders'? |stockholders'? )?equity\b|\broe\b",
-       "net income; total stockholders equity", (INCOME, BALANCE), "ROE is net income over equity"),
-    _g(r"\b(?:long[- ]term )?debt\b|\bleverage\b|\bcapitali[sz]ation ratio\b",
-       "long-term debt; total liabilities; total stockholders equity", (BALANCE,),
-       "leverage ratios use debt, liabilities and equity"),
-    _g(r"\btotal assets\b|\basset turnover\b", "total assets", (BALANCE,), "a balance-sheet total"),
-    _g(r"\b(?:shareholders'?|stockholders'?|common) equity\b|\bbook value\b", "total stockholders equity",
-       (BALANCE,), "book value is stockholders' equity"),
-    _g(r"\brestructuring\b", "restructuring charges; restructuring and other", (INCOME,),
-       "restructuring is an income-statement charge"),
-    _g(r"\bsegments?\b", "segment information; reportable segments; operating segments", (),
-       "filings report segments in a segment note"),
-    _g(r"\bgeograph(?:y|ies|ic)\b|\bregions?\b", "geographic areas; united states; international", (),
-       "filings report revenue by geographic area"),
-    _g(r"\bheadcount\b|\bemployees\b|\bworkforce\b|\bstaff\b", "employees; employed people; full-time equivalents",
-       (), "filings state the number of employees as people employed, often in full-time equivalents"),
-    _g(r"\blegal (?:proceedings?|actions?|matters?)\b|\blawsuits?\b|\blitigation\b",
-       "legal proceedings; litigation; contingencies", (), "filings report lawsuits under legal proceedings"),
+GLOSSARY_ENTRIES: tuple[GlossaryEntry, ...] = tuple(
+    GlossaryEntry("|".join(p for p in (term.pattern, term.mentions) if p), "; ".join(search_words(term)),
+                  term.statements, term.reason)
+    for term in REPORTING_TERMS
 )  # fmt: skip
-"""General accounting and reporting vocabulary: what filings call a question's term."""
+"""What filings call a question's term, read from the one table of reporting terms (``reporting_terms``)
+that value reading uses too."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from engine.reading.lexicon import (
     QUESTION_WORDS,
     SECTION_KINDS,
 )
+from engine.reading.periods import YEAR
 from engine.reading.question_sides import find_sides, is_comparison, trim_side
 from engine.reading.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
 
@@ -144,7 +145,7 @@ _VALUE_CUES = re.compile(
     r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )
-_YEARISH = re.compile(r"\b(?:FY|Q[1-4])?\s?(?:19|20)\d\d\b")
+_YEARISH = re.compile(rf"\b(?:FY|Q[1-4])?\s?{YEAR}\b")
 
 
 def layout_hint(question: str, references: tuple[str, ...]) -> LayoutHint | None:

@@ -88,14 +88,16 @@ def find_sides(question: str) -> list[str]:
     if not pair:
         pair = triple_after(q, re.search(r"\b(?:do|did|does)\s+", q, re.I), r"\s+and\s+", r"\s+(?:differ|compare)\b")
     if pair:
-        sides = [_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])]
+        left, right = _without_common_tail([trim_side(x) for x in _without_lone_owner(pair[0], pair[1])])
+        sides = [_named_after_of(left) or _phrase_after(left) or trim_side(left),
+                 _named_after_of(right) or _phrase_after(right)]  # fmt: skip
         if all(sides):
             return _same_kind(sides, pair[0])
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
         if len(parts) >= 2:
-            return [_phrase_after(p) or p for p in parts][:4]
+            return [_named_after_of(p) or _phrase_after(p) or p for p in parts][:4]
     pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are)\s+", q, re.I), r"\s+(?:differ|different)\s+from\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]), _phrase_after(pair[1])) if s]
@@ -144,6 +146,40 @@ def _parallel_pair(q: str) -> tuple[str, str] | None:
 
 def _named(phrase: str) -> bool:
     return any(word[:1].isupper() or any(c.isdigit() for c in word) for word in phrase.split())
+
+
+_ASPECT_OF = re.compile(r"^(?:the\s+)?(?:[a-z][\w&\-]*\s+){1,4}of\s+(?P<name>(?:the\s+)?[A-Z0-9].*)$")
+"""A compared part that names what is compared, then whose it is ("the net sales of Acme in 2031")."""
+
+
+def _named_after_of(part: str) -> str:
+    """The named thing of "the <aspect> of <Name> ...": the side is Acme, not "net sales" (the aspect both
+    sides share)."""
+    m = _ASPECT_OF.match(part)
+    return _phrase_after(m.group("name")) if m else ""
+
+
+_OWNER = re.compile(r"^(?:the\s+)?[A-Z0-9][\w&.\-]*['’]s\s+(?=\S)")
+"""A possessive owner opening a compared phrase ("Acme's US sales growth")."""
+
+
+def _without_lone_owner(left: str, right: str) -> tuple[str, str]:
+    """A possessive owner only one side names is whose both sides are, not part of one side: "Acme's US sales
+    growth compared to international sales growth" compares US with international growth, both Acme's."""
+    owner_left, owner_right = _OWNER.match(left.strip()), _OWNER.match(right.strip())
+    if owner_left and not owner_right and not _named(right):
+        return left.strip()[owner_left.end() :], right
+    return left, right
+
+
+def _without_common_tail(sides: list[str]) -> list[str]:
+    """Sides that end in the same words name the aspect twice ("US sales growth" / "international sales
+    growth"): the things compared are what differs ("US" / "international")."""
+    words = [side.split() for side in sides]
+    tail = 0
+    while all(len(w) > tail + 1 for w in words) and len({w[-1 - tail].lower() for w in words}) == 1:
+        tail += 1
+    return [" ".join(w[: len(w) - tail]) for w in words] if tail else sides
 
 
 def _same_kind(sides: list[str], left_text: str) -> list[str]:

@@ -10,17 +10,17 @@ cell too, with the sentence as its label. Pure functions: no I/O, no engine stat
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR, has_rows
-from engine.documents.text import normalize_space, split_sentences
-from engine.reading.periods import YEAR, Period, fiscal_quarter, periods_in, span_headers, with_spans
+from engine.documents.text import normalize_space
+from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
+from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 
-_NUMBER = re.compile(
-    r"(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
+NUMBER = re.compile(
+    r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
     r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
     r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
@@ -98,18 +98,18 @@ def _decimals(raw: str) -> int:
 
 def measure_of(text: str) -> str:
     """The unit of measure of the first number in ``text`` ("38 min" -> "min"), else ""."""
-    m = _NUMBER.search(text)
+    m = NUMBER.search(text)
     return (m.group("measure") or "") if m else ""
 
 
 def parse_number(text: str) -> tuple[float, str, str, str] | None:
     """(value, currency or %, scale word, matched text) of the first number in ``text``, else None."""
-    m = _NUMBER.search(text)
+    m = NUMBER.search(text)
     if m is None:
         return None
     value = float(m.group("num").replace(",", ""))
     negative = (m.group("neg") == "(" and m.group("close")) or m.group("neg") in ("-", "−", "–")
-    unit = "%" if m.group("pct") else (m.group("cur") or "")
+    unit = "%" if m.group("pct") else (m.group("cur") or m.group("lead") or "")  # "$ (1,577)" is in dollars
     scale = _SCALE_WORD.get((m.group("word") or "").lower(), (m.group("word") or "").lower())
     return (-value if negative else value), unit, scale, m.group(0).strip()
 
@@ -155,7 +155,7 @@ _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
 
-def _is_amount(cell: str) -> bool:
+def is_amount(cell: str) -> bool:
     """A cell holding a number that is not just a year."""
     stripped = re.sub(rf"\b{YEAR}\b", "", cell)
     return bool(re.search(r"\d", stripped))
@@ -166,12 +166,21 @@ def _row_cells(line: str) -> list[str]:
     finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
     cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
     out: list[str] = []
-    for cell in cells:
+    for n, cell in enumerate(cells):
         if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
             out[-1] = f"{out[-1]} {cell}"
+        elif n and _SEVERAL.fullmatch(cell):
+            out += [m.group(0).strip() for m in _ONE_AMOUNT.finditer(cell)]
         elif cell or not out:
             out.append(cell)
     return out
+
+
+_ONE_AMOUNT = re.compile(r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?|[—–-](?=\s|$)")
+_SEVERAL = re.compile(rf"\s*(?:(?:{_ONE_AMOUNT.pattern})\s*){{2,}}")
+"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)"): the table finder
+missed the column gaps; each amount is its own column, left to right (else the first would be read under
+the last column's year)."""
 
 
 STATEMENT_TITLE = re.compile(
@@ -195,6 +204,14 @@ class _TableState:
     """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
     spans: list[str] | None = None
     """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+    parent: str = ""
+    """A heading row that ends in a colon ("Earnings per common share:"): the rows under it with a one- or
+    two-word label ("Basic", "Diluted") are its parts."""
+    groups: list[str] | None = None
+    """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
+    Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
+    percent: bool = False
+    """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -206,7 +223,9 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     """
     cells: list[Cell] = []
     state = _TableState()
-    for item in items:
+    for n, item in enumerate(items):
+        if n and item.page != items[n - 1].page:
+            state.title = ""  # a partial table's title ("... for the Guarantor Group") ends with its page
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
             if has_rows(line):
@@ -217,9 +236,13 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 
 def _read_caption(line: str, state: _TableState) -> None:
-    state.scale = table_scale(line) or state.scale
-    if len(line) <= 100 and STATEMENT_TITLE.search(line):
-        state.title = line
+    state.parent = line.rstrip(": ") if line.endswith(":") and len(line) <= 80 else ""
+    scale = table_scale(line)
+    state.scale = scale or state.scale
+    if len(line) <= 100 and (STATEMENT_TITLE.search(line) or summary_kind(line)):
+        state.title = line  # a statement's title, or a partial table's ("Balance Sheet for Obligor Group")
+    if len(line) <= 100 and (scale or percent_caption(line) or STATEMENT_TITLE.search(line)):
+        state.percent = percent_caption(line)  # a caption starts a table: of percentages, or of amounts
     lead = re.match(rf"^({YEAR})\b", line)
     if lead and len(line) > 120 and state.years and not state.in_rows:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
@@ -250,25 +273,41 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         if state.in_rows:
             state.spans = None  # a new table's header
         _note_spans(span_headers(line), state)
+        # a caption read since the last rows still speaks for this header ("(Percent of net sales)" above it)
+        state.percent = percent_caption(row[0]) or (state.percent and not state.in_rows)
+        if all(periods_in(c) for c in row):  # every cell a period: a header of period groups, no label column
+            state.groups = row
+        elif state.in_rows or not state.groups:
+            state.groups = None  # a new table's header, not the sub-columns under a row of period groups
         state.header, state.years, state.in_rows = row, None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
     values = row[1:]
-    amounts = sum(1 for v in values if _is_amount(v))
+    amounts = sum(1 for v in values if is_amount(v))
     wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", row[0])
     if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
         # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")
         state.years.append(wrapped.group(1))
         row = [wrapped.group(2), *values]
     state.in_rows = True
-    if state.header is not None and len(state.header) >= len(values):
+    if state.parent and _PART_LABEL.fullmatch(row[0].strip()):
+        row = [f"{state.parent}: {row[0]}", *row[1:]]  # "Diluted" under "Earnings per common share:"
+    elif len(row[0].split()) > 2:
+        state.parent = ""  # a full label: the heading's parts are over
+    groups = state.groups
+    if groups and amounts and amounts % len(groups) == 0 and not any(periods_in(c) for c in state.header or []):
+        # sub-columns ("EBITDA | EBIT | Net income") under each period group: a value's period is its group's
+        columns = [groups[n * len(groups) // amounts] for n in range(amounts)]
+        values = [v for v in values if is_amount(v)]
+        row = [row[0], *values]
+    elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:
         columns = list(state.years)
     else:
         columns = []
     columns = with_spans(columns, state.spans)
-    return _cells_of_row(item, line, row, columns, state.scale, state.title)
+    return _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
 
 
 def _offset(columns: list[str], values: list[str]) -> int:
@@ -285,24 +324,35 @@ def _offset(columns: list[str], values: list[str]) -> int:
 
 
 def _cells_of_row(
-    item: EvidenceItem, line: str, row: list[str], columns: list[str], scale: str, title: str = ""
+    item: EvidenceItem,
+    line: str,
+    row: list[str],
+    columns: list[str],
+    scale: str,
+    title: str = "",
+    percent: bool = False,
 ) -> list[Cell]:
+    """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""
     label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
-    if not label or (_is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
+    if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
     offset = _offset(columns, values)
     found: list[Cell] = []
     for n, raw in enumerate(values):
         parsed = parse_number(raw)
-        if parsed is None or not _is_amount(raw):
+        if parsed is None or not is_amount(raw):
             continue
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
         bound = _BOUND.match(raw.strip())
+        if unit == "" and not word and (percent or percent_column(column) or label.lstrip().startswith("%")):
+            unit = (
+                "%"  # a share of sales or a change ("% growth" rows too), printed without its % sign: never an amount
+            )
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
-                value=value, scale=word or ("" if unit == "%" else scale), unit=unit,
+                value=value, scale=word or ("" if unit == "%" or PER_SHARE_LABEL.search(label) else scale), unit=unit,
                 periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
                 bound=bound.group("bound").lower() if bound else "",
@@ -311,77 +361,13 @@ def _cells_of_row(
     return found
 
 
-_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
-"""The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
-
-
-def sentence_cells(item: EvidenceItem) -> list[Cell]:
-    """Numbers stated in the prose of ``item``: each with its sentence as the label."""
-    prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
-    found: list[Cell] = []
-    for sentence in split_sentences(prose):
-        periods = periods_in(sentence)
-        for m in _NUMBER.finditer(sentence):
-            raw = m.group(0).strip()
-            counted = None
-            if not _is_amount(raw) or not (
-                m.group("cur") or m.group("pct") or m.group("word") or m.group("measure") or "," in raw
-            ):
-                counted = _COUNT_NOUN.match(sentence, m.end()) if _is_amount(raw) else None
-                if counted is None:
-                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
-            parsed = parse_number(raw)
-            if parsed is None:
-                continue
-            value, unit, word, text = parsed
-            found.append(
-                Cell(
-                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
-                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
-                    measure=counted.group(1) if counted else m.group("measure") or "",
-                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
-                )
-            )  # fmt: skip
-    return found
-
-
-def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
-    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
-    cells: list[Cell] = []
-    for items in pages:
-        cells += table_cells(items)
-        for item in items:
-            cells += sentence_cells(item)
-    return cells
-
-
-_PER_SHARE = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I)
-"""Rows whose amounts are not in the statement's scale ("except per share data")."""
-
-
-def with_document_scale(cells: list[Cell]) -> list[Cell]:
-    """A table row with no scale of its own takes the scale most of its document's tables state
-    (filings print "(in millions)" once per statement, and a page may lose its caption), except per-share
-    amounts, ratios and percentages."""
-    scales: dict[str, Counter[str]] = {}
-    for cell in cells:
-        if cell.is_row and cell.scale:
-            scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
-    out = []
-    for cell in cells:
-        common = scales.get(cell.doc_id)
-        if cell.is_row and not cell.scale and cell.unit != "%" and common and not _PER_SHARE.search(cell.label):
-            cell = replace(cell, scale=common.most_common(1)[0][0])
-        out.append(cell)
-    return out
-
-
-def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
-    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
-    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
-    out = []
-    for cell in cells:
-        end = end_months.get(cell.doc_id)
-        quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
-        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
-    return out
+_PART_LABEL = re.compile(
+    r"(?:basic|diluted|domestic|international|foreign|federal|state(?: and local)?|local|current|deferred|"
+    r"u\.?s\.?|non-u\.?s\.?|united states|other countries)\s*(?:\(\d\))?",
+    re.I,
+)
+"""Row labels that name only a part of what the heading above them names ("Diluted" under "Earnings per common
+share:", "Federal" under "Current:"): read with the heading. Any other label ("Capital expenditures" under "Cash
+flows from investing activities:") names its line item by itself."""
+PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
+"""A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""

@@ -14,12 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.contracts import EvidenceItem
-from engine.documents.text import stems
+from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.reading.line_items import company_defined, standard_definition
 from engine.reading.periods import Period
-from engine.reading.table_values import SCALE_FACTOR, Cell, cells_in
+from engine.reading.sentence_values import cells_in
+from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
     broader,
@@ -43,11 +44,10 @@ OPERAND_PRECISION = 0.6
 Alternatives = Callable[[str], Sequence[str]]
 """The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
 
-_DECIMALS = re.compile(r"\b(?:round(?:ed)?|to)\b[^.]*?\b(one|two|three|four|zero|\d)\s+decimal", re.I)
-_DECIMAL_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
-_PERCENT_WANTED = re.compile(r"\b(?:percents?|%|percentage|growth rate|margin)\b", re.I)
-"""The question wants a percent: it names one ("in percent", "what percent of", "%"), or a quantity stated in
-percent (a growth rate, a margin)."""
+_DECIMALS = re.compile(rf"\b(?:round(?:ed)?|to)\b[^.]*?\b(zero|{SPELLED_NUMBER}|\d)\s+decimal", re.I)
+_PERCENT_WANTED = re.compile(r"\bpercent(?:s|age)?\b|%|\bgrowth rate\b|\bmargin\b", re.I)
+"""A question that names the percent unit, or a rate or margin (a share of something): its quotient is stated
+as a percentage."""
 _DIMENSIONLESS_ASKED = re.compile(
     # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
@@ -160,15 +160,42 @@ def is_amount(cell: Cell) -> bool:
 
 def _statement(match: ValueMatch, wanted_scale: str) -> str:
     cell = match.cell
-    restated = in_wanted_scale(cell, wanted_scale)
-    value = cell.display() + (f" ({restated})" if restated else "")
     if not cell.is_row:  # a number stated in prose: the value, then the sentence that states it
-        return f"{value}: \u201c{cell.quote}\u201d"
+        restated = in_wanted_scale(cell, wanted_scale)
+        return f"{cell.display()}{f' ({restated})' if restated else ''}: \u201c{cell.quote}\u201d"
     where = f", {cell.column}" if cell.column else ""
-    label = cell.label
-    if cell.is_row and cell.value < 0 and cell.raw.startswith("("):
-        value += f" (printed as {cell.raw})"
-    return f"{label}{where}: {value}"
+    return f"{cell.label}{where}: {signed_amount(cell, wanted_scale)}"
+
+
+_CASH_FLOW = re.compile(r"cash\s*flows?|investing activities|financing activities|operating activities", re.I)
+_OUTGO = re.compile(
+    r"\b(?:expenses?|costs?|charges?|purchases?|payments?|paid|repurchases?|additions?|"
+    r"capital expenditures?|spending|taxes|provision)\b",
+    re.I,
+)
+"""A row whose label names money spent: printed in parentheses, it is an amount spent, not a negative one."""
+_EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
+"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
+
+
+def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
+    """A value as an analyst states it, the printed figure kept when it is negative: money spent as the amount
+    spent ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
+    minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund. The value
+    restated in the scale the question asks for follows the printed one ("$4,625 million ($4.625 billion)")."""
+    spent = cell.value < 0 and cell.unit != "%" and not _EARNED.search(cell.label)
+    shown = replace(cell, value=abs(cell.value)) if spent else cell
+    restated = in_wanted_scale(shown, wanted_scale)
+    value = shown.display() + (f" ({restated})" if restated else "")
+    if cell.value >= 0:
+        return value
+    printed = f"printed as {cell.raw}" if "(" in cell.raw else ""  # a minus sign prints as itself
+    if not spent:  # a loss, a negative rate: the minus sign is the fact
+        return f"{value} ({printed})" if printed else value
+    verb = " spent" if _OUTGO.search(cell.label) else ""
+    outflow = "a cash outflow" if _CASH_FLOW.search(f"{cell.context} {cell.label}") else ""
+    notes = "; ".join(n for n in (restated, outflow, printed) if n)
+    return f"{shown.display()}{verb}" + (f" ({notes})" if notes else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,8 +261,16 @@ def _computed_statement(question: str, formula: Node, working: Working) -> str:
         shown = _amount(value, working, decimals)
     else:
         shown = f"{value:,.{2 if decimals is None else decimals}f}"
-    inputs = "; ".join(f"{cell.label}, {period.label()}: {cell.display()}" for _, period, cell in working.inputs)
+    # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
+    inputs = "; ".join(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
     return f"{shown} (computed from {inputs})"
+
+
+def _input(cell: Cell) -> str:
+    """An input of a computation as it entered it: amounts as magnitudes, with the printed figure of a negative."""
+    if cell.value >= 0 or cell.unit == "%":
+        return cell.display()
+    return f"{replace(cell, value=abs(cell.value)).display()} (printed as {cell.raw})"
 
 
 def _amount(value: float, working: Working, decimals: int | None) -> str:
@@ -253,4 +288,4 @@ def _decimals(question: str) -> int | None:
     if not m:
         return None
     word = m.group(1).lower()
-    return _DECIMAL_WORDS.get(word, int(word) if word.isdigit() else 2)
+    return int(word) if word.isdigit() else 0 if word == "zero" else SPELLED_NUMBERS.get(word, 2)

@@ -11,12 +11,21 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.line_items import line_item_triggers
 from engine.reading.periods import Period, periods_in
+from engine.reading.statement_sense import (
+    OBJECT,
+    SEGMENT,
+    in_primary_statement,
+    percent_unasked,
+    qualified,
+    unasked_per_share,
+    unasked_summary,
+)
 from engine.reading.table_values import STATEMENT_TITLE, Cell
 
 ASKING_WORDS = frozenset(
@@ -191,6 +200,14 @@ def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> f
     return max(own, alternative)
 
 
+def _core(label: str, spec: ValueSpec) -> set[str]:
+    """The stems of a row label that name its line item: without its parentheses (note references, "(Notes 1
+    and 3)", and abbreviations) and without the words that state its scope ("Total inventories") unless the
+    question uses them ("total debt")."""
+    wanted = set().union(*spec.terms, *spec.alternatives)
+    return stems(re.sub(r"\([^)]*\)", " ", label)) - (_SCOPE_WORDS - wanted) or stems(label)
+
+
 def _precision(spec: ValueSpec, label: set[str]) -> float:
     """Share of a row label's words that the question (or a document phrase for it) uses."""
     if not label:
@@ -199,21 +216,19 @@ def _precision(spec: ValueSpec, label: set[str]) -> float:
     return len(label & wanted) / len(label)
 
 
-_OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
-
-
 def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
     """Precision of a row label without its trailing object ("Depreciation and amortization of property,
     equipment and intangibles", "Interest expense, net of amounts capitalized"): what a line item is
     *of* does not make it another item. Only when the question names the statement it is read in."""
     if not cell.is_row or not in_named:
         return 0.0
-    head = _OBJECT.sub("", cell.label)
+    head = OBJECT.sub("", cell.label)
     return _precision(spec, stems(head)) if head != cell.label else 0.0
 
 
-_SCOPE_WORDS = frozenset(stems("total"))
-"""A word that states a row's scope (the table's total), never a narrower item."""
+_SCOPE_WORDS = frozenset(stems("total consolidated inc incorporated corp corporation company plc ltd limited llc"))
+"""Words that state a row's scope (the table's total, the whole company: "Total NIKE, Inc. Revenues",
+"Consolidated net sales"), never a narrower item."""
 
 
 def narrows(spec: ValueSpec, cell: Cell, others: Sequence[Cell] | None = None) -> bool:
@@ -240,6 +255,13 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     return own - wanted - _SCOPE_WORDS
 
 
+def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
+    """The words a row label adds to a known line item, its trailing object left out ("Other income (loss),
+    net" adds "other" and "loss" to "net income"; "Depreciation and amortization of property" adds nothing):
+    each one moves the row further from the item asked, when a plainer row names it."""
+    return _extra_words(spec, replace(cell, label=OBJECT.sub("", cell.label)))
+
+
 def broader(spec: ValueSpec, cell: Cell) -> bool:
     """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
     asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
@@ -252,10 +274,6 @@ def broader(spec: ValueSpec, cell: Cell) -> bool:
     return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
 
 
-_SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
-"""A table or section of one business segment ("International Segment Performance Summary")."""
-
-
 def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
     """Whether the cell is read in a financial statement the question names ("from the cash flow statement")."""
     return any(title.search(cell.context) for title in named)
@@ -264,7 +282,7 @@ def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
 def _other_segment(cell: Cell, named: set[str]) -> bool:
     """Whether the cell is read in a segment's table or section whose name shares no word with ``named``
     (the question's stems): the figures of one segment never answer for the company, nor for another."""
-    for m in _SEGMENT.finditer(f"{cell.context} {cell.column}"):
+    for m in SEGMENT.finditer(f"{cell.context} {cell.column}"):
         words = stems(m.group(1))
         if words and not words & named:
             return True
@@ -315,7 +333,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if cover < MIN_LABEL_COVER:
             continue
         matched = period_match(spec.periods, cell)
-        score = 2.0 * cover + (0.6 * _precision(spec, label) if cell.is_row else 0.0)
+        core = _core(cell.label, spec) if cell.is_row else label
+        score = 2.0 * cover + (0.6 * _precision(spec, core) if cell.is_row else 0.0)
         if matched is True:
             score += 1.0
         elif matched is False:
@@ -328,7 +347,13 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         in_named = _in_named_statement(cell, statements)
-        score += 0.35 if STATEMENT_TITLE.search(cell.context) else 0.0  # a financial statement over a discussion
+        primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
+        score += 0.35 if primary else 0.0  # a financial statement over a discussion
+        score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
+        score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
+        extra = _extra_head_words(spec, cell) if spec.alternatives else set()
+        score -= 0.2 * min(3, len(extra)) + (0.8 if qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
         score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company
@@ -338,7 +363,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             verdict = focus_score(f"{cell.label} {cell.column} {cell.context}", entities)
             score += 0.4 * verdict - (1.2 if verdict < 0 else 0.0)
         precise = (
-            1.0 if frozenset(label) in exact else max(_precision(spec, label), _head_precision(spec, cell, in_named))
+            1.0 if frozenset(label) in exact else max(_precision(spec, core), _head_precision(spec, cell, in_named))
         )
         matches.append(
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,

@@ -8,6 +8,7 @@ still gets a side, labelled by its title or file name, so retrieval and the answ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engine.contracts import ComparisonSide, ParsedQuestion
@@ -26,6 +27,31 @@ def document_identity(index: DocumentIndex) -> DocIdentity:
     doc = index.doc
     title = next((c.text for c in doc.chunks if c.page <= 2 and c.kind == "heading" and len(c.text) > 3), "")
     return identity(doc.doc_id, doc.file_name, [p.text for p in doc.pages], title)
+
+
+_ACROSS = re.compile(
+    r"\bcompar(?:e|ed|es|ing|ison)\b|\bvs\.?\b|\bversus\b|\bdiffer(?:s|ed|ence|ent)?\b|\bboth\b|\beach\b|"
+    r"\beither\b|\bbetween\b|\bchange[sd]?\b|\bfrom\b.+\bto\b|\bmatch(?:es|ed)?\b|\bconsistent\b|\bagree\b",
+    re.I,
+)
+"""Words that ask across documents (to compare, to follow a change from one to the other, to check one against
+the other): such a question keeps every selected document even when it names only one."""
+
+
+def scoped_indexes(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> list[DocumentIndex]:
+    """The documents a question over several selected ones is about: only the one it names (by its company's
+    or product's name, its period, its version or its kind of report) when it names exactly one and asks
+    nothing across documents ("What was Acme's capex in 2018?" with Acme's and Zenith's reports selected);
+    every selected document otherwise."""
+    if len(indexes) < 2 or parsed.intent == "comparison" or len(parsed.sides) > 1:
+        return list(indexes)
+    if _ACROSS.search(parsed.original_question):
+        return list(indexes)
+    doc_sides = map_sides(parsed.original_question, [document_identity(ix) for ix in indexes])
+    named = [side.doc_id for side in doc_sides if side.phrases]
+    if len(named) != 1:
+        return list(indexes)
+    return [ix for ix in indexes if ix.doc.doc_id == named[0]]
 
 
 def with_document_sides(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> ParsedQuestion:

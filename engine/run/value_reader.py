@@ -27,16 +27,15 @@ from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
 from engine.reading.answer_type import value_never_answers
+from engine.reading.document_units import in_fiscal_quarters, with_document_scale
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
-from engine.reading.periods import fiscal_year_end_month
+from engine.reading.periods import YEAR, fiscal_year_end_month
+from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
-    cells_in,
-    in_fiscal_quarters,
     table_cells,
-    with_document_scale,
 )
 from engine.reading.value_answer import ValueAnswer, answer_from_cells, counted_things
 from engine.retrieval.index import DocumentIndex
@@ -202,7 +201,7 @@ def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionP
     if part is None:
         return _side_content(state, side), list(state.parsed.keywords)
     subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
-    periods = " ".join(p for p in re.findall(r"\b(?:FY\s?)?(?:19|20)\d\d\b", _content(state)))
+    periods = " ".join(p for p in re.findall(rf"\b(?:FY\s?)?{YEAR}\b", _content(state)))
     return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)
 
 

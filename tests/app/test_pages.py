@@ -68,24 +68,24 @@ def test_first_visit_preselects_sample_and_asks(app_engine: str) -> None:
     at = _suggest(at, 0)
     assert not at.exception and not at.error, [e.value for e in at.error]
     activations = at.table[0].value
-    assert len(activations) == 7 and set(activations["on"]) <= {"ON", "off"}
-    assert "Pass 0" in _texts(at)
+    assert len(activations) == 7 and set(activations["used"]) <= {"yes", "no"}
+    assert "First reading" in _texts(at)
     assert at.get("image"), "no evidence image"
     assert at.get("plotly_chart"), "no plotly chart"
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert "Budget spent" in json.dumps(spec["layout"]["title"])
+    assert "Allowance used" in json.dumps(spec["layout"]["title"])
     assert len(at.chat_message) == 2 and SAMPLE_QUESTIONS[0] in _texts(at)
 
 
 def test_budget_override_changes_shown_budget(app_engine: str) -> None:
     at = _app().run()
     at = _suggest(at, 1)
-    assert "feedback passes 0 of 0 ·" not in _texts(at)
+    assert "follow-up passes 0 of 0 ·" not in _texts(at)
     at.sidebar.toggle(key="loupe_w_use_override").set_value(True).run()
     at.sidebar.number_input(key="loupe_w_max_iterations").set_value(0).run()
     at = _suggest(at, 1)
     assert not at.exception
-    assert "feedback passes 0 of 0 ·" in _texts(at)
+    assert "follow-up passes 0 of 0 ·" in _texts(at)
     # reset restores the defaults and switches the override off
     at.sidebar.button(key="loupe_reset_budget").click().run()
     assert at.sidebar.number_input(key="loupe_w_max_iterations").value == 3
@@ -96,10 +96,10 @@ def test_strategy_switch_changes_effective_strategy(app_engine: str) -> None:
     at = _app().run()
     at.sidebar.selectbox(key="loupe_w_strategy").select("single_pass").run()
     at = _suggest(at, 0)
-    assert "Strategy: **single_pass**" in _texts(at)
+    assert "Approach: One pass, as chosen." in _texts(at)
     at.sidebar.selectbox(key="loupe_w_strategy").select("dynamic").run()
     at = _suggest(at, 0)
-    assert "Strategy: **dynamic**" in _texts(at)
+    assert "Approach: Sub-questions" in _texts(at)
 
 
 def _encrypted() -> bytes:
@@ -169,7 +169,7 @@ def test_compare_runs_every_strategy(app_engine: str) -> None:
     at.button[[b.label for b in at.button].index("Run comparison")].click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     table = at.dataframe[0].value
-    assert len(table) == 5 and {"LLM calls", "evidence pages", "stop reason"} <= set(table.columns)
+    assert len(table) == 5 and {"language-model calls", "evidence pages", "why it stopped"} <= set(table.columns)
     assert at.get("plotly_chart")
 
 

@@ -83,3 +83,24 @@ def test_the_phrase_for_all_sides_together():
     assert collective_noun("Which components does each system rely on?") == "system"
     assert collective_noun("Atlas and Boreal both split a request into steps.") == ""  # "both" before a verb
     assert collective_noun("What did revenue do in 2018 and 2022?") == ""
+
+
+def test_a_company_named_by_its_file_name_names_its_document_and_cover_lines_never_label_a_side():
+    acme = identity(
+        "a", "ACME_2031_10K.pdf", ["Acme Corp. annual report 2031"], "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"
+    )
+    zenith = identity(
+        "z",
+        "ZENITH_2031_10K.pdf",
+        ["Zenith plc annual report 2031"],
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+    )
+    sides = map_sides("What was Acme's capital expenditure in 2031?", [acme, zenith])
+    assert [(s.doc_id, s.label, bool(s.phrases)) for s in sides] == [
+        ("a", "Acme", True),
+        ("z", "ZENITH 2031 10K", False),
+    ]
+    both = map_sides("Compare the net sales of Acme and Zenith", [acme, zenith])
+    assert [s.label for s in both] == ["Acme", "Zenith"]
+    # a word both file names share ("2031", "10K") names neither document
+    assert all(not s.phrases for s in map_sides("What did the 10K report in total?", [acme, zenith]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.contracts import EvidenceItem
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in, span_headers, span_months, with_spans
-from engine.reading.table_values import cells_in
+from engine.reading.sentence_values import cells_in
 from engine.reading.value_answer import answer_value
 from engine.reading.value_match import period_match
 
@@ -91,8 +91,8 @@ def test_an_adjusted_measure_read_from_the_reported_row_is_not_claimed() -> None
 
 
 def test_a_three_month_column_is_the_fiscal_quarter_of_the_documents_own_calendar() -> None:
+    from engine.reading.document_units import in_fiscal_quarters
     from engine.reading.periods import fiscal_quarter, fiscal_year_end_month
-    from engine.reading.table_values import in_fiscal_quarters
 
     # a retailer's fiscal year ends in late January or the first days of February (52/53 weeks)
     assert fiscal_year_end_month("the Form 10-K for the fiscal year ended January 28, 2023") == 1

@@ -39,3 +39,19 @@ def test_a_model_parse_gets_the_question_verbatim_distinct_keywords_and_a_main_q
     assert checked.original_question == "What dropout is used?"
     assert checked.keywords[0] == "dropout" and len(checked.keywords) == MAX_KEYWORDS
     assert checked.retrieval.main_query == " ".join(checked.keywords)
+
+
+def test_comparison_sides_are_the_things_compared_not_the_aspect_or_the_owner():
+    from engine.reading.question_sides import find_sides
+
+    assert find_sides("Compare the net sales of Acme in 2031 and Zenith in fiscal 2030") == ["Acme", "Zenith"]
+    assert find_sides("Compare the revenue of Acme and Zenith in 2031") == ["Acme", "Zenith"]
+    assert find_sides("How did Acme's US sales growth compare to international sales growth in 2031?") == [
+        "US",
+        "international",
+    ]
+    assert find_sides("How does the battery life of the Heron 2 compare with that of the Heron 3?") == [
+        "Heron 2",
+        "Heron 3",
+    ]
+    assert find_sides("How does Acme's revenue compare with Zenith's?") == ["Acme", "Zenith"]

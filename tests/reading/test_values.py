@@ -8,7 +8,8 @@ from engine.contracts import EvidenceItem
 from engine.reading.formulas import evaluate, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in
-from engine.reading.table_values import cells_in, parse_number, table_scale
+from engine.reading.sentence_values import cells_in
+from engine.reading.table_values import parse_number, table_scale
 from engine.reading.value_answer import answer_value, counted_things
 from engine.reading.value_match import narrows, period_match, rank_cells, value_spec
 
@@ -167,10 +168,14 @@ def test_a_row_naming_a_narrower_item_is_flagged_and_the_exact_row_is_not():
 
 def test_an_amount_read_for_a_ratio_question_is_not_of_the_kind_asked():
     ratio = answer_value(
-        "What is the inventory turnover ratio for FY2021?", ["inventory turnover ratio", "inventory"],
+        "What is the inventory intensity ratio for FY2021?", ["inventory intensity ratio", "inventory"],
         line_item_names, [LEASES], ["acme"],
     )  # fmt: skip
     assert ratio is not None and "Inventories" in ratio.statement and not ratio.kind_ok
+    # a textbook ratio is computed from its inputs, and one the evidence lacks is named, never guessed
+    turnover = answer_value("What is the inventory turnover ratio for FY2021?", ["inventory turnover ratio"],
+                            line_item_names, [LEASES], ["acme"])  # fmt: skip
+    assert turnover is not None and not turnover.statement and turnover.missing == ("cost of sales (2021)",)
     amount = answer_value("How much inventory did Acme hold in FY2021?", ["inventory"], line_item_names, [LEASES])
     assert amount is not None and amount.kind_ok
 

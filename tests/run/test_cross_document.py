@@ -250,3 +250,34 @@ def test_a_computed_ratio_that_names_the_items_asked_carries_no_stale_match_cave
     assert not any(c.kind in (K.UNMATCHED, K.PARTIAL_MATCH) for c in answer.caveats), (
         answer.caveats
     )  # the passages' words are moot
+
+
+def _company_report(company: str, capex: str) -> bytes:
+    """A made-up annual report of ``company`` whose cash-flow page states its capital expenditure."""
+    doc = pymupdf.open()
+    pages = [
+        f"<h1>{company} Annual Report 2031</h1><p>Fiscal year 2031.</p>",
+        f"<h2>Liquidity</h2><p>In 2031 {company} spent ${capex} million on purchases of property and equipment "
+        "(capital expenditures), funded from operating cash flow.</p>",
+        *[f"<h2>Risk factor {n}</h2><p>{FILLER * 4}</p>" for n in range(3)],
+    ]
+    for html in pages:
+        page = doc.new_page()
+        page.insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css="* {font-family: sans-serif; font-size: 11px;}")
+    return doc.tobytes()
+
+
+def test_a_question_naming_one_of_two_selected_companies_is_read_from_that_companys_document(
+    config: EngineConfig,
+) -> None:
+    library = Library(config)
+    acme = library.ingest(_company_report("Acme", "1,215"), "ACME_2031_10K.pdf").doc_id
+    zenith = library.ingest(_company_report("Zenith", "684"), "ZENITH_2031_10K.pdf").doc_id
+    result = engine.answer(
+        "What was Acme's capital expenditure in 2031?", [acme, zenith], strategy="auto", config=config
+    )
+    assert not result.parsed_question.sides, result.parsed_question.sides
+    assert {c.doc_id for c in result.answer.citations} == {acme}, result.answer.citations
+    assert {d.doc_id for d in result.docs} == {acme, zenith}  # a follow-up asks over the same selection
+    both = engine.answer("Compare the capital expenditure of Acme and Zenith in 2031", [acme, zenith], config=config)
+    assert {s.doc_id for s in both.parsed_question.sides} == {acme, zenith}

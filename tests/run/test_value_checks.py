@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, caveat
 from engine.contracts import CaveatKind as K
 from engine.reading.question import parse_question
+from engine.reading.sentence_values import cells_in
 from engine.reading.signals import missing_durations
-from engine.reading.table_values import cells_in
 from engine.reading.value_answer import ValueAnswer
 from engine.run.value_checks import holds
 

@@ -1,0 +1,64 @@
+"""Numbers stated in prose, and every value of a page: its table cells and its stated numbers.
+
+A sentence that states a number ("capital spending was $1.6 billion in 2018") yields a ``Cell`` with the
+sentence as its label; ``cells_in`` reads a page's tables (``table_values``) and its sentences. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.contracts import EvidenceItem
+from engine.documents.layout import ROW_SEPARATOR
+from engine.documents.text import split_sentences
+from engine.reading.periods import periods_in
+from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
+
+_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
+"""The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
+
+
+def sentence_cells(item: EvidenceItem) -> list[Cell]:
+    """Numbers stated in the prose of ``item``: each with its sentence as the label."""
+    prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
+    found: list[Cell] = []
+    for sentence in split_sentences(prose):
+        periods = periods_in(sentence)
+        for m in NUMBER.finditer(sentence):
+            raw = m.group(0).strip()
+            counted = None
+            if not is_amount(raw) or not (
+                m.group("cur")
+                or m.group("lead")
+                or m.group("pct")
+                or m.group("word")
+                or m.group("measure")
+                or "," in raw
+            ):
+                counted = _COUNT_NOUN.match(sentence, m.end()) if is_amount(raw) else None
+                if counted is None:
+                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
+            parsed = parse_number(raw)
+            if parsed is None:
+                continue
+            value, unit, word, text = parsed
+            found.append(
+                Cell(
+                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
+                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
+                    measure=counted.group(1) if counted else m.group("measure") or "",
+                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
+                )
+            )  # fmt: skip
+    return found
+
+
+def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
+    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
+    cells: list[Cell] = []
+    for items in pages:
+        cells += table_cells(items)
+        for item in items:
+            cells += sentence_cells(item)
+    return cells

@@ -1,0 +1,165 @@
+"""What kind of table a figure is printed in, read from its caption, header and section.
+
+A filing prints the same line item in several tables: the consolidated statements (the company's
+audited figures), a segment's summary, the summarized financial information of a guarantor or obligor
+group (a subset of the legal entities), a quarterly summary, and a management-discussion table of each
+line as a share of revenue. Only the consolidated statements answer for the company's year; the
+others answer only when the question names them. Pure: every rule reads text the caller passes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from engine.documents.text import stems
+from engine.reading.periods import YEAR
+
+if TYPE_CHECKING:
+    from engine.reading.table_values import Cell
+
+SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
+    # (kind, how a table's caption or section names it, how a question asks for it, why)
+    ("guarantor",
+     re.compile(r"\b(?:non-?)?guarantors?\b|\bobligor group\b|\bparent company only\b|\bcondensed consolidating\b|"
+                r"\bissuer and guarantor\b|\bsummarized financial information\b|\bcross guarantee\b|\bclosed group\b",
+                re.I),
+     re.compile(r"\bguarant|\bobligor|\bparent company\b|\bconsolidating\b|\bissuer\b", re.I),
+     "debt notes print the figures of the entities that guarantee them (and a deed of cross guarantee those of its "
+     "closed group): a subset of the company"),
+    ("quarterly",
+     re.compile(r"\b(?:unaudited\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|financial)\b|"
+                r"\bselected quarterly\b|\bquarterly (?:operating )?results\b", re.I),
+     re.compile(r"\bquarter|\bQ[1-4]\b|\bthree months\b|\b13 weeks\b", re.I),
+     "a quarterly summary prints one quarter per column: none of them is the year"),
+    ("segment",
+     re.compile(r"\b(?:business|operating|reportable)\s+segments?\b|\bsegment\s+(?:information|results|data|"
+                r"performance|summary|operating)\b|\bby segment\b", re.I),
+     re.compile(r"\bsegments?\b|\bdivisions?\b|\bbusiness (?:unit|group)s?\b", re.I),
+     "a segment table prints each business's own figures: one segment's row is not the company's"),
+)  # fmt: skip
+"""Tables that print a part of the company (or of its year) under the names of its line items."""
+
+
+def summary_kind(context: str) -> str:
+    """The kind of partial table ``context`` (a cell's caption, title and section) names, else ""."""
+    for kind, names, _, _ in SUMMARY_KINDS:
+        if names.search(context):
+            return kind
+    return ""
+
+
+def asks_for_summary(question: str, kind: str) -> bool:
+    """Whether ``question`` asks for the figures of a partial table of ``kind`` ("the guarantor group's
+    net sales", "fourth-quarter revenue", "the segment's operating income")."""
+    return any(k == kind and asked.search(question) for k, _, asked, _ in SUMMARY_KINDS)
+
+
+_CONSOLIDATED_TITLE = re.compile(
+    r"(?:consolidated)?statements?of(?:consolidated)?(?:operations|income|earnings|cashflows?|financialposition|"
+    r"comprehensive(?:income|loss))|balancesheets?"
+)
+"""A primary statement's title with its spaces squeezed out: PDF text often splits a word ("Statement of
+Incom e"), which no spaced pattern reads."""
+
+
+def in_primary_statement(context: str) -> bool:
+    """Whether ``context`` names a primary financial statement (the consolidated figures), however the PDF
+    spaced its title, and no partial table of it (a guarantor group's "Statement of Income")."""
+    squeezed = re.sub(r"[\s\-]+", "", context.lower())
+    return bool(_CONSOLIDATED_TITLE.search(squeezed)) and not summary_kind(context)
+
+
+PERCENT_TABLE = re.compile(
+    r"\b(?:percent(?:age)?s?|%)\s+of\s+(?:net\s+|total\s+)?(?:sales|revenues?|total)\b|\bas\s+a\s+percent(?:age)?\b|"
+    r"^\(?\s*percent(?:age)?\s*\)?$|^\(?\s*in\s+percent(?:age)?s?\s*\)?$",
+    re.I,
+)
+"""A table (or column) of shares, not amounts: "(Percent of net sales)", "% of revenue", "as a percentage of
+sales". Its figures print without a % sign, so only its caption tells they are percentages."""
+
+PERCENT_COLUMN = re.compile(r"^\s*%|\bpercent(?:age)?\b|%\s*(?:change|chg)\b|\bchange\s*%", re.I)
+"""A column of shares or changes ("% Change", "Percent change", "% of sales"): its figures are percentages."""
+
+
+def percent_caption(text: str) -> bool:
+    """Whether a table's caption or first header cell says its figures are percentages."""
+    return bool(PERCENT_TABLE.search(text.strip()))
+
+
+def percent_column(header: str) -> bool:
+    """Whether a column header says its figures are percentages (a year column never does)."""
+    return bool(PERCENT_COLUMN.search(header)) and not re.fullmatch(rf"\s*\(?{YEAR}\)?\s*", header)
+
+
+QUALIFIER_ENTRIES: tuple[tuple[str, str], ...] = (
+    ("other", "'Other income (loss), net' is what is left after the named items, not the net income"),
+    ("comprehensive", "comprehensive income adds unrealized gains to net income: another total"),
+    ("noncontrolling non-controlling minority", "the share of net income that belongs to minority owners"),
+    ("discontinued", "the results of operations sold or to be sold, not the continuing business"),
+    ("deferred accrued prepaid", "a balance-sheet timing item ('Deferred revenue'), not the flow it defers"),
+    ("accumulated", "a running total ('Accumulated depreciation'), not one year's amount"),
+    ("unrealized", "a change in value not yet realized"),
+    ("before excluding", "a subtotal before an item ('Income before income taxes'), not the line item itself"),
+)
+"""Words that make a row label another quantity than the line item it contains."""
+
+QUALIFIERS = frozenset(word for forms, _ in QUALIFIER_ENTRIES for word in forms.split())
+
+
+OBJECT = re.compile(r",?\s+(?:net\s+)?of\s+.*$", re.I)
+"""A row label's trailing object ("Depreciation and amortization of property", "Interest expense, net of amounts
+capitalized"): what a line item is *of* does not make it another item."""
+
+SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
+"""A table or section of one business segment ("International Segment Performance Summary")."""
+
+
+def unasked_summary(cell: Cell, question: str) -> bool:
+    """A row of a partial table (a guarantor group's, a segment's, a quarter's) that the question does not ask
+    for: the consolidated statement's row answers for the company's year."""
+    where = f"{cell.context} {cell.column}"
+    kind = summary_kind(where) if cell.is_row else ""
+    if kind == "segment":  # a question may name the segment itself ("the International comparable sales")
+        asked = stems(question)
+        if any(stems(m.group(1)) & asked for m in SEGMENT.finditer(where)):
+            return False
+    return bool(kind) and not asks_for_summary(question, kind)
+
+
+_SHARE_ASKED = re.compile(
+    r"%|\bpercent|\bshare of\b|\bproportion|\bportion\b|\bmargins?\b|\brates?\b|\bratios?\b|\bgr[eo]w|"
+    r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bdecline[sd]?\b|\byields?\b|\breturns? on\b|\bmix\b",
+    re.I,
+)
+"""A question that asks for a share, a rate or a change: only such a question is answered by a percentage (a
+table of each line as a percent of sales never answers "what were the R&D expenses")."""
+
+
+def percent_unasked(cell: Cell, question: str) -> bool:
+    """A percentage read for a question that asks for no share, rate or change."""
+    return cell.unit == "%" and not _SHARE_ASKED.search(question)
+
+
+_PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
+_PER_SHARE_ROW = re.compile(
+    r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I
+)
+"""A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
+
+
+def unasked_per_share(cell: Cell, question: str) -> bool:
+    """A per-share row ("Net earnings per share - diluted") for a question that asks no per-share figure:
+    a per-share amount is never the total it divides."""
+    return cell.is_row and bool(_PER_SHARE_ROW.search(cell.label)) and not _PER_SHARE_ASKED.search(question)
+
+
+def qualified(cell: Cell, question: str) -> bool:
+    """Whether a row label (its trailing object left out) holds a word that makes it another quantity than the
+    line item it contains ("Other income (loss), net", "Comprehensive income"), one the question does not use
+    (``QUALIFIERS``; read as words: "other" is a stop word to the stemmer)."""
+    if not cell.is_row:
+        return False
+    words = set(re.findall(r"[a-z][a-z\-]*", OBJECT.sub("", cell.label).lower()))
+    asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
+    return bool((words & QUALIFIERS) - asked)
