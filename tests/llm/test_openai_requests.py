@@ -174,7 +174,8 @@ def test_a_step_gets_its_share_of_the_seconds_left(stub):
     assert result.fallback is not None
     cut = re.search(r"did not finish its reply within ([0-9.]+) s", result.fallback.reason)
     assert cut is not None, result.fallback.reason
-    assert 0 < float(cut.group(1)) <= share, "the deadline given was the step's share, not the 20 s timeout"
+    given = float(cut.group(1))  # printed to 0.1 s
+    assert 0 < given <= round(share, 1), "the deadline given was the step's share, not the 20 s timeout"
 
 
 def test_no_request_when_the_budget_leaves_too_little_time(stub):

@@ -46,9 +46,9 @@ def test_comparison_sides_are_the_things_compared_not_the_aspect_or_the_owner():
 
     assert find_sides("Compare the net sales of Acme in 2031 and Zenith in fiscal 2030") == ["Acme", "Zenith"]
     assert find_sides("Compare the revenue of Acme and Zenith in 2031") == ["Acme", "Zenith"]
-    assert find_sides("How did Acme's US sales growth compare to international sales growth in 2031?") == [
-        "US",
-        "international",
+    assert find_sides("How did Acme's EU bookings growth compare to domestic bookings growth in 2031?") == [
+        "EU",
+        "domestic",
     ]
     assert find_sides("How does the battery life of the Heron 2 compare with that of the Heron 3?") == [
         "Heron 2",
