@@ -192,3 +192,11 @@ def test_a_cell_holding_several_amounts_is_split_into_its_columns_and_parts_take
     assert diluted.raw == "$ 2.09" and diluted.scale == "" and diluted.display() == "$2.09"
     statement = _answer("What was Zenith's diluted earnings per share in 2030?", ["diluted earnings per share"], [page])
     assert "1.99" in statement, statement
+
+
+def test_a_cell_of_digits_and_words_is_one_cell():
+    from engine.reading.table_values import _row_cells
+
+    # read in linear time: a run of digits is never tried as many amounts
+    assert _row_cells("Plan | " + "1234567890" * 4 + " units") == ["Plan", "1234567890" * 4 + " units"]
+    assert _row_cells("Codes | " + " ".join(str(n) for n in range(60)) + " apply")[1].endswith("apply")
