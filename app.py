@@ -2,7 +2,11 @@
 
 import streamlit as st
 
+from ui import access
+
 st.set_page_config(page_title="Loupe", page_icon="🔎", layout="wide")
+access.gate()  # with access control on (LOUPE_ADMINS, a team library): sign in first
+audit = [st.Page("pages/7_Audit.py", title="Audit", icon=":material/policy:")] if access.is_admin() else []
 navigation = st.navigation(
     [
         st.Page("pages/0_Ask.py", title="Ask", icon=":material/forum:", default=True),
@@ -12,6 +16,7 @@ navigation = st.navigation(
         st.Page("pages/3_Library.py", title="Library", icon=":material/folder_open:"),
         st.Page("pages/5_Evaluate.py", title="Evaluate", icon=":material/fact_check:"),
         st.Page("pages/4_Settings.py", title="Settings", icon=":material/tune:"),
+        *audit,
     ]
 )
 navigation.run()

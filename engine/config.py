@@ -55,6 +55,18 @@ class LibraryConfig(_Section):
         "None means $LOUPE_DATABASE_URL, and neither means the embedded default (this folder, Whoosh, SQLite). "
         "Never dumped (it may hold a password).",
     )
+    user: str | None = Field(
+        None,
+        exclude=True,
+        description="Who acts on a team library with access control on ($LOUPE_ADMINS set): the signed-in user "
+        "or --user; None means $LOUPE_USER. Not dumped (it changes what is visible, not how answers are made).",
+    )
+    collection: str | None = Field(
+        None,
+        exclude=True,
+        description="The collection new documents go to with access control on; None means the only "
+        "collection the user may upload to.",
+    )
     isolate_parsing: bool = Field(
         True, description="Read each PDF in a worker process with memory and time limits (where fork exists)."
     )
@@ -83,6 +95,10 @@ class LibraryConfig(_Section):
         if self.database_url is not None:
             return self.database_url.get_secret_value().strip()
         return os.environ.get("LOUPE_DATABASE_URL", "").strip()
+
+    def resolved_user(self) -> str | None:
+        """The user this configuration acts as (``user``, else ``$LOUPE_USER``), or None."""
+        return (self.user or os.environ.get("LOUPE_USER", "")).strip() or None
 
 
 class ParsingConfig(_Section):

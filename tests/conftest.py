@@ -38,24 +38,18 @@ def config(library_dir: Path) -> EngineConfig:
     return EngineConfig(library=LibraryConfig(path=str(library_dir)))
 
 
-PERF_ENV = "LOUPE_PERF_TESTS"
-"""Wall-clock assertions run only when this is "1" (speed targets live in bench/, machines differ)."""
+ONE_WORKER_GROUPS = {"e2e": "browser", "real_llm": "real_llm"}
+"""Test folders whose tests share one worker under ``-n 2 --dist loadgroup`` (pyproject's addopts): two
+Streamlit servers and two Chromiums at once would overload two cores, and the one real model served on
+127.0.0.1 answers one request at a time (a second worker's requests would queue into its timeouts)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect tests marked ``perf`` unless ``LOUPE_PERF_TESTS=1``."""
-    if os.environ.get(PERF_ENV, "").strip() == "1":
-        return
-    kept = [item for item in items if item.get_closest_marker("perf") is None]
-    if len(kept) != len(items):
-        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("perf") is not None])
-        items[:] = kept
-
-
-@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.perf, id="timed")])
-def timed(request: pytest.FixtureRequest) -> bool:
-    """True in the ``perf``-marked variant of a test, where its wall-clock bound is asserted too."""
-    return bool(request.param)
+    """Group the tests that must share a worker. (Tests assert no wall-clock limits: bench/ prints timings.)"""
+    for item in items:
+        folder = item.path.parent.name
+        if folder in ONE_WORKER_GROUPS and item.path.parent.parent.name == "tests":
+            item.add_marker(pytest.mark.xdist_group(ONE_WORKER_GROUPS[folder]))
 
 
 @pytest.fixture(scope="session")

@@ -38,7 +38,7 @@ def test_pdf_holds_the_answer_citations_and_page_images(run_and_library) -> None
     doc = pymupdf.open(stream=data, filetype="pdf")
     text = _pdf_text(data)
     assert " ".join(result.answer.text.split())[:60] in text
-    assert "Activation column" in text and "Narration" in text and "Budget spent" in text
+    assert "How Loupe searched" in text and "What each pass did" in text and "Allowance used" in text
     assert f"page {result.evidence_pages[0].page}" in text
     assert sum(len(page.get_images()) for page in doc) == len(result.evidence_pages) >= 1
 

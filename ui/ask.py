@@ -7,6 +7,7 @@ from functools import partial
 
 import streamlit as st
 
+import engine
 from engine import MAX_QUESTION_CHARS, SAMPLE_QUESTIONS, LibraryEntry, LoupeError, ProgressEvent, RunResult
 from ui import evidence, feedback, pack, safe, services, state, views
 from ui.settings import Settings
@@ -57,7 +58,9 @@ def _suggestions(doc_ids: list[str]) -> None:
     st.caption("Try a question about the sample note:")
     cells = st.columns(len(SAMPLE_QUESTIONS))
     for n, (cell, question) in enumerate(zip(cells, SAMPLE_QUESTIONS, strict=True)):
-        cell.button(question, key=f"loupe_suggest_{n}", on_click=_suggest, args=(question,), width="stretch")
+        cell.button(
+            question, key=f"loupe_suggest_{n}", on_click=_suggest, args=(question,), width="stretch", help=question
+        )  # a long question is cut with "…" in a narrow button: the whole of it on hover
 
 
 def _new_conversation() -> None:
@@ -74,17 +77,17 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
     with st.status(f"Answering: {label}", expanded=False) as status:
 
         def progress(event: ProgressEvent) -> None:
-            text = f"{event.stage}: {safe.inline(event.message, 160)}"
+            text = safe.inline(engine.progress_label(event), 160)
             status.update(label=text)
             status.write(text)
 
         try:
+            stores = services.library(), services.store()  # in the script thread (the signed-in user), not the worker
             if previous is not None:
-                run = partial(services.run_follow_up, question, previous, settings)
+                run = partial(services.run_follow_up, question, previous, settings, stores=stores)
             else:
-                run = partial(services.run_question, question, doc_ids, settings, strategy=strategy)
+                run = partial(services.run_question, question, doc_ids, settings, strategy=strategy, stores=stores)
             if draft is not None:
-                services.library(), services.store()  # cached resources built in the script thread, not the worker
                 result = run_streaming(lambda report: run(progress=report), progress, draft)
             else:
                 result = run(progress=progress)
@@ -96,7 +99,8 @@ def ask(question: str, doc_ids: list[str], settings: Settings, strategy: str | N
             status.update(label="The question could not be answered", state="error")
             services.report_unexpected(error, "Answering")
             return None
-        status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s ({result.strategy_effective.replace('_', ' ')}): "
+        status.update(label=f"Answered in {result.usage.latency_ms / 1000:.1f} s "
+                            f"({engine.strategy_label(result.strategy_effective).lower()}): "
                             f"{views.stop_sentence(result)}", state="complete")  # fmt: skip
     state.add_run(result)
     return result
@@ -121,7 +125,7 @@ def _turn(result: RunResult, n: int, latest: bool) -> None:
             _details(result, key)
             return
         views.show_answer(result)
-        with st.expander("Activation column, narration and evidence"):
+        with st.expander("How it was answered, and the evidence"):
             _details(result, key, answer=False)
 
 
@@ -131,6 +135,7 @@ def _details(result: RunResult, key: str, answer: bool = True) -> None:
         views.show_activations(result)
         views.show_stop(result)
         views.show_usage(result, key=f"{key}_usage")
+        views.details(result, nested=not answer)
     with right:
         if answer:
             views.show_answer(result)

@@ -7,43 +7,57 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+import engine
 from engine import RunResult
-from engine.present.export import budget_rows
 
 BAR_COLOR = "#0B6E4F"
 OVER_COLOR = "#C0392B"
+_RETRIEVERS = {
+    "keyword": "keyword search",
+    "dense": "search by meaning",
+    "toc": "table of contents",
+    "fused": "combined search",
+    "two_hop": "following references",
+    "listing": "list items",
+    "adaptive": "tables re-read",
+    "value": "figure read",
+    "continuation": "next page",
+}
 
 
 def usage_chart(result: RunResult) -> go.Figure:
-    """Share of each budget limit spent (100% = the limit), labelled 'spent / limit'."""
-    rows = budget_rows(result)
+    """Share of each allowance used (100% = the limit), labelled 'used of allowed' inside the plot area; the
+    axis ends at 100% unless an allowance was overrun (a run may overshoot by its last step)."""
+    rows = engine.budget_lines(result)
     shares = [(spent / limit * 100) if limit else (100.0 if spent else 0.0) for _, spent, limit in rows]
     figure = go.Figure(
         go.Bar(
             x=shares, y=[label for label, _, _ in rows], orientation="h",
-            text=[f"{spent:g} / {limit:g}" for _, spent, limit in rows], textposition="outside",
+            text=[f"{spent:g} of {limit:g}" for _, spent, limit in rows], textposition="auto",
+            hovertemplate="%{y}: %{text} (%{x:.0f}%)<extra></extra>",
             marker_color=[OVER_COLOR if s >= 100 else BAR_COLOR for s in shares],
         )
     )  # fmt: skip
     figure.add_vline(x=100, line_dash="dash", line_color="#888")
     figure.update_layout(
-        title="Budget spent (% of each limit)", height=300, margin={"l": 10, "r": 30, "t": 40, "b": 10},
-        xaxis={"range": [0, max(120.0, max(shares, default=0) + 20)], "ticksuffix": "%"},
+        title="Allowance used (% of each limit)", height=300, margin={"l": 10, "r": 30, "t": 40, "b": 10},
+        xaxis={"range": [0, max(100.0, max(shares, default=0)) * 1.02], "ticksuffix": "%"},
         yaxis={"autorange": "reversed"},
     )  # fmt: skip
     return figure
 
 
 def confidence_chart(result: RunResult) -> go.Figure:
-    """Confidence before and after each pass."""
+    """Confidence after each pass (0-100%), one bar per pass named as the narration names it; a run of one
+    pass is one labelled bar, not a lone dot on an empty axis."""
     history = result.history
-    figure = go.Figure()
-    figure.add_scatter(x=[r.iteration for r in history], y=[r.confidence_after for r in history],
-                       mode="lines+markers", name="after the pass", line_color=BAR_COLOR)  # fmt: skip
-    figure.add_scatter(x=[r.iteration for r in history], y=[r.confidence_before for r in history],
-                       mode="lines+markers", name="before the pass", line={"dash": "dot", "color": "#999"})  # fmt: skip
-    figure.update_layout(title="Confidence per iteration", xaxis_title="pass", yaxis_title="confidence",
-                         yaxis_range=[0, 1.05], height=320, xaxis={"dtick": 1})  # fmt: skip
+    names = [engine.pass_title(r) for r in history]
+    figure = go.Figure(
+        go.Bar(x=names, y=[r.confidence_after * 100 for r in history], marker_color=BAR_COLOR,
+               text=[f"{r.confidence_after:.0%}" for r in history], textposition="auto", name="after the pass")
+    )  # fmt: skip
+    figure.update_layout(title="Confidence after each pass", yaxis={"range": [0, 100], "ticksuffix": "%"},
+                         height=320, bargap=0.5 if len(history) > 1 else 0.8, xaxis={"type": "category"})  # fmt: skip
     return figure
 
 
@@ -56,25 +70,33 @@ def page_scores_chart(result: RunResult) -> go.Figure:
         mine = sorted((s for s in result.page_scores if s.retriever == retriever), key=lambda s: (s.doc_id, s.page))
         labels = [f"{names.get(s.doc_id, s.doc_id[:8])[:18]} p{s.page}" if several else f"p{s.page}" for s in mine]
         top = max((s.score for s in mine), default=0.0) or 1.0  # retrievers score on different scales
-        figure.add_bar(name=retriever, x=labels, y=[round(s.score / top, 3) for s in mine],
+        figure.add_bar(name=_RETRIEVERS.get(retriever, retriever.replace("_", " ")), x=labels, y=[round(s.score / top, 3) for s in mine],
                        customdata=[s.score for s in mine], hovertemplate="%{x}: %{customdata:.3f}")  # fmt: skip
-    figure.update_layout(title="Page scores per retriever (1 = the retriever's best page)", barmode="group",
+    figure.update_layout(title="Page scores per search (1 = that search's best page)", barmode="group",
                          height=340, yaxis_title="relative score", yaxis_range=[0, 1.05])  # fmt: skip
     return figure
 
 
+_SYMBOLS = ("circle", "diamond", "square", "triangle-up", "x", "star")
+_COSTS = {"llm_calls": "language-model calls", "context_tokens": "text read (tokens)"}
+
+
 def cost_chart(results: Sequence[RunResult], cost: str = "llm_calls") -> go.Figure:
-    """Cost (LLM calls or context tokens) against evidence pages found, one point per strategy."""
+    """Cost (language-model calls or text read) against evidence pages found, one point per strategy. The
+    strategies are named in the legend, not beside the points: points of equal cost would print their
+    names over each other."""
     figure = go.Figure()
-    for result in results:
+    for n, result in enumerate(results):
         x = getattr(result.usage, cost)
-        label: str = result.strategy_requested
+        label = engine.strategy_label(result.strategy_requested)
         if result.strategy_requested == "auto":
-            label = f"auto -> {result.strategy_effective}"
-        figure.add_scatter(x=[x], y=[len(result.evidence_pages)], mode="markers+text", name=label, text=[label],
-                           textposition="top center", marker={"size": 14})  # fmt: skip
-    figure.update_layout(title="Cost against evidence found", xaxis_title=cost.replace("_", " "),
-                         yaxis_title="evidence pages", height=380, showlegend=False)  # fmt: skip
+            label = f"Automatic: {engine.strategy_label(result.strategy_effective).lower()}"
+        figure.add_scatter(x=[x], y=[len(result.evidence_pages)], mode="markers", name=label,
+                           marker={"size": 14, "symbol": _SYMBOLS[n % len(_SYMBOLS)]},
+                           hovertemplate=f"{label}: %{{x}} · %{{y}} page(s)<extra></extra>")  # fmt: skip
+    figure.update_layout(title="Cost against evidence found", xaxis_title=_COSTS.get(cost, cost.replace("_", " ")),
+                         yaxis_title="evidence pages", height=380, showlegend=True,
+                         legend={"orientation": "h", "y": -0.25})  # fmt: skip
     return figure
 
 

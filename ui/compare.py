@@ -6,6 +6,7 @@ from functools import partial
 
 import streamlit as st
 
+import engine
 from engine import MAX_QUESTION_CHARS, RunResult
 from ui import charts, safe, services, state
 from ui.ask import ask
@@ -19,15 +20,19 @@ def compare_rows(results: list[RunResult]) -> list[dict[str, object]]:
     rows = []
     for r in results:
         text = r.answer.text
+        approach = engine.strategy_label(r.strategy_requested)
+        if r.strategy_requested == "auto":
+            approach = f"Automatic: {engine.strategy_label(r.strategy_effective).lower()}"
         rows.append({
-            "strategy": r.strategy_requested if r.strategy_requested != "auto" else f"auto → {r.strategy_effective}",
+            "approach": approach,
             "answer": text if len(text) <= 160 else text[:157] + "...",
             "evidence pages": ", ".join(f"p{p.page}" for p in r.evidence_pages),
-            "LLM calls": r.usage.llm_calls,
-            "retrieval calls": r.usage.retrieval_calls,
-            "tokens": r.usage.context_tokens,
+            "confidence": f"{r.answer.confidence:.0%}",
+            "language-model calls": r.usage.llm_calls,
+            "searches": r.usage.retrieval_calls,
+            "text read (tokens)": r.usage.context_tokens,
             "seconds": round(r.usage.latency_ms / 1000, 2),
-            "stop reason": r.stop_reason,
+            "why it stopped": engine.stop_sentence(r),
         })  # fmt: skip
     return rows
 
@@ -44,8 +49,8 @@ def page(settings: Settings) -> None:
                              key="loupe_compare_docs")  # fmt: skip
     question = st.text_input("Question", value=(state.value("question") or "")[:MAX_QUESTION_CHARS],
                              key="loupe_compare_question", max_chars=MAX_QUESTION_CHARS)  # fmt: skip
-    strategies = st.multiselect("Strategies", COMPARE_STRATEGIES, default=list(COMPARE_STRATEGIES),
-                                key="loupe_compare_strategies")  # fmt: skip
+    strategies = st.multiselect("Approaches", COMPARE_STRATEGIES, default=list(COMPARE_STRATEGIES),
+                                key="loupe_compare_strategies", format_func=engine.strategy_label)  # fmt: skip
     if st.button("Run comparison", type="primary", disabled=not strategies):
         if not question.strip():
             st.error("The question is empty; type a question first.")
@@ -60,5 +65,5 @@ def page(settings: Settings) -> None:
     st.subheader(f"Results: {safe.inline(stored[0].question, 200)}")
     st.dataframe(compare_rows(stored), hide_index=True)
     cost = st.radio("Cost axis", ["llm_calls", "context_tokens"], horizontal=True, key="loupe_compare_cost",
-                    format_func=partial(state.label_of, {"llm_calls": "LLM calls", "context_tokens": "context tokens"}))  # fmt: skip
+                    format_func=partial(state.label_of, {"llm_calls": "language-model calls", "context_tokens": "text read (tokens)"}))  # fmt: skip
     st.plotly_chart(charts.cost_chart(stored, cost), key="compare_cost")

@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -19,6 +20,8 @@ Summary = Any
 """engine.eval's Summary (the UI reaches the evaluation only through engine's public API)."""
 
 REPORT_KEY = "eval_report_json"
+QUESTIONS_KEY = "eval_questions"
+"""The evaluated set's questions by id ({id: {"question", "docs"}}), for the per-question table."""
 UPLOAD = "Upload a JSONL file"
 PERSONAL = "My question set"
 COLUMN_LABELS: dict[str, str] = {
@@ -31,18 +34,20 @@ COLUMN_LABELS: dict[str, str] = {
     "answer_match": "answer match",
     "unanswerable_accuracy": "unanswerable questions declined",
     "mean_cited_pages": "pages cited",
-    "llm_calls": "LLM calls",
-    "retrieval_calls": "retrieval calls",
-    "unique_queries": "unique queries",
-    "context_tokens": "context tokens",
+    "llm_calls": "language-model calls",
+    "retrieval_calls": "searches",
+    "unique_queries": "different searches",
+    "context_tokens": "text read (tokens)",
     "exhaustion_rate": "share that exhausted a budget",
     "latency_p50_ms": "median latency (ms)",
     "latency_p95_ms": "95th percentile latency (ms)",
     "cost_per_correct": "cost per correct answer",
-    "llm_calls_per_correct": "LLM calls per correct answer",
+    "llm_calls_per_correct": "language-model calls per correct answer",
 }
 """Summary field -> the column name a reader sees (every metric, in the report's order)."""
 
+
+_SYMBOLS = ("circle", "diamond", "square", "triangle-up", "x", "star")
 
 LIBRARY_ONLY = -1
 """The corpus choice "documents from the library only" (no folder on the server is read)."""
@@ -120,6 +125,7 @@ def run(config: EngineConfig, strategies: list[str], limit: int | None, price: f
     )  # fmt: skip
     bar.progress(1.0, text=f"done in {report.seconds:.1f} s")
     st.session_state[REPORT_KEY] = report.model_dump_json()
+    st.session_state[QUESTIONS_KEY] = {q.id: {"question": q.question, "docs": list(q.docs)} for q in eval_set.questions}
 
 
 def show(report: Any) -> None:
@@ -128,9 +134,14 @@ def show(report: Any) -> None:
         st.warning(f"Not ingested: {safe.inline(failure)}")
     overall = [s for s in report.summaries if not s.slice.startswith("type:")]
     by_type = [s for s in report.summaries if s.slice.startswith("type:")]
-    st.dataframe(readable_rows(overall), hide_index=True)
-    st.markdown("**Per question type**")
-    st.dataframe(readable_rows(by_type), hide_index=True)
+    st.dataframe(metric_table(overall), width="stretch")  # one column per strategy: fits any screen width
+    st.markdown("**Per question**")
+    questions = st.session_state.get(QUESTIONS_KEY, {})
+    st.dataframe(question_rows(report, questions), hide_index=True, width="stretch",
+                 column_config={"answer": st.column_config.TextColumn(width="large")})  # fmt: skip
+    _open_on_ask(report, questions)
+    with st.expander("Per question type"):
+        st.dataframe(readable_rows(by_type), hide_index=True)
     left, right = st.columns(2)
     left.plotly_chart(recall_chart(by_type, report.strategies), key="eval_recall")
     right.plotly_chart(cost_chart(report), key="eval_cost")
@@ -156,12 +167,100 @@ def show(report: Any) -> None:
     )  # fmt: skip
 
 
+def _label(strategy: str) -> str:
+    return engine.strategy_label(strategy) if strategy in engine.STRATEGY_LABELS else strategy.replace("_", " ")
+
+
+def metric_table(summaries: list[Summary]) -> pd.DataFrame:
+    """The overall summary turned on its side: one row per metric, one column per strategy (a row per
+    strategy with 19 metric columns ran off the side of a 1440-pixel screen)."""
+    rows = readable_rows(summaries)
+    columns = {
+        _label(str(r["strategy"]))
+        + ("" if r["questions of"] == "all" else f" ({str(r['questions of']).replace('_', ' ')})"): r
+        for r in rows
+    }
+    metrics = [label for label in COLUMN_LABELS.values()]
+    data = {name: [_cell(row.get(m)) for m in metrics] for name, row in columns.items()}
+    return pd.DataFrame(data, index=metrics)
+
+
+def _cell(value: object) -> str:
+    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def verdict(row: Any) -> str:
+    """Right or wrong for a reader: the answer and the cited pages against the gold."""
+    if row.error:
+        return "failed to run"
+    if row.correct is None and row.wrong is None:
+        return "not scored"
+    if row.unanswerable:
+        return "right: declined" if row.correct else "wrong: answered an unanswerable question"
+    if row.wrong:
+        reasons = (["answer does not match"] if row.answer_match is False else []) + (
+            ["no gold page cited"] if row.recall == 0.0 else []
+        )
+        return "wrong: " + ", ".join(reasons)
+    return "right"
+
+
+def question_rows(report: Any, questions: dict[str, dict[str, Any]]) -> list[dict[str, object]]:
+    """One row per (question, strategy): what was asked, how, the pages cited against the gold pages, the
+    answer, right or wrong, and the confidence."""
+    return [
+        {
+            "question": questions.get(r.question_id, {}).get("question", r.question_id),
+            "approach": _label(r.strategy),
+            "pages cited": ", ".join(map(str, r.cited_pages)) or "none",
+            "gold pages": ", ".join(map(str, r.gold_pages)) or "none (unanswerable)",
+            "answer": safe.clip(r.answer, 200),
+            "right or wrong": verdict(r),
+            "confidence": f"{r.confidence:.0%}",
+        }
+        for r in report.rows
+    ]
+
+
+def _ask_again(question: str, doc_ids: list[str], strategy: str) -> None:
+    state.set_value("docs", doc_ids)
+    if strategy in engine.STRATEGY_LABELS:
+        state.set_value("strategy", strategy)
+    state.set_conversation([])
+    state.ns()["pending"] = question
+
+
+def _open_on_ask(report: Any, questions: dict[str, dict[str, Any]]) -> None:
+    """A way into any question's run: asked again on the Ask page, with its documents and approach, where
+    its whole audit trail and evidence show."""
+    keys = [f"{r.question_id}|{r.strategy}" for r in report.rows]
+    if not keys or not questions:
+        return
+    labels = {f"{r.question_id}|{r.strategy}": f"{safe.clip(questions.get(r.question_id, {}).get('question', r.question_id), 90)}"
+              f" · {_label(r.strategy)}" for r in report.rows}  # fmt: skip
+    pick, go_button = st.columns([4, 1], vertical_alignment="bottom")
+    chosen = pick.selectbox("See how a question was answered", keys, key="loupe_eval_open",
+                            format_func=partial(state.label_of, labels))  # fmt: skip
+    if chosen is None:
+        return
+    question_id, strategy = chosen.split("|", 1)
+    entries = services.entries()
+    wanted = questions.get(question_id, {})
+    doc_ids = [e.doc_id for d in wanted.get("docs", []) for e in entries[:1000]
+               if d in (e.file_name, e.doc_id) or (len(d) >= 8 and e.doc_id.startswith(d))]  # a set names by file or id  # fmt: skip
+    go_button.button("Open on the Ask page", key="loupe_eval_open_go", disabled=not doc_ids, width="stretch",
+                     on_click=_ask_again, args=(wanted.get("question", ""), doc_ids, strategy),
+                     help="Asks the question again over its documents with this approach, with its whole trail")  # fmt: skip
+    if st.session_state.get("loupe_eval_open_go"):
+        st.switch_page("pages/0_Ask.py")
+
+
 def recall_chart(by_type: list[Summary], strategies: tuple[str, ...]) -> go.Figure:
     figure = go.Figure()
     for strategy in strategies:
         mine = [s for s in by_type if s.strategy == strategy]
         figure.add_bar(
-            name=strategy, x=[s.slice.removeprefix("type:") for s in mine], y=[s.recall or 0.0 for s in mine]
+            name=_label(strategy), x=[s.slice.removeprefix("type:") for s in mine], y=[s.recall or 0.0 for s in mine]
         )
     figure.update_layout(title="Evidence-page recall by question type", barmode="group", yaxis_range=[0, 1],
                          xaxis_title="question type", yaxis_title="evidence recall", legend_title_text="strategy",
@@ -178,10 +277,11 @@ def cost_chart(report: Any) -> go.Figure:
         if s is None:
             continue
         xs.append(s.llm_calls or 0.0)
-        figure.add_scatter(x=[s.llm_calls or 0.0], y=[s.recall or 0.0], mode="markers+text", name=strategy,
-                           text=[strategy], textposition="top center", marker={"size": 14}, cliponaxis=False)  # fmt: skip
+        figure.add_scatter(x=[s.llm_calls or 0.0], y=[s.recall or 0.0], mode="markers", name=_label(strategy),
+                           marker={"size": 14, "symbol": _SYMBOLS[len(xs) % len(_SYMBOLS)]},
+                           cliponaxis=False)  # names in the legend: points of equal cost printed them over each other  # fmt: skip
     span = max(xs, default=1.0) or 1.0
-    figure.update_layout(title="Cost against recall (one point per strategy)", xaxis_title="LLM calls per question",
+    figure.update_layout(title="Cost against recall (one point per strategy)", xaxis_title="language-model calls per question",
                          yaxis_title="evidence recall", yaxis_range=[0, 1.1], xaxis_range=[-0.15 * span, 1.25 * span],
                          legend_title_text="strategy", showlegend=True, height=400,
                          margin={"t": 60, "b": 60, "l": 60, "r": 20})  # fmt: skip

@@ -13,6 +13,9 @@ from ui import safe, services
 CROP_DPI = 150
 """Crops are rendered at 150 dpi and shown at their own size: 10-point text is about 21 pixels high."""
 FULL_DPI = 120
+SCROLL_MARGIN = "4.5rem"
+"""Room kept above a card when a citation link scrolls to it: Streamlit's fixed header is 3.75rem tall, so
+without it the card's title lands under the header."""
 
 
 def anchor(doc_id: str, page: int, run_id: str = "") -> str:
@@ -67,7 +70,8 @@ def _full_page(result: RunResult, ref: PageRef, key: str) -> None:
 
 def _card(result: RunResult, n: int, ref: PageRef, key: str, supporting: bool) -> None:
     added = result.page_added_in[n] if n < len(result.page_added_in) else None
-    st.markdown(f'<div id="{anchor(ref.doc_id, ref.page, result.run_id)}"></div>', unsafe_allow_html=True)
+    st.markdown(f'<div id="{anchor(ref.doc_id, ref.page, result.run_id)}" style="scroll-margin-top: {SCROLL_MARGIN}"></div>',
+                unsafe_allow_html=True)  # fmt: skip
     head, toggle = st.columns([4, 1], vertical_alignment="center")
     ocr = any(ref.page in p.ocr_pages for p in result.profiles if p.doc_id == ref.doc_id)
     head.markdown(f"**{safe.inline(page_caption(ref, added, supporting, ocr))}**")

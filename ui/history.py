@@ -3,38 +3,128 @@ on the Ask page), re-run with another strategy, compare two runs, download the e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 
 import streamlit as st
 
+import engine
 from engine import LoupeError, RunResult, RunSummary
-from ui import feedback, pack, safe, services, state, views
+from ui import feedback, pack, replay, safe, services, state, views
 from ui.ask import ask
 from ui.settings import STRATEGIES, Settings
 
 LIST_LIMIT = 200
 CONFIRM = "history_confirm_delete"
-SELECTED = "history_selected"
+OPEN_NEXT = "history_open_next"
+"""A run to open on the next draw (set by Re-run): applied once, then dropped, so the picker is never
+forced back to it afterwards (that overwrite is what made the picker snap back to the first run opened)."""
+PICKER = "loupe_history_run"
+COMPARISON_WINDOW_SECONDS = 600
+"""Runs of one question over the same documents, each with a different strategy, started within ten minutes
+of the next, are one comparison (what the Compare page saves): one entry in the list, not five."""
 
 
-def summary_rows(rows: list[RunSummary]) -> list[dict[str, object]]:
-    """The history table: one row per run, newest first."""
-    return [
-        {
-            "asked": r.created_at[:19].replace("T", " "),
-            "question": ("↳ " if r.follow_up_of else "") + r.question,
-            "answer": r.answer_excerpt,
-            "strategy": r.strategy,
-            "documents": ", ".join(r.documents),
-            "run": r.run_id,
-        }
-        for r in rows
-    ]
+@st.cache_data(show_spinner=False, max_entries=1024)
+def run_brief(run_id: str, _store: object) -> dict[str, object]:
+    """What the list shows of a run beyond its summary (a saved run does not change; cached by id)."""
+    try:
+        r = services.store().get(run_id)
+    except LoupeError:
+        return {"confidence": None, "complete": None, "requested": ""}
+    return {"confidence": r.answer.confidence, "complete": r.answer.complete_answer_found,
+            "requested": r.strategy_requested}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the history: a run, or a comparison (several runs of one question)."""
+
+    key: str
+    rows: tuple[RunSummary, ...]
+
+    @property
+    def comparison(self) -> bool:
+        return len(self.rows) > 1
+
+
+def _seconds(created_at: str) -> float:
+    try:
+        return datetime.fromisoformat(created_at.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def group_entries(rows: list[RunSummary], requested: dict[str, str]) -> list[Entry]:
+    """The runs (newest first) as history entries: consecutive runs of one question over the same documents,
+    each asked with a different strategy, started within ``COMPARISON_WINDOW_SECONDS`` of each other, are one
+    comparison entry."""
+    entries: list[list[RunSummary]] = []
+    for row in rows:
+        group = entries[-1] if entries else None
+        if (group is not None and not row.follow_up_of and not group[-1].follow_up_of
+                and row.question == group[-1].question and row.documents == group[-1].documents
+                and requested.get(row.run_id) not in {requested.get(g.run_id) for g in group}
+                and abs(_seconds(group[-1].created_at) - _seconds(row.created_at)) <= COMPARISON_WINDOW_SECONDS):  # fmt: skip
+            group.append(row)
+        else:
+            entries.append([row])
+    return [Entry(key=g[0].run_id if len(g) == 1 else "comparison:" + g[0].run_id, rows=tuple(g)) for g in entries]
+
+
+def _when(created_at: str) -> str:
+    return created_at[:16].replace("T", " ")
+
+
+def summary_rows(entries: list[Entry], briefs: dict[str, dict[str, object]]) -> list[dict[str, object]]:
+    """The history table: one row per entry, newest first."""
+    table = []
+    for entry in entries:
+        first = entry.rows[0]
+        brief = briefs.get(first.run_id, {})
+        if entry.comparison:
+            approach = f"Comparison of {len(entry.rows)} approaches"
+            confidence, complete = "", ""
+        else:
+            approach = engine.strategy_label(first.strategy)
+            value = brief.get("confidence")
+            confidence = f"{value:.0%}" if isinstance(value, float) else ""
+            done = brief.get("complete")
+            complete = "" if done is None else ("yes" if done else "no")
+        table.append({
+            "when (UTC)": _when(first.created_at),
+            "question": ("↳ " if first.follow_up_of else "") + first.question,
+            "documents": ", ".join(first.documents),
+            "approach": approach,
+            "confidence": confidence,
+            "complete": complete,
+        })  # fmt: skip
+    return table
+
+
+def entry_label(entry: Entry) -> str:
+    """Plain text for a select box (Streamlit shows option labels as text)."""
+    first = entry.rows[0]
+    what = (f"comparison of {len(entry.rows)} approaches" if entry.comparison
+            else engine.strategy_label(first.strategy).lower())  # fmt: skip
+    return f"{_when(first.created_at)} · {safe.clip(first.question, 80)} · {what}"
+
+
+def unique_labels(labels: dict[str, str]) -> dict[str, str]:
+    """Labels made distinct: Streamlit keeps a select box's choice by its label, so two options with one
+    label would open the wrong one of them (two runs of one question in the same minute, say)."""
+    seen: dict[str, int] = {}
+    out = {}
+    for key, label in labels.items():
+        seen[label] = seen.get(label, 0) + 1
+        out[key] = label if seen[label] == 1 else f"{label} ({seen[label]})"
+    return out
 
 
 def run_label(row: RunSummary) -> str:
     """Plain text for a select box (Streamlit shows option labels as text)."""
-    return f"{row.created_at[:16].replace('T', ' ')} · {safe.clip(row.question, 80)} · {row.strategy}"
+    return f"{_when(row.created_at)} · {safe.clip(row.question, 80)} · {engine.strategy_label(row.strategy).lower()}"
 
 
 def compare_rows(a: RunResult, b: RunResult) -> list[dict[str, object]]:
@@ -43,17 +133,16 @@ def compare_rows(a: RunResult, b: RunResult) -> list[dict[str, object]]:
     def facts(r: RunResult) -> dict[str, str]:
         return {
             "question": r.question,
-            "strategy": f"{r.strategy_effective} (asked {r.strategy_requested})",
-            "backend": r.backend,
+            "approach": engine.strategy_line(r).removeprefix("Approach: "),
             "answer": r.answer.text,
             "evidence pages": ", ".join(f"{p.file_name} p{p.page}" for p in r.evidence_pages) or "none",
-            "patterns on": ", ".join(name for name, d in r.activations.items() if d.on),
+            "steps used": ", ".join(engine.pattern_label(name) for name, d in r.activations.items() if d.on),
             "passes": str(len(r.history)),
-            "stop reason": r.stop_reason + (" (budget exhausted)" if r.exhausted else ""),
-            "confidence": f"{r.answer.confidence:.2f}",
-            "LLM calls": str(r.usage.llm_calls),
-            "retrieval calls": str(r.usage.retrieval_calls),
-            "context tokens": str(r.usage.context_tokens),
+            "why it stopped": engine.stop_sentence(r) + (" (an allowance ran out)" if r.exhausted else ""),
+            "confidence": f"{r.answer.confidence:.0%}",
+            "language-model calls": str(r.usage.llm_calls),
+            "searches": str(r.usage.retrieval_calls),
+            "text read (tokens)": str(r.usage.context_tokens),
             "seconds": f"{r.usage.latency_ms / 1000:.2f}",
         }
 
@@ -94,9 +183,9 @@ def _delete(run_id: str) -> None:
     except LoupeError as error:
         state.flash(str(error), "error")
     else:
-        state.flash(f"Deleted run {run_id}.")
+        state.flash("The run was deleted.")
     state.ns().pop(CONFIRM, None)
-    state.ns().pop(SELECTED, None)
+    st.session_state.pop(PICKER, None)
 
 
 def _actions(result: RunResult, settings: Settings) -> None:
@@ -105,12 +194,13 @@ def _actions(result: RunResult, settings: Settings) -> None:
         _continue_on_ask(result)
         st.switch_page("pages/0_Ask.py")
     others = [s for s in STRATEGIES if s != result.strategy_requested]
-    strategy = cols[1].selectbox("Re-run with strategy", others, key="loupe_history_strategy")
+    strategy = cols[1].selectbox("Re-run with another approach", others, key="loupe_history_strategy",
+                                 format_func=engine.strategy_label)  # fmt: skip
     if cols[2].button("Re-run", key="loupe_history_rerun", width="stretch"):
         fresh = ask(result.question, [d.doc_id for d in result.docs], settings, strategy=strategy)
         if fresh is not None:
-            state.ns()[SELECTED] = fresh.run_id
-            state.flash(f"Re-ran with {strategy}: run {fresh.run_id}.")
+            state.ns()[OPEN_NEXT] = fresh.run_id
+            state.flash(f"Re-ran the question with the approach “{engine.strategy_label(strategy)}”; it is open below.")
             st.rerun()
     if state.ns().get(CONFIRM) == result.run_id:
         cols[3].warning("Delete this run from the history? This cannot be undone.")
@@ -123,33 +213,68 @@ def _actions(result: RunResult, settings: Settings) -> None:
                        width="stretch")  # fmt: skip
 
 
-def _open(rows: list[RunSummary], settings: Settings) -> None:
-    ids = [r.run_id for r in rows]
-    labels = {r.run_id: run_label(r) for r in rows}
-    wanted = state.ns().get(SELECTED)
-    if wanted in ids:
-        st.session_state["loupe_history_run"] = wanted
-    chosen = st.selectbox("Open a run", ids, format_func=partial(state.label_of, labels), key="loupe_history_run")
+def share_link(run_id: str) -> str:
+    """The link that opens a run read-only on this server (relative to the History page)."""
+    return f"?run={run_id}"
+
+
+def show_saved_run(result: RunResult, settings: Settings | None, key: str = "history") -> None:
+    """One saved run; with ``settings`` None it is read-only (no continue, re-run or delete)."""
+    st.markdown(f"#### {safe.inline(result.question, 300)}")
+    if result.asked and result.asked != result.question:
+        st.caption(f"Asked as: {safe.inline(result.asked, 300)} (a follow-up question)")
+    if settings is not None:
+        _actions(result, settings)
+    st.caption(f"Share this run with a colleague on this server: [link to this run]({share_link(result.run_id)})")
+    pack.download_buttons(result, key=f"{key}_pack")
+    views.show_run(result, key=key)
+    replay.show_replay(result, key=f"{key}_replay")
+    if settings is not None:
+        feedback.mark_pages(result, key=f"{key}_mark")
+
+
+def _approach_of(row: RunSummary) -> str:
+    """A run of a comparison by its approach as asked ("Automatic: one pass")."""
+    requested = str(run_brief(row.run_id, services.store())["requested"])
+    effective = engine.strategy_label(row.strategy)
+    if requested == "auto":
+        return f"Automatic: {effective.lower()}"
+    return engine.strategy_label(requested) if requested else effective
+
+
+def _open(entries: list[Entry], settings: Settings) -> None:
+    keys = [e.key for e in entries]
+    by_key = {e.key: e for e in entries}
+    wanted = state.ns().pop(OPEN_NEXT, None)
+    if wanted is not None:
+        match = next((e.key for e in entries if any(r.run_id == wanted for r in e.rows)), None)
+        if match is not None:
+            st.session_state[PICKER] = match
+    if st.session_state.get(PICKER) not in keys:
+        st.session_state.pop(PICKER, None)  # a deleted run, or a search that hides it
+    labels = unique_labels({k: entry_label(e) for k, e in by_key.items()})
+    chosen = st.selectbox("Open a run", keys, format_func=partial(state.label_of, labels), key=PICKER)
     if chosen is None:
         return
-    state.ns()[SELECTED] = chosen
+    entry = by_key[chosen]
+    run_id = entry.rows[0].run_id
+    if entry.comparison:
+        st.caption("These runs asked one question with several approaches (the Compare page).")
+        ids = [r.run_id for r in entry.rows]
+        inner = unique_labels({r.run_id: _approach_of(r) for r in entry.rows})
+        run_id = st.selectbox("Open one of its runs", ids, key=f"loupe_history_in_{chosen}",
+                              format_func=partial(state.label_of, inner))  # fmt: skip
     try:
-        result = services.store().get(chosen)
+        result = services.store().get(run_id)
     except LoupeError as error:
         st.error(safe.inline(str(error)))
         return
-    st.markdown(f"#### {safe.inline(result.question, 300)}")
-    if result.asked and result.asked != result.question:
-        st.caption(f"Asked as: {safe.inline(result.asked, 300)} (a follow-up of run {result.follow_up_of})")
-    _actions(result, settings)
-    pack.download_buttons(result, key="history_pack")
-    views.show_run(result, key="history")
-    feedback.mark_pages(result, key="history_mark")
+    show_saved_run(result, settings)
 
 
 def _compare(rows: list[RunSummary]) -> None:
     st.subheader("Compare two runs")
-    labels = {r.run_id: run_label(r) for r in rows}
+    labels = unique_labels({r.run_id: run_label(r) for r in rows})
     pair = st.multiselect("Pick two runs", list(labels), max_selections=2, key="loupe_history_compare",
                           format_func=partial(state.label_of, labels))  # fmt: skip
     if len(pair) != 2:
@@ -163,8 +288,26 @@ def _compare(rows: list[RunSummary]) -> None:
     st.dataframe(compare_rows(a, b), hide_index=True, width="stretch")
 
 
+def _shared(run_id: str) -> None:
+    """The run a ``?run=<run_id>`` link names, read-only."""
+    st.caption("A shared run, read-only.")
+    try:
+        result = services.store().get(run_id)
+    except LoupeError as error:
+        st.error(safe.inline(str(error)))
+    else:
+        show_saved_run(result, None, key="shared")
+    if st.button("Show every saved run", key="loupe_history_all"):
+        st.query_params.clear()
+        st.rerun()
+
+
 def page(settings: Settings) -> None:
     st.title("History")
+    shared = st.query_params.get("run")
+    if shared:
+        _shared(str(shared))
+        return
     st.write("Every question asked here or on the command line, saved with its whole result beside the library.")
     for kind, message in state.pop_flashes():
         (st.error if kind == "error" else st.success)(safe.inline(message))
@@ -177,8 +320,12 @@ def page(settings: Settings) -> None:
     if not rows:
         st.info("No saved run matches." if search.strip() else "No saved run yet. Ask a question on the Ask page.")
         return
-    st.caption(f"{len(rows)} run(s), newest first" + (f" (the latest {LIST_LIMIT})" if len(rows) == LIST_LIMIT else ""))
-    st.dataframe(summary_rows(rows), hide_index=True, width="stretch")
-    _open(rows, settings)
+    store = services.store()
+    briefs = {r.run_id: run_brief(r.run_id, store) for r in rows}
+    entries = group_entries(rows, {k: str(v["requested"]) for k, v in briefs.items()})
+    st.caption(f"{len(rows)} run(s), newest first" + (f" (the latest {LIST_LIMIT})" if len(rows) == LIST_LIMIT else "")
+               + (f"; {len(rows) - len(entries)} of them in comparisons" if len(entries) < len(rows) else ""))  # fmt: skip
+    st.dataframe(summary_rows(entries, briefs), hide_index=True, width="stretch")
+    _open(entries, settings)
     st.divider()
     _compare(rows)

@@ -6,27 +6,42 @@ from functools import partial
 
 import streamlit as st
 
+import engine
 from engine import LibraryEntry, LoupeError, TocEntry
 from ui import safe, services, state
 
 
 def entry_rows(entries: list[LibraryEntry]) -> list[dict[str, object]]:
+    """One row per document; its state (ready, or which search index is still building) comes right after
+    its name, so it shows without scrolling the table sideways."""
     return [
         {
             "document": e.file_name,
+            "state": "building: " + ", ".join(e.building) if e.building else "ready",
             "pages": e.total_pages,
             "outline entries": e.profile.toc_entries,
             "scanned?": "yes" if e.profile.is_likely_scanned else "no",
             "OCR pages": len(e.profile.ocr_pages),
             "tables?": "yes" if e.profile.has_tables else "no",
-            "suggested strategy": e.profile.suggested_strategy,
+            "suggested approach": engine.strategy_label(e.profile.suggested_strategy),
             "size (KB)": round(e.size_bytes / 1024, 1),
             "added": e.added_at[:19].replace("T", " "),
             "id": e.doc_id[:12],
-            "search indexes": "building: " + ", ".join(e.building) if e.building else "ready",
         }
         for e in entries
     ]
+
+
+def shown_outline(entry: LibraryEntry, toc: tuple[TocEntry, ...], source: str) -> tuple[tuple[TocEntry, ...], str]:
+    """The outline worth showing and its heading: the document's own, or one inferred from its headings only
+    when the profile found it usable (a few cover-page lines are not an outline)."""
+    if not toc:
+        return (), "Outline"
+    if source == "headings":
+        if not entry.profile.has_usable_toc:
+            return (), "Outline"
+        return toc, "Outline (inferred from the headings)"
+    return toc, "Outline"
 
 
 def outline_markdown(toc: tuple[TocEntry, ...]) -> str:
@@ -75,17 +90,18 @@ def _delete_controls(entry: LibraryEntry) -> None:
 
 def _details(entry: LibraryEntry) -> None:
     p = entry.profile
-    cols = st.columns(4)
-    cols[0].metric("Pages", p.total_pages)
-    cols[1].metric("Outline entries", p.toc_entries)
-    cols[2].metric("Scanned?", "yes" if p.is_likely_scanned else "no")
-    cols[3].metric("Tables?", "yes" if p.has_tables else "no")
-    st.subheader("Outline")
     try:
-        toc = services.library().parsed(entry.doc_id).toc
+        parsed = services.library().parsed(entry.doc_id)
+        toc, title = shown_outline(entry, parsed.toc, parsed.toc_source)
     except LoupeError as error:
         st.error(safe.inline(str(error)))
-        toc = ()
+        toc, title = (), "Outline"
+    cols = st.columns(4)
+    cols[0].metric("Pages", p.total_pages)
+    cols[1].metric("Outline entries", len(toc))
+    cols[2].metric("Scanned?", "yes" if p.is_likely_scanned else "no")
+    cols[3].metric("Tables?", "yes" if p.has_tables else "no")
+    st.subheader(title)
     st.markdown(outline_markdown(toc) if toc else "_This document has no outline._")
 
 
@@ -99,6 +115,10 @@ def page() -> None:
     if not entries:
         st.info("The library is empty. Upload a PDF on the Ask page.")
         return
+    building = [e.file_name for e in entries if e.building]
+    if building:
+        st.info("Still building search indexes: " + ", ".join(safe.inline(n) for n in building)
+                + ". They can be asked already; searches get better when the building is done.")  # fmt: skip
     st.dataframe(entry_rows(entries), hide_index=True)
     names = {e.doc_id: e for e in entries}
     chosen = st.selectbox(

@@ -11,11 +11,11 @@ STRATEGIES: tuple[str, ...] = tuple(STRATEGY_NAMES)
 COMPARE_STRATEGIES: tuple[str, ...] = (*(s for s in STRATEGY_NAMES if s != "auto"), "auto")
 """The Compare page's order: the strategies that run, then the router that picks among them."""
 BUDGET_FIELDS: tuple[tuple[str, str, float], ...] = (
-    ("max_iterations", "Iterations (feedback passes, 0-4)", 1),
-    ("max_llm_calls", "LLM calls", 1),
-    ("max_retrieval_calls", "Retrieval calls", 1),
-    ("max_unique_queries", "Unique queries", 1),
-    ("max_context_tokens", "Context tokens", 500),
+    ("max_iterations", "Follow-up passes (0-4)", 1),
+    ("max_llm_calls", "Language-model calls", 1),
+    ("max_retrieval_calls", "Searches", 1),
+    ("max_unique_queries", "Different searches", 1),
+    ("max_context_tokens", "Text read (tokens)", 500),
     ("max_seconds", "Seconds", 5.0),
 )
 """(field, label, step) of every budget the sidebar exposes."""

@@ -13,6 +13,7 @@ from engine import (
     BudgetOverride,
     backend_label,
     backend_uses_network,
+    strategy_label,
     strategy_summary,
     typed_endpoints_allowed,
 )
@@ -21,8 +22,8 @@ from ui.settings import BUDGET_FIELDS, Settings, build_config, default_budget
 
 
 def _strategy_choice(name: str) -> str:
-    """How a strategy is listed: its name and what it does."""
-    return f"{name}: {strategy_summary(name)}"
+    """How a strategy is listed: its display name and what it does."""
+    return f"{strategy_label(name)}: {strategy_summary(name)}"
 
 
 def _reset_budget() -> None:
@@ -89,9 +90,9 @@ def render_sidebar() -> Settings:
         if preset not in PRESETS:
             preset = "balanced"
         kind, base_url, model, api_key, timeout = _backend()
-        strategy = st.selectbox("Strategy", STRATEGY_NAMES, key=state.prime("strategy", "auto"),
+        strategy = st.selectbox("Approach", STRATEGY_NAMES, key=state.prime("strategy", "auto"),
                                 format_func=_strategy_choice,
-                                help="auto lets a router pick the cheapest strategy that fits the question.")  # fmt: skip
+                                help="Automatic picks the cheapest approach that fits the question.")  # fmt: skip
         state.bind("strategy")
         budget = _budget(preset)
         st.caption(f"Preset: {preset} (change it on the Settings page)")

@@ -12,45 +12,27 @@ from engine import RunResult
 from ui import charts, evidence, safe
 from ui.evidence import anchor
 
-PATTERN_LABELS = {
-    "toc_retrieval": "TOC retrieval",
-    "keyword_retrieval": "Keyword retrieval",
-    "dense_retrieval": "Dense retrieval",
-    "two_hop_references": "Two-hop references",
-    "listing_aggregation": "Listing aggregation",
-    "adaptive_parsing": "Adaptive parsing",
-    "iterative_feedback": "Iterative feedback",
-}
-
 
 def activation_rows(result: RunResult) -> list[dict[str, str]]:
-    """The activation column as table rows: all seven patterns, on/off, and the reason."""
+    """The activation column for engineers: all seven patterns by their engine names, on/off, and the reason."""
     return [
-        {"pattern": PATTERN_LABELS[name], "on": "ON" if d.on else "off", "reason": safe.inline(d.reason)}
+        {"pattern": name, "on": "ON" if d.on else "off", "reason": safe.inline(d.reason)}
         for name, d in result.activations.items()
     ]
 
 
 def narration_lines(result: RunResult) -> list[str]:
-    """One line per IterationRecord: pass, trigger -> action, narration."""
+    """The engine's own narration, one line per pass (for the details)."""
     lines = []
     for r in result.history:
-        added = f" (+{len(r.pages_added)} page(s))" if r.pages_added else ""
-        trigger = r.trigger.replace("_", " ")
-        action = r.action_taken.replace("_", " ")
-        narration = re.sub(r"^Pass \d+:\s*", "", r.narration)  # the bold prefix already says which pass
-        lines.append(f"**Pass {r.iteration}** · {trigger} → {action}{added}: {safe.inline(narration)}")
+        narration = re.sub(r"^Pass \d+:\s*", "", r.narration)  # the prefix already says which pass
+        lines.append(f"**{r.iteration}** · `{r.trigger}` → `{r.action_taken}`: {safe.inline(narration)}")
     return lines
 
 
 def budget_caption(result: RunResult) -> str:
-    """What the run spent of each limit ("retrieval calls 3 of 28, 5 more from the cache")."""
-    b, u = result.budget, result.usage
-    cached = f", {u.cached_retrievals} more from the cache" if u.cached_retrievals else ""
-    return (f"Spent: feedback passes {u.iterations} of {b.max_iterations} · LLM calls {u.llm_calls} of "
-            f"{b.max_llm_calls} · retrieval calls {u.retrieval_calls} of {b.max_retrieval_calls}{cached} · "
-            f"distinct queries {u.unique_queries} of {b.max_unique_queries} · context tokens {u.context_tokens} of "
-            f"{b.max_context_tokens} · seconds {u.latency_ms / 1000:.1f} of {b.max_seconds:g}")  # fmt: skip
+    """What the run used of each allowance, in plain words."""
+    return safe.inline(engine.budget_sentence(result))
 
 
 def citation_lines(result: RunResult, role: str = "answer") -> list[str]:
@@ -85,42 +67,38 @@ def show_answer(result: RunResult) -> None:
     if support:
         title = "Closest passages" if not result.answer.answer_found else "Supporting passages on other pages"
         st.markdown(f"**{title}**  \n" + "  \n".join(support))
-    meta = (f"Strategy: **{result.strategy_effective}** (asked: {result.strategy_requested}; "
-            f"{safe.inline(result.strategy_reason)})"
-            f" · backend {result.backend} · confidence {result.answer.confidence:.2f}")  # fmt: skip
-    st.caption(meta)
+    st.caption(f"{safe.inline(engine.strategy_line(result))} Confidence {result.answer.confidence:.0%}.")
 
 
 def show_activations(result: RunResult) -> None:
-    st.subheader("Activation column")
-    frame = pd.DataFrame(activation_rows(result))
+    st.subheader("How Loupe searched")
+    frame = pd.DataFrame(engine.analyst_activation_rows(result))
     styled = frame.style.apply(_row_style, axis=1)
     st.table(styled, border="horizontal", hide_index=True)
 
 
 def _row_style(row: pd.Series) -> list[str]:
-    """Green for a pattern that fired, grey for one that did not."""
-    if row["on"] == "ON":
+    """Green for a step that was used, grey for one that was not."""
+    if row["used"] == "yes":
         return ["background-color: #E3F2EC; color: #0B6E4F; font-weight: 600"] * len(row)
-    return ["color: #777"] * len(row)
+    return ["opacity: 0.6"] * len(row)
 
 
 def show_narration(result: RunResult) -> None:
-    st.subheader("Narration")
-    lines = narration_lines(result)
+    st.subheader("What each pass did")
+    lines = [safe.inline(line) for line in engine.pass_lines(result)]
     st.markdown("\n".join(f"- {line}" for line in lines) if lines else "_No pass was recorded._")
 
 
 def stop_sentence(result: RunResult) -> str:
     """Why the run stopped, in plain words ("The answer covers the question.")."""
-    text = _stop_text().get(result.stop_reason, result.stop_reason.replace("_", " "))
-    return text[:1].upper() + text[1:] + "."
+    return engine.stop_sentence(result)
 
 
 def show_stop(result: RunResult) -> None:
     message = stop_sentence(result)
     if result.exhausted:
-        st.warning(message + " A budget ran out; the best answer found so far is shown.")
+        st.warning(message + " An allowance ran out; the best answer found so far is shown.")
     elif result.answer.complete_answer_found:
         st.success(message)
     else:
@@ -128,21 +106,36 @@ def show_stop(result: RunResult) -> None:
     for caveat in engine.caveat_texts(result.answer.caveats):
         st.caption(f"⚠️ {safe.inline(caveat)}")
     for fallback in result.fallbacks:
-        step = fallback.task.replace("_", " ")
-        st.caption(f"↩️ The {step} step was done by the offline rules: {safe.inline(fallback.reason)}")
+        st.caption(f"↩️ {safe.inline(engine.fallback_sentence(fallback))}")
 
 
-def _stop_text() -> dict[str, str]:
-    try:
-        import engine
+def show_details(result: RunResult) -> None:
+    """The engineering names and reasons of a run (inside a "Details" expander or popover)."""
+    st.markdown(f"Strategy `{result.strategy_effective}` (asked `{result.strategy_requested}`): "
+                f"{safe.inline(result.strategy_reason)} · backend `{result.backend}` · stop `{result.stop_reason}`"
+                f" · run `{result.run_id}`")  # fmt: skip
+    st.markdown("**Activation column**")
+    st.table(pd.DataFrame(activation_rows(result)), border="horizontal", hide_index=True)
+    st.markdown("**Narration**")
+    lines = narration_lines(result)
+    st.markdown("\n".join(f"- {line}" for line in lines) if lines else "_No pass was recorded._")
+    for fallback in result.fallbacks:
+        st.markdown(f"Fallback `{fallback.task}`: {safe.inline(fallback.reason)}")
+    u = result.usage
+    st.markdown(f"Usage: iterations {u.iterations}, llm_calls {u.llm_calls}, retrieval_calls {u.retrieval_calls} "
+                f"(+{u.cached_retrievals} cached), unique_queries {u.unique_queries}, context_tokens "
+                f"{u.context_tokens}, latency {u.latency_ms:.0f} ms")  # fmt: skip
 
-        return dict(engine.STOP_TEXT)
-    except ImportError:  # the composition layer is not importable (partial install)
-        return {}
+
+def details(result: RunResult, nested: bool = False) -> None:
+    """The "Details" box: an expander, or a popover inside another expander (expanders do not nest)."""
+    box = st.popover("Details", width="stretch") if nested else st.expander("Details")
+    with box:
+        show_details(result)
 
 
 def show_usage(result: RunResult, key: str = "usage") -> None:
-    st.subheader("Budget")
+    st.subheader("Allowance used")
     st.caption(budget_caption(result))
     st.plotly_chart(charts.usage_chart(result), key=key)
 
@@ -154,6 +147,7 @@ def show_run(result: RunResult, key: str = "run") -> None:
         show_activations(result)
         show_stop(result)
         show_usage(result, key=f"{key}_usage")
+        details(result)
     with right:
         show_answer(result)
         show_narration(result)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from engine.config import REPO_ROOT, EngineConfig
 from engine.errors import LoupeError
-from engine.eval.calibration import auc, bins_of, feature_rows, format_reliability, selective_curve
 from engine.eval.command import StderrProgress, write_feature_rows
 from engine.eval.dataset import DEFAULT_CORPUS, load_eval_set
+from engine.eval.reliability import auc, bins_of, feature_rows, format_reliability, selective_curve
 from engine.eval.runner import run_eval, with_backend
 from engine.reading.calibration import CalibrationModel, answer_kind
 from engine.reading.calibration_fit import choose_l2, document_split, fit_model, judged, predictions

@@ -1,4 +1,7 @@
-"""The command line: ``python -m engine ingest|search|ask|eval|runs|export|library ...`` (see README.md).
+"""The command line: ``python -m engine [--user NAME] ingest|search|ask|eval|runs|export|library|collections|audit``.
+
+With access control on (``$LOUPE_ADMINS``) every command acts as ``--user`` (or ``$LOUPE_USER``) and is
+refused without one (``engine.cli.collections``). See README.md.
 
 With ``--json`` the last line of stdout is one JSON object. Bad input exits 2 with one line
 ``error: ...`` on stderr and no traceback.
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.cli.collections import acting_config, add_access_commands, cmd_audit, cmd_collections
 from engine.cli.history_commands import (
     add_history_commands,
     cmd_export,
@@ -45,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
 
     ingest = sub.add_parser("ingest", help="add a PDF to the library and print its profile")
     ingest.add_argument("file")
+    ingest.add_argument("--collection", default=None, help="the collection it goes to (access control on)")
     ingest.add_argument("--json", action="store_true")
 
     search = sub.add_parser("search", help="ranked hits for a query (ingests on first use), or across the library")
@@ -86,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_calibrate_arguments(sub.add_parser("calibrate", help="refit the calibrated confidence on the training split"))
     add_history_commands(sub)
+    add_access_commands(parser, sub)
     return parser
 
 
@@ -252,6 +258,7 @@ def _cmd_calibrate(args: argparse.Namespace, config: EngineConfig) -> None:
 COMMANDS = {
     "ingest": _cmd_ingest, "search": _cmd_search, "ask": _cmd_ask, "eval": _cmd_eval, "calibrate": _cmd_calibrate,
     "runs": cmd_runs, "export": cmd_export, "library": cmd_library,
+    "collections": cmd_collections, "audit": cmd_audit,
 }  # fmt: skip
 
 
@@ -261,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
     try:
-        COMMANDS[args.command](args, EngineConfig())
+        COMMANDS[args.command](args, acting_config(args, EngineConfig()))
     except (LoupeError, CliError, ValueError) as error:
         sys.stderr.write(f"error: {_one_line(error)}\n")
         return 2

@@ -42,6 +42,12 @@ class Citation(Contract):
         description="answer: the answer is built on this quote; support: the closest passage on another "
         "strongly retrieved page, listed so the reader can check it.",
     )
+    boxes: tuple[BBox, ...] = Field(
+        (),
+        description="Where the quote sits on its page, as [x0, y0, x1, y1] in PDF points (top-left origin): "
+        "one box per cited line, or the table row with its cells. Every reader (app, evidence pack, clients) "
+        "draws these; empty in runs recorded before they were kept.",
+    )
 
 
 class PageMark(Contract):
@@ -51,6 +57,11 @@ class PageMark(Contract):
     quote: str = ""
     boxes: tuple[BBox, ...] = ()
     role: CitationRole = "answer"
+    exact: bool = Field(
+        False,
+        description="The boxes are the passage's own lines (a citation's ``boxes``): drawn "
+        "as they are, not searched for.",
+    )
 
 
 class AnswerWithEvidence(Contract):

@@ -16,9 +16,9 @@ from typing import TextIO
 
 from engine.config import EngineConfig
 from engine.errors import LoupeError
-from engine.eval.calibration import feature_rows
 from engine.eval.dataset import load_eval_set
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K
+from engine.eval.reliability import feature_rows
 from engine.eval.report import format_report, write_report
 from engine.eval.runner import EvalProgress, parse_strategies, run_eval, with_backend
 from engine.llm import BACKEND_NAMES

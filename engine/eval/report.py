@@ -9,8 +9,8 @@ from pathlib import Path
 
 from engine.config import REPO_ROOT
 from engine.errors import LoupeError
-from engine.eval.calibration import format_calibration, format_reliability, reliability, summarize_calibration
 from engine.eval.metrics import Summary
+from engine.eval.reliability import format_calibration, format_reliability, reliability, summarize_calibration
 from engine.eval.runner import EvalReport
 
 REPORT_DIR = REPO_ROOT / "bench" / "out"

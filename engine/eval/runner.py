@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.config import EngineConfig
 from engine.contracts import RunResult, StrategyName
 from engine.errors import LoupeError
-from engine.eval.calibration import CalibrationSummary, summarize_calibration
 from engine.eval.dataset import SAMPLE_DOC, EvalQuestion, EvalSet, resolve_doc
 from engine.eval.metrics import DEFAULT_PRICE_PER_1K, QuestionScore, Summary, aggregate, failure_score, score_run
+from engine.eval.reliability import CalibrationSummary, summarize_calibration
 from engine.llm import BACKEND_NAMES
 from engine.run.strategies import STRATEGY_NAMES
 

@@ -27,7 +27,7 @@ def _postgresql(config: EngineConfig) -> RunStore:
     from engine.history.pg_runs import PgRunStore
     from engine.library.postgres import database
 
-    return PgRunStore(database(config.library.resolved_database_url()))
+    return PgRunStore(database(config.library.resolved_database_url()).as_user(config.library.resolved_user()))
 
 
 RUN_STORES: dict[StoreKind, StoreFactory] = {"sqlite": _sqlite, "postgresql": _postgresql}

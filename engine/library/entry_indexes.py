@@ -64,17 +64,20 @@ def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocumen
             pass
         if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
-        _rebuild_keyword(library, entry, doc)
+        built = _rebuild_keyword(library, entry, doc)
+    if built.memory_backed:  # searches the bytes it just wrote: no second read of the files
+        return built
+    built.close()
     return KeywordIndex.open(directory, doc, settings)
 
 
-def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> None:
+def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> KeywordIndex:
     folder = library.entry_dir(entry.doc_id)
     for leftover in folder.glob(".index-*"):  # from a build that was killed
         shutil.rmtree(leftover, ignore_errors=True)
     fresh = folder / f".index-{secrets.token_hex(4)}"
     try:
-        KeywordIndex.build(doc, fresh, library.config.retrieval).close()
+        built = KeywordIndex.build(doc, fresh, library.config.retrieval)
         old = folder / INDEX_DIR
         trash = folder / f".index-old-{secrets.token_hex(4)}"
         if old.exists():
@@ -84,6 +87,7 @@ def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDoc
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
+    return built
 
 
 def open_dense(

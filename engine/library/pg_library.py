@@ -8,6 +8,11 @@ document and its chunks, so concurrent ingests of the same bytes give one row (t
 the lock up) and a crash rolls back to nothing. A row parsed by an older parser or stored in an older
 format is re-parsed from its PDF the first time it is loaded, the same way.
 
+With access control on (``engine.library.pg_access``) the library acts as one user: every query
+runs under the database's row-level security for that user, so a document outside the user's
+collections is "not found" before any local copy is read, and in-process caches are keyed by the user's
+access (the sorted ids of the collections they may read) as well as the document.
+
 Per-document caches stay on this machine (``LocalCache``: the parsed document and the PDF; the dense
 retriever is built in memory on first use) and are rebuilt from the database when missing.
 """
@@ -33,8 +38,9 @@ from engine.documents.pdf_guard import read_pdf_file
 from engine.errors import DocumentNotFoundError
 from engine.library.isolation import Progress, read_pdf
 from engine.library.local import sanitize_file_name
+from engine.library.pg_access import AccessDeniedError, audit
 from engine.library.pg_cache import FORMAT_VERSION, LocalCache, decode_parsed, encode_parsed
-from engine.library.postgres import PgDatabase, lock_document
+from engine.library.postgres import PgDatabase, UserConnections, lock_document
 from engine.retrieval.cache import invalidate_shared
 from engine.retrieval.index import DocumentIndex
 from engine.retrieval.pg_keyword import PgKeywordIndex, corpus_search, section_text
@@ -44,7 +50,7 @@ logger = logging.getLogger(__name__)
 _HEX = re.compile(r"^[0-9a-f]{1,64}$")
 _ROW = "entry::text, parser_version, format_version, parsed_digest"
 
-_CACHE: OrderedDict[tuple[str, str, str, str], DocumentIndex] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, str, str, str], DocumentIndex] = OrderedDict()
 """Loaded documents, least recently used first; at most ``LibraryConfig.cache_documents`` are kept."""
 _CACHE_LOCK = threading.Lock()
 
@@ -82,9 +88,10 @@ class PgLibrary:
 
     kind = "postgresql"
 
-    def __init__(self, config: EngineConfig, db: PgDatabase) -> None:
+    def __init__(self, config: EngineConfig, db: PgDatabase | UserConnections) -> None:
         self.config = config
-        self.db = db
+        self.user = config.library.resolved_user()
+        self.db = db if isinstance(db, UserConnections) else db.as_user(self.user)
         self.root: Path = config.library.resolved_path()
         self.cache = LocalCache(self.root)
 
@@ -163,7 +170,7 @@ class PgLibrary:
     def load(self, doc_id: str) -> DocumentIndex:
         """The parsed document with its retrievers (keyword: PostgreSQL full-text search), cached in-process."""
         row = self._current(self._lookup(doc_id))
-        key = (self.db.label, row.entry.doc_id, row.digest, self.config.fingerprint())
+        key = (self.db.label, row.entry.doc_id, row.digest, self.config.fingerprint(), self.access())
         with _CACHE_LOCK:
             cached = _CACHE.get(key)
             if cached is not None:
@@ -172,7 +179,7 @@ class PgLibrary:
             return cached
         doc = self._document(row)
         keyword = PgKeywordIndex(self.db, doc, self.config.retrieval)
-        index = DocumentIndex(doc, row.entry.profile, keyword, self.config.retrieval)
+        index = DocumentIndex(doc, row.entry.profile, keyword, self.config.retrieval, access=key[4])
         with _CACHE_LOCK:
             for stale in [k for k in _CACHE if k[:2] == key[:2] and k != key]:
                 del _CACHE[stale]
@@ -180,6 +187,18 @@ class PgLibrary:
             while len(_CACHE) > self.config.library.cache_documents:
                 _CACHE.popitem(last=False)
             return kept
+
+    def access(self) -> str:
+        """What this user may read, as a cache key: ``open``, or the user and the sorted ids of their collections.
+
+        Read from the database on every call (no membership cache), so a removed member's next request
+        keys differently and misses every cache entry made before.
+        """
+        if not self.db.access_on:
+            return "open"
+        with self.db.connection() as conn:
+            rows = conn.execute("SELECT collection_id FROM loupe_collections ORDER BY collection_id").fetchall()
+        return f"{self.user or ''}:{','.join(str(r[0]) for r in rows)}"
 
     def search_all(self, query: str, k: int) -> list[CorpusHit]:
         """The ``k`` best passages of the whole library for ``query`` (one full-text query)."""
@@ -199,11 +218,20 @@ class PgLibrary:
         report(0.0, f"checking {name}")
         existing = self._find(doc_id)
         if existing is None:
+            collection_id = self._upload_collection()
             with self.db.connection() as conn:  # one transaction: lock, check, parse, insert
                 lock_document(conn, doc_id, self._lock_wait)
                 existing = self._find(doc_id, conn)
                 if existing is None:
-                    entry, blob, digest = self._insert(conn, data, doc_id, name, report)
+                    try:
+                        entry, blob, digest = self._insert(conn, data, doc_id, name, report, collection_id)
+                    except psycopg.errors.UniqueViolation:  # the row exists where row-level security hides it
+                        raise AccessDeniedError(
+                            f"{name} is already in another collection of the library (one collection per "
+                            "document); ask an admin of that collection to add you to it"
+                        ) from None
+                    if self.db.access_on:
+                        audit(conn, self.user, "upload", collection_id, {"doc_id": doc_id, "file_name": name})
             if existing is None:
                 self.cache.keep_pdf(doc_id, data)
                 self.cache.keep_parsed(doc_id, digest, blob)
@@ -223,8 +251,41 @@ class PgLibrary:
         row = _row(values) if values is not None else None
         return row.entry if row is not None else None
 
+    def _upload_collection(self) -> int | None:
+        """The collection a new document goes to: ``LibraryConfig.collection``, else the user's only one.
+
+        Raises:
+            AccessDeniedError: no user, no such collection, or not an editor of it.
+        """
+        if not self.db.access_on:
+            return None
+        if not self.user:
+            raise AccessDeniedError("access control is on: give the user who uploads (--user NAME or LOUPE_USER)")
+        name = self.config.library.collection
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                "SELECT collection_id, name FROM loupe_collections WHERE loupe_can(collection_id, 'editor')"
+                " AND (%s::text IS NULL OR name = %s) ORDER BY name",
+                (name, name),
+            ).fetchall()
+        if len(rows) == 1:
+            return int(rows[0][0])
+        if name:
+            raise AccessDeniedError(f"no collection {name!r} that {self.user} may upload to (editors and admins may)")
+        if not rows:
+            raise AccessDeniedError(f"{self.user} may not upload: no collection names them editor or admin")
+        raise AccessDeniedError(
+            "give the collection to upload to (--collection NAME): " + ", ".join(str(r[1]) for r in rows)
+        )
+
     def _insert(
-        self, conn: psycopg.Connection, data: bytes, doc_id: str, name: str, report: Progress
+        self,
+        conn: psycopg.Connection,
+        data: bytes,
+        doc_id: str,
+        name: str,
+        report: Progress,
+        collection_id: int | None = None,
     ) -> tuple[LibraryEntry, bytes, str]:
         report(0.05, "reading the document structure")
         result = read_pdf(data, name, self.config, report)  # the bounded worker process, OCR for scans
@@ -234,7 +295,7 @@ class PgLibrary:
             added_at=datetime.now(UTC).isoformat(timespec="microseconds"), profile=profile,
         )  # fmt: skip
         report(0.7, f"saving the document and indexing {len(doc.chunks)} passages")
-        blob, digest = write_document(conn, entry, doc, data)
+        blob, digest = write_document(conn, entry, doc, data, collection_id)
         return entry, blob, digest
 
     # ---------------------------------------------------------------- re-parse and delete
@@ -246,7 +307,9 @@ class PgLibrary:
         """Parse the stored PDF again with this parser and replace the document's parse and chunks atomically."""
         with self.db.connection() as conn:
             lock_document(conn, entry.doc_id, self._lock_wait)
-            values = conn.execute(f"SELECT {_ROW}, pdf FROM loupe_documents WHERE doc_id = %s", (entry.doc_id,))
+            values = conn.execute(
+                f"SELECT {_ROW}, pdf, collection_id FROM loupe_documents WHERE doc_id = %s", (entry.doc_id,)
+            )
             found = values.fetchone()
             if found is None:
                 raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library meanwhile")
@@ -262,7 +325,7 @@ class PgLibrary:
                 (blob, digest, doc.parser_version, FORMAT_VERSION, entry.doc_id),
             )
             conn.execute("DELETE FROM loupe_chunks WHERE doc_id = %s", (entry.doc_id,))
-            write_chunks(conn, doc)
+            write_chunks(conn, doc, found[5])
         self.cache.keep_parsed(entry.doc_id, digest, blob)
         return _Row(entry, doc.parser_version, FORMAT_VERSION, digest)
 
@@ -271,7 +334,13 @@ class PgLibrary:
         entry = self.get(doc_id)
         with self.db.connection() as conn:
             lock_document(conn, entry.doc_id, self._lock_wait)
-            conn.execute("DELETE FROM loupe_documents WHERE doc_id = %s", (entry.doc_id,))
+            gone = conn.execute(
+                "DELETE FROM loupe_documents WHERE doc_id = %s RETURNING collection_id", (entry.doc_id,)
+            ).fetchone()
+            if gone is None and self.db.access_on:
+                raise AccessDeniedError(f"{self.user} may not delete {entry.file_name}: editors and admins may")
+            if self.db.access_on and gone is not None:
+                audit(conn, self.user, "delete", gone[0], {"doc_id": entry.doc_id, "file_name": entry.file_name})
         _evict(entry.doc_id)
         self.cache.forget(entry.doc_id)
         logger.info("deleted %s (%s) from %s", entry.file_name, entry.doc_id[:16], self.db.label)
@@ -281,27 +350,37 @@ class PgLibrary:
         return self.ingest(*read_pdf_file(path))
 
 
-def write_document(conn: psycopg.Connection, entry: LibraryEntry, doc: ParsedDocument, pdf: bytes) -> tuple[bytes, str]:
+def write_document(
+    conn: psycopg.Connection, entry: LibraryEntry, doc: ParsedDocument, pdf: bytes, collection_id: int | None = None
+) -> tuple[bytes, str]:
     """Insert a document's row and its chunk rows (in the caller's transaction); returns the stored parse and its digest."""
     blob, digest = encode_parsed(doc)
     conn.execute(
         "INSERT INTO loupe_documents (doc_id, file_name, size_bytes, total_pages, added_at, entry, format_version,"
-        " parser_version, parsed, parsed_digest, pdf) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        " parser_version, parsed, parsed_digest, pdf, collection_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
         (entry.doc_id, entry.file_name, entry.size_bytes, entry.total_pages, entry.added_at,
-         Jsonb(entry.model_dump(mode="json")), FORMAT_VERSION, doc.parser_version, blob, digest, pdf),
+         Jsonb(entry.model_dump(mode="json")), FORMAT_VERSION, doc.parser_version, blob, digest, pdf, collection_id),
     )  # fmt: skip
-    write_chunks(conn, doc)
+    write_chunks(conn, doc, collection_id)
     return blob, digest
 
 
-def write_chunks(conn: psycopg.Connection, doc: ParsedDocument) -> None:
-    """The document's chunk rows, in order (their ``tsv`` is computed by the database)."""
-    with conn.cursor() as cur:
-        copy_sql = "COPY loupe_chunks (doc_id, position, chunk_id, page, body, section) FROM STDIN"
-        with cur.copy(copy_sql) as copy:
-            for position, chunk in enumerate(doc.chunks):
-                copy.write_row((doc.doc_id, position, chunk.chunk_id, chunk.page, db_text(chunk.text),
-                                db_text(section_text(chunk))))  # fmt: skip
+def write_chunks(conn: psycopg.Connection, doc: ParsedDocument, collection_id: int | None = None) -> None:
+    """The document's chunk rows, in order, in its collection (their ``tsv`` is computed by the database).
+
+    One INSERT over arrays rather than COPY: PostgreSQL refuses COPY FROM into a table with row-level
+    security (forced on ``loupe_chunks``), and one statement keeps it a single round trip.
+    """
+    chunks = doc.chunks
+    conn.execute(
+        "INSERT INTO loupe_chunks (doc_id, position, chunk_id, page, body, section, collection_id)"
+        " SELECT %s, t.position, t.chunk_id, t.page, t.body, t.section, %s"
+        " FROM unnest(%s::int[], %s::text[], %s::int[], %s::text[], %s::text[])"
+        " AS t(position, chunk_id, page, body, section)",
+        (doc.doc_id, collection_id, list(range(len(chunks))), [c.chunk_id for c in chunks], [c.page for c in chunks],
+         [db_text(c.text) for c in chunks], [db_text(section_text(c)) for c in chunks]),
+    )  # fmt: skip
 
 
 def _evict(doc_id: str) -> None:

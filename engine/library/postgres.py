@@ -16,13 +16,14 @@ import atexit
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import psycopg
 from psycopg import sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.errors import DatabaseError
+from engine.library import pg_access
 from engine.retrieval.pg_keyword import TS_CONFIG
 
 logger = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ POOL_MAX_SIZE = 8
 POOL_WAIT_SECONDS = 30.0
 """How long a caller waits for a free pooled connection before a clear error."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _CHUNK_VECTOR = (
     f"setweight(to_tsvector('{TS_CONFIG}', section), 'A') || setweight(to_tsvector('{TS_CONFIG}', body), 'D')"
 )
@@ -83,6 +84,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
         "CREATE INDEX loupe_runs_by_time ON loupe_runs (created_at DESC, seq DESC)",
     ),
+    2: pg_access.MIGRATION,
 }
 """Schema version -> the statements that bring the previous version to it (never edit a released one)."""
 
@@ -126,18 +128,48 @@ def lock_document(conn: psycopg.Connection, doc_id: str, wait_seconds: float) ->
 class PgDatabase:
     """A checked, migrated database and its connection pool (one per URL and process: use ``database()``)."""
 
-    def __init__(self, url: str, pool_size: int = POOL_MAX_SIZE) -> None:
+    def __init__(self, url: str, pool_size: int = POOL_MAX_SIZE, admins: tuple[str, ...] = ()) -> None:
         self.label = redact(url)
+        self.admins = admins
+        """The operator's admins; access control is on exactly when there are some (``LOUPE_ADMINS``)."""
         with self._direct(url) as conn:
             migrate(conn, self.label)
+            if self.access_on:
+                self._prepare_access(conn)
         self.pool = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, name="loupe", timeout=POOL_WAIT_SECONDS,
             kwargs={"connect_timeout": CONNECT_TIMEOUT_SECONDS}, check=ConnectionPool.check_connection,
+            configure=pg_access.use_app_role if self.access_on else None,
         )  # fmt: skip
         try:
             self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS + 5)
         except PoolTimeout:
             raise DatabaseError(f"cannot open connections to PostgreSQL at {self.label}; check the server") from None
+
+    @property
+    def access_on(self) -> bool:
+        return bool(self.admins)
+
+    def _prepare_access(self, conn: psycopg.Connection) -> None:
+        """Write the operator's admins and check that this login may take the application role."""
+        try:
+            pg_access.sync_admins(conn, self.admins)
+            row = conn.execute(
+                "SELECT pg_has_role(current_user, %s, 'MEMBER') FROM pg_roles WHERE rolname = %s",
+                (pg_access.APP_ROLE, pg_access.APP_ROLE),
+            ).fetchone()
+        except psycopg.Error as error:
+            raise DatabaseError(f"cannot set up access control in {self.label} ({_first_line(error)})") from None
+        if not row or not row[0]:
+            raise DatabaseError(
+                f"access control (LOUPE_ADMINS) needs the role {pg_access.APP_ROLE} in {self.label}, granted to the "
+                f"login of LOUPE_DATABASE_URL: CREATE ROLE {pg_access.APP_ROLE} NOLOGIN; GRANT {pg_access.APP_ROLE} "
+                "TO <login>; then restart"
+            )
+
+    def as_user(self, user: str | None) -> UserConnections:
+        """Connections whose transactions act as ``user`` (ignored while access control is off)."""
+        return UserConnections(self, user)
 
     def _direct(self, url: str) -> psycopg.Connection:
         try:
@@ -154,10 +186,15 @@ class PgDatabase:
             ) from None
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
-        """A pooled connection in a transaction: committed when the block ends, rolled back on an error."""
+    def connection(self, user: str | None = None) -> Iterator[psycopg.Connection]:
+        """A pooled connection in a transaction: committed when the block ends, rolled back on an error.
+
+        The transaction first sets who acts (``pg_access.begin``): ``user`` with access control on (no
+        user sees no rows), open access with it off.
+        """
         try:
             with self.pool.connection() as conn:
+                pg_access.begin(conn, user, self.access_on)
                 yield conn
         except PoolTimeout:
             raise DatabaseError(
@@ -207,16 +244,33 @@ def migrate(conn: psycopg.Connection, label: str) -> int:
         raise DatabaseError(f"cannot prepare the tables in {label} ({_first_line(error)})") from None
 
 
-_DATABASES: dict[str, PgDatabase] = {}
+class UserConnections:
+    """A database's connections on behalf of one user (what a library or run store of that user holds)."""
+
+    def __init__(self, db: PgDatabase, user: str | None) -> None:
+        self.db = db
+        self.user = user
+        self.label = db.label
+
+    @property
+    def access_on(self) -> bool:
+        return self.db.access_on
+
+    def connection(self) -> AbstractContextManager[psycopg.Connection]:
+        return self.db.connection(self.user)
+
+
+_DATABASES: dict[tuple[str, tuple[str, ...]], PgDatabase] = {}
 _DATABASES_LOCK = threading.Lock()
 
 
 def database(url: str) -> PgDatabase:
-    """The process's database for ``url`` (checked and migrated on first use, then shared)."""
+    """The process's database for ``url`` and ``$LOUPE_ADMINS`` (checked and migrated on first use, then shared)."""
+    admins = pg_access.configured_admins()
     with _DATABASES_LOCK:
-        found = _DATABASES.get(url)
+        found = _DATABASES.get((url, admins))
         if found is None:
-            found = _DATABASES[url] = PgDatabase(url)
+            found = _DATABASES[(url, admins)] = PgDatabase(url, admins=admins)
         return found
 
 

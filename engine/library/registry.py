@@ -74,7 +74,7 @@ def _postgresql(config: EngineConfig) -> DocumentLibrary:
     from engine.library.pg_library import PgLibrary
     from engine.library.postgres import database
 
-    return PgLibrary(config, database(config.library.resolved_database_url()))
+    return PgLibrary(config, database(config.library.resolved_database_url()).as_user(config.library.resolved_user()))
 
 
 StoreKind = Literal["sqlite", "postgresql"]

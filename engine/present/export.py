@@ -13,6 +13,7 @@ import base64
 import html
 import io
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,14 @@ import pymupdf
 from engine.contracts import RunResult
 from engine.errors import LoupeError
 from engine.present.caveat_text import caveat_texts
+from engine.present.names import (
+    analyst_activation_rows,
+    budget_lines,
+    fallback_sentence,
+    pass_lines,
+    stop_sentence,
+    strategy_line,
+)
 from engine.present.render import escape_inline, escape_markdown, page_marks, render_page
 
 logger = logging.getLogger(__name__)
@@ -63,16 +72,16 @@ class EvidencePack:
         if r.answer.citations:
             out += ["## Citations", ""]
             out += [f"{n}. {escape_inline(c)}" for n, c in enumerate(_citations(r), start=1)] + [""]
-        out += ["## Activation column", "", "| pattern | on | reason |", "|---|---|---|"]
-        out += [
-            f"| {name} | {'ON' if d.on else 'off'} | {escape_inline(d.reason)} |" for name, d in r.activations.items()
-        ]
-        out += ["", "## Narration", ""]
-        out += [f"- {escape_inline(line)}" for line in _narration(r)] or ["_No pass was recorded._"]
-        out += ["", "## Stop and caveats", "", f"- {escape_inline(_stop(r))}"]
-        out += [f"- caveat: {escape_inline(c)}" for c in caveat_texts(r.answer.caveats)]
-        out += ["", "## Budget spent", "", "| budget | spent | limit |", "|---|---|---|"]
-        out += [f"| {label} | {spent:g} | {limit:g} |" for label, spent, limit in budget_rows(r)]
+        out += ["## How Loupe searched", "", "| step | used | what it does |", "|---|---|---|"]
+        out += [f"| {row['step']} | {row['used']} | {escape_inline(row['what it does'])} |"
+                for row in analyst_activation_rows(r)]  # fmt: skip
+        out += ["", "## What each pass did", ""]
+        out += [f"- {escape_inline(line)}" for line in pass_lines(r)] or ["_No pass was recorded._"]
+        out += ["", "## Why it stopped", "", f"- {escape_inline(_stop(r))}"]
+        out += [f"- Note: {escape_inline(c)}" for c in caveat_texts(r.answer.caveats)]
+        out += [f"- {escape_inline(fallback_sentence(f))}" for f in r.fallbacks]
+        out += ["", "## Allowance used", "", "| allowance | used | allowed |", "|---|---|---|"]
+        out += [f"| {label} | {spent:g} | {limit:g} |" for label, spent, limit in budget_lines(r)]
         out += ["", "## Evidence pages", ""]
         for image in self.images:
             target = (
@@ -82,6 +91,12 @@ class EvidencePack:
             )
             out += [f"**{escape_inline(image.caption)}**", "", f"![{escape_inline(image.caption)}]({target})", ""]
         out += [f"- {escape_inline(m)}" for m in self.missing]
+        out += ["", DETAILS_HEADING, "", *(f"- {escape_inline(k)}: {escape_inline(v)}" for k, v in _engineering(r))]
+        out += ["", "| pattern | on | reason |", "|---|---|---|"]
+        out += [
+            f"| {name} | {'ON' if d.on else 'off'} | {escape_inline(d.reason)} |" for name, d in r.activations.items()
+        ]
+        out += ["", *(f"- {escape_inline(line)}" for line in _narration(r))]
         return "\n".join(out).rstrip() + "\n"
 
     def write_markdown(self, out: Path) -> list[Path]:
@@ -106,20 +121,26 @@ class EvidencePack:
         parts += [f"<p>{e(line)}</p>" for line in r.answer.text.splitlines() if line.strip()] or ["<p>(empty)</p>"]
         if r.answer.citations:
             parts += ["<h2>Citations</h2><ol>"] + [f"<li>{e(c)}</li>" for c in _citations(r)] + ["</ol>"]
-        parts += ["<h2>Activation column</h2><table><tr><th>pattern</th><th>on</th><th>reason</th></tr>"]
-        parts += [f"<tr><td>{e(name)}</td><td>{'ON' if d.on else 'off'}</td><td>{e(d.reason)}</td></tr>"
-                  for name, d in r.activations.items()] + ["</table><h2>Narration</h2><ul>"]  # fmt: skip
-        parts += [f"<li>{e(line)}</li>" for line in _narration(r)] + ["</ul><h2>Stop and caveats</h2><ul>"]
-        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>caveat: {e(c)}</li>" for c in caveat_texts(r.answer.caveats)]
-        parts += ["</ul><h2>Budget spent</h2><table><tr><th>budget</th><th>spent</th><th>limit</th></tr>"]
+        parts += ["<h2>How Loupe searched</h2><table><tr><th>step</th><th>used</th><th>what it does</th></tr>"]
+        parts += [f"<tr><td>{e(row['step'])}</td><td>{row['used']}</td><td>{e(row['what it does'])}</td></tr>"
+                  for row in analyst_activation_rows(r)] + ["</table><h2>What each pass did</h2><ul>"]  # fmt: skip
+        parts += [f"<li>{e(line)}</li>" for line in pass_lines(r)] + ["</ul><h2>Why it stopped</h2><ul>"]
+        parts += [f"<li>{e(_stop(r))}</li>"] + [f"<li>Note: {e(c)}</li>" for c in caveat_texts(r.answer.caveats)]
+        parts += [f"<li>{e(fallback_sentence(f))}</li>" for f in r.fallbacks]
+        parts += ["</ul><h2>Allowance used</h2><table><tr><th>allowance</th><th>used</th><th>allowed</th></tr>"]
         parts += [
             f"<tr><td>{e(label)}</td><td>{spent:g}</td><td>{limit:g}</td></tr>"
-            for label, spent, limit in budget_rows(r)
+            for label, spent, limit in budget_lines(r)
         ]
         parts += ["</table><h2>Evidence pages</h2>"]
         for image in self.images:
             parts += [f'<p><b>{e(image.caption)}</b></p><p><img src="{image.name}" width="100%"/></p>']
         parts += [f"<p>{e(m)}</p>" for m in self.missing]
+        parts += [f"<h2>{e(DETAILS_HEADING[3:])}</h2><ul>"] + [f"<li>{e(k)}: {e(v)}</li>" for k, v in _engineering(r)]
+        parts += ["</ul><table><tr><th>pattern</th><th>on</th><th>reason</th></tr>"]
+        parts += [f"<tr><td>{e(name)}</td><td>{'ON' if d.on else 'off'}</td><td>{e(d.reason)}</td></tr>"
+                  for name, d in r.activations.items()] + ["</table><ul>"]  # fmt: skip
+        parts += [f"<li>{e(line)}</li>" for line in _narration(r)] + ["</ul>"]
         return "".join(parts)
 
     def pdf(self) -> bytes:
@@ -148,16 +169,30 @@ table { border-collapse: collapse; } td, th { border: 0.5pt solid #999; padding:
 """
 
 
+_PASS_PREFIX = re.compile(r"^Pass \d+:\s*")
+DETAILS_HEADING = "## Details for engineers"
+"""The pack's last section: the engine's own names and records (what comes before it is for analysts)."""
+
+
 def _facts(r: RunResult) -> list[tuple[str, str]]:
-    facts = [("run", r.run_id or "(not saved)"), ("asked on", r.created_at or "unknown")]
+    facts = [("asked on", r.created_at[:16].replace("T", " ") + " UTC" if r.created_at else "unknown")]
     if r.asked and r.asked != r.question:
         facts.append(("asked as", r.asked))
         facts.append(("understood as", r.question))
-    if r.follow_up_of:
-        facts.append(("follow-up of", r.follow_up_of))
     facts.append(("documents", ", ".join(d.file_name for d in r.docs)))
+    facts.append(("approach", strategy_line(r).removeprefix("Approach: ")))
+    facts.append(("confidence", f"{r.answer.confidence:.0%}"))
+    return facts
+
+
+def _engineering(r: RunResult) -> list[tuple[str, str]]:
+    facts = [("run", r.run_id or "(not saved)"), ("created_at", r.created_at or "unknown")]
+    if r.follow_up_of:
+        facts.append(("follow_up_of", r.follow_up_of))
     facts.append(("strategy", f"{r.strategy_effective} (asked {r.strategy_requested}; {r.strategy_reason})"))
-    facts.append(("backend", f"{r.backend}; confidence {r.answer.confidence:.2f}"))
+    facts.append(("backend", r.backend))
+    facts.append(("stop_reason", r.stop_reason + (" (exhausted)" if r.exhausted else "")))
+    facts += [(f"fallback {f.task}", f.reason) for f in r.fallbacks]
     return facts
 
 
@@ -171,25 +206,18 @@ def _citations(r: RunResult) -> list[str]:
 
 
 def _narration(r: RunResult) -> list[str]:
-    return [f"Pass {h.iteration} · {h.trigger} → {h.action_taken}: {h.narration}" for h in r.history]
+    """The engine's narration, one line per pass (its own "Pass N:" prefix dropped: the line starts with it)."""
+    return [f"{h.iteration} · {h.trigger} → {h.action_taken}: {_PASS_PREFIX.sub('', h.narration)}" for h in r.history]
 
 
 def _stop(r: RunResult) -> str:
-    text = f"stopped: {r.stop_reason}"
-    return text + (" (a budget was exhausted; the best answer so far is given)" if r.exhausted else "")
+    text = stop_sentence(r)
+    return text + (" An allowance ran out; the best answer so far is given." if r.exhausted else "")
 
 
 def budget_rows(r: RunResult) -> list[tuple[str, float, float]]:
-    """(label, spent, limit) for every budget of a run."""
-    b, u = r.budget, r.usage
-    return [
-        ("iterations", u.iterations, b.max_iterations),
-        ("LLM calls", u.llm_calls, b.max_llm_calls),
-        ("retrieval calls", u.retrieval_calls, b.max_retrieval_calls),
-        ("unique queries", u.unique_queries, b.max_unique_queries),
-        ("context tokens", u.context_tokens, b.max_context_tokens),
-        ("seconds", round(u.latency_ms / 1000, 2), b.max_seconds),
-    ]
+    """(label, spent, limit) for every allowance of a run, in plain words."""
+    return budget_lines(r)
 
 
 def build_pack(result: RunResult, pdf_source: PdfSource, dpi: int = CROP_DPI) -> EvidencePack:

@@ -15,6 +15,7 @@ import pymupdf
 
 from engine.contracts import BBox, CitationRole, PageMark, RunResult
 from engine.errors import LoupeError, NotAPdfError
+from engine.present.boxes import locate_quote
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +37,6 @@ CROP_MARGIN = 40.0
 """Points of context kept around the marked lines in a cropped render (about three lines of body text)."""
 CROP_SIDE_MARGIN = 12.0
 """Points kept left and right of the page's content in a cropped render."""
-LINE_MATCH_SHARE = 0.6
-"""A line belongs to a quote that is not verbatim on the page when this share of its words are the quote's."""
 _COLOURS: dict[CitationRole, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "answer": (HIGHLIGHT_BORDER, HIGHLIGHT_FILL),
     "support": (SUPPORT_BORDER, SUPPORT_FILL),
@@ -72,13 +71,16 @@ def escape_markdown(text: str) -> str:
 
 
 def page_marks(result: RunResult, doc_id: str, page: int) -> tuple[PageMark, ...]:
-    """The citations of ``result`` on one page, as marks (quote, chunk boxes, role)."""
+    """The citations of ``result`` on one page, as marks: the citation's recorded boxes (exact), or for runs
+    recorded before citations carried boxes, its chunk's boxes to search within."""
     chunks = {c.chunk_id: c for c in result.evidence_chunks}
     marks = []
     for citation in result.answer.citations:
         chunk = chunks.get(citation.chunk_id)
         if chunk is not None and chunk.doc_id == doc_id and chunk.page == page:
-            marks.append(PageMark(quote=citation.quote, boxes=chunk.bboxes, role=citation.role))
+            exact = bool(citation.boxes)
+            boxes = citation.boxes if exact else chunk.bboxes
+            marks.append(PageMark(quote=citation.quote, boxes=boxes, role=citation.role, exact=exact))
     return tuple(marks)
 
 
@@ -152,44 +154,11 @@ def image_zoom(rect: pymupdf.Rect, dpi: int) -> float:
 
 
 def _mark_boxes(target: pymupdf.Page, mark: PageMark) -> list[BBox]:
-    """The quote's own line boxes on the page (within its chunk when boxes are known), else the chunk's."""
-    quote = " ".join(mark.quote.split())
-    area = _union(mark.boxes) if mark.boxes else target.rect
-    try:
-        if " | " in quote:  # a table row as the table finder joined it: box the row where its label is
-            label = next((c for c in quote.split(" | ") if any(ch.isalpha() for ch in c)), "")
-            found = target.search_for(label, clip=area) if label else []
-            return [(area.x0, r.y0, area.x1, r.y1) for r in found[:1]] or list(mark.boxes)
-        found = target.search_for(quote, clip=area) if quote else []
-    except (RuntimeError, ValueError):  # a damaged page: fall back to the chunk
-        found = []
-    return [(r.x0, r.y0, r.x1, r.y1) for r in found] or _quote_lines(target, quote, area) or list(mark.boxes)
-
-
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
-
-
-def _quote_lines(target: pymupdf.Page, quote: str, area: pymupdf.Rect) -> list[BBox]:
-    """The lines inside ``area`` whose words are mostly the quote's (when the quote is not verbatim on the
-    page: joined table cells, hyphenation, ligatures), so a passage is boxed line by line, not as a block."""
-    wanted = set(_tokens(quote))
-    if not wanted:
-        return []
-    lines: dict[tuple[int, int], list[tuple[float, float, float, float, str]]] = {}
-    try:
-        words = target.get_text("words", clip=area)
-    except (RuntimeError, ValueError):
-        return []
-    for x0, y0, x1, y1, word, block, line, _ in words:
-        lines.setdefault((block, line), []).append((x0, y0, x1, y1, word))
-    boxes: list[BBox] = []
-    for members in lines.values():
-        tokens = [t for w in members for t in _tokens(w[4])]
-        if tokens and sum(t in wanted for t in tokens) >= LINE_MATCH_SHARE * len(tokens):
-            boxes.append((min(w[0] for w in members), min(w[1] for w in members),
-                          max(w[2] for w in members), max(w[3] for w in members)))  # fmt: skip
-    return boxes
+    """A citation's own boxes when the run recorded them; else the quote placed on the page now (the way
+    the run would have), else its chunk's boxes."""
+    if mark.exact and mark.boxes:
+        return list(mark.boxes)
+    return list(locate_quote(target, mark.quote, mark.boxes) or mark.boxes)
 
 
 def _crop_rect(target: pymupdf.Page, drawn: Sequence[pymupdf.Rect]) -> pymupdf.Rect | None:
@@ -206,8 +175,27 @@ def _crop_rect(target: pymupdf.Page, drawn: Sequence[pymupdf.Rect]) -> pymupdf.R
     content = [r for r in content if not r.is_empty and r.width < target.rect.width * 0.98]  # not page backgrounds
     if content:
         x0, x1 = min(x0, min(r.x0 for r in content)), max(x1, max(r.x1 for r in content))
-    rect = pymupdf.Rect(x0 - CROP_SIDE_MARGIN, y0 - CROP_MARGIN, x1 + CROP_SIDE_MARGIN, y1 + CROP_MARGIN)
+    top, bottom = _whole_lines(target, y0 - CROP_MARGIN, y1 + CROP_MARGIN)
+    rect = pymupdf.Rect(x0 - CROP_SIDE_MARGIN, top, x1 + CROP_SIDE_MARGIN, bottom)
     return rect & target.rect
+
+
+def _whole_lines(target: pymupdf.Page, top: float, bottom: float) -> tuple[float, float]:
+    """``top`` and ``bottom`` moved outwards so no text line is cut across (a crop that starts half-way
+    down a line shows a row of unreadable glyph tops). Repeated, as a moved edge can land in the next
+    column's line; a few rounds settle any real page."""
+    try:
+        lines = [pymupdf.Rect(w[:4]) for w in target.get_text("words")]
+    except (RuntimeError, ValueError):
+        return top, bottom
+    for _ in range(4):
+        cut_top = [r.y0 for r in lines if r.y0 < top < r.y1]
+        cut_bottom = [r.y1 for r in lines if r.y0 < bottom < r.y1]
+        if not cut_top and not cut_bottom:
+            break
+        top = min(cut_top, default=top + 1) - 1
+        bottom = max(cut_bottom, default=bottom - 1) + 1
+    return top, bottom
 
 
 def _union(boxes: Sequence[BBox], pad: float = 4.0) -> pymupdf.Rect:

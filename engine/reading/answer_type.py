@@ -39,7 +39,7 @@ _FRONTED = re.compile(
     r"given|considering|regarding)\b(?P<phrase>[^?,]*),\s*(?P<clause>\S.*)$",
     re.I,
 )
-"""A phrase put before the question proper ("In the two styles shown in the manual, are both ...?", "As of
+"""A phrase put before the question proper ("In the three layouts the guide describes, is either ...?", "As of
 FY2021, did ...?"): the question's kind is read from the clause after it."""
 
 
@@ -100,7 +100,7 @@ _STATEMENT_HEADS = frozenset({
 
 
 def asks_quotient(question: str) -> bool:
-    """Whether ``question`` asks for the ratio of two values ("Long-term Debt to Total Liabilities", "the
+    """Whether ``question`` asks for the ratio of two values ("Net Debt to Total Equity", "the
     total debt to EBITDA ratio"): one value stated as read does not answer it."""
     text = " ".join(question.split())
     if _TO_RATIO.search(text):
@@ -116,7 +116,7 @@ def _names_line_item(phrase: str) -> bool:
 
 def value_never_answers(question: str) -> bool:
     """A yes/no, which, who, why or where question, or one asking for the parts of something ("what are the
-    components of cost of sales"): a value may support its answer, never be it."""
+    parts of operating expenses"): a value may support its answer, never be it."""
     clause = main_clause(question)
     parts = _PARTS_OF.match(clause)
     asks_parts = parts is not None and parts.group("noun").lower() not in _STATEMENT_HEADS

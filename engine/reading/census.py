@@ -98,8 +98,8 @@ _WHERE_WORDS = frozenset(
         "through",
     ]
 )
-"""Words that only say where (or whether) to count, never which elements: "how many figures are there in
-the appendix of the paper" is a census, "how many figures show a decline" is not."""
+"""Words that only say where (or whether) to count, never which elements: "how many tables appear in the
+appendix of the thesis" is a census, "how many figures show a decline" is not."""
 
 _APPENDIX_SCOPE = re.compile(r"\b(?i:appendix|appendices)\b(?!\s+(?:\d|[A-Z]\b))")
 _PAGE_SCOPE = re.compile(
@@ -107,7 +107,7 @@ _PAGE_SCOPE = re.compile(
     r"pages?\s+(?P<first>\d+)\s*(?:-|\u2013|to|through)\s*(?:pages?\s+)?(?P<last>\d+))\b",
     re.I,
 )
-"""A range of pages ("from page 3 to page 10", "pages 3-10", "between pages 3 and 10"); "pages 2 and 5" is two
+"""A range of pages ("from page 4 to page 12", "pages 4-12", "between pages 4 and 12"); "pages 2 and 5" is two
 pages, no range."""
 _PAGE_LIST = re.compile(r"\bpages?\s+\d+(?:\s*(?:,|and|&)\s*\d+)*", re.I)
 _SECTION_SCOPE = re.compile(r"\b(?P<hint>(?i:section|chapter|part|appendix)\s+(?:\d[\w.]*|[A-Z](?:\.\d+)*)(?![\w]))")

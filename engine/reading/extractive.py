@@ -13,9 +13,11 @@ from collections.abc import Sequence
 
 from engine.contracts import AnswerWithEvidence, Caveat, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
 from engine.contracts import CaveatKind as K
-from engine.documents.text import find_cardinality_cue, find_references, stems
+from engine.documents.text import find_cardinality_cue, find_references, listing_subject, stems
+from engine.reading.answer_text import ITEM_LABEL, cover_clauses, listed_count, render
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
+from engine.reading.lists import best_lead, is_lead, items_after
 from engine.reading.passages import (
     Unit,
     coverage,
@@ -25,7 +27,6 @@ from engine.reading.passages import (
     split_units,
     term_stems,
     unit_terms,
-    with_caption,
 )
 from engine.reading.question import question_parts
 from engine.reading.signals import (
@@ -52,6 +53,12 @@ EXTRACTIVE_SCALE = 0.55
 """Passages chosen by word overlap answer about half of the questions they seem to: their confidence
 is scaled to stay under the claim line (0.6) unless code verified more (a listing's announced count
 matched here; a value read by its label and period, by the composition layer)."""
+LEAD_SHARE = 0.5
+"""A list's lead sentence answers a listing question when it scores at least this share of the best unit
+(it names the listed subject; its items need not repeat the question's words)."""
+SUBJECT_SHARE = 0.5
+"""A question term that at least this share of the evidence passages hold is the documents' subject
+("Transformer" in the Transformer paper): the answer's own sentences need not repeat it."""
 SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
 """A document side's best passage is scored on the side's terms plus the document words for them, a
 longer list than one question's: half the share suffices to cite it as that side's closest passage."""
@@ -72,7 +79,7 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
             own = side_units(list(dict.fromkeys(u.item for u in units)), parsed, side)
             aspect = side_aspect(side, parsed, parsed.sides)  # a passage naming only the company covers nothing
             own = [u for u in own if not aspect or any(t & (stems(u.text) | stems(u.caption)) for t in aspect)]
-            best = max(own, key=lambda u: u.score, default=None)
+            best = max(_side_lists(own, parsed) or own, key=lambda u: u.score, default=None)
             for u in sorted(own, key=lambda u: -u.score)[:4] if logger.isEnabledFor(logging.DEBUG) else []:
                 logger.debug(
                     "side %s: %.2f wc=%.2f p.%d %s", side.label, u.score, u.weighted_coverage, u.item.page, u.text[:90]
@@ -81,6 +88,10 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
                 uncovered.append(side.label)
                 continue
             chosen.append((side.label, best))
+            if is_lead(best.text):  # the side's list: its lead and the items under it
+                chosen += [
+                    (side.label, u) for u in items_after(best, [u for u in units if u.item.doc_id == side.doc_id])
+                ]
             chosen += [(side.label, u) for u in _part_units(own, parsed.parts, best)]
             continue
         scored = [(label_share(side.label, u), u) for u in units]
@@ -88,8 +99,27 @@ def _side_units(units: list[Unit], parsed: ParsedQuestion) -> tuple[list[tuple[s
         if not scored:
             uncovered.append(side.label)
             continue
-        chosen.append((side.label, max(scored, key=lambda pair: (pair[0], pair[1].score))[1]))
+        aspect = side_aspect(side, parsed, parsed.sides)
+        # the side's passage speaks of what is compared (an aspect term beside the side's name): a sentence
+        # that only names the side ("the Heron 3 entered service in 2019") answers nothing of the comparison
+        chosen.append(
+            (side.label, max(scored, key=lambda pair: (_speaks_of(pair[1], aspect), pair[0], pair[1].score))[1])
+        )
     return chosen, uncovered
+
+
+def _speaks_of(unit: Unit, aspect: list[set[str]]) -> bool:
+    return not aspect or any(t & unit_terms(unit) for t in aspect)
+
+
+def _side_lists(own: list[Unit], parsed: ParsedQuestion) -> list[Unit]:
+    """For a listing question, a side's passages that state the list asked: they name the listed subject
+    and announce or hold items after a colon ("three reportable segments: A, B and C"). A sentence that
+    only mentions the subject ("each of our reportable segments") answers nothing of the list."""
+    subject = stems(listing_subject(parsed.original_question) or "") if parsed.intent == "listing" else set()
+    if not subject:
+        return []
+    return [u for u in own if subject <= stems(u.text.partition(":")[0]) and ":" in u.text and u.weighted_coverage > 0]
 
 
 def _part_units(own: list[Unit], parts: Sequence[QuestionPart], first: Unit) -> list[Unit]:
@@ -166,12 +196,18 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
             return chosen[:limit], uncovered
     elif parsed.intent == "listing":
+        subject = stems(listing_subject(parsed.original_question) or "")
+        led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
+        if led is not None:  # the list the evidence states: its lead sentence and the items under it
+            return [("", led[0]), *((ITEM_LABEL, u) for u in led[1])], uncovered
         cue = next(iter(cue_order(ranked, parsed)), None)
         stated = find_cardinality_cue(cue.text) if cue else None
         expected = parsed.expected_count or (stated[0] if stated else None)
         items = [u for u in _listing_units(units, limit, expected, cue) if u is not cue]
         if items:
-            return [("", u) for u in ([cue] if cue else []) + items][: limit + 1], uncovered
+            return [*(("", u) for u in ([cue] if cue else [])), *((ITEM_LABEL, u) for u in items)][
+                : limit + 1
+            ], uncovered
     best = ranked[0].score
     want = 2 if parsed.intent in ("single_fact", "section_retrieval") else limit
     if parsed.intent == "single_fact" and (parsed.asks_for_value or ranked[0].anchor_coverage >= 0.99):
@@ -181,35 +217,25 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
             break
         if all(unit is not u for _, u in chosen):
             chosen.append(("", unit))
-    return chosen[:limit], uncovered
+    return _with_items(chosen[:limit], units), uncovered
+
+
+def _with_items(chosen: list[tuple[str, Unit]], units: list[Unit]) -> list[tuple[str, Unit]]:
+    """Each chosen sentence that ends in a colon is followed by the items it announces (``lists``): quoted
+    alone, "The plan covers the following:" says only that something follows."""
+    result: list[tuple[str, Unit]] = []
+    for label, unit in chosen:
+        if any(unit is u for _, u in result):
+            continue
+        result.append((label, unit))
+        if is_lead(unit.text):
+            result += [(ITEM_LABEL, u) for u in items_after(unit, units) if all(u is not x for _, x in result)]
+    return result
 
 
 # --------------------------------------------------------------------------------------------
 # The answer
 # --------------------------------------------------------------------------------------------
-
-
-def _render(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
-    extra = [u for label, u in chosen if label == CLAUSE_LABEL]
-    main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
-    body = _render_main(parsed, main) if main else ""
-    return "\n".join(p for p in (body, " ".join(with_caption(u, parsed.original_question) for u in extra)) if p)
-
-
-def _render_main(parsed: ParsedQuestion, chosen: list[tuple[str, Unit]]) -> str:
-    if any(label for label, _ in chosen):  # one line per side: "2018: ...", "2022: ..."
-        by_side: dict[str, list[str]] = {}
-        for label, unit in chosen:
-            by_side.setdefault(label, []).append(with_caption(unit, parsed.original_question))
-        return "\n".join(
-            f"{label}: {' '.join(texts)}" if label else " ".join(texts) for label, texts in by_side.items()
-        )
-    if parsed.intent == "listing" and len(chosen) > 1:
-        intro = [u.text for _, u in chosen[:1] if find_cardinality_cue(u.text)]
-        items = [u for _, u in chosen if u.text not in intro]
-        lines = [f"{i}. {u.text}" for i, u in enumerate(items, start=1)]
-        return "\n".join([*intro, *lines])
-    return " ".join(with_caption(u, parsed.original_question) for _, u in chosen)
 
 
 STRONGEST_UNITS = 6
@@ -258,16 +284,20 @@ def extract_answer(
     bad_pages = garbled_pages(evidence)
     expected, found_count = announced_count(parsed, units, evidence)
     if parsed.intent == "listing":
-        listed = sum(1 for _, u in chosen if not find_cardinality_cue(u.text)) if len(chosen) > 1 else 0
-        found_count = max(found_count or 0, listed)
-    # a table row is read with its header row, a passage with its section title
-    chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
-    anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
-    anchor_cov = coverage(term_stems(anchors), stems(chosen_text)) if chosen else 0.0
+        found_count = max(found_count or 0, listed_count(chosen))
     count_short = expected is not None and found_count is not None and found_count < expected
     parts = parsed.parts or question_parts(question)
     if chosen and not any(side.doc_id for side in parsed.sides):  # document sides cover their parts themselves
-        chosen = _cover_clauses(parts, parsed, units, chosen, max_citations)
+        chosen = cover_clauses(parts, parsed, units, chosen, max_citations)
+    # a table row is read with its header row, a passage with its section title; the clause sentences
+    # added for the question's other parts are part of the answer
+    chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
+    anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
+    anchor_cov = coverage(_own_terms(term_stems(anchors), evidence), stems(chosen_text)) if chosen else 0.0
+    doc_sides = [s for s in parsed.sides if s.doc_id]
+    if doc_sides and chosen:  # each document side's quote was chosen for holding the side's aspect (its terms
+        # or their document words: ``side_aspect``); its label is named by its document: coverage is per side
+        anchor_cov = 1.0 - len(uncovered) / len(doc_sides)
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
     caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen])
@@ -290,8 +320,10 @@ def extract_answer(
     if not counted:
         confidence = round(confidence * EXTRACTIVE_SCALE, 3)
     citations = tuple(
-        Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
-    )[:max_citations]
+        dict.fromkeys(
+            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
+        )
+    )[: max_citations + listed_count(chosen)]  # a list's items are each cited
     if not chosen:  # no answer: show the closest passages (two pages at most), marked as support
         closest: dict[tuple[str, int], Unit] = {}
         for unit in ranked:  # best first: the first unit seen on a page is that page's closest passage
@@ -302,7 +334,7 @@ def extract_answer(
             for u in closest.values()
         )
     return AnswerWithEvidence(
-        text=_render(parsed, chosen) if chosen else NOT_FOUND,
+        text=render(parsed, chosen, units) if chosen else NOT_FOUND,
         citations=citations,
         answer_found=bool(chosen),
         complete_answer_found=complete and bool(chosen),
@@ -318,47 +350,14 @@ def extract_answer(
     )
 
 
-CLAUSE_LABEL = "+"
-"""Label of a sentence added for an uncovered part of the question (rendered after the main answer)."""
-
-_LOCATING = re.compile(r"^(?:where|which (?:table|figure|section|page))\b", re.IGNORECASE)
-
-
-def _cover_clauses(
-    parts: Sequence[QuestionPart], parsed: ParsedQuestion, units: list[Unit], chosen: list[tuple[str, Unit]], limit: int
-) -> list[tuple[str, Unit]]:
-    """Add, for each part of a multi-part question no chosen sentence covers, its best sentence.
-
-    A part is scored on its own key terms, with the question's anchors as context (a pronoun like
-    "they" points back at them); a part that asks *where* something is shown prefers captions and
-    table text.
-    """
-    result = list(chosen)
-    anchors = term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
-    missing = set(uncovered_parts(parts, [u for _, u in result]))
-    for part in (p for p in parts if p.text in missing):
-        if len(result) >= limit:
-            break
-        terms = term_stems(part.keywords)
-        if not terms:
-            continue
-        locating = bool(_LOCATING.match(part.text))
-        best, best_score = None, 0.0
-        for unit in units:
-            if any(unit is u for _, u in result):
-                continue
-            unit_stems = stems(unit.text) | stems(unit.caption)
-            own = coverage(terms, unit_stems)
-            if own <= 0:
-                continue
-            score = own + 0.5 * coverage(anchors, unit_stems)
-            if locating and (unit.item.kind in ("caption", "table") or unit.is_row or find_references(unit.text)):
-                score += 0.3
-            if score > best_score:
-                best, best_score = unit, score
-        if best is not None and best_score >= 0.5:
-            result.append((CLAUSE_LABEL, best))
-    return result
+def _own_terms(terms: list[set[str]], evidence: Sequence[EvidenceItem]) -> list[set[str]]:
+    """The question's terms without the documents' subject (``SUBJECT_SHARE``); all of them when every
+    term is the subject."""
+    if len(evidence) < 4:
+        return terms
+    held = [stems(e.text) | stems(" ".join(e.section_path)) for e in evidence]
+    own = [t for t in terms if sum(1 for h in held if t <= h) < SUBJECT_SHARE * len(held)]
+    return own or terms
 
 
 def _caveats(

@@ -1,6 +1,6 @@
 """Separate what a question asks from how it wants the answer written.
 
-Questions carry instructions ("Round your answer to two decimal places.", "Answer in USD millions.",
+Questions carry instructions ("Round to one decimal place.", "Answer in EUR thousands.",
 "Assume you are an analyst.") and source restrictions ("using only the balance sheet"). Their words
 are not evidence to look for: "round", "decimal" or "format" would pull retrieval toward the wrong
 pages. The instruction openings are data in ``lexicon.INSTRUCTION_ENTRIES``. ``focus`` keeps the content sentences (definitions included:
@@ -22,11 +22,11 @@ _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"'(\[])|(?<=\?)\s*(?=[A-Z])")
 _LEAD_IN = re.compile(
     r"^(?P<lead>.*?\b(?:question|following)\b[^:]{0,160}):\s*(?P<rest>.+)$|"
     r"^(?P<lead2>(?:" + alternatives(LEAD_IN_ENTRIES) + r")\b[^,:]{0,120}"
-    r"\b(?:statements?|sheets?|p&l|position)\b[^,:]{0,40}),\s*(?:answer the following question[^:]*:\s*)?(?P<rest2>.+)$",
+    r"\b(?:statements?|sheets?|p&l|position)\b[^,:]{0,40}),\s*(?P<rest2>.+)$",
     re.I,
 )
-"""A lead-in ending in a colon ("Answer the following question: ..."), or a source clause naming a
-statement ("Using the balance sheet, ...")."""
+"""A lead-in ending in a colon ("Answer this question: ...", "Using the balance sheet, answer the question
+below: ..."), or a source clause naming a statement ("Using the balance sheet, ...")."""
 _ASKS = re.compile(
     r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|"
     r"could|will|would|should|list|name|give|calculate|compute|find|identify|describe|explain)\b",

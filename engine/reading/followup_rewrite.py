@@ -32,12 +32,13 @@ BARE_PERIOD = re.compile(
 """A follow-up that is only a period: "2019?", "In 2019?", "FY2020?"."""
 
 WHAT_ABOUT = re.compile(
+    r"^(?:and\s+|also\s+)?(?:do\s+)?(?:the\s+)?same\s+(?:for|in|with)\s+|"
     r"^(?:and|but|so|ok(?:ay)?|also)?[\s,]*"
     r"(?:what|how)\s+about\s+|^(?:and|also)\s+(?:for|in|with|at|on)?\s*|^(?:same|the\s+same)\s+for\s+|^for\s+",
     re.I,
 )
 """Leads of a follow-up that names only the new part: "and what about", "how about", "and (for)", "same for",
-"for"."""
+"for"; "(and) the same for" comes first, so its lead is not read as a bare "and"."""
 
 OTHERS = re.compile(
     r"^(?:and\s+)?(?:(?:are|is)\s+there\s+(?:any(?:thing)?\s+)?(?:others?|more|else|other\s+ones?|additional\s+ones?)"
@@ -70,6 +71,9 @@ COUNT_AFTER_WH = re.compile(rf"^((?:what|which)\s+){NUMBER_WORD}\s+", re.I)
 
 MAX_FOLLOW_UP_WORDS = 8
 """Follow-up forms are short; a longer question is taken as a full question."""
+MAX_PRONOUN_FOLLOW_UP_WORDS = 14
+"""A follow-up that points back with a pronoun may be a whole question of its own ("What were its research
+and development costs in 2018?"): up to this many words it is resolved against the previous subject."""
 MAX_WHY_SENTENCE = 220
 """Longest previous-answer sentence quoted in a rewritten "why" question."""
 
@@ -121,6 +125,8 @@ def _replace_span(text: str, span: tuple[int, int], new: str) -> str:
     """``text`` with ``span`` replaced by ``new``, minus the words of ``new`` that the text already has right
     after the span ("the Orion line" -> "the Vega line" replaces "the Orion", keeps one "line")."""
     following = [w.lower() for w in _words(text[span[1] :])]
+    if re.search(r"['\u2019]s$", text[span[0] : span[1]]) and not re.search(r"['\u2019]s$", new):
+        new += "'s"  # "Acme's revenue" -> "Globex's revenue": the possessive stays
     words = new.split()
     for k in range(min(len(words) - 1, len(following)), 0, -1):
         if [w.lower().strip(".,") for w in words[-k:]] == following[:k]:
@@ -131,6 +137,7 @@ def _replace_span(text: str, span: tuple[int, int], new: str) -> str:
 
 def _what_about(previous: str, target: str) -> str:
     """The previous question with ``target`` in the place of its matching part."""
+    possessive = bool(re.match(r"(?:its|their)\s+", target.strip(), re.I))
     target = re.sub(r"^(?:its|their)\s+", "", target.strip().rstrip("?.! ").strip(), flags=re.I)
     years = YEAR.findall(target)
     rest = YEAR.sub("", target).strip(" ,")
@@ -154,6 +161,9 @@ def _what_about(previous: str, target: str) -> str:
     elif slots and DETERMINER.match(rest):  # "the smaller drone": a described subject
         return _replace_span(question, slots.span("subject"), rest)
     elif slots:  # "payload": the thing asked for
+        subject = _subject(question) if possessive and _is_period(slots.group("subject")) else None
+        if subject and subject in slots.group("attr"):  # "its debt" after "Acme's revenue in 2019"
+            return _replace_span(question, slots.span("attr"), f"{subject}'s {bare}")
         determiner = re.match(r"(?:the|a|an)\s+", slots.group("attr"), re.I)
         return _replace_span(question, slots.span("attr"), (determiner.group(0) if determiner else "") + bare)
     return f"{_strip(question)}: what about {rest}?"
@@ -179,17 +189,26 @@ def _why(previous: str, previous_answer: str) -> str:
     return f"What is the reason behind this: {_strip(previous)}?"
 
 
+def _is_period(text: str) -> bool:
+    """A year or fiscal year ("2018", "FY2018", "fiscal 2018"): when a question happened, never what it is about."""
+    return bool(YEAR.fullmatch(DETERMINER.sub("", text.strip()))) or bool(re.fullmatch(r"(?:19|20)\d{2}s?", text))
+
+
 def _subject(previous: str) -> str | None:
+    """What the previous question was about: its subject slot unless that is a period, else its last name
+    (a possessive "Acme's" names the subject "Acme")."""
     slots = SUBJECT_SLOTS.match(previous.strip())
-    if slots:
-        return slots.group("subject")
-    names = _names(previous)
-    return previous[names[-1][0] : names[-1][1]] if names else None
+    if slots and not _is_period(slots.group("subject")):  # "Initech in 2020": the period is not the subject
+        return re.sub(r"\s+(?:in|for|during|as\s+of|at\s+the\s+end\s+of)\s+\S*\d{4}\S*$", "", slots.group("subject"))
+    names = [previous[a:b] for a, b in _names(previous)]
+    names = [re.sub(r"['\u2019]s$", "", n) for n in names if not _is_period(n)]
+    return names[-1] if names else None
 
 
 def _pronouns(question: str, previous: str) -> str | None:
     words = _words(question)
-    if len(words) > MAX_FOLLOW_UP_WORDS + 4 or any(_is_name(w) for w in words[1:]) or not PRONOUN.search(question):
+    names = [w for w in words[1:] if _is_name(w) and not _is_period(w)]  # a year is not a new subject
+    if len(words) > MAX_PRONOUN_FOLLOW_UP_WORDS or names or not PRONOUN.search(question):
         return None
     subject = _subject(previous)
     if not subject:
@@ -211,7 +230,8 @@ def rewrite_follow_up(question: str, previous_question: str, previous_answer: st
     if not previous_question.strip():
         return FollowUpRewrite(question=text, rule="unchanged")
     if len(_words(text)) > MAX_FOLLOW_UP_WORDS:
-        return FollowUpRewrite(question=text, rule="unchanged")
+        resolved = _pronouns(text, previous_question)  # a longer question that points back with "its"
+        return FollowUpRewrite(question=resolved or text, rule="pronoun" if resolved else "unchanged")
     if WHY.match(text):
         return FollowUpRewrite(question=_why(previous_question, previous_answer), rule="why")
     if OTHERS.match(text):

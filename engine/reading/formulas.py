@@ -1,9 +1,9 @@
 """Arithmetic a value question asks for, read from its own words, and computed from cited values.
 
-A question may define its metric ("Define working capital ratio as total current assets divided by
-total current liabilities", "FCF here is defined as: (cash from operations - capex)"), ask for an
-expression of line items ("unadjusted EBITDA less capex", "capex as a % of revenue"), or for a change
-between two periods ("the FY2019 - FY2020 total revenue growth rate"). ``parse_formula`` turns that
+A question may define its metric ("Let the quick ratio be cash plus receivables divided by
+current liabilities", "take owner earnings as: (net income + depreciation - capex)"), ask for an
+expression of line items ("operating income less interest", "capex as a % of revenue"), or for a change
+between two periods ("the growth in net sales from FY2016 to FY2017"). ``parse_formula`` turns that
 into an expression tree whose leaves are metric phrases (a phrase the question defines is replaced by
 its definition); ``evaluate`` computes it with a lookup the caller provides (the value brick over the
 evidence), keeping every input for the working. Pure: no I/O.
@@ -261,13 +261,13 @@ _RATIO_PARTS = re.compile(
 )
 
 _TERMS_TO = re.compile(r"[ -]to[ -]", re.I)
-"""Between a ratio's two terms: "debt-to-equity", "Long-term Debt to Total Liabilities"."""
+"""Between a ratio's two terms: "debt-to-equity", "Net Debt to Total Equity"."""
 
 _MARGIN = re.compile(r"^(?P<x>.+?)\s+(?:%\s*)?margin\b", re.I)
 
 
 def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
-    """ "the FY2022 unadjusted EBITDA % margin": a margin is the measure divided by revenue, in percent."""
+    """ "the FY2017 adjusted operating income % margin": a margin is the measure divided by revenue, in percent."""
     m = _MARGIN.match(re.split(r"(?<=[.?])\s", rest)[0])
     if not m:
         return None
@@ -278,8 +278,8 @@ def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
 
 
 def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = False) -> Node | None:
-    """The expression in the question's own ask ("the FY2022 unadjusted EBITDA less capex"); a ratio named
-    by its two terms ("Long-term Debt to Total Liabilities", "the capex to revenue ratio") divides them."""
+    """The expression in the question's own ask ("the FY2017 operating income less interest"); a ratio
+    named by its two terms ("Net Debt to Total Equity", "the capex to revenue ratio") divides them."""
     rest = re.split(r"(?<=[.?])\s", rest)[0]
     average = _YEARS_AVERAGE.search(rest)
     span = periods_in(rest)

@@ -49,7 +49,8 @@ class Unit:
     caption: str = ""
     lead_in: str = ""
     """The sentence that announces a table's rows ("... are expected to be paid as follows:"), when the
-    evidence holds it: it names what the rows' numbers are."""
+    evidence holds it: it names what the rows' numbers are; for a sentence opening with a pronoun, the
+    sentence before it (``_POINTS_BACK``)."""
 
 
 def _is_tabular(item: EvidenceItem) -> bool:
@@ -76,10 +77,18 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
         if not rows:
             parts = _merge_run_ins(parts)
         caption = parts[0] if rows and parts else ""
+        previous = ""
         for part in parts:
             if len(part) >= 2:
-                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=lead_in))
+                before = previous if not rows and _POINTS_BACK.match(part) else lead_in
+                units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=before))
+                previous = part
     return units
+
+
+_POINTS_BACK = re.compile(r"^(?:It|Its|This|These|They|Their|Such|The latter|The former)\b")
+"""A sentence that opens with a pronoun speaks of what the sentence before it names ("It is charged on every
+paved square metre" is about the levy named before): it is matched with that sentence as its lead-in."""
 
 
 def _previous_chunk_id(chunk_id: str) -> str:

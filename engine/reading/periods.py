@@ -1,6 +1,6 @@
 """Periods a text names: fiscal years, quarters, and the span a column covers.
 
-"FY2018", "fiscal 2022", "Q2 2023" and "the second quarter of fiscal 2024" name a year or a quarter.
+"FY2018", "fiscal 2022", "Q2 2023" and "the third quarter of fiscal 2016" name a year or a quarter.
 An earnings release or a 10-Q prints the same year twice, under "Three months ended" and under
 "Twelve months ended" (or "Nine months ended"): the span a year's column covers is read from the
 phrase before it, so a quarter's or a year-to-date figure never stands for a fiscal year's. Pure.

@@ -258,16 +258,35 @@ def uncovered_parts(parts: Sequence[QuestionPart], units: Sequence[Unit]) -> lis
         if not part.keywords or not stems(" ".join(part.keywords)):
             continue
         key = part_key(part.keywords)
-        if not any(2 * len(key & s) >= len(key) for s in unit_stems):
+        holding = [u for u, s in zip(units, unit_stems, strict=True) if 2 * len(key & s) >= len(key)]
+        if LOCATING_PART.match(part.text):  # "where is it shown" is answered only where a table, figure or
+            # section is named, and it shows what the part asks about (its key term in the passage or table)
+            holding = [
+                u for u in units if located(u) and 2 * len(key & (stems(u.item.text) | unit_terms(u))) >= len(key)
+            ]
+        if not holding:
             missing.append(part.text)
     return missing
 
 
+LOCATING_PART = re.compile(r"^(?:where|which (?:table|figure|section|page|chapter|part))\b", re.IGNORECASE)
+"""A part that asks where something is shown (``engine.reading.answer_text.LOCATING``)."""
+
+
+def located(unit: Unit) -> bool:
+    """A unit that says where: a caption, a table row, or a sentence of a passage naming a table, figure
+    or section."""
+    return unit.item.kind in ("caption", "table") or unit.is_row or bool(find_references(unit.item.text))
+
+
 def cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
-    """Units stating a count ("three types of ..."), those naming the listed subject first."""
-    subject = stems(listing_subject(parsed.original_question) or "")
+    """Units stating a count ("three types of ..."); when the question names what it lists, only those whose
+    count sentence names it (a passage counting something else announces nothing about the list asked)."""
+    subject = stems(listing_subject(parsed.original_question) or " ".join(parsed.keywords))
     cues = [u for u in units if u.coverage > 0 and find_cardinality_cue(u.text)]
-    return sorted(cues, key=lambda u: not (subject & stems(u.text)))
+    if subject:  # "three blades" announces no count of the damping methods asked: only a cue naming them does
+        return [u for u in cues if subject & stems(find_cardinality_cue(u.text)[1])]  # type: ignore[index]
+    return cues
 
 
 def announced_count(

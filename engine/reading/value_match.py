@@ -51,9 +51,9 @@ ASKING_WORDS = frozenset(
         "give",
         "annual",  # "annual report", "annual revenue": the kind of period, read as a period
         "quarterly",
-        "consolidated",  # "according to the consolidated statements of income": where it is printed
+        "consolidated",  # "as shown in the consolidated balance sheets": where it is printed
         "statement",
-        "quarter",  # "the second quarter of fiscal 2024": the period, read separately
+        "quarter",  # "the third quarter of fiscal 2016": the period, read separately
         "half",  # "the first half": a period too
         "season",  # "the 2025 season": a period too
         "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
@@ -303,7 +303,8 @@ def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
     """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
     never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
     year of a quarter asked, or the year before: which fiscal quarter it is depends on the company's
-    fiscal calendar (Best Buy's "three months ended July 29, 2023" is the second quarter of fiscal 2024)."""
+    fiscal calendar (a retailer whose year ends in late January prints "three months ended July 30, 2016" for the
+    second quarter of its fiscal 2017)."""
     if not asked or not cell.periods:
         return None
     if any(period == want for period in cell.periods for want in asked):

@@ -9,7 +9,7 @@ from collections.abc import Hashable, Iterable
 from engine.contracts import RankedList
 from engine.documents.text import normalize_query
 
-CacheKey = tuple[str, str, str, tuple[int, ...] | None, int, Hashable]
+CacheKey = tuple[str, str, str, tuple[int, ...] | None, int, Hashable, str]
 
 
 def make_key(
@@ -19,14 +19,18 @@ def make_key(
     pages: Iterable[int] | None,
     k: int,
     extra: Hashable = None,
+    access: str = "",
 ) -> CacheKey:
-    """The cache key: ``(doc_id, retriever, normalize_query(query), sorted pages or None, k, extra)``.
+    """The cache key: ``(doc_id, retriever, normalize_query(query), sorted pages or None, k, extra, access)``.
+
+    ``access`` names who may read the entry (a team library's user and the sorted ids of the collections
+    they may read; "" for a local library): a cached list is never served to another access.
 
     ``doc_id`` is the sha256 of the PDF bytes, so changed bytes never share an entry; callers that
     serve a re-parsed variant of a document pass a variant id such as ``"<doc_id>#<digest>"``.
     """
     page_key = tuple(sorted(set(pages))) if pages is not None else None
-    return (doc_id, retriever, normalize_query(query), page_key, int(k), extra)
+    return (doc_id, retriever, normalize_query(query), page_key, int(k), extra, access)
 
 
 class RetrievalCache:

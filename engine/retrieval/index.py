@@ -89,8 +89,12 @@ class DocumentIndex:
         cache: RetrievalCache | None = None,
         dense: DenseSlot | None = None,
         memo: DocumentMemo | None = None,
+        access: str = "",
     ) -> None:
         self.doc = doc
+        self.access = access
+        """Who may read through this index (a team library's user and collections; "" for a local library):
+        part of every retrieval-cache key, so cached evidence is only served to the same access."""
         self.memo = memo or DocumentMemo()
         self.profile = profile
         self.keyword = keyword
@@ -127,16 +131,17 @@ class DocumentIndex:
 
     def with_config(self, config: RetrievalConfig, cache: RetrievalCache) -> DocumentIndex:
         """The same document, retrievers and dense slot under other retrieval sizes."""
-        return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense, self.memo)
+        return DocumentIndex(self.doc, self.profile, self.keyword, config, cache, self._dense, self.memo, self.access)
 
     def with_dense(self, dense: DenseRetriever) -> DocumentIndex:
         """The same document and retrievers, with ``dense`` ranking by meaning (a run's embeddings retriever)."""
         return DocumentIndex(self.doc, self.profile, self.keyword, self.config, self.retrieval_cache,
-                             DenseSlot.holding(dense), self.memo)  # fmt: skip
+                             DenseSlot.holding(dense), self.memo, self.access)  # fmt: skip
 
     def with_document(self, doc: ParsedDocument) -> DocumentIndex:
         """A new index over ``doc``'s replaced chunks, reusing the keyword index (same doc_id)."""
-        return DocumentIndex(doc, self.profile, self.keyword.with_document(doc), self.config, self.retrieval_cache)
+        return DocumentIndex(doc, self.profile, self.keyword.with_document(doc), self.config, self.retrieval_cache,
+                             access=self.access)  # fmt: skip
 
     # ---- search -----------------------------------------------------------------------------
 
@@ -154,7 +159,8 @@ class DocumentIndex:
         pages = frozenset(pages) if pages is not None else None
         extra = (section_hint or None, bool(use_dense)) if retriever in ("fused", "toc") else None
         engine = self.dense_engine if retriever == "dense" or (retriever == "fused" and use_dense) else LSA_ENGINE
-        key = make_key(self.cache_id, retriever, query, pages, k, extra if engine == LSA_ENGINE else (extra, engine))
+        key = make_key(self.cache_id, retriever, query, pages, k, extra if engine == LSA_ENGINE else (extra, engine),
+                       access=self.access)  # fmt: skip
         cached = self.retrieval_cache.get(key)
         if cached is not None:
             return cached.model_copy(update={"from_cache": True})

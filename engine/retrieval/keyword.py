@@ -5,9 +5,10 @@ bold run-in terms, boosted by ``RetrievalConfig.heading_boost``). A hit's whoosh
 is the chunk's position in the parsed document (one segment, written in chunk order), so ids and
 pages need no postings of their own; page filters are sets of document numbers. Terms are
 computed once per chunk by :func:`index_terms` (the same terms as whoosh's ``StemmingAnalyzer``,
-which still parses queries) instead of whoosh's token-object pipeline. ``loupe-index.json``
-records the format and the chunk ids the index was built from; any mismatch reads as stale.
-The whoosh searcher is opened once and reused under a lock.
+which still parses queries) instead of whoosh's token-object pipeline, and written straight into
+the segment (:func:`_add_chunks`: the same bytes as whoosh's ``add_document`` + ``commit``, in
+about half the time). ``loupe-index.json`` records the format and the chunk ids the index was
+built from; any mismatch reads as stale. The whoosh searcher is opened once and reused under a lock.
 """
 
 from __future__ import annotations
@@ -20,17 +21,20 @@ import shutil
 import tempfile
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 from whoosh.analysis.tokenizers import default_pattern
+from whoosh.codec.whoosh3 import W3FieldWriter
 from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.lang.porter import stem
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.writing import SegmentWriter
 
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, ParsedDocument, RankedList
@@ -134,14 +138,95 @@ class _PrivateRamStorage(RamStorage):
 
 
 def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
-    writer = ix.writer(limitmb=256)
+    writer = ix.writer()
     try:
-        for chunk in doc.chunks:  # document numbers follow chunk order
-            writer.add_document(body=chunk.text, section=_section_text(chunk))
+        if doc.chunks:
+            _add_chunks(writer, doc.chunks)
         writer.commit()
     except BaseException:
         writer.cancel()
         raise
+
+
+_FIELDS = ("body", "section")
+"""The indexed fields in the order whoosh writes them (sorted by name)."""
+
+
+def _add_chunks(writer: SegmentWriter, chunks: Sequence[Chunk]) -> None:
+    """Write every chunk into ``writer``'s new segment: the same files ``add_document`` + ``commit`` write.
+
+    Whoosh's own path puts each posting as a tuple into a pool, sorts the pool, then looks each
+    posting's field length up again in the column it just wrote and adds the postings one call
+    each; here the postings are grouped per term as the chunks are read (document numbers ascend
+    by construction), the terms are sorted once, the lengths come from a list and each block of
+    postings is filled in one go. Each chunk is one document, numbered in chunk order. Section
+    texts repeat from chunk to chunk, so their terms are computed once per distinct text. It fills
+    the W3 codec's block buffers of the pinned whoosh-reloaded 2.7.5 directly;
+    tests/retrieval/test_keyword_writer.py checks that the segment's bytes equal whoosh's own.
+    """
+    schema = writer.schema
+    perdoc = writer.perdocwriter
+    postings: list[dict[bytes, tuple[list[int], list[int]]]] = [{} for _ in _FIELDS]
+    lengths: list[list[int]] = [[] for _ in _FIELDS]  # as the length column reads back (quantized)
+    sections: dict[str, dict[str, int]] = {}
+    encoded: dict[str, bytes] = {}
+    for docnum, chunk in enumerate(chunks):
+        perdoc.start_doc(docnum)
+        section = _section_text(chunk)
+        found = sections.get(section)
+        if found is None:
+            found = sections[section] = index_terms(section)
+        for slot, terms in enumerate((index_terms(chunk.text), found)):
+            length = sum(terms.values())
+            lengths[slot].append(byte_to_length(length_to_byte(length)) if length else 0)
+            table = postings[slot]
+            for term, freq in terms.items():
+                key = encoded.get(term)
+                if key is None:
+                    key = encoded[term] = term.encode("utf-8")
+                pair = table.get(key)
+                if pair is None:
+                    table[key] = ([docnum], [freq])
+                else:
+                    pair[0].append(docnum)
+                    pair[1].append(freq)
+            perdoc.add_field(_FIELDS[slot], schema[_FIELDS[slot]], None, length)
+        perdoc.finish_doc()
+    fields = writer.fieldwriter
+    for slot, name in enumerate(_FIELDS):
+        if postings[slot]:
+            fields.start_field(name, schema[name])
+            _add_terms(fields, postings[slot], lengths[slot], schema[name].format.field_boost)
+            fields.finish_field()
+    writer.docnum = len(chunks)
+    writer._added = True
+
+
+_PACKED = [pack_uint(n) for n in range(256)]
+
+
+def _add_terms(
+    fields: W3FieldWriter, table: dict[bytes, tuple[list[int], list[int]]], lengths: list[int], boost: float
+) -> None:
+    """One field's terms, in byte order, each posting list cut in blocks as ``add_posting`` cuts it."""
+    for key in sorted(table):
+        fields.start_term(key)
+        post = fields._postwriter
+        limit = post._blocklimit
+        docnums, freqs = table[key]
+        for start in range(0, len(docnums), limit):
+            if start:
+                post._write_block()  # add_posting writes a full block before taking the next posting
+            ids, counts = docnums[start : start + limit], freqs[start : start + limit]
+            weights = [float(freq * boost) for freq in counts]
+            post._ids.extend(ids)
+            post._weights.extend(weights)
+            post._values.extend([_PACKED[f] if f < 256 else pack_uint(f) for f in counts])
+            post._maxweight = max(0, *weights)
+            block_lengths = [lengths[d] for d in ids]
+            post._minlength = min(block_lengths)
+            post._maxlength = max(block_lengths)
+        fields.finish_term()
 
 
 def _build_in_memory(doc: ParsedDocument, config: RetrievalConfig) -> RamStorage:
@@ -165,6 +250,7 @@ class KeywordIndex:
         self._searcher = ix.searcher()
         self._parser = MultifieldParser(["body", "section"], ix.schema, group=OrGroup.factory(0.9))
         self.doc = doc
+        self.memory_backed = False
         self._order: tuple[tuple[str, int], ...] = tuple((c.chunk_id, c.page) for c in doc.chunks)
         self._docnums_by_page: dict[int, list[int]] = {}
         for number, (_, page) in enumerate(self._order):
@@ -178,28 +264,34 @@ class KeywordIndex:
         """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
 
         The index is built in memory (whoosh's file storage stats a file per field per document)
-        and its files are then written to ``directory`` in one go, the metadata file last.
+        and its files are then written to ``directory`` in one go, the metadata file last. The
+        returned index searches the in-memory copy (the same bytes), so the directory may be renamed
+        into place while it is in use; ``memory_backed`` is False when the build fell back to the disk.
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         for old in directory.iterdir():
             if old.is_file() and (old.suffix in _WHOOSH_SUFFIXES or old.name == META_NAME):
                 old.unlink()
+        storage: RamStorage | None = None
         try:
             storage = _build_in_memory(doc, config)
             for name, data in storage.files.items():
                 (directory / name).write_bytes(bytes(data))
         except ValueError as exc:  # whoosh's in-memory column writer occasionally trips; use the disk
             log.warning("in-memory index build failed (%s); building on disk", exc)
+            storage = None
             _write(whoosh_index.create_in(str(directory), _schema(config)), doc)
         meta = {
             "format": INDEX_FORMAT, "chunks": len(doc.chunks), "chunk_ids": _fingerprint(doc),
             "heading_boost": config.heading_boost,
         }  # fmt: skip
         (directory / META_NAME).write_text(json.dumps(meta), encoding="utf-8")
-        ix = whoosh_index.open_dir(str(directory))
+        ix = storage.open_index() if storage is not None else whoosh_index.open_dir(str(directory))
         log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
-        return cls(ix, doc, config)
+        built = cls(ix, doc, config)
+        built.memory_backed = storage is not None
+        return built
 
     @classmethod
     def in_memory(cls, doc: ParsedDocument, config: RetrievalConfig) -> KeywordIndex:

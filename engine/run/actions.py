@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.contracts import Action, AnswerWithEvidence, ComparisonSide, Trigger
+from engine.contracts import CaveatKind as K
 from engine.documents.text import find_references, normalize_query, stems
 from engine.reading.line_items import line_item_names
 from engine.retrieval.feedback import borrowed_words
@@ -58,6 +59,7 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
         _validation(answer),
         None if _across_documents(state) else _vocabulary(state, answer),
         _references(state, answer),
+        _uncovered_part(state, answer),
         _sides(state, answer),
         _value_inputs(state),
         _cardinality(state, answer),
@@ -133,6 +135,34 @@ def _references(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | 
 
     why = f"the answer cites {', '.join(pending)}, which was not in the evidence"
     return PlannedAction("pending_references", "two_hop", why, run, detail=",".join(pending))
+
+
+def _uncovered_part(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    """A part of the question no cited passage answers ("... and where is it shown?"): search for that part's
+    terms with the answer's own new terms (what "it" stands for), as a reader looks up the second half of a
+    question after answering the first. The whole question's search ranks passages by its first part."""
+    missing = {c.subject for c in answer.caveats if c.kind == K.PARTS_UNCOVERED}
+    parts = [p for p in state.parsed.parts if p.text in "; ".join(missing) and p.keywords]
+    if not parts or any(side.doc_id for side in state.parsed.sides):
+        return None
+    known = {normalize_query(k) for k in state.parsed.keywords}
+    fresh = [k for k in answer.discovered_keywords if normalize_query(k) not in known][:3]
+    queries = [
+        q for q in (" ".join(dict.fromkeys([*p.keywords, *fresh])) for p in parts) if state.guard.is_new_query(q)
+    ]
+    if not queries:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        for query in queries:
+            added += s.search(query, k=s.config.retrieval.top_k)
+        return queries, added
+
+    why = "no cited passage answers: " + "; ".join(p.text for p in parts)
+    return PlannedAction(
+        "incomplete_answer", "widen_scope", why, run, checks_drift=False, detail="part:" + ";".join(queries)
+    )
 
 
 def _first_hop(state: RunState, reference: str) -> bool:

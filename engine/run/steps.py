@@ -326,18 +326,36 @@ NOT_ESTABLISHED = "The evidence does not establish an answer."
 
 
 def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
-    """An answer under ``min_confidence`` is not claimed. One its signals call complete is still stated,
-    but not as complete (the loop read it so too: ``stops.claimed``), with a caveat saying why; an
-    incomplete one says so and offers its passages as the closest ones found (support), instead of
-    claiming them as the answer; its caveats say what is missing."""
+    """An answer under ``min_confidence`` is not claimed. One its signals call complete, or whose passages
+    cover the question's terms and kind (``supported``), is still stated, but not as complete (the loop
+    read it so too: ``stops.claimed``), with a caveat saying why; any other says so and offers its
+    passages as the closest ones found (support), instead of claiming them as the answer; its caveats say
+    what is missing."""
     if answer.confidence >= min_confidence or not answer.answer_found:
         return answer
-    if answer.complete_answer_found:
+    if answer.complete_answer_found or supported(answer):
         note = caveat(K.UNCLAIMED, figures=(answer.confidence, min_confidence))
         return answer.model_copy(update={"complete_answer_found": False, "caveats": (*answer.caveats, note)})
     lines = [NOT_ESTABLISHED, "Closest passages:", answer.text]
     citations = tuple(c.model_copy(update={"role": "support"}) for c in answer.citations)
     return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
+
+
+WEAK_SUPPORT = frozenset({
+    K.NO_EVIDENCE, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED, K.SIDE_NOT_FOUND, K.TERM_UNNAMED,
+    K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUES_MISSING, K.ONE_OF_TWO_VALUES, K.ONE_OF_TWO_TERMS,
+})  # fmt: skip
+"""Caveats that say the cited passages do not answer what is asked: they match only some of its key terms
+or not the span named, state no value of the kind asked (an amount for a ratio, one term of two), or a
+side has no passage at all. An answer with none of them is
+stated under the claim line, labelled as not verified: a count that falls short of the one announced, a
+part or a reference left open, a period not named, say what may be missing, not that the passages
+answer something else (declining then hides the passage that answers)."""
+
+
+def supported(answer: AnswerWithEvidence) -> bool:
+    """The answer's passages cover the question's key terms and the kind of answer asked (``WEAK_SUPPORT``)."""
+    return answer.answer_found and not any(c.kind in WEAK_SUPPORT for c in answer.caveats)
 
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:

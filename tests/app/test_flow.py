@@ -48,10 +48,10 @@ def test_follow_up_keeps_both_turns_and_links_them(app_engine: str) -> None:
     _ok(at)
     assert len(at.chat_message) == 4  # two questions, two answers
     assert [m.name for m in at.chat_message] == ["user", "assistant", "user", "assistant"]
-    assert any(e.label == "Activation column, narration and evidence" for e in at.expander)  # the earlier turn
+    assert any(e.label == "How it was answered, and the evidence" for e in at.expander)  # the earlier turn
     first, second = (json.loads(t) for t in at.session_state["loupe"]["conversation"])
     assert second["follow_up_of"] == first["run_id"] and second["docs"] == first["docs"]
-    assert len(at.table) == 2  # each turn keeps its activation column
+    assert sum("used" in t.value.columns for t in at.table) == 2  # each turn keeps its activation column
 
 
 def test_new_conversation_clears_the_turns(app_engine: str) -> None:
@@ -111,10 +111,22 @@ def test_marking_pages_builds_the_personal_set_that_evaluate_runs(app_engine: st
     at = at.button(key="loupe_eval_run").click().run()
     _ok(at)
     assert "Results: my questions" in at.subheader[0].value
-    columns = set(at.dataframe[0].value.columns)
-    assert {"evidence recall", "median latency (ms)", "LLM calls"} <= columns and "p50ms" not in columns
+    metrics = set(at.dataframe[0].value.index)
+    assert {"evidence recall", "median latency (ms)", "language-model calls", "answer match"} <= metrics
+    assert at.dataframe[0].value.columns[0] == "One pass" and "p50ms" not in metrics
+    per_question = at.dataframe[1].value
+    assert list(per_question.columns) == ["question", "approach", "pages cited", "gold pages", "answer",
+                                          "right or wrong", "confidence"]  # fmt: skip
+    assert per_question["question"].iloc[0] == SAMPLE_QUESTIONS[0] and "3" in per_question["gold pages"].iloc[0].split(
+        ", "
+    )
+    assert at.selectbox(key="loupe_eval_open").options
     cost = json.loads(at.get("plotly_chart")[1].proto.spec)
     assert cost["layout"]["showlegend"] is True and cost["layout"]["xaxis"]["title"]["text"]
+    assert all(t["mode"] == "markers" for t in cost["data"])  # names in the legend, never printed over each other
+    at = at.button(key="loupe_eval_open_go").click().run()  # a way into the question's run: asked on Ask
+    _ok(at)
+    assert len(at.chat_message) == 2 and SAMPLE_QUESTIONS[0] in _texts(at)
 
 
 def test_marking_rejects_a_page_the_document_does_not_have(app_engine: str) -> None:
@@ -155,13 +167,16 @@ def test_history_reruns_with_another_strategy_and_deletes_with_confirmation(app_
     at.selectbox(key="loupe_history_strategy").select("single_pass").run()
     at = at.button(key="loupe_history_rerun").click().run()
     _ok(at)
-    assert len(at.dataframe[0].value) == 2 and any("Re-ran with single" in s.value for s in at.success)
-    assert "single_pass" in list(at.dataframe[0].value["strategy"])
+    assert any("Re-ran the question with the approach “One pass”" in s.value for s in at.success)
+    # the same question asked again with another approach: one comparison entry, the fresh run open
+    assert list(at.dataframe[0].value["approach"]) == ["Comparison of 2 approaches"]
+    assert at.selectbox(key=f"loupe_history_in_{at.selectbox(key='loupe_history_run').value}").index == 0
     at = at.button(key="loupe_history_delete").click().run()
     assert any("cannot be undone" in w.value for w in at.warning)
     at = at.button(key="loupe_history_delete_yes").click().run()
     _ok(at)
-    assert len(at.dataframe[0].value) == 1 and any(s.value.startswith("Deleted run") for s in at.success)
+    assert len(at.dataframe[0].value) == 1 and any(s.value == "The run was deleted." for s in at.success)
+    assert "Automatic" not in at.selectbox(key="loupe_history_strategy").options  # the first run (auto) stays
 
 
 def test_history_continues_a_conversation_on_ask(app_engine: str) -> None:

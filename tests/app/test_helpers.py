@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import engine
 from engine import BudgetOverride, RunResult
 from tests.app.factories import run_result
 from ui import charts
@@ -24,27 +25,34 @@ def test_activation_rows_cover_all_seven_patterns() -> None:
     rows = activation_rows(run_result())
     assert len(rows) == 7
     on = [r["pattern"] for r in rows if r["on"] == "ON"]
-    assert on == ["Keyword retrieval", "Two-hop references"]
+    assert on == ["keyword_retrieval", "two_hop_references"]  # the engine's names, for the details
     assert all(r["reason"].startswith("rule ") for r in rows)
+    plain_rows = engine.analyst_activation_rows(run_result())
+    assert [r["step"] for r in plain_rows if r["used"] == "yes"] == ["Keyword search", "Following references"]
 
 
 def test_narration_one_line_per_pass() -> None:
     lines = narration_lines(run_result())
     assert len(lines) == 2
-    assert lines[1].startswith("**Pass 1** · pending references → two hop (+1 page(s))")
-    assert "followed Table 3" in lines[1]
+    assert lines[1].startswith("**1** · `pending_references` → `two_hop`: followed Table 3")
+    plain_lines = engine.pass_lines(run_result())
+    assert plain_lines[0].startswith("First reading: Loupe searched the documents")
+    assert plain_lines[1].startswith("Follow-up pass 1: The answer pointed to another part of the document, so ")
+    assert "Pass 1" not in plain_lines[1] and "page 5" in plain_lines[1] and "confidence 80%" in plain_lines[1]
 
 
 def test_budget_caption_and_usage_chart() -> None:
     result = run_result(iterations=0)
-    assert "feedback passes 1 of 0 ·" in budget_caption(result)
+    assert "follow-up passes 1 of 0 ·" in budget_caption(result)
     cached = result.model_copy(update={"usage": result.usage.model_copy(update={"cached_retrievals": 5})})
-    assert "5 more from the cache" in budget_caption(cached), "cache hits are shown, not hidden behind 0 calls"
+    assert "5 more answered from earlier searches" in budget_caption(cached), "cache hits are shown, not hidden"
     figure = charts.usage_chart(result)
     bar = figure.data[0]
-    assert list(bar.y) == ["iterations", "LLM calls", "retrieval calls", "unique queries", "context tokens", "seconds"]
+    assert list(bar.y) == ["Follow-up passes", "Language-model calls", "Searches", "Different searches",
+                           "Text read (tokens)", "Seconds"]  # fmt: skip
     assert bar.x[0] == 100.0  # 1 iteration spent of a zero budget reads as full
-    assert bar.x[1] == 100.0 and bar.text[1] == "8 / 8"
+    assert bar.x[1] == 100.0 and bar.text[1] == "8 of 8"
+    assert figure.layout.xaxis.range[1] <= 102.0  # the axis ends at the limit, not at 120%
     assert bar.marker.color[1] == charts.OVER_COLOR and bar.marker.color[2] == charts.BAR_COLOR
 
 
@@ -65,8 +73,8 @@ def test_library_rows_show_ocr_pages_and_indexes_still_building() -> None:
     base = LibraryEntry(doc_id=entry.doc_id, file_name="scan.pdf", size_bytes=2048, total_pages=entry.total_pages,
                         added_at="2025-01-02T03:04:05+00:00", profile=entry.model_copy(update={"ocr_pages": (1, 2)}))  # fmt: skip
     building, ready = entry_rows([base.model_copy(update={"building": ("keyword index",)}), base])
-    assert building["OCR pages"] == 2 and building["search indexes"] == "building: keyword index"
-    assert ready["search indexes"] == "ready"
+    assert building["OCR pages"] == 2 and building["state"] == "building: keyword index"
+    assert ready["state"] == "ready"
 
 
 def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
@@ -85,9 +93,15 @@ def test_citation_lines_split_the_answer_from_supporting_passages() -> None:
 def test_confidence_and_page_score_charts() -> None:
     result = run_result()
     confidence = charts.confidence_chart(result)
-    assert list(confidence.data[0].y) == [0.4, 0.8]
+    assert list(confidence.data[0].y) == [40.0, 80.0] and list(confidence.data[0].x) == [
+        "First reading",
+        "Follow-up pass 1",
+    ]
+    one = result.model_copy(update={"history": result.history[:1]})
+    single = charts.confidence_chart(one)
+    assert single.layout.xaxis.type == "category" and tuple(single.layout.yaxis.range) == (0, 100)
     scores = charts.page_scores_chart(result)
-    assert sorted(t.name for t in scores.data) == ["keyword", "toc", "two_hop"]
+    assert sorted(t.name for t in scores.data) == ["following references", "keyword search", "table of contents"]
     assert all(max(t.y) == 1.0 for t in scores.data)  # each retriever's best page is 1
 
 
@@ -96,7 +110,10 @@ def test_inspect_and_compare_rows() -> None:
     assert [r["action"] for r in rows] == ["retrieve", "two_hop"] and rows[1]["candidates added"] == 1
     results = [run_result("single_pass"), run_result("auto")]
     table = compare_rows(results)
-    assert table[1]["strategy"] == "auto → dispatched" and table[0]["evidence pages"] == "p2, p5"
+    assert (
+        table[1]["approach"] == "Automatic: guided search with follow-up passes"
+        and table[0]["evidence pages"] == "p2, p5"
+    )
     scatter = charts.cost_chart(results, "context_tokens")
     assert [t.x[0] for t in scatter.data] == [900, 900] and [t.y[0] for t in scatter.data] == [2, 2]
 

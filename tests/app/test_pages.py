@@ -8,8 +8,11 @@ import pymupdf
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine import SAMPLE_QUESTIONS
+from engine import SAMPLE_QUESTIONS, RunResult, build_pack, open_library
+from engine.llm.network import allow_network
+from engine.llm.structured import MODES
 from tests.app.conftest import APP
+from tests.llm.stub_server import StubServer, reply
 
 PAGES = [
     "pages/1_Inspect.py",
@@ -65,24 +68,24 @@ def test_first_visit_preselects_sample_and_asks(app_engine: str) -> None:
     at = _suggest(at, 0)
     assert not at.exception and not at.error, [e.value for e in at.error]
     activations = at.table[0].value
-    assert len(activations) == 7 and set(activations["on"]) <= {"ON", "off"}
-    assert "Pass 0" in _texts(at)
+    assert len(activations) == 7 and set(activations["used"]) <= {"yes", "no"}
+    assert "First reading" in _texts(at)
     assert at.get("image"), "no evidence image"
     assert at.get("plotly_chart"), "no plotly chart"
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert "Budget spent" in json.dumps(spec["layout"]["title"])
+    assert "Allowance used" in json.dumps(spec["layout"]["title"])
     assert len(at.chat_message) == 2 and SAMPLE_QUESTIONS[0] in _texts(at)
 
 
 def test_budget_override_changes_shown_budget(app_engine: str) -> None:
     at = _app().run()
     at = _suggest(at, 1)
-    assert "feedback passes 0 of 0 ·" not in _texts(at)
+    assert "follow-up passes 0 of 0 ·" not in _texts(at)
     at.sidebar.toggle(key="loupe_w_use_override").set_value(True).run()
     at.sidebar.number_input(key="loupe_w_max_iterations").set_value(0).run()
     at = _suggest(at, 1)
     assert not at.exception
-    assert "feedback passes 0 of 0 ·" in _texts(at)
+    assert "follow-up passes 0 of 0 ·" in _texts(at)
     # reset restores the defaults and switches the override off
     at.sidebar.button(key="loupe_reset_budget").click().run()
     assert at.sidebar.number_input(key="loupe_w_max_iterations").value == 3
@@ -93,10 +96,10 @@ def test_strategy_switch_changes_effective_strategy(app_engine: str) -> None:
     at = _app().run()
     at.sidebar.selectbox(key="loupe_w_strategy").select("single_pass").run()
     at = _suggest(at, 0)
-    assert "Strategy: **single_pass**" in _texts(at)
+    assert "Approach: One pass, as chosen." in _texts(at)
     at.sidebar.selectbox(key="loupe_w_strategy").select("dynamic").run()
     at = _suggest(at, 0)
-    assert "Strategy: **dynamic**" in _texts(at)
+    assert "Approach: Sub-questions" in _texts(at)
 
 
 def _encrypted() -> bytes:
@@ -166,7 +169,7 @@ def test_compare_runs_every_strategy(app_engine: str) -> None:
     at.button[[b.label for b in at.button].index("Run comparison")].click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     table = at.dataframe[0].value
-    assert len(table) == 5 and {"LLM calls", "evidence pages", "stop reason"} <= set(table.columns)
+    assert len(table) == 5 and {"language-model calls", "evidence pages", "why it stopped"} <= set(table.columns)
     assert at.get("plotly_chart")
 
 
@@ -180,20 +183,38 @@ def test_library_outline_and_delete(app_engine: str) -> None:
     assert at.warning and "cannot be undone" in at.warning[0].value
     at.button(key="loupe_delete_yes").click().run()
     assert not at.exception
-    assert any("library is empty" in i.value for i in at.info) or at.dataframe[0].value["pages"].iloc[0] == 10
+    assert any("Deleted" in s.value and "from the library" in s.value for s in at.success), _texts(at)
+    # (the page then adds the bundled sample again: a library is never left without it)
 
 
-def test_api_key_stays_out_of_runs_and_exports(app_engine: str) -> None:
-    at = _app().run()
-    at.sidebar.radio(key="loupe_w_backend").set_value("openai").run()
-    key_input = at.sidebar.text_input(key="loupe_w_api_key")
-    assert key_input.proto.type == key_input.proto.PASSWORD
-    key_input.input("sk-test-not-a-real-key").run()
-    at = _suggest(at, 0)
-    assert not at.exception  # no network in tests: the run falls back or reports an error as a message
+def test_api_key_stays_out_of_runs_and_exports(app_engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run made with the openai backend (a stub endpoint on 127.0.0.1) is stored, and neither the stored run
+    (the JSON download) nor its evidence pack holds the API key typed in the sidebar."""
+    if app_engine != "real":
+        pytest.skip("needs the real engine")
+    MODES.clear()
+    with StubServer() as stub:
+        monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+        stub.script(
+            reply({"statements": [{"text": "It flies.", "passages": [1]}], "answer_found": True, "missing": []})
+        )
+        at = _app().run()
+        at.sidebar.radio(key="loupe_w_backend").set_value("openai").run()
+        key_input = at.sidebar.text_input(key="loupe_w_api_key")
+        assert key_input.proto.type == key_input.proto.PASSWORD
+        key_input.input("sk-test-not-a-real-key").run()
+        with allow_network():
+            at = _suggest(at, 0)
+        assert stub.requests, "the run reached the stub endpoint"
+    MODES.clear()
+    assert not at.exception, [e.value for e in at.exception]
     stored = at.session_state["loupe"]["runs"]
-    assert all("sk-test-not-a-real-key" not in run for run in stored)
-    assert stored or at.error  # either a run (the download is that JSON) or a message
+    assert len(stored) == 1, "the run is stored (the JSON download is that run)"
+    assert "sk-test-not-a-real-key" not in stored[0]
+    result = RunResult.model_validate_json(stored[0])
+    assert result.backend == "openai"
+    pack = build_pack(result, open_library().pdf_bytes)
+    assert "sk-test-not-a-real-key" not in pack.markdown(image_dir=None)
 
 
 @pytest.mark.parametrize("n", range(len(SAMPLE_QUESTIONS)))

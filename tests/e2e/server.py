@@ -38,17 +38,19 @@ def free_port() -> int:
 
 @contextmanager
 def streamlit_app(
-    library: Path, log_path: Path, script: str = "app.py", address: str | None = "127.0.0.1"
-) -> Iterator[str]:
-    """The app served from ``script`` on a free port with ``LOUPE_LIBRARY=library``; yields its URL.
-    ``address=None`` passes no address, so the repository's .streamlit/config.toml decides."""
-    port = free_port()
+    library: Path, log_path: Path, script: str = "app.py", address: str | None = "127.0.0.1",
+    port: int | None = None, extra: tuple[str, ...] = (),
+) -> Iterator[str]:  # fmt: skip
+    """The app served from ``script`` on a free port (or ``port``) with ``LOUPE_LIBRARY=library``; yields its URL.
+    ``address=None`` passes no address, so the repository's .streamlit/config.toml decides; ``extra`` are more
+    ``streamlit run`` flags (for example ``--secrets.files``)."""
+    port = port or free_port()
     env = {**os.environ, "LOUPE_LIBRARY": str(library), "LOUPE_NO_NETWORK": "1", "PYMUPDF_SUGGEST_LAYOUT_ANALYZER": "0"}
     log = log_path.open("a")
     flags = ["--server.address", address] if address else []
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port), *flags,
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+         "--server.headless", "true", "--browser.gatherUsageStats", "false", *extra],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -86,10 +86,10 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
         box = page.locator("[data-testid='stChatInputTextArea']")
         box.fill(QUESTION)
         box.press("Enter")
-        page.get_by_text("Activation column").wait_for()
-        expect(page.get_by_text("Narration", exact=True)).to_be_visible()
-        expect(page.get_by_text("Pass 0").first).to_be_visible()
-        expect(page.get_by_text("Two-hop references")).to_be_visible()
+        page.get_by_text("How Loupe searched").wait_for()
+        expect(page.get_by_text("What each pass did", exact=True)).to_be_visible()
+        expect(page.get_by_text("First reading").first).to_be_visible()
+        expect(page.get_by_text("Following references").first).to_be_visible()
         evidence = page.locator("[data-testid='stImage'] img").first
         evidence.wait_for()
         page.locator(".js-plotly-plot").first.wait_for()
@@ -105,7 +105,7 @@ def test_upload_ask_and_see_why(server: str, tmp_path: Path) -> None:
             browser.close()
             return
         page.locator("[data-testid='stSidebarNav'] a", has_text="Inspect").click()
-        page.get_by_text("Iterations", exact=True).wait_for()
+        page.get_by_text("Passes", exact=True).wait_for()
         page.locator(".js-plotly-plot").nth(1).wait_for()
         time.sleep(2.0)
         assert not page.locator("[data-testid='stException']").count()

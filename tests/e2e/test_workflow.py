@@ -76,7 +76,7 @@ def test_conversation_pack_restart_history(tmp_path: Path) -> None:
             expect(messages.nth(2)).to_contain_text(FOLLOW_UP)
             expect(messages.nth(3)).to_contain_text("Understood as: What is the flight endurance of the Heron 2?")
             # the earlier turn is collapsed with its evidence inside; the latest shows its evidence cards
-            earlier = page.get_by_text("Activation column, narration and evidence")
+            earlier = page.get_by_text("How it was answered, and the evidence")
             expect(earlier).to_be_visible()
             earlier.click()
             expect(page.get_by_text("Evidence pages").first).to_be_visible()

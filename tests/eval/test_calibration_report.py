@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.eval.calibration import (
+from engine.eval.dataset import parse_eval_lines
+from engine.eval.metrics import QuestionScore, score_run
+from engine.eval.reliability import (
     auc,
     bins_of,
     feature_rows,
@@ -16,8 +18,6 @@ from engine.eval.calibration import (
     selective_curve,
     summarize_calibration,
 )
-from engine.eval.dataset import parse_eval_lines
-from engine.eval.metrics import QuestionScore, score_run
 from engine.eval.report import format_report
 from engine.eval.runner import EvalReport
 from engine.reading.calibration import features_of

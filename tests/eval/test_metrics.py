@@ -184,8 +184,8 @@ def test_side_coverage_counts_documents_with_a_gold_or_also_page_cited():
 
 
 def test_reliability_bins_count_right_answers_by_confidence():
-    from engine.eval.calibration import format_reliability, reliability
     from engine.eval.metrics import QuestionScore
+    from engine.eval.reliability import format_reliability, reliability
 
     def row(confidence, recall, match, complete=True):
         return QuestionScore(question_id="q", type="t", strategy="auto", confidence=confidence, recall=recall,

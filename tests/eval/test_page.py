@@ -26,7 +26,8 @@ def test_page_runs_the_bundled_set(library_dir: Path) -> None:
     at.run()
     next(b for b in at.button if b.label == "Run evaluation").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert len(at.dataframe) == 2
+    assert len(at.dataframe) == 3, "the summary, the per-question table and the per-type table"
+    assert len(at.dataframe[1].value) == 3 * 2, "one row per question and strategy"
     assert "Results: sample" in at.subheader[0].value
     assert at.session_state["eval_report_json"].startswith("{")
 

@@ -130,8 +130,8 @@ def test_a_failure_while_writing_chunks_rolls_everything_back(
 
     real = module.write_chunks
 
-    def write_then_fail(conn, doc) -> None:
-        real(conn, doc)
+    def write_then_fail(conn, doc, *collection) -> None:
+        real(conn, doc, *collection)
         raise OSError("connection lost (injected)")
 
     monkeypatch.setattr(module, "write_chunks", write_then_fail)

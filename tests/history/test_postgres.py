@@ -118,7 +118,7 @@ def test_one_pool_per_url_is_shared_by_the_library_and_the_run_store(pg_url: str
     config = EngineConfig(library=LibraryConfig(path=str(tmp_path)))
     library = open_library(config)
     store = open_run_store(config)
-    assert library.db is store.db is pg.database(pg_url)  # type: ignore[attr-defined]
+    assert library.db.db is store.db.db is pg.database(pg_url)  # type: ignore[attr-defined]
 
 
 def test_without_a_server_postgres_tests_skip_locally_and_fail_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:

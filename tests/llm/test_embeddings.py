@@ -3,7 +3,6 @@ and each key only where it may go."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -73,10 +72,10 @@ def test_each_failure_is_an_embedding_error_with_its_reason(stub: EmbeddingsStub
 
 def test_a_hanging_endpoint_times_out(stub: EmbeddingsStub) -> None:
     stub.mode, stub.hang_seconds = "hang", 4.0
-    started = time.monotonic()
-    with pytest.raises(EmbeddingError) as caught:
+    with pytest.raises(
+        EmbeddingError
+    ) as caught:  # without the timeout the reply would come after 4 s (bench/deadlines.py times it)
         _embedder(stub, max_retries=0, timeout_seconds=1.0).embed(["one"])
-    assert time.monotonic() - started < 3.5
     assert "within" in caught.value.reason or "timeout" in caught.value.reason
 
 

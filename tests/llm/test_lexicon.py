@@ -49,24 +49,26 @@ def test_the_glossary_holds_no_misspelling_or_phrasing_of_one_question(phrase):
     "sentence",
     [
         "Anwser in millions.",
-        "Calculate what was asked by utilizing the line items.",
+        "Work out what is asked by drawing on the figures shown.",
         "Address the question by adopting the perspective of an analyst.",
-        "Approach the question asked by assuming the standard definition.",
-        "Basing your judgments off of the cash flow statement, explain.",
+        "Tackle the problem by taking the usual definition.",
+        "Relying on the statement of cash flows, explain.",
         "Using the line items clearly shown, compute it.",
-        "If operating margin is not a useful metric for a company like this, then state that and explain why.",
-        "List the page numbers in the list format.",
-        "We want to calculate a financial metric.",
+        "If operating margin tells little about a business of this type, say so and give the reason.",
+        "List the chapter titles in bullet form.",
+        "We need to work out a finance ratio.",
     ],
 )
-def test_benchmark_templates_are_not_instructions(sentence):
+def test_phrasings_outside_the_general_openings_are_not_instructions(sentence):
+    """Personas, requests and conditions in other words than the general openings stay content: the openings
+    are general answer-format verbs, not the templates of one question set."""
     question = f"What is the operating margin of the group? {sentence}"
     assert focus(question).content == question, "only general answer-format instructions are set aside"
 
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Round your answer to two decimal places.", "Answer in USD millions.", "Give me an integer.",
+    ["Round the result to two decimals.", "Answer in EUR thousands.", "Give me an integer.",
      "Directly answer yes or no.", "The answer should be a list."],
 )  # fmt: skip
 def test_general_answer_format_instructions_are_set_aside(sentence):

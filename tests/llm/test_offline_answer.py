@@ -187,7 +187,7 @@ def test_the_count_cue_naming_the_listed_subject_wins():
 
 
 def test_format_instructions_are_not_parts_of_the_question_to_cover():
-    answer = ask("What is the mean turbidity at Station B? Round your answer to one decimal place.", TABLE)
+    answer = ask("What is the mean turbidity at Station B? Round to one decimal place.", TABLE)
     assert not any(c.kind == K.PARTS_UNCOVERED for c in answer.caveats)
 
 

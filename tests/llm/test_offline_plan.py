@@ -32,9 +32,9 @@ def make(question: str) -> ExecutionPlan:
 
 
 def test_comparison_is_split_per_side():
-    queries = [q.query for q in plan("Were Goo Goo Dolls and Echosmith formed in the same city?").sub_queries]
+    queries = [q.query for q in plan("Were Copper Kettle and Nightjar formed in the same city?").sub_queries]
     assert len(queries) == 2
-    assert queries[0].startswith("Goo Goo Dolls") and queries[1].startswith("Echosmith")
+    assert queries[0].startswith("Copper Kettle") and queries[1].startswith("Nightjar")
 
 
 def test_multi_part_question_is_split_at_the_second_clause():
@@ -63,11 +63,11 @@ def test_replan_with_only_repeated_gaps_still_proposes_something_new():
 
 
 def test_sufficiency_needs_evidence_for_every_side():
-    question = "Were Goo Goo Dolls and Echosmith formed in the same city?"
-    goo = ev(3, "The Goo Goo Dolls are a rock band formed in 1986 in Buffalo, New York.")
-    echo = ev(9, "Echosmith is a band formed in Chino, California in 2009.")
+    question = "Were Copper Kettle and Nightjar formed in the same city?"
+    goo = ev(3, "The Copper Kettle are a rock band formed in 1986 in Buffalo, New York.")
+    echo = ev(9, "Nightjar is a band formed in Chino, California in 2009.")
     partial = judge(question, goo)
-    assert not partial.sufficient and partial.missing and partial.missing[0].startswith("Echosmith")
+    assert not partial.sufficient and partial.missing and partial.missing[0].startswith("Nightjar")
     assert judge(question, goo, echo).sufficient
     assert not judge(question).sufficient
 
@@ -81,6 +81,6 @@ def test_bridge_question_plans_a_dependent_step_with_a_placeholder():
 
 
 def test_comparison_plan_has_independent_steps():
-    steps = make("Is the Marsilea or the Brabejum the genus of more individual species of plants?").steps
+    steps = make("Is the Quercus or the Ginkgo the genus with more living species?").steps
     assert len(steps) == 2 and all(not s.depends_on for s in steps)
     assert not any(re.search(r"\{\w+\}", s.query) for s in steps)

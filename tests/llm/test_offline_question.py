@@ -13,9 +13,9 @@ from engine.reading.question import extract_keywords, find_sides, parse_question
 # count, value, refs, complexity
 CASES: list[tuple[str, str, dict]] = [
     # single facts
-    ("What was the label smoothing value used during training?", "single_fact", {"kw": ["label smoothing"]}),
+    ("What warmup length did the optimizer schedule use?", "single_fact", {"kw": ["warmup length"]}),
     ("How many layers does the encoder have?", "single_fact", {"value": True, "kw": ["encoder", "layers"]}),
-    ("What accuracy does the proposed system achieve?", "single_fact", {"value": True}),
+    ("What accuracy does the baseline tagger reach?", "single_fact", {"value": True}),
     ("When was the company incorporated?", "single_fact", {"value": True, "kw": ["company", "incorporated"]}),
     (
         "What mean turbidity does Table 3 report for Station B?",
@@ -23,30 +23,30 @@ CASES: list[tuple[str, str, dict]] = [
         {"refs": ["Table 3"], "layout": "table", "value": True, "kw": ["Station B"], "complexity": "moderate"},
     ),
     (
-        "What is the FY2018 capital expenditure amount (in USD millions) for 3M? Use the cash flow statement.",
+        "What is the FY2016 capital expenditure amount (in EUR millions) for Acme? Use the cash flow statement.",
         "single_fact",
-        {"layout": "table", "value": True, "kw": ["FY2018", "capital expenditure", "3M"]},
+        {"layout": "table", "value": True, "kw": ["FY2016", "capital expenditure", "Acme"]},
     ),
     ("What is shown in Figure 2?", "single_fact", {"refs": ["Figure 2"], "layout": "figure"}),
     ("Who is the chief executive officer of Northwind Traders?", "single_fact", {"kw": ["Northwind Traders"]}),
     ("What dropout rate did the base model use?", "single_fact", {"value": True, "kw": ["dropout rate"]}),
     # comparisons
     (
-        "Were Goo Goo Dolls and Echosmith formed in the same city?",
+        "Were Copper Kettle and Nightjar formed in the same city?",
         "comparison",
-        {"sides": ["Goo Goo Dolls", "Echosmith"]},
+        {"sides": ["Copper Kettle", "Nightjar"]},
     ),
     (
-        "Which band formed earlier, Edward Sharpe and the Magnetic Zeros or Louis XIV?",
+        "Which band formed earlier, Arlo Finch and the Paper Lanterns or Hotel XII?",
         "comparison",
-        {"sides": ["Edward Sharpe and the Magnetic Zeros", "Louis XIV"]},
+        {"sides": ["Arlo Finch and the Paper Lanterns", "Hotel XII"]},
     ),
     (
-        "Is the Marsilea or the Brabejum the genus of more individual species of plants?",
+        "Is the Quercus or the Ginkgo the genus with more living species?",
         "comparison",
-        {"sides": ["Marsilea", "Brabejum"]},
+        {"sides": ["Quercus", "Ginkgo"]},
     ),
-    ("Are both George Duran and Ara Babajian famous chefs?", "comparison", {"sides": ["George Duran", "Ara Babajian"]}),
+    ("Are both Marta Olsen and Ravi Kamath famous chefs?", "comparison", {"sides": ["Marta Olsen", "Ravi Kamath"]}),
     ("BERT vs GPT-2 on the GLUE benchmark", "comparison", {"sides": ["BERT", "GPT-2"]}),
     ("What is the difference between precision and recall?", "comparison", {"sides": ["precision", "recall"]}),
     ("Compare the Heron survey and the Egret survey turbidity results", "comparison", {"sides": ["Heron", "Egret"]}),
@@ -76,9 +76,9 @@ CASES: list[tuple[str, str, dict]] = [
     ("What is the population of the city where the band was formed?", "multi_hop", {}),
     # open scoped
     ("How does the attention mechanism work?", "open_scoped", {"kw": ["attention mechanism"]}),
-    ("Why did revenue decline in 2019?", "open_scoped", {"kw": ["2019"]}),
+    ("Why did bookings shrink in 2017?", "open_scoped", {"kw": ["2017"]}),
     ("Explain the training schedule of the model", "open_scoped", {"kw": ["training schedule"]}),
-    ("What drove operating margin change as of FY2022 for 3M?", "open_scoped", {"kw": ["operating margin", "FY2022"]}),
+    ("What factors moved gross margin in FY2016 for Acme?", "open_scoped", {"kw": ["gross margin", "FY2016"]}),
     # corpus-wide
     ("What are the main themes of the report overall?", "open_corpus_wide", {"complexity": "complex"}),
     ("Summarize the document", "open_corpus_wide", {}),
@@ -141,7 +141,7 @@ def test_keywords_drop_stop_words_and_keep_multiword_terms() -> None:
 
 def test_non_comparison_or_yields_no_sides() -> None:
     assert find_sides("Is the company a capital-intensive business or not?") == []
-    assert parse_question("Is 3M a capital-intensive business based on FY2022 data?").intent == "single_fact"
+    assert parse_question("Is Acme a labour-intensive business judged on FY2016 data?").intent == "single_fact"
 
 
 def test_worked_example_question_is_a_complex_listing_with_a_table_hint() -> None:
@@ -197,14 +197,14 @@ def test_a_count_in_a_relative_clause_is_a_condition_not_the_number_of_answers()
 def test_compared_sides_are_of_one_kind() -> None:
     from engine.reading.question_sides import find_sides
 
-    assert find_sides("How does Boeing's effective tax rate in FY2022 compare to FY2021?") == ["FY2022", "FY2021"]
+    assert find_sides("How does Acme's effective tax rate in FY2016 compare to FY2015?") == ["FY2016", "FY2015"]
     assert find_sides("How does the Heron 2 compare with the Heron 3 in endurance?") == ["Heron 2", "Heron 3"]
 
 
 def test_a_definition_is_how_to_compute_the_answer_not_a_part_of_it() -> None:
     parsed = parse_question(
-        "What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
-        "FY2019 revenue / (average PP&E between FY2018 and FY2019)."
+        "What is the FY2016 inventory turnover for Acme? Inventory turnover is defined as: "
+        "FY2016 cost of sales / (average inventory between FY2015 and FY2016)."
     )
     assert parsed.parts == ()
 

@@ -17,9 +17,7 @@ ANNUAL_2022 = identity(
 
 
 def test_years_go_to_the_report_of_that_year():
-    sides = map_sides(
-        "How did headcount change between the end of 2018 and the end of 2022?", [ANNUAL_2018, ANNUAL_2022]
-    )
+    sides = map_sides("How did headcount move from the close of 2018 to the close of 2022?", [ANNUAL_2018, ANNUAL_2022])
     assert [(s.doc_id, s.label) for s in sides] == [("a", "2018"), ("b", "2022")]
 
 
@@ -46,11 +44,11 @@ def test_versions_kinds_and_names():
     sides = map_sides("Do the earnings release figures match the 10-K?", filings)
     assert [s.label for s in sides] == ["10-K", "earnings release"]
     watches = [
-        identity("h", "honor_watch_gs_pro.pdf", ["HONOR Watch GS Pro OnlineHelp HUAWEI TECHNOLOGIES"]),
-        identity("w", "watch_d.pdf", ["WATCH D USER GUIDE", "Press the Down button on your watch"]),
+        identity("h", "kestrel_band_pro.pdf", ["KESTREL Band Pro OnlineHelp ORBIT DEVICES"]),
+        identity("w", "orbit_watch_k.pdf", ["ORBIT WATCH K USER GUIDE", "Press the Down button on your watch"]),
     ]
-    sides = map_sides("What does the Down button open on the HONOR Watch GS Pro and on the HUAWEI WATCH D?", watches)
-    assert [s.label for s in sides] == ["HONOR Watch GS Pro", "HUAWEI WATCH D"]
+    sides = map_sides("What does the Down button open on the KESTREL Band Pro and on the ORBIT WATCH K?", watches)
+    assert [s.label for s in sides] == ["KESTREL Band Pro", "ORBIT WATCH K"]
 
 
 def test_a_document_named_by_nothing_is_labelled_by_its_title_or_file_name():
@@ -80,10 +78,10 @@ def test_one_document_has_no_document_sides():
 def test_the_phrase_for_all_sides_together():
     from engine.reading.doc_sides import collective_noun
 
-    assert collective_noun("Which flow names differ between the two versions?") == "versions"
-    assert collective_noun("Both watch manuals describe a setting. What is it?") == "watch manuals"
-    assert collective_noun("Which building blocks does each system use?") == "system"
-    assert collective_noun("ProgramFC and QACheck both break a claim into steps.") == ""  # "both" before a verb
+    assert collective_noun("Which field names changed between the two versions?") == "versions"
+    assert collective_noun("Both printer manuals name a setting. What is it?") == "printer manuals"
+    assert collective_noun("Which components does each system rely on?") == "system"
+    assert collective_noun("Atlas and Boreal both split a request into steps.") == ""  # "both" before a verb
     assert collective_noun("What did revenue do in 2018 and 2022?") == ""
 
 

@@ -14,27 +14,31 @@ from engine.reading.question import parse_question
     ("question", "content", "dropped"),
     [
         (
-            "What is the net debt in FY2021? Round your answer to two decimal places.",
-            "What is the net debt in FY2021?",
+            "What is the net debt in FY2016? Round the result to two decimals.",
+            "What is the net debt in FY2016?",
             1,
         ),
         (
-            "What is the churn rate? Answer in units of percents and round to one decimal place.",
+            "What is the churn rate? Answer in percent, to one decimal.",
             "What is the churn rate?",
             1,
         ),
         (
-            "Assume that you are an analyst. Answer the following question using the balance sheet: what is the "
-            "total equity?",
-            "what is the total equity?",
+            "Assume you are a credit officer at a bank. Answer the question below with the balance sheet: how "
+            "large is the total equity?",
+            "how large is the total equity?",
             2,
         ),
-        ("How many pumps are installed? Please write the answer in int format.", "How many pumps are installed?", 1),
+        (
+            "How many pumps are installed? Please write the answer as a whole number.",
+            "How many pumps are installed?",
+            1,
+        ),
         (  # a conditional request is content: no rule exists for one benchmark's template
-            "Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
-            "then state that and explain why.",
-            "Does the firm have a healthy margin? If gross margin is not a useful metric for a company like this, "
-            "then state that and explain why.",
+            "Does the firm earn a healthy margin? If net margin says little about a firm of this kind, say so "
+            "and give the reason.",
+            "Does the firm earn a healthy margin? If net margin says little about a firm of this kind, say so "
+            "and give the reason.",
             0,
         ),
         (
@@ -53,13 +57,13 @@ def test_focus_sets_answer_format_instructions_aside(question, content, dropped)
 
 def test_focus_keeps_a_question_that_only_looks_like_an_instruction():
     assert focus("Write down the pseudo code of step 5.").content == "Write down the pseudo code of step 5."
-    assert focus("Format the date on page 14 as YYYY-MM-DD.").instructions == ()
+    assert focus("Format the deadline on page 9 as YYYY-MM-DD.").instructions == ()
 
 
 def test_focus_reports_the_named_financial_statements():
     found = focus(
-        "Using the cash flow statement, answer the following question: how much cash did operations "
-        "generate in FY2020? Base your answer on the P&L and the statement of financial position."
+        "From the cash flow statement, answer this question: how much cash did operations "
+        "generate in FY2016? Base your answer on the P&L as well as the statement of financial position."
     )
     assert found.content.startswith("how much cash did operations generate")
     assert set(found.sources) == {CASH_FLOW, INCOME, BALANCE}
@@ -75,8 +79,8 @@ def test_glossary_maps_question_terms_to_document_words_and_statements():
 
 
 def test_enrich_appends_document_words_once_and_keeps_the_question_words():
-    parsed = parse_question("What is the FY2018 capital expenditure for the company? Answer in USD millions.")
-    assert parsed.instructions == ("Answer in USD millions.",)
+    parsed = parse_question("How large was the FY2016 capital expenditure of the group? Answer in EUR millions.")
+    assert parsed.instructions == ("Answer in EUR millions.",)
     enriched = enrich(parsed)
     assert enriched.retrieval.main_query.startswith(parsed.retrieval.main_query)
     assert "purchases of property and equipment" in enriched.retrieval.expansions

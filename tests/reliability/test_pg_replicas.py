@@ -96,8 +96,8 @@ import engine.library.pg_library as module
 from engine.library import open_library
 
 real = module.write_chunks
-def write_then_hang(conn, doc):
-    real(conn, doc)
+def write_then_hang(conn, doc, *collection):
+    real(conn, doc, *collection)
     print("written", flush=True)
     time.sleep(120)
 module.write_chunks = write_then_hang

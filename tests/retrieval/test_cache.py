@@ -78,3 +78,12 @@ def test_thread_safe_under_concurrent_use():
 def test_shared_cache_is_one_instance_per_size():
     assert shared_cache(7) is shared_cache(7)
     assert shared_cache(7) is not shared_cache(8)
+
+
+def test_the_key_holds_the_readers_access_so_a_cached_list_is_never_served_to_other_access() -> None:
+    cache = RetrievalCache(8)
+    cache.put(make_key("doc1", "fused", "x", None, 8, access="alice:1,3"), rl("a"))
+    assert cache.get(make_key("doc1", "fused", "x", None, 8, access="alice:1,3")) is not None
+    assert cache.get(make_key("doc1", "fused", "x", None, 8, access="bob:2")) is None
+    assert cache.get(make_key("doc1", "fused", "x", None, 8, access="alice:3")) is None  # a membership went
+    assert cache.get(make_key("doc1", "fused", "x", None, 8)) is None

@@ -105,7 +105,7 @@ def test_a_chapter_numbered_label_names_its_own_table_and_a_plural_names_a_range
     from engine.documents.text import find_references
 
     assert find_references("Table 6-2 lists the operations; see Figure 3\u20131") == ("Table 6-2", "Figure 3-1")
-    assert find_references("the item with blue color in Table1-1") == ("Table 1-1",)
+    assert find_references("the row shaded green in Table1-1") == ("Table 1-1",)
     assert find_references("Tables 1-3 and Notes 4\u20136") == ("Table 1", "Note 4"), "a range names its first"
     doc = document([["Table 6: summary"], ["Table 6-1 Permissions"], ["Table 6-2 Common operations"]])
     assert resolve_reference(doc, "Table 6-2") == 3, "not Table 6's page, not Table 6-1's"

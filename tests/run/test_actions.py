@@ -53,3 +53,37 @@ def test_a_complete_answer_below_the_claim_line_is_widened_and_a_sure_one_is_not
     assert plan is not None and plan.action == "enable_dense", "complete but unsure: meaning-based search next"
     sure = AnswerWithEvidence(text="x", confidence=0.8, complete_answer_found=True)
     assert _widen(state, sure) is None
+
+
+def test_a_part_no_cited_passage_answers_is_searched_with_the_answers_new_terms():
+    from engine.contracts import CaveatKind as K
+    from engine.contracts import QuestionPart, caveat
+    from engine.run.actions import _uncovered_part
+
+    parsed = question("Which sensors are fitted, and where is their accuracy shown?", keywords=("sensors", "accuracy"))
+    parts = (QuestionPart(text="Which sensors are fitted", keywords=("sensors",)),
+             QuestionPart(text="where is their accuracy shown", keywords=("accuracy",)))  # fmt: skip
+    seen: list[str] = []
+    state = SimpleNamespace(parsed=parsed.model_copy(update={"parts": parts}),
+                            guard=SimpleNamespace(is_new_query=lambda q: q not in seen))  # fmt: skip
+    missing = AnswerWithEvidence(text="x", confidence=0.2, discovered_keywords=("Sonar Array", "sensors"),
+                                 caveats=(caveat(K.PARTS_UNCOVERED, "where is their accuracy shown"),))  # fmt: skip
+    plan = _uncovered_part(state, missing)
+    assert plan is not None and plan.detail == "part:accuracy Sonar Array"
+    covered = missing.model_copy(update={"caveats": ()})
+    assert _uncovered_part(state, covered) is None
+    seen.append("accuracy Sonar Array")
+    assert _uncovered_part(state, missing) is None, "a query already run is not run again"
+
+
+def test_new_passages_are_not_measured_against_an_answer_that_leaves_a_part_uncovered():
+    from engine.contracts import CaveatKind as K
+    from engine.contracts import Citation, caveat
+    from engine.run.strategies.dispatched import _strengths
+
+    state = SimpleNamespace(ledger={"d:p1:b0": object()}, question_strength=lambda ids: 0.5)
+    cited = (Citation(chunk_id="d:p1:b0", doc_id="d", page=1, quote="x"),)
+    whole = AnswerWithEvidence(text="x", confidence=0.3, citations=cited)
+    assert _strengths(state, whole, ["d:p2:b0"]) == (0.5, 0.5)
+    part_open = whole.model_copy(update={"caveats": (caveat(K.PARTS_UNCOVERED, "where is it shown"),)})
+    assert _strengths(state, part_open, ["d:p2:b0"]) is None, "a passage about the open part may cover less"

@@ -18,7 +18,7 @@ def test_a_statement_read_as_rows_is_not_re_parsed(config: EngineConfig, shared_
     data = (shared_dir / "corpus/filings/3M_2018_10K.pdf").read_bytes()
     entry = Library(config).ingest(data, "3M_2018_10K.pdf")
     result = engine.answer(
-        "What is the FY2018 capital expenditure amount (in USD millions) for 3M according to the cash flow "
+        "How much did 3M spend on capital expenditure in FY2018 (USD millions), going by the cash flow "
         "statement table?", [entry.doc_id], strategy="dispatched", config=config,
     )  # fmt: skip
     assert result.activations.adaptive_parsing.on, result.activations.adaptive_parsing.reason

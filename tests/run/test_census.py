@@ -37,7 +37,7 @@ def test_the_figures_of_the_appendix_are_counted_from_their_captions(config: Eng
     library = Library(config)
     doc_id = library.ingest(_paper(), "paper.pdf").doc_id
     result = engine.answer(  # the census's own verdict; the calibrated one is tests/reading/test_calibration.py's
-        "How many figures are there in the appendix of the paper?",
+        "How many figures are in the appendix of the paper?",
         [doc_id],
         strategy="auto",
         config=config,
@@ -61,6 +61,6 @@ def test_a_document_without_labelled_figures_is_answered_as_before(config: Engin
     page = doc.new_page()
     page.insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), f"<h1>Overview</h1><p>{TEXT}</p>")
     doc_id = library.ingest(doc.tobytes(), "plain.pdf").doc_id
-    result = engine.answer("How many figures are there in the document?", [doc_id], strategy="auto", config=config)
+    result = engine.answer("How many figures are in the document?", [doc_id], strategy="auto", config=config)
     assert "figures in the document" not in result.answer.text
     assert not result.answer.complete_answer_found

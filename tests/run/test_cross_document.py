@@ -100,7 +100,7 @@ def test_the_same_line_item_read_in_each_document_is_compared_with_both_values_c
     first = library.ingest(_statement(2018, "1,821"), "acme_2018_annual_report.pdf").doc_id
     second = library.ingest(_statement(2022, "1,862"), "acme_2022_annual_report.pdf").doc_id
     result = engine.answer(
-        "Which of Acme's annual reports shows the higher research and development expenses, 2018 or 2022?",
+        "Which Acme annual report states higher research and development expenses, 2018 or 2022?",
         [first, second], strategy="auto", config=config,
     )  # fmt: skip
     text = result.answer.text
@@ -135,7 +135,7 @@ def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_us
         "parameter of type file.</p>",
     ]), "acme_api_1.0.pdf").doc_id  # fmt: skip
     result = engine.answer(
-        "Compare how a file upload is described in Acme API 1.0 with how it is described in Acme API 2.0.",
+        "Contrast how a file upload is explained in Acme API 1.0 with how it is explained in Acme API 2.0.",
         [older, newer], strategy="dispatched", config=config,
     )  # fmt: skip
     side_passes = [h for h in result.history if h.trigger == "side_missing"]
@@ -162,7 +162,7 @@ def _rates() -> bytes:
 
 def test_two_years_of_one_document_each_read_in_their_own_column(config: EngineConfig) -> None:
     doc_id = Library(config).ingest(_rates(), "acme_2022_annual_report.pdf").doc_id
-    result = engine.answer("How does Acme's effective tax rate in FY2022 compare to FY2021?", [doc_id],
+    result = engine.answer("How does the effective tax rate of Acme in FY2022 compare to FY2021?", [doc_id],
                            strategy="auto", config=config)  # fmt: skip
     assert [s.label for s in result.parsed_question.sides] == ["FY2022", "FY2021"]
     text = result.answer.text
@@ -194,9 +194,10 @@ def _statements() -> bytes:
 
 def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_both(config: EngineConfig) -> None:
     doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    question = ("What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
-                "FY2019 revenue / (average PP&E between FY2018 and FY2019). Round your answer to two decimal places.")  # fmt: skip
-    result = engine.answer(question, [doc_id], strategy="auto", config=config)
+    question = ("What is the FY2019 net PP&E turnover for Acme? Net PP&E turnover is defined as: "
+                "revenue in FY2019 / (average PP&E from FY2018 to FY2019). Round to two decimal places.")  # fmt: skip
+    # the run's own verdict; the calibrated one is tests/reading/test_calibration.py's
+    result = engine.answer(question, [doc_id], strategy="auto", config=config, calibrate=False)
     assert result.answer.text.startswith("24.26"), result.answer.text
     assert result.answer.complete_answer_found, result.answer.caveats  # FY2018 and FY2019 are its inputs' periods
     assert not any("FY2018" in c.subject for c in result.answer.caveats)
@@ -229,10 +230,10 @@ def test_a_ratio_whose_second_line_item_is_not_in_the_document_is_shown_as_the_c
 
 def test_a_ratio_read_with_a_narrower_line_item_is_not_claimed(config: EngineConfig) -> None:
     doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    exact = engine.answer("What is long-term debt to total assets for Acme in FY2019?", [doc_id],
+    exact = engine.answer("How much is Acme's long-term debt to total assets in FY2019?", [doc_id],
                           strategy="dispatched", config=config).answer  # fmt: skip
     assert exact.text.startswith("0.18") and exact.complete_answer_found, exact.text  # 3,610 / 19,845
-    narrower = engine.answer("What is total debt to total assets for Acme in FY2019?", [doc_id],
+    narrower = engine.answer("How much is Acme's total debt to total assets in FY2019?", [doc_id],
                              strategy="dispatched", config=config).answer  # fmt: skip
     assert not narrower.complete_answer_found  # long-term debt is part of the total debt, not all of it
     assert narrower.confidence < config.generation.min_claim_confidence, narrower

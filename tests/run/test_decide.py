@@ -30,7 +30,7 @@ CASES = [
     ("listing-off", {}, {}, "listing_aggregation", False, "does not ask for a list"),
     (
         "listing-census",
-        {"text": "How many figures are there in the appendix of the paper?"},
+        {"text": "How many figures are in the appendix of the paper?"},
         {},
         "listing_aggregation",
         True,

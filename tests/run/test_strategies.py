@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from engine.api import answer
 from engine.contracts import Budget, BudgetOverride
 from engine.contracts import CaveatKind as K
+from tests.scripted import ScriptedBackend, cite_first
 
 LISTING_Q = "What kinds of filtering are applied to the turbidity readings?"
 TABLE_Q = "What mean turbidity does Table 3 report for Station B?"
@@ -70,26 +71,29 @@ def test_single_pass_never_loops(report):
 
 
 def test_zero_iterations_still_answers_flagged(report):
+    """An incomplete answer (scripted) with no pass allowed: answered, flagged as cut short by the budget."""
     library, entry = report
+    incomplete = cite_first("Median smoothing and drift correction.", complete=False, confidence=0.4)
     result = answer(LISTING_Q, [entry.doc_id], strategy="dispatched", library=library,
-                    budget=BudgetOverride(max_iterations=0))  # fmt: skip
+                    backend=ScriptedBackend({"answer": incomplete}), budget=BudgetOverride(max_iterations=0))  # fmt: skip
     assert result.answer.text
     assert result.usage.iterations == 0
     assert len(result.history) == 1
-    if not result.answer.complete_answer_found:
-        assert result.exhausted and result.stop_reason == "budget_iterations"
-        assert any(c.kind == K.STOPPED_EARLY for c in result.answer.caveats)
+    assert not result.answer.complete_answer_found
+    assert result.exhausted and result.stop_reason == "budget_iterations"
+    assert any(c.kind == K.STOPPED_EARLY for c in result.answer.caveats)
 
 
 def test_one_retrieval_call_still_answers_flagged(report):
+    """An incomplete answer (scripted) after the only retrieval call: answered, flagged by a budget stop."""
     library, entry = report
+    incomplete = cite_first("Station B.", complete=False, confidence=0.4)
     result = answer(TABLE_Q, [entry.doc_id], strategy="dispatched", library=library,
-                    budget=BudgetOverride(max_retrieval_calls=1))  # fmt: skip
+                    backend=ScriptedBackend({"answer": incomplete}), budget=BudgetOverride(max_retrieval_calls=1))  # fmt: skip
     assert result.answer.text
     assert result.usage.retrieval_calls <= 1
-    if not result.answer.complete_answer_found:
-        assert result.exhausted
-        assert result.stop_reason.startswith("budget_")
+    assert result.exhausted
+    assert result.stop_reason.startswith("budget_")
 
 
 def test_zero_llm_budget_uses_offline_rules_and_says_so(report):

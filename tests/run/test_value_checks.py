@@ -32,7 +32,7 @@ def _cited(value: ValueAnswer) -> list[Citation]:
 
 
 def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
-    parsed = parse_question("What is the average PP&E between FY2018 and FY2019?")
+    parsed = parse_question("What is the average PP&E for FY2018 and FY2019?")
     answer = AnswerWithEvidence(text="", uncovered_sides=("FY2018", "FY2019"),
                                 caveats=(caveat(K.SIDE_NOT_FOUND, "FY2018"),))  # fmt: skip
     both = _value("2019", "2018")
@@ -71,7 +71,7 @@ def test_a_difference_asked_needs_more_than_one_value_read() -> None:
 
 
 def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
-    parsed = parse_question("What is long-term debt to total assets for Acme in FY2019?")
+    parsed = parse_question("How much is Acme's long-term debt to total assets in FY2019?")
     value = _value("2019")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
     assert verdict.blocked and caveat(K.ONE_OF_TWO_TERMS) in verdict.caveats, (

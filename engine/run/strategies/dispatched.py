@@ -9,6 +9,7 @@ unless an earlier one was better (complete, more sides covered, or more confiden
 from __future__ import annotations
 
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
+from engine.contracts import CaveatKind as K
 from engine.documents.layout import has_rows
 from engine.run.actions import PlannedAction, anchor_share, next_action
 from engine.run.census_answer import count_labels
@@ -186,8 +187,8 @@ def _strengths(state: RunState, answer: AnswerWithEvidence, added: list[str]) ->
     cited = [c.chunk_id for c in answer.citations if c.role == "answer" and c.chunk_id in state.ledger] or [
         c.chunk_id for c in answer.citations if c.chunk_id in state.ledger
     ]
-    if not cited or not added:
-        return None
+    if not cited or not added or any(c.kind == K.PARTS_UNCOVERED for c in answer.caveats):
+        return None  # a part the answer leaves uncovered may be answered by a passage that covers less of the rest
     return state.question_strength(added), state.question_strength(cited)
 
 

@@ -19,7 +19,13 @@ def run_single_pass(state: RunState) -> Outcome:
     inputs, found = value_searches(state)
     added = list(dict.fromkeys([*added, *found]))
     answer = answer_now(state)
-    also = f" and the {len(inputs)} inputs of the computation asked" if inputs else ""
+    also = ""
+    if inputs:
+        also = (
+            " and the input of the computation asked"
+            if len(inputs) == 1
+            else f" and the {len(inputs)} inputs of the computation asked"
+        )
     narration = (f"Pass 0: keyword search retrieved {pages_phrase(state, added)}{also}; "
                  f"answered once at confidence {answer.confidence:.2f}")  # fmt: skip
     history = [record(state, "initial", "retrieve", [query, *inputs], added, 0.0, answer.confidence, narration)]

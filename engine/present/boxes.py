@@ -1,0 +1,185 @@
+"""Where a citation sits on its page: the boxes of the cited line, or for a table value the row with its
+cells, found in the page's own text layout (PyMuPDF words) and matched to the quote.
+
+These boxes are what every reader draws (the app's crops, the evidence pack, any client of the run record),
+so they are computed once, when the run ends, and carried on each ``Citation``. A chunk's own line boxes
+are only a hint of where to look: a table split into several chunks shares its line boxes out by position,
+so a row quoted from one part can sit outside the boxes that part carries.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+
+import pymupdf
+
+from engine.contracts import AnswerWithEvidence, BBox, Chunk, Citation
+
+logger = logging.getLogger(__name__)
+
+LINE_MATCH_SHARE = 0.6
+"""A line belongs to a quote that is not verbatim on the page when this share of its words are the quote's."""
+ROW_BAND_SHARE = 0.5
+"""A word is on a label's row when its vertical centre lies inside the label's line, grown by this share of
+the line's height (cells set a point lower or higher than their label stay on the row; the next row does not)."""
+WRAP_GAP_SHARE = 0.8
+"""Two search hits are one wrapped passage when the second starts within this share of a line height below the
+first (a label that wraps to a second line in its column)."""
+_NUMBER_CHARS = re.compile(r"[^\w().,%-]")
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _cell_text(text: str) -> str:
+    """A cell's value as written, without currency signs and spaces: "$ (1,577)" -> "(1,577)"."""
+    return _NUMBER_CHARS.sub("", text)
+
+
+def _rect(box: BBox) -> pymupdf.Rect:
+    return pymupdf.Rect(*box)
+
+
+def _union(rects: Sequence[pymupdf.Rect]) -> BBox:
+    return (min(r.x0 for r in rects), min(r.y0 for r in rects), max(r.x1 for r in rects), max(r.y1 for r in rects))
+
+
+def _occurrences(hits: Sequence[pymupdf.Rect]) -> list[list[pymupdf.Rect]]:
+    """Search hits grouped into passages: a hit that starts on the next line down continues the previous one
+    (search_for returns one rectangle per line of a passage that wraps)."""
+    groups: list[list[pymupdf.Rect]] = []
+    for hit in hits:
+        last = groups[-1][-1] if groups else None
+        if last is not None and last.y1 - 1 <= hit.y0 <= last.y1 + WRAP_GAP_SHARE * max(last.height, 1.0):
+            groups[-1].append(hit)
+        else:
+            groups.append([hit])
+    return groups
+
+
+def _distance(rects: Sequence[pymupdf.Rect], near: pymupdf.Rect | None) -> float:
+    """Vertical distance of a passage from the chunk's area (0 inside it)."""
+    if near is None:
+        return 0.0
+    top, bottom = min(r.y0 for r in rects), max(r.y1 for r in rects)
+    return max(0.0, near.y0 - bottom, top - near.y1)
+
+
+def _row_words(words: Sequence[tuple], line: pymupdf.Rect) -> list[tuple]:
+    grow = ROW_BAND_SHARE * line.height
+    return [w for w in words if line.y0 - grow <= (w[1] + w[3]) / 2 <= line.y1 + grow and w[0] >= line.x0 - 1]
+
+
+def _table_row(page: pymupdf.Page, quote: str, near: pymupdf.Rect | None) -> list[BBox]:
+    """The row of a quoted table row ("Label | 1,577 | 1,373"): where its label is, the occurrence whose
+    line holds the most of the quoted cells (nearest the chunk on a tie), boxed with those cells."""
+    cells = [c.strip() for c in quote.split("|")]
+    label = next((c for c in cells if any(ch.isalpha() for ch in c)), "")
+    values = [_cell_text(c) for c in cells if c and c != label and _cell_text(c)]
+    if not label:
+        return []
+    words = page.get_text("words")
+    best: tuple[tuple[int, float], list[pymupdf.Rect]] | None = None
+    for group in _occurrences(page.search_for(label)):
+        row = _row_words(words, group[-1])  # the cells sit on the label's last line when it wraps
+        matched = [pymupdf.Rect(w[:4]) for w in row if _cell_text(w[4]) in values]
+        score = (len({_cell_text(w[4]) for w in row} & set(values)), -_distance(group, near))
+        if best is None or score > best[0]:
+            best = (score, group + matched)
+    return [_union(best[1])] if best else []
+
+
+def _line_matches(page: pymupdf.Page, quote: str, area: pymupdf.Rect | None) -> list[BBox]:
+    """The lines inside ``area`` whose words are mostly the quote's (when the quote is not verbatim on the
+    page: joined table cells, hyphenation, ligatures), so a passage is boxed line by line, not as a block."""
+    wanted = set(_tokens(quote))
+    if not wanted:
+        return []
+    lines: dict[tuple[int, int], list[tuple]] = {}
+    for word in page.get_text("words", clip=area):
+        lines.setdefault((word[5], word[6]), []).append(word)
+    boxes: list[BBox] = []
+    for members in lines.values():
+        tokens = [t for w in members for t in _tokens(w[4])]
+        if tokens and sum(t in wanted for t in tokens) >= LINE_MATCH_SHARE * len(tokens):
+            boxes.append(_union([pymupdf.Rect(w[:4]) for w in members]))
+    return boxes
+
+
+def locate_quote(page: pymupdf.Page, quote: str, hint: Sequence[BBox] = ()) -> tuple[BBox, ...]:
+    """The boxes of ``quote`` on ``page`` (PDF points, top-left origin): one per line of a prose passage, one
+    for a table row with its cells; ``hint`` (the chunk's boxes) breaks ties between occurrences and bounds
+    the fuzzy fallback. Empty when the quote cannot be placed on the page."""
+    quote = " ".join(quote.split())
+    if not quote:
+        return ()
+    near = pymupdf.Rect(_union([_rect(b) for b in hint])) if hint else None
+    try:
+        if " | " in quote:  # a table row as the table finder joined it
+            return tuple(_table_row(page, quote, near))
+        groups = _occurrences(page.search_for(quote))
+        if groups:
+            best = min(groups, key=lambda g: _distance(g, near))
+            return tuple((r.x0, r.y0, r.x1, r.y1) for r in best)
+        area = pymupdf.Rect(near.x0 - 4, near.y0 - 4, near.x1 + 4, near.y1 + 4) if near is not None else None
+        return tuple(_line_matches(page, quote, area))
+    except (RuntimeError, ValueError) as error:  # a damaged page: the caller falls back to the chunk
+        logger.debug("cannot place a quote on page %d: %s", page.number + 1, error)
+        return ()
+
+
+def with_citation_boxes(
+    answer: AnswerWithEvidence, chunks: Sequence[Chunk], pdf_bytes: Callable[[str], bytes]
+) -> AnswerWithEvidence:
+    """``answer`` with each citation's ``boxes`` set from its page's layout (its chunk's boxes when the quote
+    cannot be placed; left empty when the document cannot be opened)."""
+    by_id = {c.chunk_id: c for c in chunks}
+    opened: dict[str, pymupdf.Document | None] = {}
+    citations: list[Citation] = []
+    try:
+        for citation in answer.citations:
+            chunk = by_id.get(citation.chunk_id)
+            doc_id = citation.doc_id or (chunk.doc_id if chunk is not None else "")
+            if doc_id not in opened:
+                try:
+                    opened[doc_id] = pymupdf.open(stream=pdf_bytes(doc_id), filetype="pdf")
+                except Exception as error:  # a missing or unreadable file leaves the boxes empty
+                    logger.info("no citation boxes for %s: %s", doc_id, error)
+                    opened[doc_id] = None
+            doc = opened[doc_id]
+            hint = chunk.bboxes if chunk is not None else ()
+            boxes: tuple[BBox, ...] = ()
+            if doc is not None and 1 <= citation.page <= doc.page_count:
+                boxes = locate_quote(doc[citation.page - 1], citation.quote, hint) or tuple(hint)
+            citations.append(citation.model_copy(update={"boxes": boxes}))
+    finally:
+        for doc in opened.values():
+            if doc is not None:
+                doc.close()
+    return answer.model_copy(update={"citations": tuple(citations)})
+
+
+_HEADER_CELL = re.compile(
+    r"(?:FY\s*)?(?:19|20)\d{2}|\(?\s*(?:in\s+)?(?:millions?|thousands?|billions?|dollars|percent|%|\$|usd|eur)"
+    r"(?:[^)]{0,30})\)?|[-\u2013\u2014$]?",
+    re.I,
+)
+"""A cell of a table's header row: a year, a unit ("(Millions)", "in thousands, except per share"), or empty."""
+
+
+def is_bare_header(quote: str) -> bool:
+    """A quoted table row that is only the table's column headings ("(Millions) | 2018 | 2017 | 2016"): it
+    names no item and holds no value, so it supports nothing."""
+    if "|" not in quote:
+        return False
+    return all(_HEADER_CELL.fullmatch(cell.strip()) for cell in quote.split("|"))
+
+
+def without_bare_headers(answer: AnswerWithEvidence) -> AnswerWithEvidence:
+    """``answer`` without supporting passages that are only a table's header row (the answer's own
+    citations are kept whatever they quote)."""
+    kept = tuple(c for c in answer.citations if c.role != "support" or not is_bare_header(c.quote))
+    return answer if len(kept) == len(answer.citations) else answer.model_copy(update={"citations": kept})

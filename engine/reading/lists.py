@@ -1,0 +1,187 @@
+"""Lists in the evidence: a lead sentence and the items that follow it.
+
+A sentence that ends in a colon ("The committee reviews the following matters:", "We use three kinds
+of sensors:") announces what follows it; quoted alone it says only that something follows. A reader
+reads on: the items in the same passage ("(a) ... (b) ..."), then the passages after it in the same
+section, bullet lines, numbered lines, bold run-in paragraphs, across a page break, skipping the
+tables and figures set between them (a float is placed where it fits, not where the prose is). The
+reader stops at a heading, at another section, or at the first plain paragraph after the items.
+Pure: reads ``Unit`` objects of the evidence (``engine.reading.passages``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+
+from engine.documents.layout import has_rows
+from engine.documents.text import find_cardinality_cue, normalize_space, stems
+from engine.reading.passages import Unit
+
+MAX_ITEMS = 12
+"""Items read under one lead: enough for any list a person asks about; a longer run is a table's body."""
+ITEM_SENTENCES = 2
+"""An item passage is quoted by its first sentences (its term and what it says of it), not whole."""
+MAX_PAGES_ON = 1
+"""A list runs across one page break at most (its continuation); further on is another passage."""
+
+_MARKER = re.compile(r"^\s*(?:[•▪◦●·■□➢►\-–*]\s*|\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+)\S")
+"""An item's own marker: a bullet, "1." / "1)", "(a)", "(iv)"."""
+_INLINE = re.compile(r"(?:^|(?<=[\s;:,]))\((?:[a-h]|[ivx]{1,4}|\d{1,2})\)\s+")
+"""Items run together in one sentence: "... as follows: (a) the audit plan; (b) the fees; (c) ..."."""
+_FOLLOWING = re.compile(r"\b(?:the following|as follows|include|includes|including|are|is|were)\s*:\s*$", re.I)
+
+
+def block_position(unit: Unit) -> tuple[str, int, int]:
+    """(document, page, block) of a unit's passage, from its chunk id ("doc:p8:b10" -> block 10)."""
+    match = re.search(r":b(\d+)$", unit.item.chunk_id)
+    return unit.item.doc_id, unit.item.page, int(match.group(1)) if match else 0
+
+
+_TABLE_LEAD = re.compile(r"\b(?:the following (?:table|schedule|list)|the table below)\b", re.IGNORECASE)
+"""A sentence that points at the table right after it ("The following table summarizes ...")."""
+
+
+def is_lead(text: str) -> bool:
+    """Whether a sentence announces items: it ends with a colon (what follows is what it announces), or it
+    points at the table that follows it."""
+    text = normalize_space(text)
+    return len(text.split()) >= 3 and (text.endswith(":") or bool(_TABLE_LEAD.search(text)))
+
+
+def announces(text: str) -> bool:
+    """A lead that names what follows ("the following", "as follows:", "include:") or counts it."""
+    return is_lead(text) and (bool(_FOLLOWING.search(normalize_space(text))) or find_cardinality_cue(text) is not None)
+
+
+def is_item(unit: Unit) -> bool:
+    """A unit that opens an item: a marker, a list-item block, or a bold run-in term at its start."""
+    if unit.item.kind == "list_item" or _MARKER.match(unit.text):
+        return True
+    return any(t.strip() and unit.text.startswith(t.strip()) for t in unit.item.bold_terms)
+
+
+def _is_float(unit: Unit) -> bool:
+    """A table or figure set between a list's lead and its items (its caption or its rows, "cell | cell")."""
+    return unit.item.kind in ("caption", "table", "figure") or unit.is_row or has_rows(unit.item.text)
+
+
+def inline_items(text: str) -> list[str]:
+    """Items written in one sentence after their markers: "(a) X; (b) Y" -> ["(a) X", "(b) Y"]."""
+    starts = [m.start() for m in _INLINE.finditer(text)]
+    if len(starts) < 2:
+        return []
+    ends = [*starts[1:], len(text)]
+    return [text[s:e].strip(" ;,.") for s, e in zip(starts, ends, strict=True) if text[s:e].strip(" ;,.")]
+
+
+def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> list[Unit]:
+    """The items under ``lead`` among ``units`` (module doc): one unit per item, in document order.
+
+    In the lead's own passage, the units after it are its items when they carry markers (or, for a
+    passage that is itself a list, every line after the lead). In later passages of its section, the
+    first unit of each item-shaped passage is an item; a passage that is no item ends the list, unless
+    nothing was found yet and it is the very next passage (the table or paragraph the lead announces).
+    """
+    doc, page, block = block_position(lead)
+    section = lead.item.section_path
+    own = _in_text_order([u for u in units if u.item.chunk_id == lead.item.chunk_id and u.order == lead.order])
+    at = next((i for i, u in enumerate(own) if u is lead), None)
+    after = own[at + 1 :] if at is not None else []
+    items = [u for u in after if is_item(u)] or (after if lead.item.kind == "list_item" else [])
+    later: dict[str, Unit] = {}
+    for unit in units:
+        u_doc, u_page, u_block = block_position(unit)
+        if u_doc != doc or (u_page, u_block) <= (page, block) or u_page > page + MAX_PAGES_ON:
+            continue
+        if unit.item.section_path != section and unit.item.kind != "caption":
+            continue
+        if unit.item.chunk_id not in later or _at(unit) < _at(later[unit.item.chunk_id]):
+            later[unit.item.chunk_id] = unit  # the passage's first unit stands for it
+    following = sorted(later.values(), key=block_position)
+    for position, unit in enumerate(following):
+        if len(items) >= limit:
+            break
+        if unit.item.kind == "heading":
+            break
+        if _is_float(unit):
+            captions_only = all(p.item.kind == "caption" for p in following[:position])
+            if not items and captions_only and _TABLE_LEAD.search(lead.text):  # the table it points at: its rows
+                rows = [u for u in units if u.item.chunk_id == unit.item.chunk_id and u.order == unit.order]
+                rows = _in_text_order([u for u in rows if u.is_row])
+                if rows:
+                    return rows[:limit]
+            continue
+        if is_item(unit):
+            items.append(_item_unit(unit, units))
+            continue
+        if not items and position == 0 and _next_block(lead, unit):
+            items.append(unit)  # the one passage the lead announces: a table or a paragraph
+        break
+    return items[:limit]
+
+
+def _item_unit(first: Unit, units: Sequence[Unit]) -> Unit:
+    """An item passage as one unit: its first ``ITEM_SENTENCES`` sentences (a run-in term and its first
+    sentence say little of what the item does)."""
+    own = [u for u in units if u.item.chunk_id == first.item.chunk_id and u.order == first.order and not u.is_row]
+    own = _in_text_order(own)
+    if len(own) < 2 or first.item.kind == "list_item":
+        return first
+    return replace(first, text=" ".join(u.text for u in own[:ITEM_SENTENCES]))
+
+
+def _at(unit: Unit) -> int:
+    """Where a unit starts in its passage's text (units may come ranked by score, not in reading order)."""
+    found = normalize_space(unit.item.text).find(unit.text[:40])
+    return found if found >= 0 else len(unit.item.text)
+
+
+def _in_text_order(units: list[Unit]) -> list[Unit]:
+    return sorted(units, key=_at)
+
+
+def _next_block(lead: Unit, unit: Unit) -> bool:
+    _, page, block = block_position(lead)
+    _, u_page, u_block = block_position(unit)
+    return (u_page == page and u_block == block + 1) or (u_page == page + 1 and u_block == 0)
+
+
+def split_inline(text: str) -> tuple[str, list[str]] | None:
+    """A sentence that announces and holds its items ("... as follows: (a) X; (b) Y.") as (lead, items)."""
+    head, colon, rest = text.partition(":")
+    items = inline_items(rest) if colon else []
+    return (f"{head}:", items) if len(items) >= 2 else None
+
+
+def best_lead(
+    units: Sequence[Unit], floor: float, subject: AbstractSet[str] = frozenset()
+) -> tuple[Unit, list[Unit]] | None:
+    """The best lead with items under it, and those items. A lead must score at least ``floor`` unless it
+    names the listed ``subject`` (stems of "regularization techniques": "three types of regularization:"
+    is the list asked for, whatever else scores higher); one that names what follows ("the following", a
+    count) comes before one that only ends in a colon."""
+    leads = [u for u in units if is_lead(u.text) and u.coverage > 0]
+    names = {id(u) for u in leads if subject & stems(u.text)}
+    leads = sorted((u for u in leads if id(u) in names or u.score >= floor),
+                   key=lambda u: (id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
+    for lead in leads:
+        items = items_after(lead, units)
+        if items:
+            return lead, items
+    return None
+
+
+__all__ = [
+    "MAX_ITEMS",
+    "announces",
+    "best_lead",
+    "block_position",
+    "inline_items",
+    "is_item",
+    "is_lead",
+    "items_after",
+    "split_inline",
+]

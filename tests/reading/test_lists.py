@@ -1,0 +1,167 @@
+"""A list is its lead sentence and the items under it; a where-part is answered by a place; made-up passages."""
+
+from __future__ import annotations
+
+from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest, caveat
+from engine.contracts import CaveatKind as K
+from engine.llm.offline import OfflineBackend
+from engine.reading.lists import inline_items, items_after, split_inline
+from engine.reading.passages import split_units
+from engine.reading.question import parse_question
+from engine.run.steps import NOT_ESTABLISHED, below_the_line
+
+BACKEND = OfflineBackend()
+SECTION = ("3 Maintenance",)
+
+
+def ev(page: int, block: int, text: str, **kw) -> EvidenceItem:
+    kw.setdefault("section_path", SECTION)
+    return EvidenceItem(chunk_id=f"doc:p{page}:b{block}", doc_id="doc", file_name="manual.pdf", page=page,
+                        text=text, **kw)  # fmt: skip
+
+
+def ask(question: str, *evidence: EvidenceItem) -> AnswerWithEvidence:
+    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
+    return BACKEND.run("answer", request, AnswerWithEvidence).value
+
+
+LEAD = ev(4, 7, "The pump station crew carries out the following checks each week:", score=0.9)
+FLOAT_CAPTION = ev(5, 0, "Table 6: Spare parts held at each station.", kind="caption", score=0.2)
+FLOAT_ROW = ev(5, 1, "Impeller | 2 | 4", score=0.2)
+ITEM_A = ev(5, 2, "Seal inspection. The shaft seals are checked for leaks. Worn seals are logged.",
+            bold_terms=("Seal inspection.",), score=0.3)  # fmt: skip
+ITEM_B = ev(5, 3, "• Bearing temperature is read on each motor.", score=0.2)
+ITEM_C = ev(5, 4, "• The float switches are lifted by hand to test the alarm.", score=0.1)
+AFTER = ev(5, 5, "Monthly work is planned by the district office and is not part of this routine.", score=0.3)
+HEADING = ev(5, 6, "4 Staffing", kind="heading", section_path=("4 Staffing",))
+
+
+def test_the_lead_sentence_is_answered_with_its_items_across_a_page_break_and_a_float():
+    evidence = (LEAD, FLOAT_CAPTION, FLOAT_ROW, ITEM_A, ITEM_B, ITEM_C, AFTER, HEADING)
+    answer = ask("Which weekly checks does the pump station crew carry out?", *evidence)
+    lines = answer.text.splitlines()
+    assert lines[0] == LEAD.text
+    assert lines[1].startswith("1. Seal inspection.") and "Worn seals are logged." in lines[1]  # two sentences
+    assert lines[2].startswith("2. • Bearing temperature") and lines[3].startswith("3. • The float switches")
+    assert len(lines) == 4, "the plain paragraph after the items ends the list; the table between is skipped"
+    assert {c.page for c in answer.citations} >= {4, 5}
+    assert answer.found_count == 3
+
+
+def test_items_stop_at_a_heading_and_at_another_section():
+    units = split_units([LEAD, ev(5, 0, "5 Staffing", kind="heading"), ITEM_B])
+    lead = next(u for u in units if u.item is LEAD)
+    assert items_after(lead, units) == []
+    other = ev(5, 1, "• A check of another section.", section_path=("9 Other",))
+    units = split_units([LEAD, other])
+    assert items_after(next(u for u in units if u.item is LEAD), units) == []
+
+
+def test_a_lead_with_no_items_takes_the_one_passage_it_announces():
+    table = ev(4, 8, "Flow meters are calibrated against the reference tank at the start of each week.")
+    units = split_units([LEAD, table])
+    lead = next(u for u in units if u.item is LEAD)
+    assert [u.item.chunk_id for u in items_after(lead, units)] == [table.chunk_id]
+    far = ev(6, 3, "A paragraph two pages on is not what the lead announces.")
+    units = split_units([LEAD, far])
+    assert items_after(next(u for u in units if u.item is LEAD), units) == []
+
+
+def test_items_written_in_one_sentence_are_split():
+    text = (
+        "The levy is charged as follows: (a) a fixed fee per connection; (b) a rate per cubic metre; (c) a surcharge."
+    )
+    lead, items = split_inline(text) or ("", [])
+    assert lead == "The levy is charged as follows:"
+    assert items == ["(a) a fixed fee per connection", "(b) a rate per cubic metre", "(c) a surcharge"]
+    assert inline_items("See (a) above.") == []
+    answer = ask("How is the levy charged?", ev(2, 0, text))
+    assert answer.text.splitlines()[1:] == ["1. (a) a fixed fee per connection", "2. (b) a rate per cubic metre",
+                                            "3. (c) a surcharge"]  # fmt: skip
+
+
+TERMS = ev(7, 2, "We use two ways of damping vibration in the rotor:", section_path=("6 Damping",), score=0.8)
+DAMPER = ev(8, 0, "Tuned mass dampers. A small mass on springs absorbs the blade-pass frequency.",
+            section_path=("6 Damping",), bold_terms=("Tuned mass dampers.",), score=0.5)  # fmt: skip
+SHIMS = ev(8, 1, "Elastomer shims. Rubber layers under the bearing housings soak up vibration energy.",
+           section_path=("6 Damping",), bold_terms=("Elastomer shims.",), score=0.4)  # fmt: skip
+RESULT = ev(11, 3, "Figure 9 compares the noise level with and without the dampers and the shims; the dampers "
+            "lower the noise level most.", section_path=("8 Results",), score=0.3)  # fmt: skip
+ELSEWHERE = ev(10, 1, "The noise level of the rotor was measured at four speeds.", section_path=("7 Setup",),
+               score=0.35)  # fmt: skip
+
+
+def test_a_where_part_is_answered_by_the_place_that_shows_the_listed_items():
+    answer = ask("Which methods of damping vibration are used, and where do they show the noise level?",
+                 TERMS, DAMPER, SHIMS, RESULT, ELSEWHERE)  # fmt: skip
+    assert "1. Tuned mass dampers." in answer.text and "2. Elastomer shims." in answer.text
+    assert answer.text.splitlines()[-1].startswith("Figure 9 compares the noise level"), "the place answers where"
+    assert 11 in {c.page for c in answer.citations}
+    assert not any(c.kind == K.PARTS_UNCOVERED for c in answer.caveats)
+
+
+def test_a_where_part_with_no_place_in_the_evidence_stays_uncovered():
+    answer = ask("Which methods of damping vibration are used, and where do they show the noise level?",
+                 TERMS, DAMPER, SHIMS, ELSEWHERE)  # fmt: skip
+    assert any(c.kind == K.PARTS_UNCOVERED for c in answer.caveats), "a sentence naming no figure says not where"
+
+
+def test_a_count_cue_about_something_else_announces_nothing():
+    other_cue = ev(2, 0, "The rotor has three blades of carbon fibre.", section_path=("2 Rotor",), score=0.9)
+    answer = ask("List the ways of damping vibration.", other_cue, TERMS, DAMPER, SHIMS)
+    assert answer.expected_count == 2 and answer.found_count == 2
+    assert not any(c.kind == K.COUNT_SHORT for c in answer.caveats)
+
+
+def test_an_answer_whose_passages_cover_the_question_is_stated_under_the_claim_line():
+    base = AnswerWithEvidence(text="The crew checks the seals.", answer_found=True, confidence=0.3,
+                              caveats=(caveat(K.COUNT_SHORT, figures=(3.0, 2.0)),))  # fmt: skip
+    stated = below_the_line(base, 0.6)
+    assert stated.text == base.text and any(c.kind == K.UNCLAIMED for c in stated.caveats)
+    assert not stated.complete_answer_found
+    weak = base.model_copy(update={"caveats": (caveat(K.PARTIAL_MATCH),)})
+    assert below_the_line(weak, 0.6).text.startswith(NOT_ESTABLISHED)
+
+
+def test_a_question_asking_where_in_the_document_names_the_section_and_page():
+    heading = ev(6, 0, "4.2 Bearing care", kind="heading", section_path=("Bearing care",))
+    text = ev(6, 1, "Bearings are greased every 500 running hours with a lithium-based grease.",
+              section_path=("Bearing care",), score=0.8)  # fmt: skip
+    answer = ask("Which section describes how the bearings are greased?", heading, text)
+    assert answer.text.startswith("4.2 Bearing care (page 6): Bearings are greased"), answer.text
+    plain = ask("How often are the bearings greased?", heading, text)
+    assert not plain.text.startswith("4.2 Bearing care"), "other questions quote the sentence alone"
+
+
+def test_a_sentence_pointing_at_the_following_table_is_read_with_its_rows():
+    lead = ev(9, 3, "The following table summarizes the changes in the reserve for fiscal 2023 and fiscal 2024.",
+              score=0.9)  # fmt: skip
+    table = ev(9, 4, "Reserve | 2024 | 2023\nBalance at start | 1,200 | 1,050\nAdditions | 310 | 260\n"
+               "Balance at end | 1,410 | 1,200", kind="table", score=0.2)  # fmt: skip
+    units = split_units([lead, table])
+    rows = items_after(next(u for u in units if u.item is lead), units)
+    assert [u.text for u in rows][-1] == "Balance at end | 1,410 | 1,200"
+    answer = ask("What changes in the reserve does the company report?", lead, table)
+    assert "Additions | 310 | 260" in answer.text
+
+
+def test_each_side_of_a_comparison_in_prose_is_answered_by_a_passage_about_what_is_compared():
+    intro = ev(1, 0, "The Kestrel and the Osprey are the two drones the agency flies.", score=0.9,
+               section_path=("1 Fleet",))  # fmt: skip
+    named = ev(2, 0, "The Kestrel entered service in 2019 after two years of trials.", score=0.8,
+               section_path=("2 Kestrel",))  # fmt: skip
+    kestrel = ev(2, 1, "On one charge the Kestrel has a range of 40 km.", score=0.3, section_path=("2 Kestrel",))
+    osprey = ev(3, 0, "The Osprey reaches a range of 65 km with its larger battery.", score=0.3,
+                section_path=("3 Osprey",))  # fmt: skip
+    answer = ask("How did the range differ between the Kestrel and the Osprey?", intro, named, kestrel, osprey)
+    lines = answer.text.splitlines()
+    assert any(line.startswith("Kestrel:") and "40 km" in line for line in lines), answer.text
+    assert any(line.startswith("Osprey:") and "65 km" in line for line in lines), answer.text
+
+
+def test_a_sentence_opening_with_a_pronoun_is_matched_with_the_sentence_before_it():
+    passage = ev(3, 2, "The storm-water levy funds the retention basins on the east bank. It is charged on every "
+                 "paved square metre of a property.", score=0.9)  # fmt: skip
+    answer = ask("How is the storm-water levy charged?", passage)
+    assert "paved square metre" in answer.text
+    assert not any(c.kind == K.PARTIAL_MATCH for c in answer.caveats), "the passage names the levy the sentence means"
