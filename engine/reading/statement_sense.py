@@ -163,3 +163,13 @@ def qualified(cell: Cell, question: str) -> bool:
     words = set(re.findall(r"[a-z][a-z\-]*", OBJECT.sub("", cell.label).lower()))
     asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
     return bool((words & QUALIFIERS) - asked)
+
+
+IN_NOTES = re.compile(r"\bnotes to (?:the )?(?:condensed )?(?:consolidated )?financial statements\b", re.I)
+"""A table in the notes (hedges, leases, segments): it restates or splits line items the primary statements
+print whole, so the statement's row leads when both name the item."""
+
+
+def in_notes(cell: Cell, question: str) -> bool:
+    """A row read in the notes to the financial statements, for a question that names no note."""
+    return cell.is_row and bool(IN_NOTES.search(cell.context)) and not re.search(r"\bnotes?\b", question, re.I)
