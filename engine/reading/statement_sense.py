@@ -10,13 +10,26 @@ others answer only when the question names them. Pure: every rule reads text the
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.documents.text import stems
 from engine.reading.periods import YEAR
 
-if TYPE_CHECKING:
-    from engine.reading.table_values import Cell
+
+class Cell(Protocol):
+    """What these rules read of a value (``table_values.Cell``, which imports this module)."""
+
+    @property
+    def is_row(self) -> bool: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def column(self) -> str: ...
+    @property
+    def context(self) -> str: ...
+    @property
+    def unit(self) -> str: ...
+
 
 SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
     # (kind, how a table's caption or section names it, how a question asks for it, why)
