@@ -153,13 +153,15 @@ def _pack_bytes(run_id: str, fmt: str, user: str | None, _result: RunResult) -> 
 
 def pack_data(result: RunResult, fmt: str) -> Callable[[], bytes]:
     """The evidence pack as a download button's deferred data: built on the click, in Streamlit's download
-    thread, and cached there. A pack that cannot be built downloads as a short text saying why."""
-    return functools.partial(_pack_or_reason, result.run_id, fmt, result)
+    thread, and cached there. The reader is taken now, in the page's script thread (the download thread
+    has no session to ask), so the pack reads the library as the person who sees the button. A pack that
+    cannot be built downloads as a short text saying why."""
+    return functools.partial(_pack_or_reason, result.run_id, fmt, current_user(), result)
 
 
-def _pack_or_reason(run_id: str, fmt: str, result: RunResult) -> bytes:
+def _pack_or_reason(run_id: str, fmt: str, user: str | None, result: RunResult) -> bytes:
     try:
-        return pack_bytes(run_id, fmt, result)
+        return _pack_bytes(run_id, fmt, user, result)
     except LoupeError as error:
         return f"The evidence pack could not be built: {error}\n".encode()
 

@@ -42,6 +42,7 @@ ON CONFLICT (run_id) DO UPDATE SET
     answer_excerpt = EXCLUDED.answer_excerpt, strategy = EXCLUDED.strategy, backend = EXCLUDED.backend,
     documents = EXCLUDED.documents, follow_up_of = EXCLUDED.follow_up_of, search_text = EXCLUDED.search_text,
     result_json = EXCLUDED.result_json, seq = nextval(pg_get_serial_sequence('loupe_runs', 'seq'))
+RETURNING collection_id
 """
 
 
@@ -63,9 +64,9 @@ class PgRunStore:
                Jsonb(list(s.documents)), s.follow_up_of, search_text(result), result.model_dump_json(),
                self.db.user if self.db.access_on else None, Jsonb(doc_ids))  # fmt: skip
         with self.db.connection() as conn:
-            conn.execute(_SAVE, row)
+            saved = conn.execute(_SAVE, row).fetchone()
             if self.db.access_on:
-                audit(conn, self.db.user, "ask", None,
+                audit(conn, self.db.user, "ask", saved[0] if saved else None,
                       {"run_id": s.run_id, "question": s.question, "documents": doc_ids,
                        "file_names": list(s.documents)})  # fmt: skip
 
@@ -100,7 +101,9 @@ class PgRunStore:
     def delete(self, run_id: str) -> None:
         key = self._resolve(run_id)
         with self.db.connection() as conn:
-            gone = conn.execute("DELETE FROM loupe_runs WHERE run_id = %s RETURNING run_id", (key,)).fetchone()
+            gone = conn.execute("DELETE FROM loupe_runs WHERE run_id = %s RETURNING collection_id", (key,)).fetchone()
+            if gone is not None and self.db.access_on:
+                audit(conn, self.db.user, "delete run", gone[0], {"run_id": key})
         if gone is None and self.db.access_on:  # visible (shared with the user) but not theirs
             raise AccessDeniedError(f"run {key} is shared with you, not yours: only its owner may delete it")
 

@@ -84,7 +84,7 @@ def test_two_users_signed_in_in_two_browsers_each_see_only_their_collection(
     with streamlit_app(library_dir, tmp_path / "streamlit.log", port=port, extra=extra) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
         pages = {}
-        for sub in ("alice", "bob"):  # two contexts: two cookie jars, two sessions
+        for sub in ("alice", "bob", "root"):  # separate contexts: separate cookie jars, separate sessions
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             page.set_default_timeout(90_000)
             page.goto(url)
@@ -94,6 +94,13 @@ def test_two_users_signed_in_in_two_browsers_each_see_only_their_collection(
             page.wait_for_url(f"{url}/**")
             expect(page.get_by_text("Signed in as")).to_be_visible()
             pages[sub] = page
+        # the operator's admin (named by the provider's subject: no e-mail claim) reads the audit log
+        nav = pages["root"].locator("[data-testid='stSidebarNav'] a", has_text="Audit")
+        nav.click()
+        expect(pages["root"].get_by_role("heading", name="Audit log")).to_be_visible()
+        expect(pages["root"].locator("[data-testid='stDataFrame']")).to_be_visible()
+        pages["root"].screenshot(path=str(tmp_path / "root-audit.png"), full_page=True)
+        assert not pages["alice"].locator("[data-testid='stSidebarNav'] a", has_text="Audit").count()
         for sub, mine, theirs in (("alice", ("harbour.pdf", ALICE_Q), ("orchard.pdf", BOB_Q)),
                                   ("bob", ("orchard.pdf", BOB_Q), ("harbour.pdf", ALICE_Q))):  # fmt: skip
             page = pages[sub]

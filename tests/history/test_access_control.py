@@ -189,7 +189,7 @@ def test_the_audit_log_records_uploads_questions_and_member_changes(team: dict[s
     assert ("alice", "upload", "harbour") in seen and ("bob", "upload", "orchard") in seen
     assert ("root", "add member", "harbour") in seen and ("root", "remove member", "orchard") in seen
     asked = [r for r in rows if r["action"] == "ask"]
-    assert len(asked) == 1 and asked[0]["user"] == "alice"
+    assert len(asked) == 1 and asked[0]["user"] == "alice" and asked[0]["collection"] == "harbour"
     assert asked[0]["detail"]["documents"] == [team["harbour"]]
     assert "crane" in asked[0]["detail"]["question"]
     listed = cli.json("alice", "collections", "list")["collections"]

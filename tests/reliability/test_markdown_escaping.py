@@ -38,7 +38,9 @@ def _assert_inert(markdown: str) -> None:
     assert "img" not in tags, f"an image would be fetched: {markdown!r}"
     assert not tags - ALLOWED_TAGS, f"unexpected markup {tags - ALLOWED_TAGS} from {markdown!r}"
     for href in re.findall(r'href="([^"]*)"', html):
-        assert href.startswith("#"), f"a link out of the page: {href} from {markdown!r}"
+        # in-page anchors, and the app's own share link to a run on this server (a run id: letters, digits, -, _)
+        own_run_link = re.fullmatch(r"\?run=[A-Za-z0-9][A-Za-z0-9_-]{0,63}", href)
+        assert href.startswith("#") or own_run_link, f"a link out of the page: {href} from {markdown!r}"
     assert "<em>" not in html and "<del>" not in html, f"emphasis formed: {markdown!r}"
 
 
