@@ -268,10 +268,8 @@ def detect_intent(question: str, keywords: list[str], references: tuple[str, ...
 
 
 def clause_count(question: str) -> int:
-    joins = re.findall(
-        r";|\?\s+\S|,?\s+and\s+(?:where|how|when|why|which|who|what|is|are|does|did)\b|\bthen\b", question, re.I
-    )
-    return 1 + len(joins)
+    joins = r";|\?\s+\S|,?\s+and\s+(?:where|how|when|why|which|who|what|is|are|does|did)\b|\bthen\b"
+    return 1 + len(re.findall(joins, question, re.I))
 
 
 def complexity_of(intent: Intent, question: str, references: tuple[str, ...], sides: list[str]) -> Complexity:

@@ -10,13 +10,26 @@ others answer only when the question names them. Pure: every rule reads text the
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.documents.text import stems
 from engine.reading.periods import YEAR
 
-if TYPE_CHECKING:
-    from engine.reading.table_values import Cell
+
+class Cell(Protocol):
+    """What these rules read of a value (``table_values.Cell``, which imports this module)."""
+
+    @property
+    def is_row(self) -> bool: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def column(self) -> str: ...
+    @property
+    def context(self) -> str: ...
+    @property
+    def unit(self) -> str: ...
+
 
 SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
     # (kind, how a table's caption or section names it, how a question asks for it, why)
@@ -163,3 +176,13 @@ def qualified(cell: Cell, question: str) -> bool:
     words = set(re.findall(r"[a-z][a-z\-]*", OBJECT.sub("", cell.label).lower()))
     asked = set(re.findall(r"[a-z][a-z\-]*", question.lower()))
     return bool((words & QUALIFIERS) - asked)
+
+
+IN_NOTES = re.compile(r"\bnotes to (?:the )?(?:condensed )?(?:consolidated )?financial statements\b", re.I)
+"""A table in the notes (hedges, leases, segments): it restates or splits line items the primary statements
+print whole, so the statement's row leads when both name the item."""
+
+
+def in_notes(cell: Cell, question: str) -> bool:
+    """A row read in the notes to the financial statements, for a question that names no note."""
+    return cell.is_row and bool(IN_NOTES.search(cell.context)) and not re.search(r"\bnotes?\b", question, re.I)

@@ -20,6 +20,7 @@ from engine.reading.periods import Period, periods_in
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
+    in_notes,
     in_primary_statement,
     percent_unasked,
     qualified,
@@ -349,6 +350,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         in_named = _in_named_statement(cell, statements)
         primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
+        score -= 0.3 if in_notes(cell, spec.question) else 0.0  # a note's table restates the statement's row
         score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D

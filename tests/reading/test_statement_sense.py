@@ -192,3 +192,21 @@ def test_a_cell_holding_several_amounts_is_split_into_its_columns_and_parts_take
     assert diluted.raw == "$ 2.09" and diluted.scale == "" and diluted.display() == "$2.09"
     statement = _answer("What was Zenith's diluted earnings per share in 2030?", ["diluted earnings per share"], [page])
     assert "1.99" in statement, statement
+
+
+def test_a_cell_of_digits_and_words_is_one_cell():
+    from engine.reading.table_values import _row_cells
+
+    # read in linear time: a run of digits is never tried as many amounts
+    assert _row_cells("Plan | " + "1234567890" * 4 + " units") == ["Plan", "1234567890" * 4 + " units"]
+    assert _row_cells("Codes | " + " ".join(str(n) for n in range(60)) + " apply")[1].endswith("apply")
+
+
+def test_a_notes_table_gives_way_to_the_primary_statement():
+    note = [item("Amounts reclassified from hedges\n(In millions) | 2031 | 2030\nCost of sales | 9,830 | 9,512",
+                 page=2, section=("Notes to Consolidated Financial Statements", "Risk Management"))]  # fmt: skip
+    cells = with_document_scale(cells_in([note, INCOME_PAGE]))
+    from engine.reading.value_match import rank_cells, value_spec
+
+    spec = value_spec("What was Zenith's cost of sales in 2031?", ["cost of sales"], line_item_names("cost of sales"))
+    assert rank_cells(spec, cells)[0].cell.page == 9  # the income statement's row, though the note came first
