@@ -67,8 +67,11 @@ class RunStore(Protocol):
 
 
 def new_run_id() -> str:
-    """A fresh run id: the start time (sortable) and 6 random hex digits, e.g. ``20250102-153045-1a2b3c``."""
-    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+    """A fresh run id: the start time (sortable) and 10 random hex digits, e.g. ``20250102-153045-1a2b3c4d5e``.
+
+    Forty random bits: a team saving many runs in one second never draws the same id twice in practice
+    (six digits collided about once in 13,000 batches of 50 runs in the same second)."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(5)
 
 
 def now_iso() -> str:

@@ -12,6 +12,7 @@ import pytest
 from engine.config import EngineConfig, LibraryConfig
 from engine.errors import HistoryError, LoupeError, RunNotFoundError
 from engine.history import RUN_STORES, RunStore, SqliteRunStore, new_run_id, open_run_store
+from engine.history.run_store import RUN_ID
 from engine.history.sqlite import FILE_NAME, SCHEMA_VERSION
 from tests.app.factories import run_result
 
@@ -140,7 +141,7 @@ def test_open_run_store_lives_in_the_library_and_registry_picks_by_url(config: E
 
 def test_run_ids_sort_by_time_and_differ() -> None:
     ids = {new_run_id() for _ in range(50)}
-    assert len(ids) == 50 and all(len(i) == 22 for i in ids)
+    assert len(ids) == 50 and all(len(i) == 26 and RUN_ID.fullmatch(i) for i in ids)
 
 
 def test_every_store_registry_is_keyed_by_the_one_list_of_store_kinds():
