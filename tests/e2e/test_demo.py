@@ -66,6 +66,8 @@ def test_dark_theme_plain_words_history_picker_and_run_link(tmp_path: Path) -> N
         assert found == [], found
         page.screenshot(path=str(tmp_path / "01-dark-answer.png"), full_page=True)
         page.get_by_role("button", name="New conversation").click()
+        # the first conversation must be gone before the second question, or its answer counts as the second's
+        expect(page.locator("[data-testid='stChatMessage']")).to_have_count(0)
         _chat(page, SAMPLE_QUESTIONS[2])
         _wait_for_answers(page, 1)
 
@@ -75,7 +77,7 @@ def test_dark_theme_plain_words_history_picker_and_run_link(tmp_path: Path) -> N
         first = heading.inner_text()
         page.get_by_role("combobox", name="Open a run").click()
         options = page.get_by_role("option")
-        options.first.wait_for()
+        expect(options).to_have_count(2)  # both runs are saved before one is picked
         options.nth(1).click()
         expect(heading).not_to_have_text(first)
         second = heading.inner_text()
