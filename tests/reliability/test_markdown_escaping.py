@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from engine import BackendFallback, Citation, PatternDecision
+from engine import BackendFallback, Caveat, CaveatKind, Citation, PatternDecision
 from tests.app.conftest import APP
 from tests.app.factories import run_result
 
@@ -111,7 +111,7 @@ def _hostile_run():
                         quote=f"_quoted_ {image('quote')}")  # fmt: skip
     answer = base.answer.model_copy(update={
         "text": f"OAS 3.*.* is *final* {image('answer')} <img src={LEAK}> :red[alert] $x^2$\nsecond *line*",
-        "citations": (citation,), "caveats": (f"*caveat* {image('caveat')}",),
+        "citations": (citation,), "caveats": (Caveat(kind=CaveatKind.NOTE, detail=f"*caveat* {image('caveat')}"),),
     })  # fmt: skip
     history = tuple(r.model_copy(update={"narration": f"*narrated* {image('narration')}"}) for r in base.history)
     decisions = {n: PatternDecision(on=d.on, reason=f"*reason* {image('reason')}") for n, d in base.activations}
