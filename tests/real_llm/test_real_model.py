@@ -83,7 +83,9 @@ def ask(
     base_url: str, pdf: Path, question: str, strategy: str, library: Path
 ) -> tuple[subprocess.CompletedProcess[str], float]:
     env = {key: value for key, value in os.environ.items() if key != "LOUPE_NO_NETWORK"}
-    env.update({"LOUPE_LIBRARY": str(library), "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url})
+    env.update({"LOUPE_LIBRARY": str(library), "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url,
+                # the operator of a slow CPU model raises the ceilings its visitors' bounds must stay under
+                "LOUPE_MAX_TIMEOUT": str(REQUEST_TIMEOUT_SECONDS), "LOUPE_MAX_SECONDS": str(BUDGET_SECONDS)})  # fmt: skip
     command = [sys.executable, "-m", "engine", "-v", "ask", str(pdf), question, "--backend", "openai", "--strategy", strategy,
                "--max-seconds", str(BUDGET_SECONDS), "--timeout", str(REQUEST_TIMEOUT_SECONDS), "--json"]  # fmt: skip
     started = time.monotonic()
