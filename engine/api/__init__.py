@@ -31,7 +31,7 @@ from engine.history.run_store import save_run
 from engine.library import DocumentLibrary, open_library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
-from engine.present.boxes import with_citation_boxes, without_bare_headers
+from engine.present.boxes import with_citation_boxes
 from engine.reading.calibration import calibrate_result
 from engine.retrieval.embedded_dense import EmbeddingDense, with_embeddings
 from engine.retrieval.index import DocumentIndex
@@ -146,7 +146,6 @@ def answer(
     final = finished_answer(outcome, state)
     _notify(progress, "done", f"stopped: {outcome.stop_reason}")
     usage = llm.guard.usage().model_copy(update={"latency_ms": round((time.monotonic() - started) * 1000, 1)})
-    final = without_bare_headers(final)  # a header row alone ("(Millions) | 2018 | 2017") supports nothing
     pages, chunks, added_in = _evidence(state, final)
     final = with_citation_boxes(final, chunks, library.pdf_bytes)  # the run record says where each quote sits
     result = RunResult(

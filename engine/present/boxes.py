@@ -160,26 +160,3 @@ def with_citation_boxes(
             if doc is not None:
                 doc.close()
     return answer.model_copy(update={"citations": tuple(citations)})
-
-
-_HEADER_CELL = re.compile(
-    r"(?:FY\s*)?(?:19|20)\d{2}|\(?\s*(?:in\s+)?(?:millions?|thousands?|billions?|dollars|percent|%|\$|usd|eur)"
-    r"(?:[^)]{0,30})\)?|[-\u2013\u2014$]?",
-    re.I,
-)
-"""A cell of a table's header row: a year, a unit ("(Millions)", "in thousands, except per share"), or empty."""
-
-
-def is_bare_header(quote: str) -> bool:
-    """A quoted table row that is only the table's column headings ("(Millions) | 2018 | 2017 | 2016"): it
-    names no item and holds no value, so it supports nothing."""
-    if "|" not in quote:
-        return False
-    return all(_HEADER_CELL.fullmatch(cell.strip()) for cell in quote.split("|"))
-
-
-def without_bare_headers(answer: AnswerWithEvidence) -> AnswerWithEvidence:
-    """``answer`` without supporting passages that are only a table's header row (the answer's own
-    citations are kept whatever they quote)."""
-    kept = tuple(c for c in answer.citations if c.role != "support" or not is_bare_header(c.quote))
-    return answer if len(kept) == len(answer.citations) else answer.model_copy(update={"citations": kept})

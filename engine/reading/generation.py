@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 
 from engine.config import GenerationConfig
 from engine.contracts import AnswerWithEvidence, Citation, Contract, EvidenceItem, Hit, ParsedQuestion, TaskRequest
 from engine.documents.text import estimate_tokens, normalize_space
 from engine.reading.passages import Unit, score_units, split_units
+from engine.reading.periods import YEAR
 
 logger = logging.getLogger(__name__)
 
@@ -158,3 +160,26 @@ def add_support(
     if not support:
         return answer
     return answer.model_copy(update={"citations": answer.citations + tuple(support)})
+
+
+_HEADER_CELL = re.compile(
+    rf"(?:FY\s*)?{YEAR}|\(?\s*(?:in\s+)?(?:millions?|thousands?|billions?|dollars|percent|%|\$|usd|eur)"
+    r"(?:[^)]{0,30})\)?|[-\u2013\u2014$]?",
+    re.I,
+)
+"""A cell of a table's header row: a year, a unit ("(Millions)", "in thousands, except per share"), or empty."""
+
+
+def is_bare_header(quote: str) -> bool:
+    """A quoted table row that is only the table's column headings ("(Millions) | 2018 | 2017 | 2016"): it
+    names no item and holds no value, so it supports nothing."""
+    if "|" not in quote:
+        return False
+    return all(_HEADER_CELL.fullmatch(cell.strip()) for cell in quote.split("|"))
+
+
+def without_bare_headers(answer: AnswerWithEvidence) -> AnswerWithEvidence:
+    """``answer`` without supporting passages that are only a table's header row (the answer's own
+    citations are kept whatever they quote)."""
+    kept = tuple(c for c in answer.citations if c.role != "support" or not is_bare_header(c.quote))
+    return answer if len(kept) == len(answer.citations) else answer.model_copy(update={"citations": kept})

@@ -27,7 +27,13 @@ from engine.contracts import (
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import caveat, merged, without
 from engine.documents.text import estimate_tokens, find_references
-from engine.reading.generation import ContextBundle, add_support, answer_request, validate_citations
+from engine.reading.generation import (
+    ContextBundle,
+    add_support,
+    answer_request,
+    validate_citations,
+    without_bare_headers,
+)
 from engine.reading.passages import Unit, side_units
 from engine.reading.signals import check_answer, count_caveat
 from engine.reading.understanding import check_parse, question_request
@@ -364,6 +370,6 @@ def context_tokens_of(items: Sequence[EvidenceItem]) -> int:
 
 def finished_answer(outcome: Outcome, state: RunState) -> AnswerWithEvidence:
     """The answer a run returns: supporting passages added, an early stop flagged, and an answer under the
-    claim line not claimed."""
+    claim line not claimed; a table's bare header row is never a supporting passage."""
     final = finish_caveats(with_support(outcome.answer, state), outcome.stop_reason, outcome.exhausted)
-    return below_the_line(final, state.config.generation.min_claim_confidence)
+    return without_bare_headers(below_the_line(final, state.config.generation.min_claim_confidence))

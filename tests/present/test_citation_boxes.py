@@ -9,8 +9,9 @@ import pymupdf
 import pytest
 
 from engine.contracts import AnswerWithEvidence, Chunk, Citation, PageMark
-from engine.present.boxes import is_bare_header, locate_quote, with_citation_boxes, without_bare_headers
+from engine.present.boxes import locate_quote, with_citation_boxes
 from engine.present.render import _crop_rect, _mark_boxes
+from engine.reading.generation import is_bare_header, without_bare_headers
 
 LABEL = "Purchases of plant and equipment"
 ROW = f"{LABEL} | (1,577) | (1,373) | (1,420)"
