@@ -332,14 +332,14 @@ NOT_ESTABLISHED = "The evidence does not establish an answer."
 
 
 def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerWithEvidence:
-    """An answer under ``min_confidence`` is not claimed. One its signals call complete, or whose passages
-    cover the question's terms and kind (``supported``), is still stated, but not as complete (the loop
-    read it so too: ``stops.claimed``), with a caveat saying why; any other says so and offers its
-    passages as the closest ones found (support), instead of claiming them as the answer; its caveats say
-    what is missing."""
+    """An answer under ``min_confidence`` is not claimed: it is stated as the best-supported reading, not
+    complete (the loop read it so too: ``stops.claimed``), with a caveat saying it is not verified beside
+    the caveats that say what may be missing; its supporting passages follow it. Only an answer with
+    nothing to read (``declines``) says the evidence does not establish one and offers its passages as the
+    closest ones found (support), instead of claiming them as the answer."""
     if answer.confidence >= min_confidence or not answer.answer_found:
         return answer
-    if answer.complete_answer_found or supported(answer):
+    if not declines(answer):
         note = caveat(K.UNCLAIMED, figures=(answer.confidence, min_confidence))
         return answer.model_copy(update={"complete_answer_found": False, "caveats": (*answer.caveats, note)})
     lines = [NOT_ESTABLISHED, "Closest passages:", answer.text]
@@ -347,21 +347,25 @@ def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerW
     return answer.model_copy(update={"text": "\n".join(lines), "citations": citations})
 
 
-WEAK_SUPPORT = frozenset({
-    K.NO_EVIDENCE, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED, K.SIDE_NOT_FOUND, K.TERM_UNNAMED,
-    K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUES_MISSING, K.ONE_OF_TWO_VALUES, K.ONE_OF_TWO_TERMS,
+DECLINING = frozenset({
+    K.NO_EVIDENCE, K.UNMATCHED, K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUES_MISSING, K.ONE_OF_TWO_VALUES,
+    K.ONE_OF_TWO_TERMS,
 })  # fmt: skip
-"""Caveats that say the cited passages do not answer what is asked: they match only some of its key terms
-or not the span named, state no value of the kind asked (an amount for a ratio, one term of two), or a
-side has no passage at all. An answer with none of them is
-stated under the claim line, labelled as not verified: a count that falls short of the one announced, a
-part or a reference left open, a period not named, say what may be missing, not that the passages
-answer something else (declining then hides the passage that answers)."""
+"""The caveats that leave an answer under the claim line with nothing to state: no evidence was retrieved,
+no passage holds enough of the question's terms to be a reading of it, or the value read is not of the kind
+asked (an amount for a count or a ratio, one operand of two): stated, it would read as the answer. Any other
+weakness (the passages match only some key terms, miss a side, name no period, bear on a yes/no question
+without saying yes or no) is stated as the best-supported reading, labelled as not verified, with what may
+be missing: declining would hide the passage that answers, and the calibrated confidence tells the analyst
+how far to trust it."""
 
 
-def supported(answer: AnswerWithEvidence) -> bool:
-    """The answer's passages cover the question's key terms and the kind of answer asked (``WEAK_SUPPORT``)."""
-    return answer.answer_found and not any(c.kind in WEAK_SUPPORT for c in answer.caveats)
+def declines(answer: AnswerWithEvidence) -> bool:
+    """Whether an answer under the claim line has nothing to state (``DECLINING``; a passage stating no value
+    where one is asked, or no date, states nothing of the kind asked either)."""
+    return not answer.answer_found or any(
+        c.kind in DECLINING or (c.kind == K.TYPE_NOT_STATED and c.subject != "yes_no") for c in answer.caveats
+    )
 
 
 def context_tokens_of(items: Sequence[EvidenceItem]) -> int:

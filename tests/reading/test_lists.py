@@ -120,7 +120,12 @@ def test_an_answer_whose_passages_cover_the_question_is_stated_under_the_claim_l
     assert stated.text == base.text and any(c.kind == K.UNCLAIMED for c in stated.caveats)
     assert not stated.complete_answer_found
     weak = base.model_copy(update={"caveats": (caveat(K.PARTIAL_MATCH),)})
-    assert below_the_line(weak, 0.6).text.startswith(NOT_ESTABLISHED)
+    partial = below_the_line(weak, 0.6)
+    assert partial.text == base.text, "a reading matching only some key terms is stated, labelled"
+    assert {c.kind for c in partial.caveats} == {K.PARTIAL_MATCH, K.UNCLAIMED}
+    unmatched = base.model_copy(update={"caveats": (caveat(K.UNMATCHED),)})
+    declined = below_the_line(unmatched, 0.6)
+    assert declined.text.startswith(NOT_ESTABLISHED) and declined.text.endswith(base.text)
 
 
 def test_a_question_asking_where_in_the_document_names_the_section_and_page():
