@@ -29,6 +29,7 @@ from engine.reading.passages import (
     unit_terms,
 )
 from engine.reading.question import question_parts
+from engine.reading.side_verdict import with_verdict
 from engine.reading.signals import (
     announced_count,
     count_caveat,
@@ -334,7 +335,7 @@ def extract_answer(
             for u in closest.values()
         )
     return AnswerWithEvidence(
-        text=render(parsed, chosen, units) if chosen else NOT_FOUND,
+        text=with_verdict(parsed, chosen, render(parsed, chosen, units)) if chosen else NOT_FOUND,
         citations=citations,
         answer_found=bool(chosen),
         complete_answer_found=complete and bool(chosen),

@@ -1,0 +1,77 @@
+"""The verdict line of a two-sided comparison, read from each side's passage (made-up passages)."""
+
+from __future__ import annotations
+
+from engine.reading.side_verdict import event_year, first_amount, first_place, side_verdict
+
+HERON = "Heron is an English folk band formed in 1999 in Leeds, England."
+SWIFT = "Swift is an American rock band formed in 1987 in Tulsa, Oklahoma."
+
+
+def test_an_earlier_comparative_picks_the_side_with_the_earlier_year() -> None:
+    verdict = side_verdict("Which band was formed earlier, Heron or Swift?", {"Heron": HERON, "Swift": SWIFT})
+    assert verdict is not None and verdict.startswith("Swift (1987, against 1999 for Heron)")
+
+
+def test_a_later_comparative_picks_the_later_year() -> None:
+    verdict = side_verdict("Which band is younger, Heron or Swift?", {"Heron": HERON, "Swift": SWIFT})
+    assert verdict is not None and verdict.startswith("Heron")
+
+
+def test_a_comparison_of_ends_reads_the_end_of_a_span() -> None:
+    sides = {"Ann Roe": "Ann Roe (May 7, 1890 \u2013 March 2, 1970) was a painter.",
+             "Bo Lin": "Bo Lin (June 1, 1895 \u2013 July 9, 1951) was a poet."}  # fmt: skip
+    verdict = side_verdict("Who died first, Ann Roe or Bo Lin?", sides)
+    assert verdict is not None and verdict.startswith("Bo Lin (1951")
+
+
+def test_a_more_comparative_picks_the_larger_amount_of_the_counted_thing() -> None:
+    sides = {"Alpha": "Alpha is a genus of about 40 species of shrubs.", "Beta": "Beta is a genus of a single species."}
+    verdict = side_verdict("Which genus has more species, Alpha or Beta?", sides)
+    assert verdict is not None and verdict.startswith("Alpha (40, against 1 for Beta)")
+
+
+def test_a_fewer_comparative_picks_the_smaller_amount() -> None:
+    sides = {"Alpha": "Alpha has 12 members.", "Beta": "Beta has 30 members."}
+    verdict = side_verdict("Which club has fewer members, Alpha or Beta?", sides)
+    assert verdict is not None and verdict.startswith("Alpha")
+
+
+def test_no_verdict_when_a_side_states_no_amount_of_the_counted_thing() -> None:
+    sides = {"Cal Dee": "Cal Dee (born January 14, 1966) is an actor.", "Di Fox": "Di Fox has won four awards."}
+    assert side_verdict("Who has won more awards, Cal Dee or Di Fox?", sides) is None
+
+
+def test_same_place_is_answered_no_when_the_places_differ() -> None:
+    verdict = side_verdict("Were Heron and Swift formed in the same city?", {"Heron": HERON, "Swift": SWIFT})
+    assert verdict is not None and verdict.startswith("No: Leeds, England for Heron, Tulsa, Oklahoma for Swift")
+
+
+def test_same_place_is_answered_yes_when_they_share_a_place() -> None:
+    sides = {"Heron": HERON, "Wren": "Wren is a band formed in 2004 in Leeds."}
+    verdict = side_verdict("Were Heron and Wren formed in the same city?", sides)
+    assert verdict is not None and verdict.startswith("Yes")
+
+
+def test_same_year_compares_years() -> None:
+    verdict = side_verdict("Were Heron and Swift founded in the same year?", {"Heron": HERON, "Swift": SWIFT})
+    assert verdict == "No: 1999 for Heron, 1987 for Swift."
+
+
+def test_both_is_yes_only_when_each_passage_says_the_property() -> None:
+    sides = {"Heron": HERON, "Swift": SWIFT}
+    assert side_verdict("Are Heron and Swift both bands?", sides) == "Yes: both passages say band."
+    verdict = side_verdict("Are Heron and Swift both American bands?", sides)
+    assert verdict == "Not shown for both: the passage on Heron does not say american."
+
+
+def test_no_verdict_for_a_question_that_does_not_compare() -> None:
+    assert side_verdict("What do Heron and Swift play?", {"Heron": HERON, "Swift": SWIFT}) is None
+    assert side_verdict("Which band was formed earlier?", {"Heron": HERON}) is None
+
+
+def test_readers_skip_years_days_and_the_side_name() -> None:
+    assert event_year("formed in 1987 and renamed in 1990") == 1987
+    assert first_amount("Studio 54 opened on March 3 with 200 seats", label="Studio 54") == 200
+    assert first_amount("founded in 1950 with nine shops", noun={"shop"}) == 9
+    assert first_place("born on May 2 in Porto, Portugal") == "Porto, Portugal"
