@@ -47,6 +47,9 @@ class CaveatKind(StrEnum):
     """A ratio, share or rate is asked; the value read (``subject``) is an amount."""
     VALUE_NARROWER = "value_narrower"
     """The row read (``subject``) may not name exactly the item asked."""
+    VALUE_DOUBTFUL = "value_doubtful"
+    """The row read (``subject``) may be another figure than the one asked (``detail``: why, e.g. a percentage, a
+    per-share figure, a guarantor group's summary)."""
     VALUE_NO_PERIOD = "value_no_period"
     """The row (``subject``; empty for a sentence) names no period, or not the one asked."""
     VALUES_MISSING = "values_missing"

@@ -46,6 +46,8 @@ def caveat_text(item: Caveat) -> str:
     if kind == CaveatKind.COUNT_SHORT:
         expected, found = (int(n) for n in item.figures[:2])
         return f"the evidence announces {expected} items but only {found} were found"
+    if kind == CaveatKind.VALUE_DOUBTFUL:
+        return f"the row read ({item.subject}) may not be the figure asked: {item.detail}"
     if kind == CaveatKind.VALUE_NO_PERIOD:
         read = f"the row read ({item.subject})" if item.subject else "the sentence read"
         return f"{read} names no period, or not the one asked"

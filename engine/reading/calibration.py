@@ -140,6 +140,7 @@ CAVEAT_KINDS: tuple[tuple[str, frozenset[CaveatKind]], ...] = (
                 K.VALUE_NOT_COUNT,
                 K.VALUE_NOT_RATIO,
                 K.VALUE_NARROWER,
+                K.VALUE_DOUBTFUL,
                 K.VALUES_MISSING,
                 K.ONE_OF_TWO_VALUES,
                 K.ONE_OF_TWO_TERMS,

@@ -72,6 +72,11 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        names="net cash provided by operating activities; net cash provided by (used in) operating activities; "
              "cash provided by operations; net cash from operating activities",
        statements=(CASH_FLOW,), reason="the operating subtotal of a cash-flow statement"),
+    _t(r"\b(?:income )?tax (?:expense|provision)\b|\bprovision for (?:income )?taxes\b",
+       names="provision for income taxes; income tax expense; income taxes; provision for taxes on income; "
+             "income tax provision",
+       statements=(INCOME,), reason="the income statement's tax charge goes by these names (a tax benefit is its "
+       "reverse, a deferred tax its timing part)"),
     _t(r"\baccounts payable\b|\bpayables\b", names="accounts payable; trade payables; accounts payable and accrued "
        "liabilities", statements=(BALANCE,), reason="what a company owes its suppliers"),
     _t(r"\baccounts receivable\b|\breceivables\b",

@@ -186,3 +186,47 @@ print whole, so the statement's row leads when both name the item."""
 def in_notes(cell: Cell, question: str) -> bool:
     """A row read in the notes to the financial statements, for a question that names no note."""
     return cell.is_row and bool(IN_NOTES.search(cell.context)) and not re.search(r"\bnotes?\b", question, re.I)
+
+
+_HEAD_END = re.compile(
+    r"\s*(?:\(|,|:|\s[-–—]\s|\b(?:of|attributable|related|relating|provided|used|from|before|after|for|to|in|on|by|"
+    r"per|declared|excluding|including|less|net of)\b)",
+    re.I,
+)
+"""Where a row label's head noun phrase ends: at its parentheses, its comma, or the first word that starts what it
+is of, for or from ("Cost | of sales", "Net income | attributable to 3M", "Net cash | provided by operating
+activities", "Income tax benefits | (Note 7)")."""
+
+
+def head_noun(label: str) -> str:
+    """The head noun of a row label: the last word of its leading noun phrase ("Cost of sales" -> "Cost", "Income
+    tax benefits" -> "benefits", "Net cash provided by operating activities" -> "cash"), else ""."""
+    lead = _HEAD_END.split(label.strip(), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z][A-Za-z\-]*", lead)
+    return words[-1] if words else ""
+
+
+def head_unasked(cell: Cell, asked: set[str]) -> bool:
+    """A row whose head noun is no word of the question nor of a filing's names for its item (``asked``, stems):
+    the row measures another thing that merely shares words with the item ("Income tax benefits" for the income
+    tax expense, "Cost of sales" for the net sales)."""
+    if not cell.is_row:
+        return False
+    head = stems(head_noun(cell.label))
+    return bool(head) and not head & asked
+
+
+def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
+    """Why the row read may not be the figure asked, each reason a short phrase (empty: no doubt). ``asked``:
+    the stems of the question and of the filing's names for its line item."""
+    kind = summary_kind(f"{cell.context} {cell.column}") if unasked_summary(cell, question) else ""
+    reasons = [f"it is read from a {kind} table, not the consolidated statements"] if kind else []
+    if percent_unasked(cell, question):
+        reasons.append("it is a percentage, not an amount")
+    if unasked_per_share(cell, question):
+        reasons.append("it is a per-share figure, not a total")
+    if qualified(cell, question):
+        reasons.append("its label names another quantity than the item asked")
+    elif head_unasked(cell, asked):
+        reasons.append(f"its label names {head_noun(cell.label).lower()}, not the item asked")
+    return tuple(reasons)

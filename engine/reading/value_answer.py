@@ -20,6 +20,7 @@ from engine.reading.formulas import Node, Working, evaluate, parse_formula, ques
 from engine.reading.line_items import company_defined, standard_definition
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
+from engine.reading.statement_sense import doubts, head_noun
 from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
@@ -77,6 +78,9 @@ class ValueAnswer:
     unsure: str = ""
     """The input of a ratio of two line items that may not be the item asked: a row naming a narrower
     item ("Total long-term debt" for "total debt"), or a sentence, not a statement's row."""
+    doubts: tuple[str, ...] = ()
+    """Why the row read may be another figure than the one asked (``statement_sense.doubts``): a percentage, a
+    per-share figure, a partial table's row, a label whose head names another thing."""
     kind_ok: bool = True
     """False when the question asks for a ratio, share or rate and the value read is a currency amount, or
     for a count and the value read is an amount, a percentage or a count of other things."""
@@ -123,12 +127,14 @@ def answer_from_cells(
             "value %.2f cover=%.2f p.%d %s | %s", m.score, m.label_cover, m.cell.page, m.cell.label[:50], m.cell.column
         )
     best = ranked[0]
+    asked = stems(question).union(*spec.terms, *spec.alternatives)
     return ValueAnswer(
         statement=_statement(best, spec.wanted_scale or wanted_scale(asked_as)),
         cells=(best.cell,),
         label_cover=best.label_cover,
         period_ok=best.period_match is not False and (best.period_match is True or not spec.periods),
         narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
+        doubts=doubts(best.cell, question, asked),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
     )
 
@@ -183,7 +189,9 @@ def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
     spent ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
     minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund. The value
     restated in the scale the question asks for follows the printed one ("$4,625 million ($4.625 billion)")."""
-    spent = cell.value < 0 and cell.unit != "%" and not _EARNED.search(cell.label)
+    # the label's head noun, not what it is of, tells money earned from money spent: "Cost of sales" is a cost,
+    # "Income tax expense" an expense
+    spent = cell.value < 0 and cell.unit != "%" and not _EARNED.search(head_noun(cell.label) or cell.label)
     shown = replace(cell, value=abs(cell.value)) if spent else cell
     restated = in_wanted_scale(shown, wanted_scale)
     value = shown.display() + (f" ({restated})" if restated else "")

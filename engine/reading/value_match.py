@@ -20,6 +20,7 @@ from engine.reading.periods import Period, periods_in
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
+    head_unasked,
     in_notes,
     in_primary_statement,
     percent_unasked,
@@ -50,6 +51,11 @@ ASKING_WORDS = frozenset(
         "state",
         "disclose",
         "give",
+        "generate",  # "how much cash did it generate from operations": how the amount came about, not its name
+        "generated",
+        "generates",
+        "incur",  # "the costs it incurred"
+        "incurred",
         "annual",  # "annual report", "annual revenue": the kind of period, read as a period
         "quarterly",
         "consolidated",  # "as shown in the consolidated balance sheets": where it is printed
@@ -327,6 +333,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     entities = Focus(entities=focus_of(spec.question).entities)
     statements = spec.statements_named
     question_stems = stems(spec.question)
+    asked = question_stems.union(*spec.terms, *spec.alternatives)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
@@ -354,6 +361,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
+        score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()
         score -= 0.2 * min(3, len(extra)) + (0.8 if qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"

@@ -331,7 +331,10 @@ def _merged(
 
 def _exact(value: ValueAnswer) -> bool:
     """The value is the metric asked, for the period asked, of the kind asked."""
-    return value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
+    return (
+        value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
+        and not value.doubts  # a percentage, a per-share figure, a partial table's row: never claimed complete
+    )  # fmt: skip
 
 
 def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
@@ -342,6 +345,8 @@ def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
         notes.append(caveat(K.VALUE_NOT_COUNT if counts else K.VALUE_NOT_RATIO, label))
     if value.narrower:
         notes.append(caveat(K.VALUE_NARROWER, label))
+    if value.doubts:
+        notes.append(caveat(K.VALUE_DOUBTFUL, label, "; ".join(value.doubts)))
     if not value.period_ok:
         row = bool(value.cells) and value.cells[0].is_row
         notes.append(caveat(K.VALUE_NO_PERIOD, label if row else ""))
@@ -353,6 +358,7 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     label, an unchecked period, a narrower row, an amount where a ratio is asked, or a missing side."""
     covers = [
         v.label_cover * (1.0 if v.period_ok else 0.6) * (1.0 if v.kind_ok else 0.4) * (0.6 if v.narrower else 1.0)
+        * (0.6 if v.doubts else 1.0)  # a doubt of statement sense weighs as a narrower row does
         for v in found
     ]
     share = len(found) / max(1, wanted)
