@@ -357,7 +357,10 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
     """High only when every side's value names the metric for the period asked; lower for a partial
     label, an unchecked period, a narrower row, an amount where a ratio is asked, or a missing side."""
     covers = [
-        v.label_cover * (1.0 if v.period_ok else 0.6) * (1.0 if v.kind_ok else 0.4) * (0.6 if v.narrower else 1.0)
+        v.label_cover
+        * (1.0 if v.period_ok else 0.6)
+        * (1.0 if v.kind_ok else 0.4)
+        * (0.6 if v.narrower else 1.0)
         * (0.6 if v.doubts else 1.0)  # a doubt of statement sense weighs as a narrower row does
         for v in found
     ]
