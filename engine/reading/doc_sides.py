@@ -21,6 +21,8 @@ from engine.reading.periods import YEAR
 
 TITLE_CHARS = 3000
 """How much of the first pages counts as the title page."""
+NAME_SPELLING_CHARS = 200_000
+"""How much of a document is read for the usual spelling of its name (a bound on the work, not a threshold)."""
 
 _DOC_KINDS = re.compile(
     r"\b(?:10-K|10-Q|8-K|20-F|annual report|quarterly report|(?:earnings|results|press) release|proxy statement)\b",
@@ -63,10 +65,19 @@ class DocIdentity:
     full_text: str
     title: str = ""
     """The document's own title (its first heading), for labels."""
+    name: str = ""
+    """Whose document it is, as its first pages spell the file name's own words ("Acme Corp"), for labels."""
 
     @property
     def short_name(self) -> str:
-        if self.title and not COVER_LINE.search(self.title):
+        """A side's label when the question names the document by nothing: its own title when that names whose
+        it is too ("Alpha Field Notes" for "alpha_notes.pdf"), else whose it is (a company or product: a filing's
+        first heading is a cover line or "For immediate release"), else its title or file name; never a
+        cover-page line every filing opens with."""
+        titled = self.title and not COVER_LINE.search(self.title)
+        if self.name and not (titled and set(self.name.lower().split()) <= set(self.title.lower().split())):
+            return self.name
+        if titled:
             return self.title
         stem = re.sub(r"\.pdf$", "", self.file_name, flags=re.I)
         return normalize_space(re.sub(r"[_]+", " ", stem))
@@ -85,7 +96,57 @@ class DocSide:
 def identity(doc_id: str, file_name: str, page_texts: Sequence[str], title: str = "") -> DocIdentity:
     """The identity of a document from its pages' text (and its first heading, when it has one)."""
     full = "\n".join(page_texts)
-    return DocIdentity(doc_id, file_name, full[:TITLE_CHARS].lower(), full.lower(), normalize_space(title)[:80])
+    name = entity_name(file_name, full[:TITLE_CHARS], full[:NAME_SPELLING_CHARS])
+    return DocIdentity(doc_id, file_name, full[:TITLE_CHARS].lower(), full.lower(), normalize_space(title)[:80], name)
+
+
+def entity_name(file_name: str, first_pages: str, text: str = "") -> str:
+    """Whose document it is: the file name's own words (not its period, version or kind of report) as the
+    first pages spell them ("JOHNSON_JOHNSON_2022_10K.pdf" -> "Johnson & Johnson", "BESTBUY_2023.pdf" ->
+    "Best Buy"); "" when the first pages do not carry them. A file name alone is a poor label ("AMCOR 2023
+    10K") and a first heading is often a cover line, but the name a file and its title page share is the
+    company's or product's. A cover page sets names in capitals ("BEST BUY"): the running ``text`` gives the
+    name's usual spelling ("Best Buy")."""
+    words = [w for w in re.split(r"[\s\-]+", _name_tokens(file_name)) if _own_word(w)]
+    for n in range(len(words), 0, -1):
+        joined = r"\W{1,5}".join(_spelling(w) for w in words[:n])
+        found = [m.group(0) for m in re.finditer(rf"(?<!\w){joined}(?!\w)", first_pages, re.I)]
+        if found and (n > 1 or len(words[0]) >= 2):
+            spelled = [f for f in found if _capitalised(f)]  # the usual spelling, not one stray line's
+            if not spelled:
+                spelled = [m.group(0) for m in re.finditer(rf"(?<!\w){joined}(?!\w)", text, re.I)]
+                spelled = [f for f in spelled if _capitalised(f)]
+            name = max(spelled, key=spelled.count) if spelled else found[0]
+            return normalize_space(name if _capitalised(name) else _unshouted(name))
+    return ""
+
+
+def _capitalised(name: str) -> bool:
+    """Written as a name is in running text: each word opens with a capital or a digit, and the long ones are
+    not all capitals ("Best Buy", "3M", not "BEST BUY" or "Best BUY")."""
+    words = name.split()
+    return all(w[0].isupper() or w[0].isdigit() or not w[0].isalpha() for w in words) and not any(
+        len(w) >= 4 and w.isupper() for w in words
+    )
+
+
+def _unshouted(name: str) -> str:
+    """A name set in capitals as a label reads it: long words capitalised ("JOHNSON & JOHNSON" -> "Johnson &
+    Johnson"), short ones kept as acronyms ("CVS HEALTH" -> "CVS Health")."""
+    return " ".join(w.title() if len(w) >= 4 and w.isalpha() else w for w in name.split())
+
+
+def _own_word(word: str) -> bool:
+    """A file-name word that can be part of a name: letters, not a period, version or kind of report."""
+    return bool(re.search(r"[a-z]", word)) and not _FILE_WORD_NOISE.match(word) and not re.search(r"\d{4}", word)
+
+
+def _spelling(word: str) -> str:
+    """A pattern for a file-name word as text spells it: a long run of letters may have been written with
+    spaces removed ("bestbuy" is "Best Buy")."""
+    if len(word) >= 5 and word.isalpha():
+        return r"\s?".join(re.escape(c) for c in word)
+    return re.escape(word)
 
 
 def candidate_phrases(question: str) -> list[str]:
@@ -122,6 +183,22 @@ def file_name_words(question: str, docs: Sequence[DocIdentity]) -> list[str]:
     return list(found)
 
 
+def names_in_question(question: str, docs: Sequence[DocIdentity]) -> list[str]:
+    """The documents' own names (``DocIdentity.name``) as the question spells them ("best buy's" names "Best
+    Buy"): a name of ordinary capitalised words is no product code the name patterns see, yet names its
+    document."""
+    found: dict[str, None] = {}
+    for doc in docs:
+        words = doc.name.split()
+        if not words:
+            continue
+        pattern = r"\W{1,5}".join(re.escape(w) for w in words)
+        m = re.search(rf"(?<!\w){pattern}(?!\w)", question, re.I)
+        if m:
+            found.setdefault(m.group(0), None)
+    return list(found)
+
+
 def _name_tokens(file_name: str) -> str:
     """A file name as words: "3M_2018_10K.pdf" -> " 3m 2018 10k 10-k ", "v2.0" kept."""
     stem = re.sub(r"\.pdf$", "", file_name, flags=re.I).lower()
@@ -142,12 +219,12 @@ def _forms(phrase: str) -> list[str]:
     if year and PERIOD.fullmatch(phrase):
         forms.append(year.group(0))
     words = low.split()
-    if _is_name(phrase):  # "HUAWEI WATCH D" is also "WATCH D": a product's name without its maker's
+    if is_name(phrase):  # "HUAWEI WATCH D" is also "WATCH D": a product's name without its maker's
         forms += [" ".join(words[i:]) for i in range(1, len(words) - 1 if len(words) > 2 else 1)]
     return list(dict.fromkeys(forms))
 
 
-def _is_name(phrase: str) -> bool:
+def is_name(phrase: str) -> bool:
     return not (_DOC_KINDS.fullmatch(phrase) or _VERSION.fullmatch(phrase) or PERIOD.fullmatch(phrase))
 
 
@@ -176,7 +253,7 @@ def phrase_scores(phrase: str, docs: Sequence[DocIdentity]) -> list[float]:
         in_name = any(_contains(_name_tokens(doc.file_name), f) for f in forms)
         share = count / total if total else 0.0
         score = 3.0 * in_name + 2.0 * titled[n] + share
-        if _is_name(phrase) and not in_name and (share < 0.6 or sum(titled) > 1):
+        if is_name(phrase) and not in_name and (share < 0.6 or sum(titled) > 1):
             score = 0.0
         scores.append(score)
     return scores
@@ -187,9 +264,10 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
     if len(docs) < 2:
         return []
     assigned: dict[str, list[tuple[str, float]]] = {d.doc_id: [] for d in docs}
-    phrases = list(dict.fromkeys([*candidate_phrases(question), *file_name_words(question, docs)]))
+    phrases = list(dict.fromkeys([*candidate_phrases(question), *file_name_words(question, docs),
+                                  *names_in_question(question, docs)]))  # fmt: skip
     for phrase in phrases:
-        if _is_name(phrase) and _embedded_marker(phrase):
+        if is_name(phrase) and _embedded_marker(phrase):
             continue  # "OpenAPI 2.0" goes where "2.0" goes (below)
         scores = phrase_scores(phrase, docs)
         ranked = sorted(range(len(docs)), key=lambda i: -scores[i])
@@ -197,15 +275,27 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
         if best >= 0.75 and best >= 1.5 * second + 0.2:
             assigned[docs[ranked[0]].doc_id].append((phrase, best))
     for phrase in phrases:  # a name with a version or period in it follows that marker
-        marker = _embedded_marker(phrase) if _is_name(phrase) else None
+        marker = _embedded_marker(phrase) if is_name(phrase) else None
         for _doc_id, found in assigned.items():
             if marker and any(p == marker for p, _ in found):
                 found.append((phrase, 10.0))
     return [
-        DocSide(doc_id=d.doc_id, label=_label(assigned[d.doc_id]) or d.short_name,
+        DocSide(doc_id=d.doc_id, label=_label(assigned[d.doc_id]) or unnamed_label(d, docs),
                 phrases=tuple(p for p, _ in assigned[d.doc_id]))
         for d in docs
     ]  # fmt: skip
+
+
+def unnamed_label(doc: DocIdentity, docs: Sequence[DocIdentity]) -> str:
+    """The label of a side the question names by nothing: whose document it is, with the rest of its file name
+    (its period or kind of report) when another selected document is the same company's ("Acme 2031Q4
+    earnings" beside "Acme 2031 10K"), so the two sides read apart."""
+    shared = doc.name and any(d.doc_id != doc.doc_id and d.name.lower() == doc.name.lower() for d in docs)
+    if not shared:
+        return doc.short_name
+    stem = re.sub(r"\.pdf$", "", doc.file_name, flags=re.I)
+    rest = [w for w in re.split(r"[_\s]+", stem) if w and not _own_word(w.lower())]
+    return normalize_space(" ".join([doc.name, *rest]))
 
 
 def _embedded_marker(phrase: str) -> str | None:
@@ -220,7 +310,7 @@ def _embedded_marker(phrase: str) -> str | None:
 def _label(found: list[tuple[str, float]]) -> str:
     """The best-supported name ("HONOR Watch GS Pro", "OpenAPI 2.0"); else the kind of report with its
     version or period ("10-K 2021", "fiscal 2015")."""
-    names = sorted((p for p in found if _is_name(p[0])), key=lambda p: -p[1])
+    names = sorted((p for p in found if is_name(p[0])), key=lambda p: -p[1])
     if names:
         return names[0][0]
     kinds = [p for p, _ in found if _DOC_KINDS.fullmatch(p)]
@@ -256,7 +346,7 @@ def aspect_of(question: str, sides: Sequence[DocSide], names: bool = False) -> s
     text = question
     for side in sides:
         for phrase in side.phrases:
-            if _is_name(phrase) and not names:
+            if is_name(phrase) and not names:
                 continue
             text = re.sub(rf"(?<![\w.]){re.escape(phrase)}(?![\w]|\.\d)", " ", text)
     return normalize_space(text)

@@ -97,7 +97,8 @@ def find_sides(question: str) -> list[str]:
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
         if len(parts) >= 2:
-            return [_named_after_of(p) or _phrase_after(p) or p for p in parts][:4]
+            sides = [_named_after_of(p) or _phrase_after(p) or p for p in parts][:4]
+            return _same_kind(sides, parts[0]) if len(sides) == 2 else sides
     pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are)\s+", q, re.I), r"\s+(?:differ|different)\s+from\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]), _phrase_after(pair[1])) if s]

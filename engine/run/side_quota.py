@@ -8,11 +8,11 @@ still gets a side, labelled by its title or file name, so retrieval and the answ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from engine.contracts import ComparisonSide, ParsedQuestion
+from engine.contracts import ComparisonSide, ParsedQuestion, RunResult
 from engine.documents.text import content_words
+from engine.reading.doc_scope import previous_scope, scoped_doc_ids
 from engine.reading.doc_sides import DocIdentity, DocSide, aspect_of, collective_noun, identity, map_sides
 from engine.retrieval.index import DocumentIndex
 
@@ -29,29 +29,28 @@ def document_identity(index: DocumentIndex) -> DocIdentity:
     return identity(doc.doc_id, doc.file_name, [p.text for p in doc.pages], title)
 
 
-_ACROSS = re.compile(
-    r"\bcompar(?:e|ed|es|ing|ison)\b|\bvs\.?\b|\bversus\b|\bdiffer(?:s|ed|ence|ent)?\b|\bboth\b|\beach\b|"
-    r"\beither\b|\bbetween\b|\bchange[sd]?\b|\bfrom\b.+\bto\b|\bmatch(?:es|ed)?\b|\bconsistent\b|\bagree\b",
-    re.I,
-)
-"""Words that ask across documents (to compare, to follow a change from one to the other, to check one against
-the other): such a question keeps every selected document even when it names only one."""
-
-
 def scoped_indexes(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> list[DocumentIndex]:
     """The documents a question over several selected ones is about: only the one it names (by its company's
-    or product's name, its period, its version or its kind of report) when it names exactly one and asks
-    nothing across documents ("What was Acme's capex in 2018?" with Acme's and Zenith's reports selected);
-    every selected document otherwise."""
-    if len(indexes) < 2 or parsed.intent == "comparison" or len(parsed.sides) > 1:
+    or product's name; by its period, version or kind of report when it asks nothing across documents), every
+    selected document otherwise (``engine.reading.doc_scope``)."""
+    if len(indexes) < 2:
         return list(indexes)
-    if _ACROSS.search(parsed.original_question):
-        return list(indexes)
-    doc_sides = map_sides(parsed.original_question, [document_identity(ix) for ix in indexes])
-    named = [side.doc_id for side in doc_sides if side.phrases]
-    if len(named) != 1:
-        return list(indexes)
-    return [ix for ix in indexes if ix.doc.doc_id == named[0]]
+    comparison = parsed.intent == "comparison" or len(parsed.sides) > 1
+    ids = scoped_doc_ids(parsed.original_question, [document_identity(ix) for ix in indexes], comparison)
+    return [ix for ix in indexes if ix.doc.doc_id in ids]
+
+
+def follow_up_scope(indexes: Sequence[DocumentIndex], scoped: Sequence[DocumentIndex], previous: RunResult
+                    ) -> list[DocumentIndex]:  # fmt: skip
+    """A follow-up that names no document of its own keeps the previous turn's scope: the one document that
+    turn was read from ("And in 2018?" after a question about Acme's filing)."""
+    if len(scoped) != len(indexes):
+        return list(scoped)  # the follow-up names its own document
+    selected = [ix.doc.doc_id for ix in indexes]
+    cited = [p.doc_id for p in previous.evidence_pages]
+    across = len({side.doc_id for side in previous.parsed_question.sides if side.doc_id}) > 1
+    keep = previous_scope(selected, cited, across)
+    return [ix for ix in indexes if ix.doc.doc_id in keep]
 
 
 def with_document_sides(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> ParsedQuestion:
