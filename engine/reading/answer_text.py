@@ -15,18 +15,21 @@ from engine.contracts import ParsedQuestion, QuestionPart
 from engine.documents.text import find_references, stems
 from engine.reading.lists import split_inline
 from engine.reading.passages import Unit, coverage, term_stems, with_caption
-from engine.reading.signals import LOCATING_PART, located, part_key, uncovered_parts
+from engine.reading.signals import uncovered_parts
+from engine.reading.where import LOCATING_PART, PRONOUN, located, part_key, state_place, where_units
 
 CLAUSE_LABEL = "+"
 """Label of a sentence added for an uncovered part of the question (rendered after the main answer)."""
 ITEM_LABEL = "·"
 """Label of a list item: rendered as a numbered line under the lead sentence before it."""
+PLACE_LABEL = "@"
+"""Label of the units stating the place that answers a "where" part (``engine.reading.where``): rendered
+as one line, the place and its page first, after the main answer."""
 
 LOCATING = LOCATING_PART
 """A part that asks where something is shown: a table, figure or section answers it, and a sentence that
 names none (nor its passage) does not say where."""
-_PRONOUN = re.compile(r"\b(?:they|them|these|those|their|it|its|this)\b", re.IGNORECASE)
-"""A part whose subject is a pronoun speaks of what the answer listed before it."""
+_PRONOUN = PRONOUN
 
 
 WHERE_QUESTION = re.compile(
@@ -42,12 +45,13 @@ def render(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]], units: Se
     """The answer's text: the main lines, then the clause sentences. A question asking where in the document
     something is gets each main line with its place: the section (its heading as printed) and page."""
     extra = [u for label, u in chosen if label == CLAUSE_LABEL]
-    main = [(label, u) for label, u in chosen if label != CLAUSE_LABEL]
+    main = [(label, u) for label, u in chosen if label not in (CLAUSE_LABEL, PLACE_LABEL)]
     if WHERE_QUESTION.match(parsed.original_question) and len(parsed.parts) < 2:
         return "\n".join(f"{place(u, units)}: {with_caption(u, parsed.original_question)}" for _, u in main)
     body = _render_main(parsed, main) if main else ""
     clauses = " ".join(_located(u, parsed.original_question) for u in extra)
-    return "\n".join(p for p in (body, clauses) if p)
+    shown = state_place([u for label, u in chosen if label == PLACE_LABEL])
+    return "\n".join(p for p in (body, clauses, shown) if p)
 
 
 def _render_main(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]]) -> str:
@@ -135,7 +139,7 @@ def cover_clauses(
     result = list(chosen)
     anchors = term_stems(parsed.retrieval.anchor_keywords or parsed.keywords)
     listed = item_terms(chosen)
-    missing = set(uncovered_parts(parts, [u for _, u in result]))
+    missing = set(uncovered_parts(parts, [u for _, u in result], units))
     items = sum(1 for label, _ in chosen if label == ITEM_LABEL)
     for part in (p for p in parts if p.text in missing):
         if len(result) >= limit + items:
@@ -144,6 +148,10 @@ def cover_clauses(
         if not terms:
             continue
         locating = bool(LOCATING.match(part.text))
+        shown = where_units(part, units, listed) if locating else []
+        if shown:  # the place that shows what the part asks (a table or figure, with its page) answers it
+            result += [(PLACE_LABEL, u) for u in shown]
+            continue
         key = part_key(part.keywords)
         back = bool(listed) and bool(_PRONOUN.search(part.text))  # "where do they ..." speaks of the items
         best, best_score = None, 0.0
@@ -168,6 +176,7 @@ def cover_clauses(
 __all__ = [
     "CLAUSE_LABEL",
     "ITEM_LABEL",
+    "PLACE_LABEL",
     "WHERE_QUESTION",
     "cover_clauses",
     "item_terms",

@@ -301,7 +301,7 @@ def extract_answer(
         anchor_cov = 1.0 - len(uncovered) / len(doc_sides)
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
     caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
-    missing_parts = uncovered_parts(parts, [u for _, u in chosen])
+    missing_parts = uncovered_parts(parts, [u for _, u in chosen], units)
     if missing_parts:
         caveats = (*caveats, caveat(K.PARTS_UNCOVERED, "; ".join(missing_parts)))
     no_items = parsed.intent == "listing" and not found_count

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.text import SPELLED_NUMBERS, normalize_space, split_sentences, stems
+from engine.reading.answer_shape import asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
@@ -199,6 +200,7 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     question_numbers = set(NUMBER.findall(parsed.original_question))
     top = max((u.item.score for u in units), default=0.0) or 1.0
     asked = focus_of(parsed.original_question)
+    form, term = asked_form(parsed.original_question) if not parsed.asks_for_value else (None, "")
     for unit in units:
         unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_terms(unit))
     best_relevance = max((u.weighted_coverage for u in units), default=0.0) or 1.0
@@ -224,6 +226,8 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
             score -= 0.4
         if not asked.empty:
             score += _focus_bonus(unit, asked)
+        if form is not None and not unit.is_row:
+            score += shape_bonus(unit.text, form, term)
         unit.score = score
 
 

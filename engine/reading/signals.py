@@ -35,6 +35,7 @@ from engine.documents.text import (
 )
 from engine.reading.answer_type import expected_type, states_type
 from engine.reading.passages import Unit, label_share, mark_coverage, split_units, term_stems, unit_terms
+from engine.reading.where import LOCATING_PART, listed_terms, located, part_key, place_shown
 
 GENERIC_HEADINGS = frozenset(  # headings every kind of document has: never an enumerated item or new vocabulary
     [
@@ -242,13 +243,7 @@ def _duration_key(match: re.Match[str]) -> tuple[int | None, str]:
     return count_value(match.group(1)), match.group(2).lower()
 
 
-def part_key(keywords: Sequence[str]) -> set[str]:
-    """The stems of a part's key term: a multi-word term, else an acronym or number, else its longest word."""
-    key = min(keywords, key=lambda k: (" " not in k, not (k.isupper() or any(c.isdigit() for c in k)), -len(k)))
-    return stems(key)
-
-
-def uncovered_parts(parts: Sequence[QuestionPart], units: Sequence[Unit]) -> list[str]:
+def uncovered_parts(parts: Sequence[QuestionPart], units: Sequence[Unit], evidence: Sequence[Unit] = ()) -> list[str]:
     """Parts of a multi-part question that no unit covers (half of the words of its key term suffice)."""
     if len(parts) < 2:
         return []
@@ -264,19 +259,14 @@ def uncovered_parts(parts: Sequence[QuestionPart], units: Sequence[Unit]) -> lis
             holding = [
                 u for u in units if located(u) and 2 * len(key & (stems(u.item.text) | unit_terms(u))) >= len(key)
             ]
+            # or a cited unit is of a table or figure whose caption is in the evidence and whose caption, rows
+            # or naming passages show it (and name the listed items a "they" points back at): the place
+            listed = listed_terms((u.text, u.item.bold_terms) for u in units)
+            if not holding and evidence and place_shown(part, units, evidence, listed):
+                holding = list(units)
         if not holding:
             missing.append(part.text)
     return missing
-
-
-LOCATING_PART = re.compile(r"^(?:where|which (?:table|figure|section|page|chapter|part))\b", re.IGNORECASE)
-"""A part that asks where something is shown (``engine.reading.answer_text.LOCATING``)."""
-
-
-def located(unit: Unit) -> bool:
-    """A unit that says where: a caption, a table row, or a sentence of a passage naming a table, figure
-    or section."""
-    return unit.item.kind in ("caption", "table") or unit.is_row or bool(find_references(unit.item.text))
 
 
 def cue_order(units: Sequence[Unit], parsed: ParsedQuestion) -> list[Unit]:
@@ -345,7 +335,7 @@ def check_answer(
         s.label for s in parsed.sides
         if not side_covered(s, cited, side_aspect(s, parsed, parsed.sides)) and s.label not in answer.uncovered_sides
     ]  # fmt: skip
-    missing = uncovered_parts(parsed.parts, cited)
+    missing = uncovered_parts(parsed.parts, cited, units)
     expected, found = announced_count(parsed, units, evidence)
     expected = expected if expected is not None else answer.expected_count
     counts = [n for n in (found, answer.found_count) if n is not None]

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.contracts import Action, AnswerWithEvidence, ComparisonSide, Trigger
+from engine.contracts import Action, AnswerWithEvidence, Chunk, ComparisonSide, Hit, RankedList, Trigger
 from engine.contracts import CaveatKind as K
 from engine.documents.text import find_references, normalize_query, stems
 from engine.reading.line_items import line_item_names
+from engine.reading.where import LOCATING_PART, listed_terms, where_terms
 from engine.retrieval.feedback import borrowed_words
+from engine.retrieval.places import Place, find_places
 from engine.run.evidence import RunState
 from engine.run.stops import claimed
 
@@ -57,6 +59,7 @@ def _candidates(state: RunState, answer: AnswerWithEvidence) -> list[PlannedActi
     return [
         _garbled(state, answer),
         _validation(answer),
+        _place(state, answer),
         None if _across_documents(state) else _vocabulary(state, answer),
         _references(state, answer),
         _uncovered_part(state, answer),
@@ -101,6 +104,48 @@ def _validation(answer: AnswerWithEvidence) -> PlannedAction | None:
         return None
     n = len(answer.validation_failures)
     return PlannedAction("validation_failure", "retry_answer", f"{n} citation(s) failed the check", lambda s: ([], []))
+
+
+def _place(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:
+    """A "where" part no place in the evidence answers: open the table or figure the document shows it in
+    (found by its caption, its rows and the passages naming it: ``retrieval.places``), as a reader turns
+    to the table the text points to. It comes before a new-vocabulary search: the part names what to
+    fetch, and one page read answers it where a search only widens."""
+    missing = "; ".join(c.subject for c in answer.caveats if c.kind == K.PARTS_UNCOVERED)
+    parts = [p for p in state.parsed.parts if p.keywords and p.text in missing and LOCATING_PART.match(p.text)]
+    if not parts or _across_documents(state):
+        return None
+    quotes = [(c.quote, state.ledger[c.chunk_id].hit.chunk.bold_terms) for c in answer.citations
+              if c.role == "answer" and c.chunk_id in state.ledger]  # fmt: skip
+    wanted: list[tuple[str, Place, list[Chunk]]] = []
+    for part in parts:
+        key, about = where_terms(part, listed_terms(quotes))
+        for index in state.indexes:
+            found = [
+                p for p in find_places(index.doc.chunks, key, about) if p.reference not in state.resolved_references
+            ]
+            if found:  # with the passages naming it that speak of what is asked (they say what it shows)
+                saying = [
+                    c for c in found[0].mentions if any(2 * len(t & stems(c.text)) >= len(t) for t in [key, *about])
+                ]
+                wanted.append((index.doc.doc_id, found[0], saying))  # type: ignore[arg-type]
+    if not wanted:
+        return None
+
+    def run(s: RunState) -> tuple[list[str], list[str]]:
+        added: list[str] = []
+        for doc_id, place, saying in wanted:
+            added += s.follow_reference(place.reference)
+            label = f"place {place.reference} {doc_id}"
+            if saying and s.guard.allows_retrieval(label):
+                s.guard.charge_retrieval(label)
+                hits = tuple(Hit(chunk=c, score=0.9, retriever="two_hop", rank=i) for i, c in enumerate(saying, 1))
+                added += s.add(RankedList(query=label, retriever="two_hop", hits=hits))
+        return [f"two-hop {p.reference}" for _, p, _ in wanted], list(dict.fromkeys(added))
+
+    names = ", ".join(f"{p.reference} (page {p.page})" for _, p, _ in wanted)
+    why = f"the question asks where: {names} shows it and is not in the evidence"
+    return PlannedAction("pending_references", "two_hop", why, run, detail=",".join(p.reference for _, p, _ in wanted))
 
 
 def _vocabulary(state: RunState, answer: AnswerWithEvidence) -> PlannedAction | None:

@@ -26,6 +26,7 @@ from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
+from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
 from engine.reading.document_units import in_fiscal_quarters, with_document_scale
 from engine.reading.formulas import operands, parse_formula
@@ -220,6 +221,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     compares = state.parsed.intent == "comparison" or len(state.parsed.sides) > 1
     if not explicit and not compares and value_never_answers(_content(state)):
         return answer  # "Were there events that raised net income?" is not answered by the net income row
+    if not explicit and asked_form(_content(state))[0] is not None:
+        return answer  # "What is gated pooling?" asks what it is (or "why ...?" a cause), not a table cell
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []
     candidates: list[tuple[Pair, ValueAnswer]] = []

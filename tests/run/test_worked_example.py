@@ -61,8 +61,6 @@ def test_worked_example_answer_lists_the_techniques_under_their_lead(worked: Run
     assert not worked.answer.complete_answer_found
 
 
-@pytest.mark.xfail(strict=True, reason="offline retrieval does not yet reach the Table 3 rows that vary dropout "
-                   "and label smoothing; the answer says the where-part is uncovered")  # fmt: skip
 def test_worked_example_answer_says_where_the_effect_on_bleu_is_shown(worked: RunResult):
     assert "Table 3" in worked.answer.text
     assert 9 in {c.page for c in worked.answer.citations if c.role == "answer"}

@@ -1,0 +1,102 @@
+"""The shape of answer a question asks for beyond its terms: a definition, or a reason.
+
+Term overlap ranks passages by what they speak of; it does not tell a passage that *defines* a term
+("Gated pooling is a layer that ...") from one that merely uses it ("we add gated pooling to every
+block"), nor one that gives a *cause* ("because the gradients vanish") from one that restates the
+effect. A question asking "What is gated pooling?" or "Why do the authors freeze the encoder?" is
+answered by the first kind. This module reads which shape is asked and how well a sentence has it; the
+reader adds the bonus to a sentence's score (``engine.reading.passages.score_units``), and a definition
+question is never answered by a table value (``engine.run.value_reader``).
+
+Pure: strings in, a form or a bonus out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from engine.documents.text import stems
+
+AskedForm = Literal["definition", "reason"]
+
+MAX_TERM_WORDS = 6
+"""A defined term is a name, not a clause: "What is the effect of doubling the batch size on the loss?"
+asks about a relation, and longer "terms" are such clauses."""
+
+_DEFINITION_ASK = re.compile(
+    r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;]+?)"
+    r"|what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<meant>[^?,;]+?)\s+(?:mean|stand\s+for|refer\s+to)"
+    r"|define\s+(?:an?\s+|the\s+)?(?P<defined>[^?,;.]+?))\s*[?.]?\s*$",
+    re.I,
+)
+"""A question asking what a thing is: "What is a sparse mixture?", "What does RTO stand for?", "Define
+churn." The whole question is the ask: "What is X of Y in 2020?" is handled by the checks below."""
+_NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when|if)\b|\d", re.I)
+"""A "term" with a preposition or a number is an attribute of something ("the wingspan of the Heron 2",
+"the margin in 2021"): a value or a fact, not a definition."""
+_REASON_ASK = re.compile(
+    r"^\s*(?:why\b|how\s+come\b|what\s+(?:is|are|was|were)\s+the\s+(?:main\s+)?(?:reasons?|causes?|motivations?)\b)",
+    re.I,
+)
+"""A question asking for a cause or a motivation."""
+
+_DEFINING_VERB = re.compile(
+    r"\b(?:is|are|refers?\s+to|means?|denotes?|consists?\s+of|stands?\s+for|is\s+defined\s+as|are\s+defined\s+as)\b",
+    re.I,
+)
+"""The verbs with which prose defines a term that is their subject ("X is a ...", "X refers to ...")."""
+_CAUSAL = re.compile(
+    r"\b(?:because|since|due\s+to|owing\s+to|as\s+a\s+result|so\s+that|in\s+order\s+to|the\s+reason|caused\s+by"
+    r"|leads?\s+to|results?\s+in|to\s+(?:counteract|prevent|avoid|address|reduce|mitigate|overcome|compensate)"
+    r"|motivated\s+by|we\s+suspect|this\s+is\s+why|therefore|thus)\b",
+    re.I,
+)
+"""Connectives with which prose gives a cause, a purpose or a consequence."""
+
+DEFINITION_BONUS = 0.25
+"""A sentence that defines the asked term leads over one that uses it: about one well-weighted term's worth
+of score (a unit's weighted coverage runs 0..1), enough to reorder near ties, not to lift an unrelated one."""
+REASON_BONUS = 0.25
+"""A sentence that gives a cause leads over one that restates the effect, by the same measure."""
+_SUBJECT_SLACK = 2
+"""A defined term is the subject: it ends at most this many words before the defining verb ("a sparse
+adapter refers to", "the gated pooling layer is"), an abbreviation in parentheses not counted."""
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+
+
+def asked_form(question: str) -> tuple[AskedForm | None, str]:
+    """The shape of answer asked for, with the defined term for a definition (else "")."""
+    if _REASON_ASK.match(question):
+        return "reason", ""
+    match = _DEFINITION_ASK.match(question)
+    if match is None:
+        return None, ""
+    term = next(g for g in match.group("term", "meant", "defined") if g is not None).strip()
+    if _NOT_A_TERM.search(term) or len(term.split()) > MAX_TERM_WORDS or not stems(term):
+        return None, ""
+    return "definition", term
+
+
+def shape_bonus(text: str, form: AskedForm | None, term: str = "") -> float:
+    """How much a sentence has the asked shape: a definition of ``term`` with the term as its subject, or
+    a causal connective for a reason."""
+    if form == "reason":
+        return REASON_BONUS if _CAUSAL.search(text) else 0.0
+    if form == "definition" and term:
+        return DEFINITION_BONUS if defines(text, term) else 0.0
+    return 0.0
+
+
+def defines(text: str, term: str) -> bool:
+    """``text`` states what ``term`` is: the term's words stand just before a defining verb."""
+    wanted = stems(term)
+    window = len(term.split()) + _SUBJECT_SLACK
+    for verb in _DEFINING_VERB.finditer(text):
+        before = _PARENTHESIS.sub(" ", text[: verb.start()]).split()[-window:]
+        if wanted <= stems(" ".join(before)) and not re.search(r"\b(?:which|that|who)\b", " ".join(before), re.I):
+            return True
+    return False
+
+
+__all__ = ["AskedForm", "asked_form", "defines", "shape_bonus"]

@@ -1,0 +1,55 @@
+"""The shape of answer a question asks for: a definition or a reason (made-up questions and sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.reading.answer_shape import DEFINITION_BONUS, REASON_BONUS, asked_form, defines, shape_bonus
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("What is gated pooling?", "gated pooling"),
+        ("What are sparse adapters?", "sparse adapters"),
+        ("What does RTO stand for?", "RTO"),
+        ("Define churn.", "churn"),
+    ],
+)
+def test_a_question_asking_what_a_thing_is_asks_for_a_definition(question: str, term: str) -> None:
+    assert asked_form(question) == ("definition", term)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the wingspan of the Heron 2?",  # an attribute of something: a value
+        "What is the margin in 2021?",  # a period: a value
+        "What is the difference between a pump and a valve?",  # a relation, not a term
+        "What is the effect that doubling the learning rate has on the final validation loss?",  # too long a term
+        "Which pump is larger?",
+    ],
+)
+def test_an_attribute_a_relation_or_a_clause_is_no_definition(question: str) -> None:
+    assert asked_form(question)[0] != "definition"
+
+
+@pytest.mark.parametrize(
+    "question", ["Why does the pump stall?", "How come the valve leaks?", "What was the main reason for the recall?"]
+)
+def test_why_how_come_and_the_reason_ask_for_a_reason(question: str) -> None:
+    assert asked_form(question) == ("reason", "")
+
+
+def test_a_sentence_with_the_term_as_subject_of_a_defining_verb_defines_it() -> None:
+    assert defines("Gated pooling is a layer that keeps the largest gated activation.", "gated pooling")
+    assert defines("In short, a sparse adapter refers to a low-rank update.", "sparse adapters")
+    assert not defines("We add gated pooling to every block, which is cheap.", "gated pooling")
+
+
+def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
+    assert shape_bonus("Gated pooling is a layer.", "definition", "gated pooling") == DEFINITION_BONUS
+    assert shape_bonus("We use gated pooling.", "definition", "gated pooling") == 0.0
+    assert shape_bonus("The pump stalls because the inlet clogs.", "reason") == REASON_BONUS
+    assert shape_bonus("The pump stalls after an hour.", "reason") == 0.0
+    assert shape_bonus("The pump stalls because the inlet clogs.", None) == 0.0
