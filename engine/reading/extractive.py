@@ -17,7 +17,7 @@ from engine.documents.text import find_cardinality_cue, find_references, listing
 from engine.reading.answer_text import ITEM_LABEL, cover_clauses, listed_count, render
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
-from engine.reading.lists import best_lead, is_lead, items_after
+from engine.reading.lists import best_lead, counts_without_items, is_lead, items_after
 from engine.reading.passages import (
     Unit,
     coverage,
@@ -218,7 +218,13 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
             break
         if all(unit is not u for _, u in chosen):
             chosen.append(("", unit))
-    return _with_items(chosen[:limit], units), uncovered
+    chosen = _with_items(chosen[:limit], units)
+    subject = stems(listing_subject(parsed.original_question) or " ".join(parsed.keywords))
+    if parsed.intent == "listing" and all(
+        label != ITEM_LABEL and counts_without_items(u.text, subject) for label, u in chosen
+    ):
+        return [], uncovered  # a count or a lead alone names none of the items asked: its passage is only the closest
+    return chosen, uncovered
 
 
 def _with_items(chosen: list[tuple[str, Unit]], units: list[Unit]) -> list[tuple[str, Unit]]:

@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from engine.documents.layout import has_rows
-from engine.documents.text import find_cardinality_cue, normalize_space, stems
+from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
 from engine.reading.passages import Unit
 
 MAX_ITEMS = 12
@@ -156,6 +156,30 @@ def split_inline(text: str) -> tuple[str, list[str]] | None:
     return (f"{head}:", items) if len(items) >= 2 else None
 
 
+_COUNTED = re.compile(
+    rf"\b(?P<count>\d{{1,2}}|{SPELLED_NUMBER})\s+(?:[\w\-]+\s+){{0,2}}?(?P<noun>[A-Za-z\-]{{3,}})\b", re.I
+)
+"""A count and the noun it counts within two words ("five weekly checks", "three types of sensors")."""
+
+
+def counts_without_items(text: str, subject: AbstractSet[str]) -> bool:
+    """Whether a sentence only announces or counts the items a listing question asks for ("The crew runs five
+    checks each week.", "We use the following sensors:") and names none of them: it tells how many, or that
+    some follow, which is no answer to "which ...?". Text after a colon, or a run of commas, names items."""
+    text = normalize_space(text)
+    if is_lead(text):
+        return True
+    _, colon, rest = text.partition(":")
+    if (colon and rest.strip()) or text.count(",") >= 2:
+        return False
+    for match in _COUNTED.finditer(text):
+        value = count_value(match.group("count"))
+        if value is not None and 2 <= value <= 20 and stems(match.group("noun")) & subject:
+            return True
+    cue = find_cardinality_cue(text)  # "three types of regularization" counts the techniques asked
+    return cue is not None and bool(subject & stems(text))
+
+
 def best_lead(
     units: Sequence[Unit], floor: float, subject: AbstractSet[str] = frozenset()
 ) -> tuple[Unit, list[Unit]] | None:
@@ -179,6 +203,7 @@ __all__ = [
     "announces",
     "best_lead",
     "block_position",
+    "counts_without_items",
     "inline_items",
     "is_item",
     "is_lead",

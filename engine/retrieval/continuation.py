@@ -10,6 +10,7 @@ passes the chunks of the pages around the passage.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
@@ -52,17 +53,39 @@ def _leading(chunks: Sequence[Chunk], section: tuple[str, ...]) -> list[Chunk]:
     return taken
 
 
-def announced(chunk: Chunk, chunks_on_page: Sequence[Chunk]) -> Chunk | None:
-    """The block a passage announces: a passage ending in a colon ("The benefit payments are expected to
-    be paid as follows:") is read with the chunk right after it in its section (the table or list it
-    introduces), which states what the sentence says is coming."""
-    if not chunk.text.rstrip().endswith(":") or chunk not in chunks_on_page:
-        return None
-    at = list(chunks_on_page).index(chunk)
-    following = chunks_on_page[at + 1 : at + 2]
-    if not following or following[0].section_path != chunk.section_path or following[0].kind == "heading":
-        return None
-    return following[0]
+MAX_ANNOUNCED = 12
+"""Items read after one lead: enough for any list a person asks about (``reading.lists.MAX_ITEMS``)."""
+_ITEM_MARK = re.compile(r"^\s*(?:[•▪◦●·■□➢►\-–*]\s*|\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+)\S")
+"""An item's own marker: a bullet, "1." / "1)", "(a)", "(iv)"."""
 
 
-__all__ = ["MAX_CONTINUATION", "announced", "continuation"]
+def item_block(chunk: Chunk) -> bool:
+    """A block that is one item of a list: a list item, a line opening with a marker, or a paragraph
+    opening with its bold run-in term ("Seal inspection The shaft seals ...")."""
+    if chunk.kind == "list_item" or _ITEM_MARK.match(chunk.text):
+        return True
+    return any(t.strip() and chunk.text.lstrip().startswith(t.strip()) for t in chunk.bold_terms)
+
+
+def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]]) -> tuple[Chunk, ...]:
+    """The blocks a passage announces: a passage ending in a colon ("The crew carries out the following
+    inspections:") is read with what follows it in its section, on its page and across one page break (a
+    list is one passage to a reader wherever the page ends): the block right after it (the table or list
+    it introduces), and, when that is a list item, the items after it up to the first block that is none."""
+    if not chunk.text.rstrip().endswith(":"):
+        return ()
+    here = list(chunks_on_page(chunk.page))
+    if chunk not in here:
+        return ()
+    after = here[here.index(chunk) + 1 :] + list(chunks_on_page(chunk.page + 1))
+    found: list[Chunk] = []
+    for block in after:
+        if block.section_path != chunk.section_path or block.kind == "heading" or len(found) >= MAX_ANNOUNCED:
+            break
+        if found and not (item_block(found[0]) and item_block(block)):
+            break  # the list ends at the first block that is no item; a lone table or paragraph is one block
+        found.append(block)
+    return tuple(found)
+
+
+__all__ = ["MAX_ANNOUNCED", "MAX_CONTINUATION", "announced", "continuation", "item_block"]

@@ -140,13 +140,14 @@ class RunState:
         return added + self._announced_blocks(ranked, added)
 
     def _announced_blocks(self, ranked: RankedList, added: Sequence[str]) -> list[str]:
-        """The blocks that new passages announce with a closing colon join the evidence beside them."""
+        """The blocks that new passages announce with a closing colon (the list under a lead, across a page
+        break) join the evidence beside them."""
         blocks: list[Hit] = []
         for hit in (h for h in ranked.hits if h.chunk.chunk_id in added):
             index = self.index_of(hit.chunk.doc_id)
-            block = announced(hit.chunk, index.chunks_on_pages([hit.chunk.page])) if index else None
-            if block is not None and block.chunk_id not in self.ledger:
-                blocks.append(hit.model_copy(update={"chunk": block}))
+            for block in announced(hit.chunk, _page_reader(index)) if index else ():
+                if block.chunk_id not in self.ledger and all(b.chunk.chunk_id != block.chunk_id for b in blocks):
+                    blocks.append(hit.model_copy(update={"chunk": block}))
         return self.add(ranked.model_copy(update={"hits": tuple(blocks)})) if blocks else []
 
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:

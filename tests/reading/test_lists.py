@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest, caveat
 from engine.contracts import CaveatKind as K
 from engine.llm.offline import OfflineBackend
-from engine.reading.lists import inline_items, items_after, split_inline
+from engine.reading.lists import counts_without_items, inline_items, items_after, split_inline
 from engine.reading.passages import split_units
 from engine.reading.question import parse_question
 from engine.run.steps import NOT_ESTABLISHED, below_the_line
@@ -170,3 +170,22 @@ def test_a_sentence_opening_with_a_pronoun_is_matched_with_the_sentence_before_i
     answer = ask("How is the storm-water levy charged?", passage)
     assert "paved square metre" in answer.text
     assert not any(c.kind == K.PARTIAL_MATCH for c in answer.caveats), "the passage names the levy the sentence means"
+
+
+def test_a_sentence_that_only_counts_or_announces_the_items_is_no_list():
+    checks = {"check"}
+    assert counts_without_items("The crew carries out five checks each week at every station.", checks)
+    assert counts_without_items(LEAD.text, checks), "a lead says only that items follow"
+    assert not counts_without_items("The crew carries out five checks: seals, bearings and floats.", checks)
+    assert not counts_without_items("The crew checks the seals, the bearings, and the floats.", checks)
+    assert not counts_without_items("The station has five pumps.", checks), "a count of something else"
+
+
+def test_a_count_is_never_given_where_the_items_were_asked():
+    count = ev(4, 2, "The crew carries out five checks each week at every pump station.", score=0.9)
+    visit = ev(4, 3, "Each station is visited by a crew of two technicians.", score=0.5)
+    answer = ask("Which checks does the crew carry out each week?", count, visit)
+    assert not answer.answer_found and "five" not in answer.text
+    assert count.chunk_id in {c.chunk_id for c in answer.citations if c.role == "support"}, "offered as closest"
+    alone = ask("What checks does the pump station crew carry out each week?", LEAD, visit)
+    assert not alone.answer_found, "a lead whose items are not in the evidence lists nothing"

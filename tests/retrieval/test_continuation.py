@@ -79,13 +79,22 @@ def test_a_passage_ending_in_a_colon_is_read_with_the_block_it_announces():
         _chunk(9, 1, "Benefits", "Year | Pension\n2024 | 1,097"),
         _chunk(9, 2, "Benefits", "Contributions were made in cash."),
     ]
-    assert announced(page[0], page) == page[1], "the table the sentence introduces"
-    assert announced(page[1], page) is None, "a block that announces nothing brings nothing"
-    assert announced(page[2], page) is None
+    reader = _reader(_pages(page))
+    assert announced(page[0], reader) == (page[1],), "the table the sentence introduces, not the paragraph after"
+    assert announced(page[1], reader) == (), "a block that announces nothing brings nothing"
+    assert announced(page[2], reader) == ()
+
+
+def test_an_announced_list_is_read_item_by_item_across_the_page_break():
+    lead = _chunk(3, 4, "Routine", "The crew carries out the following inspections every week:")
+    items = [_chunk(4, i, "Routine", f"{i + 1}. Inspection number {i + 1} of the pumps.") for i in range(3)]
+    after = _chunk(4, 3, "Routine", "Monthly work is planned by the district office.")
+    pages = _pages([_chunk(3, 3, "Routine"), lead], [*items, after])
+    assert announced(lead, _reader(pages)) == tuple(items), "every item, and not the paragraph after them"
 
 
 def test_an_announcement_that_ends_its_section_brings_nothing():
     page = [_chunk(9, 0, "Plans", "We offer three plans:"), _chunk(9, 1, "Risks", "Rates may rise.")]
-    assert announced(page[0], page) is None, "the next section's passage is not what was announced"
+    assert announced(page[0], _reader(_pages(page))) == (), "the next section's passage is not what was announced"
     heading = [_chunk(9, 0, "Plans", "We offer three plans:"), _chunk(9, 1, "Plans", "Gold", kind="heading")]
-    assert announced(heading[0], heading) is None
+    assert announced(heading[0], _reader(_pages(heading))) == ()
