@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
+from engine.documents.layout import has_rows
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -61,29 +62,37 @@ _ITEM_MARK = re.compile(r"^\s*(?:[•▪◦●·■□➢►\-–*]\s*|\(?(?:\d{
 
 def item_block(chunk: Chunk) -> bool:
     """A block that is one item of a list: a list item, a line opening with a marker, or a paragraph
-    opening with its bold run-in term ("Seal inspection The shaft seals ...")."""
+    opening with its bold run-in term ("Seal inspection The shaft seals ..."). A table's rows are no items
+    (a table is one block, its bold row labels notwithstanding)."""
+    if chunk.kind == "table" or has_rows(chunk.text):
+        return False
     if chunk.kind == "list_item" or _ITEM_MARK.match(chunk.text):
         return True
     return any(t.strip() and chunk.text.lstrip().startswith(t.strip()) for t in chunk.bold_terms)
 
 
-def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]]) -> tuple[Chunk, ...]:
+def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], whole: bool = True) -> tuple[Chunk, ...]:
     """The blocks a passage announces: a passage ending in a colon ("The crew carries out the following
     inspections:") is read with what follows it in its section, on its page and across one page break (a
     list is one passage to a reader wherever the page ends): the block right after it (the table or list
-    it introduces), and, when that is a list item, the items after it up to the first block that is none."""
+    it introduces), and, when that is a list item, the items after it up to the first block that is none.
+    Not ``whole``: the block right after it on its page only (the caller reads a list whole when one is asked)."""
     if not chunk.text.rstrip().endswith(":"):
         return ()
     here = list(chunks_on_page(chunk.page))
     if chunk not in here:
         return ()
-    after = here[here.index(chunk) + 1 :] + list(chunks_on_page(chunk.page + 1))
+    after = here[here.index(chunk) + 1 :]
     found: list[Chunk] = []
-    for block in after:
+    for block in [*after, *chunks_on_page(chunk.page + 1)]:
         if block.section_path != chunk.section_path or block.kind == "heading" or len(found) >= MAX_ANNOUNCED:
             break
-        if found and not (item_block(found[0]) and item_block(block)):
-            break  # the list ends at the first block that is no item; a lone table or paragraph is one block
+        if found and not whole:
+            break
+        if (found or not after) and not (whole and item_block(block)):
+            # the list ends at the first block that is no item; a lone table or paragraph is one block, and
+            # one opening the next page is left to the loop's continuation (measured against the cited passage)
+            break
         found.append(block)
     return tuple(found)
 

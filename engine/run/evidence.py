@@ -145,9 +145,11 @@ class RunState:
         blocks: list[Hit] = []
         for hit in (h for h in ranked.hits if h.chunk.chunk_id in added):
             index = self.index_of(hit.chunk.doc_id)
-            for block in announced(hit.chunk, _page_reader(index)) if index else ():
+            whole = self.parsed.intent == "listing"  # a list asked for is read whole; otherwise one block, as before
+            for n, block in enumerate(announced(hit.chunk, _page_reader(index), whole) if index else (), start=1):
                 if block.chunk_id not in self.ledger and all(b.chunk.chunk_id != block.chunk_id for b in blocks):
-                    blocks.append(hit.model_copy(update={"chunk": block}))
+                    # ranked just below its lead, one place further each: a long list does not crowd the evidence
+                    blocks.append(hit.model_copy(update={"chunk": block, "rank": hit.rank + n}))
         return self.add(ranked.model_copy(update={"hits": tuple(blocks)})) if blocks else []
 
     def replace_chunks(self, chunks: Sequence[Chunk]) -> None:

@@ -91,6 +91,11 @@ def test_an_announced_list_is_read_item_by_item_across_the_page_break():
     after = _chunk(4, 3, "Routine", "Monthly work is planned by the district office.")
     pages = _pages([_chunk(3, 3, "Routine"), lead], [*items, after])
     assert announced(lead, _reader(pages)) == tuple(items), "every item, and not the paragraph after them"
+    assert announced(lead, _reader(pages), whole=False) == (), "unless a list is asked, one block on its own page"
+    table = _pages([lead], [_chunk(4, 0, "Routine", "Pump | Hours\nP1 | 40"), after])
+    assert announced(lead, _reader(table)) == (), "a table opening the next page is the continuation's to read"
+    rows = [_chunk(3, 5, "Routine", "1. Pump | 40 | 41"), _chunk(3, 6, "Routine", "2. Valve | 12 | 13")]
+    assert announced(lead, _reader(_pages([lead, *rows]))) == (rows[0],), "a table's rows are one block, no items"
 
 
 def test_an_announcement_that_ends_its_section_brings_nothing():
