@@ -127,7 +127,7 @@ def answer(
         parsed = inherit_parsed(parsed, previous.parsed_question)
     indexes = scoped_indexes(parsed, indexes)  # a question that names one of the documents is about that one
     if previous is not None:
-        indexes = follow_up_scope(selected, indexes, previous)
+        indexes = follow_up_scope(question, selected, indexes, previous)
     parsed = with_document_sides(parsed, indexes)
     profiles = tuple(ix.profile for ix in indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))

@@ -50,6 +50,12 @@ def scoped_doc_ids(question: str, docs: Sequence[DocIdentity], comparison: bool)
     return every
 
 
+def names_a_document(question: str, docs: Sequence[DocIdentity]) -> bool:
+    """Whether ``question`` names any of ``docs`` (by a name, period, version or kind of report): a follow-up
+    that does ("What about Globex?") sets its own scope; one that does not inherits its previous turn's."""
+    return len(docs) > 1 and any(side.phrases for side in map_sides(question, docs))
+
+
 def by_name(side: DocSide) -> bool:
     """Whether a document is named by a name of its own (a company or product), not only by a period,
     version or kind of report."""

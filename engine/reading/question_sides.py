@@ -84,6 +84,9 @@ def find_sides(question: str) -> list[str]:
     pair = pair_after(q, re.search(r"\bbetween\s+", q, re.I), r"\s+and\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])) if s]
+    pair = period_change(q)  # "How did Acme's capex change from 2030 to 2031?"
+    if pair:
+        return list(pair)
     pair = _compared_with(q)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
     if not pair:
         pair = triple_after(q, re.search(r"\b(?:do|did|does)\s+", q, re.I), r"\s+and\s+", r"\s+(?:differ|compare)\b")
@@ -204,6 +207,36 @@ def _compared_with(q: str) -> tuple[str, str] | None:
     return pair[0], until_first(q, start, r"\s+(?:in|on|for|regarding|in terms of|when it comes to)\s+")
 
 
+_AUXILIARY = re.compile(r"\b(?:did|does|do|has|have|had)\b", re.I)
+_CHANGE = re.compile(
+    r"\b(?:chang|grow|grew|rise|rose|risen|fall|fell|fallen|increas|decreas|declin|drop|mov|evolv|shift)\w*", re.I
+)
+"""A verb of change over time, asked of what a value did ("How did capex change from ..."): "the change in
+capex from ... to ..." as a noun asks for one computed amount, which the formulas read."""
+_SIZE_ASKED = re.compile(r"\b(?:what|which)\s+(?:percentage|percent|share|rate)\b|\bhow\s+much\b|\bby\s+what\b", re.I)
+"""A question that asks the size of the change ("by what percentage did ... increase") asks one computed value."""
+
+
+def period_change(q: str) -> tuple[str, str] | None:
+    """The two periods of "from <period> to <period>" ("change from 2030 to 2031", "from fiscal 2030 to fiscal
+    2031"): a change over time compares the value of each period, so each is a side, read and stated, and the
+    difference between them is the answer. Only periods: "from raw material to product" is no comparison.
+    Each "from" reads a bounded window, so the search stays linear in the question's length. A verb of change
+    must come before it: "the average of PP&E from 2030 to 2031" spans a period for one computation."""
+    auxiliary = _AUXILIARY.search(q)
+    verb = _CHANGE.search(q, auxiliary.end()) if auxiliary else None
+    if verb is None or _SIZE_ASKED.search(q):
+        return None
+    for m in re.finditer(r"\bfrom\s+", q[verb.end() :], re.I):
+        m_start = verb.end() + m.end()
+        left, sep, right = q[m_start : m_start + 80].partition(" to ")
+        start = PERIOD.fullmatch(left.strip())
+        end = PERIOD.match(right.strip())
+        if sep and start and end:
+            return normalize_space(start.group(0)), normalize_space(end.group(0))
+    return None
+
+
 _COMPARISON_CUES = re.compile(
     r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
     r"\bsame\b|\bboth\b|\beither\b|\bneither\b",
@@ -224,6 +257,8 @@ def is_comparison(question: str, sides: list[str]) -> bool:
     if len(sides) < 2:
         return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
     if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
+        return True
+    if period_change(question):
         return True
     return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
                 re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip

@@ -184,14 +184,19 @@ _EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues
 """A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
 
 
+def amount_spent(cell: Cell) -> bool:
+    """Whether a negative value is money spent (an outflow printed in parentheses), not a loss: the label's
+    head noun, not what it is of, tells money earned from money spent ("Cost of sales" is a cost, "Income tax
+    expense" an expense)."""
+    return cell.value < 0 and cell.unit != "%" and not _EARNED.search(head_noun(cell.label) or cell.label)
+
+
 def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
     """A value as an analyst states it, the printed figure kept when it is negative: money spent as the amount
     spent ("$1,577 million spent (a cash outflow; printed as (1,577))"), a loss or any other negative with its
     minus sign ("-$42 million (printed as (42))"): a bare minus on a purchase reads as a refund. The value
     restated in the scale the question asks for follows the printed one ("$4,625 million ($4.625 billion)")."""
-    # the label's head noun, not what it is of, tells money earned from money spent: "Cost of sales" is a cost,
-    # "Income tax expense" an expense
-    spent = cell.value < 0 and cell.unit != "%" and not _EARNED.search(head_noun(cell.label) or cell.label)
+    spent = amount_spent(cell)
     shown = replace(cell, value=abs(cell.value)) if spent else cell
     restated = in_wanted_scale(shown, wanted_scale)
     value = shown.display() + (f" ({restated})" if restated else "")

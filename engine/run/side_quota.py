@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.contracts import ComparisonSide, ParsedQuestion, RunResult
 from engine.documents.text import content_words
-from engine.reading.doc_scope import previous_scope, scoped_doc_ids
+from engine.reading.doc_scope import names_a_document, previous_scope, scoped_doc_ids
 from engine.reading.doc_sides import DocIdentity, DocSide, aspect_of, collective_noun, identity, map_sides
 from engine.retrieval.index import DocumentIndex
 
@@ -40,12 +40,12 @@ def scoped_indexes(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> 
     return [ix for ix in indexes if ix.doc.doc_id in ids]
 
 
-def follow_up_scope(indexes: Sequence[DocumentIndex], scoped: Sequence[DocumentIndex], previous: RunResult
-                    ) -> list[DocumentIndex]:  # fmt: skip
+def follow_up_scope(question: str, indexes: Sequence[DocumentIndex], scoped: Sequence[DocumentIndex],
+                    previous: RunResult) -> list[DocumentIndex]:  # fmt: skip
     """A follow-up that names no document of its own keeps the previous turn's scope: the one document that
     turn was read from ("And in 2018?" after a question about Acme's filing)."""
-    if len(scoped) != len(indexes):
-        return list(scoped)  # the follow-up names its own document
+    if names_a_document(question, [document_identity(ix) for ix in indexes]):
+        return list(scoped)  # the follow-up names its own document(s)
     selected = [ix.doc.doc_id for ix in indexes]
     cited = [p.doc_id for p in previous.evidence_pages]
     across = len({side.doc_id for side in previous.parsed_question.sides if side.doc_id}) > 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from engine.contracts import (
     AnswerWithEvidence,
@@ -38,7 +39,7 @@ from engine.reading.table_values import (
     Cell,
     table_cells,
 )
-from engine.reading.value_answer import ValueAnswer, answer_from_cells, counted_things
+from engine.reading.value_answer import ValueAnswer, amount_spent, answer_from_cells, counted_things
 from engine.retrieval.index import DocumentIndex
 from engine.run.evidence import RunState
 from engine.run.value_checks import holds
@@ -264,6 +265,8 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
     ca, cb = a.cells[0], b.cells[0]
     if first[0] is None or second[0] is None or ca.unit != cb.unit or (ca.unit == "%" and ca.scale != cb.scale):
         return []
+    if amount_spent(ca) and amount_spent(cb):  # the larger outflow is the higher spending, not the lower number
+        ca, cb = replace(ca, value=-ca.value), replace(cb, value=-cb.value)
     high, low, high_cell, low_cell = (
         (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
     )

@@ -99,3 +99,15 @@ def test_compared_years_of_one_company_are_the_sides_not_the_company_and_a_year(
     assert find_sides("Compare Acme's net sales in 2030 and 2031") == ["2030", "2031"]
     assert find_sides("Compare Acme's revenue in 2030 with 2031") == ["2030", "2031"]
     assert find_sides("Compare the net sales of Acme in 2031 and Globex in fiscal 2031") == ["Acme", "Globex"]
+
+
+def test_a_change_asked_from_one_period_to_another_has_the_two_periods_as_sides():
+    from engine.reading.question_sides import find_sides, is_comparison
+
+    question = "How did Acme's spending on equipment change from 2030 to 2031?"
+    assert find_sides(question) == ["2030", "2031"] and is_comparison(question, find_sides(question))
+    assert find_sides("How did sales grow from fiscal 2030 to fiscal 2031?") == ["fiscal 2030", "fiscal 2031"]
+    # one computed value is asked, or the span is an operand's, or the two ends are no periods
+    assert find_sides("By what percentage did sales increase from 2030 to 2031?") == []
+    assert find_sides("What is the turnover, revenue / average assets from 2030 to 2031?") == []
+    assert find_sides("How did the ore change from raw rock to metal?") == []

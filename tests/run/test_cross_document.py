@@ -281,3 +281,29 @@ def test_a_question_naming_one_of_two_selected_companies_is_read_from_that_compa
     assert {d.doc_id for d in result.docs} == {acme, zenith}  # a follow-up asks over the same selection
     both = engine.answer("Compare the capital expenditure of Acme and Zenith in 2031", [acme, zenith], config=config)
     assert {s.doc_id for s in both.parsed_question.sides} == {acme, zenith}
+
+
+def _cash_flows() -> bytes:
+    """A made-up cash flow statement whose purchases of equipment are printed in parentheses (money spent)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Acme Corporation Annual Report 2031", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Cash Flows", fontsize=12)
+    rows = [("(Millions)", "2031", "2030"), ("Net cash provided by operating activities", "2,410", "2,120"),
+            ("Purchases of property, plant and equipment", "(1,577)", "(1,373)")]  # fmt: skip
+    for n, (label, current, prior) in enumerate(rows):
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    return doc.tobytes()
+
+
+def test_a_change_from_one_year_to_the_next_reads_both_and_the_larger_outflow_is_the_higher_spending(
+    config: EngineConfig,
+) -> None:
+    doc_id = Library(config).ingest(_cash_flows(), "acme_2031_annual_report.pdf").doc_id
+    question = "How did Acme's purchases of property, plant and equipment change from 2030 to 2031?"
+    result = engine.answer(question, [doc_id], strategy="auto", config=config)
+    assert [s.label for s in result.parsed_question.sides] == ["2030", "2031"]
+    text = result.answer.text
+    assert "1,373" in text and "1,577" in text, text
+    assert "2031 is higher by 204 million" in text, text  # not "2030", the smaller number printed

@@ -9,8 +9,11 @@ from engine.contracts import ComparisonSide, PageRef
 from engine.run.side_quota import follow_up_scope
 
 
-def _index(doc_id: str) -> Any:
-    return SimpleNamespace(doc=SimpleNamespace(doc_id=doc_id))
+def _index(doc_id: str, year: int) -> Any:
+    cover = f"ANNUAL REPORT for the fiscal year ended December 31, {year}\n{doc_id.upper()} INC."
+    pages = (SimpleNamespace(text=cover), SimpleNamespace(text=f"{doc_id.title()} Inc. makes sensors."))
+    doc = SimpleNamespace(doc_id=doc_id, file_name=f"{doc_id.upper()}_{year}_10K.pdf", pages=pages, chunks=())
+    return SimpleNamespace(doc=doc)
 
 
 def _previous(cited: list[str], sides: tuple[ComparisonSide, ...] = ()) -> Any:
@@ -18,7 +21,7 @@ def _previous(cited: list[str], sides: tuple[ComparisonSide, ...] = ()) -> Any:
     return SimpleNamespace(evidence_pages=pages, parsed_question=SimpleNamespace(sides=sides))
 
 
-ACME, GLOBEX = _index("acme"), _index("globex")
+ACME, GLOBEX = _index("acme", 2029), _index("globex", 2031)
 
 
 def _ids(indexes: list[Any]) -> list[str]:
@@ -26,12 +29,15 @@ def _ids(indexes: list[Any]) -> list[str]:
 
 
 def test_a_follow_up_naming_nothing_stays_with_the_previous_turns_document():
-    scoped = follow_up_scope([ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme", "acme"]))
+    scoped = follow_up_scope("What about the dividends?", [ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme", "acme"]))
     assert _ids(scoped) == ["acme"]
 
 
 def test_a_follow_up_naming_its_own_document_keeps_its_own_scope():
-    assert _ids(follow_up_scope([ACME, GLOBEX], [GLOBEX], _previous(["acme"]))) == ["globex"]
+    assert _ids(follow_up_scope("What about Globex?", [ACME, GLOBEX], [GLOBEX], _previous(["acme"]))) == ["globex"]
+    # naming both (one by its name, the other by a year only its report holds) is asking over both
+    both = follow_up_scope("What were Acme's sales in 2031?", [ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme"]))
+    assert _ids(both) == ["acme", "globex"]
 
 
 def test_a_follow_up_of_a_comparison_across_documents_keeps_them_all():
@@ -39,5 +45,11 @@ def test_a_follow_up_of_a_comparison_across_documents_keeps_them_all():
         ComparisonSide(label="Acme", query="capex", doc_id="acme"),
         ComparisonSide(label="Globex", query="capex", doc_id="globex"),
     )
-    assert _ids(follow_up_scope([ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme"], sides))) == ["acme", "globex"]
-    assert _ids(follow_up_scope([ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme", "globex"]))) == ["acme", "globex"]
+    assert _ids(follow_up_scope("And sales?", [ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme"], sides))) == [
+        "acme",
+        "globex",
+    ]
+    assert _ids(follow_up_scope("And sales?", [ACME, GLOBEX], [ACME, GLOBEX], _previous(["acme", "globex"]))) == [
+        "acme",
+        "globex",
+    ]
