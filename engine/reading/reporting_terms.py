@@ -85,11 +85,15 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
     _t(r"\binventor(?:y|ies)\b", names="inventories; merchandise inventories; inventory", statements=(BALANCE,),
        reason="goods held for sale"),
     _t(r"\bnet (?:income|earnings|profit)\b",
-       names="net income; net earnings; net income attributable to; net earnings attributable to",
-       statements=(INCOME,), reason="the bottom line of an income statement"),
+       names="net income; net earnings; net income attributable to; net earnings attributable to; net loss; "
+             "net income (loss); net (loss) income; net loss attributable to",
+       statements=(INCOME,), reason="the bottom line of an income statement (a company that lost money prints it as "
+       "its net loss)"),
     _t(r"\boperating (?:income|profit)\b|\bincome from operations\b|\bebit\b",
-       names="operating income; operating income (loss); income from operations; operating profit",
-       statements=(INCOME,), reason="profit from operations before interest and taxes"),
+       names="operating income; operating income (loss); income from operations; operating profit; "
+             "loss from operations; operating loss",
+       statements=(INCOME,), reason="profit from operations before interest and taxes (a loss from operations when "
+       "negative)"),
     _t(r"\bsg\s?&\s?a\b|\bselling,? general,? and administrative\b",
        names="selling, general and administrative expenses; selling, general and administrative",
        statements=(INCOME,), reason="overhead expenses"),

@@ -213,6 +213,9 @@ class _TableState:
     Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
     percent: bool = False
     """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
+    pending: str = ""
+    """The text line just above, when no row came after it: the first part of a row label the PDF wrapped
+    ("Net periodic benefit cost included in Other" over "income, net | (881) | (528)")."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -231,8 +234,10 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
         for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
             if has_rows(line):
                 cells += _read_row(item, line, state)
+                state.pending = ""
             else:
                 _read_caption(line, state)
+                state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
     return cells
 
 
@@ -285,6 +290,10 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         return []
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
+    if state.pending and (not row[0] or row[0][0].islower()):
+        # a label cut by a line wrap ("... included in Other" / "income, net | (881)"), or printed on the line
+        # above its numbers: the row is the whole label's, never the fragment's ("income, net" is no net income)
+        row = [f"{state.pending} {row[0]}".strip(), *values]
     wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", row[0])
     if wrapped and not state.in_rows and state.years is not None and len(state.years) + 1 == amounts:
         # a date header wrapped onto the first row ("November 29," / "2013 Cash flows from ...")

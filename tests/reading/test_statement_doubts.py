@@ -94,3 +94,13 @@ def test_a_verb_of_how_the_amount_came_about_names_no_line_item() -> None:
     value = _value("How much cash did Quarry generate from operating activities in 2041?",
                    ["operating activities", "cash", "generate"], [page])  # fmt: skip
     assert "$2,210 million" in value.statement and _exact(value), value
+
+
+def test_a_row_label_cut_by_a_line_wrap_is_read_whole_and_a_net_loss_is_the_net_income() -> None:
+    page = [item("Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n"
+                 "Pension cost included in Other\nincome, net | (881) | (528)\n"
+                 "Other income, net | 1,058 | 551\nNet loss | (5,053) | (4,290)", page=63)]  # fmt: skip
+    labels = {c.label for c in cells_in([page])}
+    assert "Pension cost included in Other income, net" in labels and "income, net" not in labels, labels
+    value = _value("What was Quarry's net income in 2041?", ["net income"], [page])
+    assert value.statement.startswith("Net loss") and "-$5,053 million" in value.statement, value
