@@ -239,6 +239,8 @@ def _computed(
                         unsure.append(match.cell.label)
                     elif company_defined(phrase) and not company_defined(match.cell.label):
                         unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
+                    elif doubts(match.cell, phrase, stems(phrase).union(*spec.terms, *spec.alternatives)):
+                        unsure.append(match.cell.label)  # an input read as a percentage, a per-share figure, ...
                     return match.cell
         return None
 

@@ -104,3 +104,10 @@ def test_a_row_label_cut_by_a_line_wrap_is_read_whole_and_a_net_loss_is_the_net_
     assert "Pension cost included in Other income, net" in labels and "income, net" not in labels, labels
     value = _value("What was Quarry's net income in 2041?", ["net income"], [page])
     assert value.statement.startswith("Net loss") and "-5,053 million" in value.statement, value
+
+
+def test_an_input_of_a_computation_read_from_a_doubtful_row_keeps_the_answer_from_being_claimed() -> None:
+    value = _value("What was Quarry's net profit margin in 2041?", ["net profit margin"], [OBLIGOR_ONLY])
+    assert value.unsure and not _exact(value), value
+    both = _value("What was Quarry's net profit margin in 2041?", ["net profit margin"], [INCOME])
+    assert "14.2%" in both.statement and not both.unsure and _exact(both), both
