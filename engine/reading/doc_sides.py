@@ -236,6 +236,29 @@ def _count(text: str, form: str) -> int:
     return len(re.findall(rf"(?<![\w.]){re.escape(form)}(?![\w]|\.\d)", text))
 
 
+_KINDS = {
+    "annual": r"\b(?:10-?k|annual report)\b",
+    "quarterly": r"\b(?:10-?q|quarterly report)\b",
+    "release": r"\b(?:(?:earnings|results|press) release|earnings)\b",
+    "current": r"\b8-?k\b",
+    "foreign": r"\b20-?f\b",
+    "proxy": r"\bproxy statement\b",
+}
+"""Kinds of reports by the names people and files give them: a question's "results release" is the document
+whose file says EARNINGS; its "10-K" the one whose cover page says "annual report"."""
+
+
+def report_kind(text: str) -> str:
+    """The kind of report ``text`` names first ("" for none)."""
+    found = [(m.start(), kind) for kind, pattern in _KINDS.items() if (m := re.search(pattern, text, re.I))]
+    return min(found)[1] if found else ""
+
+
+def doc_kind(doc: DocIdentity) -> str:
+    """A document's kind of report: by its file name, else by what its title page names first."""
+    return report_kind(_name_tokens(doc.file_name)) or report_kind(doc.title_text)
+
+
 def phrase_scores(phrase: str, docs: Sequence[DocIdentity]) -> list[float]:
     """How strongly each document is named by ``phrase``: file name (3), title page (2), and its
     share of the phrase's occurrences across the documents (up to 1).
@@ -245,12 +268,14 @@ def phrase_scores(phrase: str, docs: Sequence[DocIdentity]) -> list[float]:
     papers use is what is compared, not a side.
     """
     forms = _forms(phrase)
+    kind = report_kind(phrase) if _DOC_KINDS.fullmatch(phrase) else ""
     counts = [max(_count(d.full_text, f) for f in forms) for d in docs]
     total = sum(counts)
     titled = [any(_contains(d.title_text, f) for f in forms) for d in docs]
     scores = []
     for n, (doc, count) in enumerate(zip(docs, counts, strict=True)):
         in_name = any(_contains(_name_tokens(doc.file_name), f) for f in forms)
+        in_name = in_name or (bool(kind) and kind == doc_kind(doc))  # "results release" names the EARNINGS file
         share = count / total if total else 0.0
         score = 3.0 * in_name + 2.0 * titled[n] + share
         if is_name(phrase) and not in_name and (share < 0.6 or sum(titled) > 1):

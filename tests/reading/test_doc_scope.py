@@ -111,3 +111,10 @@ def test_a_change_asked_from_one_period_to_another_has_the_two_periods_as_sides(
     assert find_sides("By what percentage did sales increase from 2030 to 2031?") == []
     assert find_sides("What is the turnover, revenue / average assets from 2030 to 2031?") == []
     assert find_sides("How did the ore change from raw rock to metal?") == []
+
+
+def test_a_kind_of_report_names_the_document_of_that_kind_by_any_of_its_names():
+    annual = identity("k", "ZENITH_2031_10K.pdf", [COVER + "ANNUAL REPORT for the fiscal year 2031\nZENITH INC."])
+    release = identity("r", "ZENITH_2031Q4_EARNINGS.pdf", ["FOR IMMEDIATE RELEASE\nZenith reports its results"])
+    sides = map_sides("What sales did the results release give, and the annual report?", [annual, release])
+    assert [(s.doc_id, s.phrases) for s in sides] == [("k", ("annual report",)), ("r", ("results release",))]
