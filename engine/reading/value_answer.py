@@ -182,6 +182,10 @@ _OUTGO = re.compile(
 """A row whose label names money spent: printed in parentheses, it is an amount spent, not a negative one."""
 _EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
 """A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
+_PARENTHESES = re.compile(r"\s*\([^)]*\)")
+_BOUGHT = re.compile(r"^\s*(?:purchases?|payments?|additions?|acquisitions?)\s+(?:of|for|to)\s+(.+?)\s*$", re.I)
+"""A row of money paid for something ("Purchases of property, plant and equipment", "Additions to property and
+equipment"): its object is what the money was spent on."""
 
 
 def amount_spent(cell: Cell) -> bool:
@@ -206,6 +210,9 @@ def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
     if not spent:  # a loss, a negative rate: the minus sign is the fact
         return f"{value} ({printed})" if printed else value
     verb = " spent" if _OUTGO.search(cell.label) else ""
+    bought = _BOUGHT.match(cell.label)
+    if bought:  # "Purchases of property, plant and equipment (PP&E)": what the money was spent on, as an analyst says
+        verb = " spent on " + _PARENTHESES.sub("", bought.group(1)).strip()
     outflow = "a cash outflow" if _CASH_FLOW.search(f"{cell.context} {cell.label}") else ""
     notes = "; ".join(n for n in (restated, outflow, printed) if n)
     return f"{shown.display()}{verb}" + (f" ({notes})" if notes else "")

@@ -111,3 +111,11 @@ def test_an_input_of_a_computation_read_from_a_doubtful_row_keeps_the_answer_fro
     assert value.unsure and not _exact(value), value
     both = _value("What was Quarry's net profit margin in 2041?", ["net profit margin"], [INCOME])
     assert "14.2%" in both.statement and not both.unsure and _exact(both), both
+
+
+def test_money_paid_for_something_is_stated_as_spent_on_it() -> None:
+    page = [item("Consolidated Statements of Cash Flows\n(in millions) | 2041 | 2040\n"
+                 "Purchases of plant and machinery (P&M) | $ (733) | $ (690)", page=64)]  # fmt: skip
+    cells = with_document_scale(cells_in([page]))
+    capex = next(c for c in cells if c.column == "2041")
+    assert signed_amount(capex) == "$733 million spent on plant and machinery (a cash outflow; printed as $ (733))"
