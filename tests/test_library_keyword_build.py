@@ -21,3 +21,28 @@ def test_the_built_index_and_its_files_rank_alike(config, library_dir):
     for query in ("training", "dropout attention", "results of the model"):
         got = [(h.chunk.chunk_id, h.score) for h in index.keyword.search(query, 10).hits]
         assert got and got == [(h.chunk.chunk_id, h.score) for h in reopened.search(query, 10).hits]
+
+
+def test_the_worker_builds_the_keyword_index_the_library_opens(config, library_dir, monkeypatch):
+    """The PDF worker's process builds the keyword index: the ingesting process only opens it, also when the
+    first question loads the document at once (its build is next in line, so it is waited for, not raced),
+    and it ranks exactly like an index built in this process from the same chunks."""
+    built_here: list[str] = []
+    real_build = KeywordIndex.build
+
+    def counting_build(doc, directory, settings):
+        built_here.append(str(directory))
+        return real_build(doc, directory, settings)
+
+    library = Library(config)
+    monkeypatch.setattr(KeywordIndex, "build", staticmethod(counting_build))  # a forked process counts its own
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    index = library.load(entry.doc_id)
+    library.wait_for_background()
+    monkeypatch.undo()
+    assert built_here == []
+    assert (library_dir / entry.doc_id / "index" / "loupe-index.json").is_file()
+    own = KeywordIndex.in_memory(index.doc, config.retrieval)
+    for query in ("training", "dropout attention", "results of the model"):
+        got = [(h.chunk.chunk_id, h.score) for h in index.keyword.search(query, 10).hits]
+        assert got and got == [(h.chunk.chunk_id, h.score) for h in own.search(query, 10).hits]

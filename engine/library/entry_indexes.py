@@ -20,7 +20,7 @@ from filelock import FileLock
 from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
 from engine.errors import DocumentNotFoundError, LibraryCorruptError
-from engine.library.isolation import DenseHandoff
+from engine.library.isolation import Handoff
 from engine.library.loaded import Build
 from engine.retrieval.dense import LsaRetriever
 from engine.retrieval.keyword import KeywordIndex
@@ -45,8 +45,11 @@ class LibraryFolder(Protocol):
     def build_in_progress(self, doc_id: str) -> Build | None: ...
 
 
-def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool) -> KeywordIndex:
-    """The saved keyword index, rebuilt (under the entry's lock) when missing, stale or damaged."""
+def open_keyword(
+    library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: Handoff | None = None
+) -> KeywordIndex:
+    """The saved keyword index (or the one the PDF worker built), rebuilt (under the entry's lock) when
+    missing, stale or damaged."""
     directory = library.entry_dir(entry.doc_id) / INDEX_DIR
     settings = library.config.retrieval
     try:
@@ -57,6 +60,7 @@ def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocumen
             return KeywordIndex.in_memory(doc, settings)
         if waiting:
             logger.warning("rebuilding the keyword index of %s: %s", entry.doc_id[:16], exc)
+    ready = staged is not None and staged.wait(library.config.library.max_parse_seconds, "keyword")
     with library.entry_lock(entry.doc_id):
         try:
             return KeywordIndex.open(directory, doc, settings)  # built meanwhile by another process
@@ -64,6 +68,12 @@ def open_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocumen
             pass
         if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
+        if ready and staged is not None and staged.keyword_path is not None:
+            _place(staged.keyword_path, directory)
+            try:  # checked like any saved index: the same chunks, format and boost
+                return KeywordIndex.open(directory, doc, settings)
+            except LibraryCorruptError as exc:
+                logger.warning("the worker's keyword index of %s is unusable (%s); rebuilding", entry.doc_id[:16], exc)
         built = _rebuild_keyword(library, entry, doc)
     if built.memory_backed:  # searches the bytes it just wrote: no second read of the files
         return built
@@ -78,20 +88,24 @@ def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDoc
     fresh = folder / f".index-{secrets.token_hex(4)}"
     try:
         built = KeywordIndex.build(doc, fresh, library.config.retrieval)
-        old = folder / INDEX_DIR
-        trash = folder / f".index-old-{secrets.token_hex(4)}"
-        if old.exists():
-            os.replace(old, trash)
-        os.replace(fresh, old)
-        shutil.rmtree(trash, ignore_errors=True)
+        _place(fresh, folder / INDEX_DIR)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
     return built
 
 
+def _place(fresh: Path, directory: Path) -> None:
+    """Rename the index folder ``fresh`` into place at ``directory`` (an older one goes to the trash first)."""
+    trash = directory.with_name(f".index-old-{secrets.token_hex(4)}")
+    if directory.exists():
+        os.replace(directory, trash)
+    os.replace(fresh, directory)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
 def open_dense(
-    library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: DenseHandoff | None = None
+    library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, waiting: bool, staged: Handoff | None = None
 ) -> LsaRetriever:
     """The saved LSA (after a background build of this process, or the one the PDF worker built), else
     built here and saved."""

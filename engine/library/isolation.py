@@ -19,8 +19,10 @@ import gc
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,37 +47,55 @@ PROBE = -1
 """The reader id of the probe's sampled pages (they come before the pages are read in order)."""
 
 
-@dataclass
-class DenseHandoff:
-    """The worker, still running after the parse, building the document's LSA into ``path``."""
+class Handoff:
+    """The worker, still running after the parse, building the document's indexes for the caller: the LSA
+    into ``dense_path`` and (by a process it forks) the keyword index into the folder ``keyword_path``.
 
-    worker: Any
-    receive: Connection
-    path: Path
+    Each finished index is announced by one message, ``("dense", ok)`` or ``("keyword", ok)``, in either
+    order; :meth:`wait` keeps the one it reads while waiting for the other."""
 
-    def wait(self, timeout: float) -> bool:
-        """True once the LSA is saved at ``path`` (False when the worker failed, died or took too long)."""
-        try:
-            if self.receive.poll(timeout):
-                return bool(self.receive.recv() == ("dense", True)) and self.path.is_file()
-        except (EOFError, OSError):
-            pass
-        return False
+    def __init__(self, worker: Any, receive: Connection, dense_path: Path, keyword_path: Path | None) -> None:
+        self.worker = worker
+        self.receive = receive
+        self.path = dense_path
+        self.keyword_path = keyword_path
+        self._done: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, timeout: float, kind: str = "dense") -> bool:
+        """True once the ``kind`` index is saved (False when the worker failed, died or took too long)."""
+        path = self.path if kind == "dense" else self.keyword_path
+        if path is None:
+            return False
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while kind not in self._done:
+                try:
+                    if not self.receive.poll(max(0.0, deadline - time.monotonic())):
+                        return False
+                    message = self.receive.recv()
+                except (EOFError, OSError):
+                    return False
+                if isinstance(message, tuple) and len(message) == 2 and message[0] in ("dense", "keyword"):
+                    self._done[message[0]] = bool(message[1] is True)
+            return self._done[kind] and path.exists()
 
     def close(self) -> None:
         _stop(self.worker)
         self.receive.close()
         self.path.unlink(missing_ok=True)
+        if self.keyword_path is not None:
+            shutil.rmtree(self.keyword_path, ignore_errors=True)
 
 
 @dataclass
 class ReadResult:
     """A read PDF: its profile (OCR'd pages included), the parse in the on-disk layout and, when the
-    worker goes on to build the LSA, the handoff of that file."""
+    worker goes on to build the indexes, the handoff of those files."""
 
     profile: DocumentProfile
     encoded: bytes
-    dense: DenseHandoff | None = None
+    dense: Handoff | None = None
     _doc: ParsedDocument | None = field(default=None, repr=False)
 
     def document(self) -> ParsedDocument:
@@ -95,17 +115,19 @@ def _report(progress: Progress, done: int, page: int, total: int, ocr: bool) -> 
 
 
 def read_pdf(
-    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None = None
-) -> ReadResult:
+    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None = None,
+    keyword_to: Path | None = None,
+) -> ReadResult:  # fmt: skip
     """Profile and parse ``data``, in a bounded worker process where the platform allows it.
 
-    With ``dense_to``, the worker goes on to build the LSA into that file after returning the parse
-    (on the other core, while the caller builds the keyword index): ``ReadResult.dense``.
+    With ``dense_to``, the worker goes on to build the LSA into that file after returning the parse, and
+    with ``keyword_to`` as well, a process it forks builds the keyword index into that folder at the same
+    time: the caller's interpreter stays free for the first question (``ReadResult.dense``, a Handoff).
     Raises the parsing errors (NotAPdfError, EncryptedPdfError, NoTextLayerError,
     DocumentTooLargeError) and DocumentTooLargeError for a page over a time or memory limit.
     """
     if config.library.isolate_parsing and _can_fork():
-        return _read_in_worker(data, name, config, progress, dense_to)
+        return _read_in_worker(data, name, config, progress, dense_to, keyword_to)
     profile = probe_pdf(data, name, config)
     doc = parse_pdf(data, name, config, lambda page, total, ocr: _report(progress, page, page, total, ocr))
     profile, doc = with_ocr_pages(profile, doc)
@@ -173,7 +195,7 @@ class _Watch:
 
 
 def _read_in_worker(
-    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None
+    data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None, keyword_to: Path | None
 ) -> ReadResult:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
@@ -181,7 +203,10 @@ def _read_in_worker(
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
     worker = context.Process(
-        target=run_worker, args=(send, data, name, config, dense_to, os.getpid()), name="loupe-pdf-reader", daemon=True
+        target=run_worker,
+        args=(send, data, name, config, dense_to, os.getpid(), keyword_to),
+        name="loupe-pdf-reader",
+        daemon=True,
     )
     gc.freeze()  # the worker's garbage collector then leaves the inherited objects (and their pages) alone
     try:
@@ -193,7 +218,7 @@ def _read_in_worker(
     try:
         result = _supervise(worker, receive, _Watch(config.library), progress)
         if dense_to is not None:
-            result.dense = DenseHandoff(worker, receive, dense_to)
+            result.dense = Handoff(worker, receive, dense_to, keyword_to if dense_to is not None else None)
         return result
     finally:
         if result is None or result.dense is None:

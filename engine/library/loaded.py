@@ -152,6 +152,18 @@ class BuildRegistry:
         with self._changed:
             return self._data.get(key)
 
+    def active(self, key: tuple[str, str]) -> Build | None:
+        """The build of ``key`` when it runs or runs next (no build submitted before it is pending).
+
+        A build only queued could be waited for as well as one running: the builder picks it up at once.
+        Answering None there made the first question after an ingest build the keyword index a second time
+        in its own thread, racing the builder that was about to start (and then waited for its lock)."""
+        with self._changed:
+            build = self._data.get(key)
+            if build is None or build.started.is_set() or next(iter(self._data)) == key:
+                return build
+            return None
+
     def join(self, root: str | None = None, timeout: float | None = None) -> bool:
         """Wait until no build of library folder ``root`` (of any, when None) is pending; True when none is."""
         with self._changed:

@@ -189,7 +189,8 @@ class Library:
         try:
             report(0.05, "reading the document structure")
             dense_to = staging.with_name(f"{staging.name}.{DENSE_NAME}")  # named like its folder: cleaned up alike
-            result = read_pdf(data, name, self.config, report, dense_to)
+            keyword_to = staging.with_name(f"{staging.name}.{INDEX_DIR}")
+            result = read_pdf(data, name, self.config, report, dense_to, keyword_to)
             report(0.9, "saving")
             (staging / PDF_NAME).write_bytes(data)
             (staging / PARSED_NAME).write_bytes(result.encoded)
@@ -242,7 +243,7 @@ class Library:
         """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
         try:
             build.doc = result.document()
-            build.keyword = open_keyword(self, entry, build.doc, waiting=False)
+            build.keyword = open_keyword(self, entry, build.doc, waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
@@ -257,9 +258,9 @@ class Library:
             build.dense_ready.set()
 
     def build_in_progress(self, doc_id: str) -> Build | None:
-        """This process's background build of ``doc_id`` when it has started (a queued one is not waited for)."""
-        build = BUILDS.get((str(self.root.resolve()), doc_id))
-        return build if build is not None and build.started.is_set() else None
+        """This process's background build of ``doc_id`` when it runs or runs next (one queued behind other
+        builds is not waited for: the question builds what it needs itself)."""
+        return BUILDS.active((str(self.root.resolve()), doc_id))
 
     def wait_for_background(self, timeout: float | None = None) -> bool:
         """Wait until the background index builds of this library are done (benchmarks, tests)."""

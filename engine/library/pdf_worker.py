@@ -42,6 +42,7 @@ from engine.documents.parsing import PageCallback, RawPage, is_memory_error, par
 from engine.documents.profile import probe_pdf
 from engine.errors import DocumentError, LoupeError
 from engine.retrieval.dense import LsaRetriever
+from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
 
@@ -125,9 +126,11 @@ def _outcome(exc: BaseException) -> tuple[Any, ...]:
 
 
 def run_worker(
-    conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None, parent: int | None = None
-) -> None:
-    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there.
+    conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None, parent: int | None = None,
+    keyword_to: Path | None = None,
+) -> None:  # fmt: skip
+    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there,
+    and with ``keyword_to`` too, a process it forks saves the keyword index in that folder meanwhile.
     ``parent`` is the starting process's id, taken before the fork (a parent killed before this line ran is
     then noticed too)."""
     with contextlib.suppress(OSError):
@@ -151,8 +154,45 @@ def run_worker(
     with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
         conn.send(message)
         if doc is not None and dense_to is not None:
+            builder = _fork_keyword_builder(conn, doc, config, keyword_to) if keyword_to else None
             conn.send(("dense", _save_lsa(doc, config, dense_to, parent)))
+            if builder is not None:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(builder, 0)
     conn.close()
+
+
+def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineConfig, folder: Path) -> int | None:
+    """Fork a process that builds the keyword index into ``folder`` and says ``("keyword", ok)``; its id.
+
+    The keyword index is what the first question waits for: built here, beside the LSA on the other core,
+    it neither waits for the LSA nor takes the interpreter of the process that asks (whose threads share one
+    lock). The process dies with this worker (the kernel's parent-death signal, and this process group)."""
+    try:
+        child = os.fork()
+    except OSError:
+        logger.warning("could not fork the keyword index builder", exc_info=True)
+        return None
+    if child:
+        return child
+    code = 0
+    try:
+        _die_with_parent()
+        conn.send(("keyword", _save_keyword(doc, config, folder)))
+    except BaseException:
+        code = 1
+    os._exit(code)
+
+
+def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bool:
+    """Build the keyword index into ``folder`` for the ingesting process (a folder left by a killed ingest is
+    named like its staging folder, and removed alike)."""
+    try:
+        KeywordIndex.build(doc, folder, config.retrieval).close()
+        return True
+    except Exception:
+        logger.warning("the worker could not build the keyword index", exc_info=True)
+        return False
 
 
 def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> bool:
