@@ -17,8 +17,6 @@ import hashlib
 import json
 import logging
 import re
-import shutil
-import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -29,7 +27,7 @@ from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 from whoosh.analysis.tokenizers import default_pattern
 from whoosh.codec.whoosh3 import W3FieldWriter
 from whoosh.fields import TEXT, Schema
-from whoosh.filedb.filestore import FileStorage, RamStorage
+from whoosh.filedb.filestore import RamStorage
 from whoosh.lang.porter import stem
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.system import pack_uint
@@ -120,21 +118,14 @@ def clean_query(query: str) -> str:
 
 
 class _PrivateRamStorage(RamStorage):
-    """Whoosh's RamStorage spills to ``<tmp>/MAIN.tmp``, one folder shared by every process that builds
-    an index at the same moment; this one spills to private temporary folders, removed by :meth:`cleanup`."""
+    """Whoosh's RamStorage gives the writer's posting pool a folder ``<tmp>/MAIN.tmp``, shared by every
+    process that builds an index at the same moment. This one gives it a private in-memory storage:
+    :func:`_add_chunks` writes the segment itself and never fills the pool, so a build touches no
+    temporary folder at all, and one stopped midway (a cancelled ingest stops the PDF worker's
+    processes, the keyword builder among them) leaves nothing behind in the temporary directory."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._temp_dirs: list[str] = []
-
-    def temp_storage(self, name: str | None = None) -> FileStorage:
-        folder = tempfile.mkdtemp(prefix="loupe-whoosh-")
-        self._temp_dirs.append(folder)
-        return FileStorage(folder).create()
-
-    def cleanup(self) -> None:
-        for folder in self._temp_dirs:
-            shutil.rmtree(folder, ignore_errors=True)
+    def temp_storage(self, name: str | None = None) -> RamStorage:
+        return RamStorage()
 
 
 def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
@@ -231,10 +222,7 @@ def _add_terms(
 
 def _build_in_memory(doc: ParsedDocument, config: RetrievalConfig) -> RamStorage:
     storage = _PrivateRamStorage()
-    try:
-        _write(storage.create_index(_schema(config)), doc)
-    finally:
-        storage.cleanup()
+    _write(storage.create_index(_schema(config)), doc)
     return storage
 
 

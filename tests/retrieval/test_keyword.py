@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -137,10 +136,14 @@ def test_clean_query_and_snippet():
     assert snippet("short text", ["absent"]) == "short text"
 
 
-def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
+def test_concurrent_builds_leave_nothing_in_the_temporary_directory(tmp_path, monkeypatch):
     doc = paper()
-    spills = Path(tempfile.gettempdir())
-    before = {p.name for p in spills.glob("loupe-whoosh-*")}
+    spills = tmp_path / "tmp"
+    spills.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spills))  # this test's own temporary directory
+    made: list[str] = []
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, **k: made.append(real_mkdtemp(*a, **k)) or made[-1])
     errors: list[BaseException] = []
 
     def build(n: int) -> None:
@@ -158,8 +161,8 @@ def test_concurrent_builds_spill_to_private_folders_and_clean_up(tmp_path):
     for t in threads:
         t.join()
     assert errors == []
-    after = {p.name for p in spills.glob("loupe-whoosh-*")}
-    assert after <= before, "temporary spill folders are removed"
+    assert made == [], "a build makes no temporary folder (one stopped midway would leave it behind)"
+    assert list(spills.iterdir()) == []
 
 
 TRICKY = [

@@ -20,10 +20,7 @@ def _whoosh_write(ix, doc) -> None:
 
 def _segment_bytes(write, doc, config: RetrievalConfig) -> tuple[bytes, dict[str, int]]:
     storage = _PrivateRamStorage()
-    try:
-        write(storage.create_index(_schema(config)), doc)
-    finally:
-        storage.cleanup()
+    write(storage.create_index(_schema(config)), doc)
     (name,) = [n for n in storage.files if n.endswith(".seg")]
     segment_id = name[: -len(".seg")].rsplit("_", 1)[-1]
     ix = storage.open_index()
