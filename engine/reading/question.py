@@ -141,7 +141,7 @@ _FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b
 _VALUE_CUES = re.compile(
     r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
     r"ratio|rate|total|sum|average|mean|median|cost|price|revenue|count|score|accuracy|size|"
-    r"margin|capex|expenditure|income|profit|loss|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|"
+    r"margin|capex|expenditure|expenses?|income|profit|loss|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|"
     r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )

@@ -119,3 +119,10 @@ def test_money_paid_for_something_is_stated_as_spent_on_it() -> None:
     cells = with_document_scale(cells_in([page]))
     capex = next(c for c in cells if c.column == "2041")
     assert signed_amount(capex) == "$733 million spent on plant and machinery (a cash outflow; printed as $ (733))"
+
+
+def test_an_expense_is_asked_as_a_value_and_read_from_a_row_that_names_it_without_the_word() -> None:
+    from engine.reading.question import asks_for_value
+
+    assert asks_for_value("What were Quarry's marketing expenses in 2041?")
+    assert not asks_for_value("Why did Quarry move its headquarters?")
