@@ -135,7 +135,7 @@ _TABLE_CUES = re.compile(
 _MEASURE_CUES = re.compile(r"\bhow much\b|\bwhat (?:is|was|were|are) the (?:percentage|share|ratio|rate)\b|"
                            r"\bwhat percentage\b|\bpercent(?:age)?\b", re.I)  # fmt: skip
 _FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b|\bdiagrams?\b|\billustrat", re.I)
-# Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales,
+# Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales, expenses,
 # earnings, EPS; "earnings release" names a document), measures (rate, share, ratio, score) and a
 # "what/which year" or "when" asking for a date. A bare "year" ("one quarter of the year") is not one.
 _VALUE_CUES = re.compile(
