@@ -23,6 +23,7 @@ from engine.reading.statement_sense import (
     head_unasked,
     in_notes,
     in_primary_statement,
+    owners_share,
     percent_unasked,
     qualified,
     unasked_per_share,
@@ -212,6 +213,7 @@ def _core(label: str, spec: ValueSpec) -> set[str]:
     and 3)", and abbreviations) and without the words that state its scope ("Total inventories") unless the
     question uses them ("total debt")."""
     wanted = set().union(*spec.terms, *spec.alternatives)
+    label = owners_share(label)
     return stems(re.sub(r"\([^)]*\)", " ", label)) - (_SCOPE_WORDS - wanted) or stems(label)
 
 
@@ -258,7 +260,7 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     if not cell.is_row or spec.is_empty:
         return set()
     wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
-    own = stems(re.sub(r"\([^)]*\)", " ", cell.label))
+    own = stems(re.sub(r"\([^)]*\)", " ", owners_share(cell.label)))  # the owners' share is the item itself
     return own - wanted - _SCOPE_WORDS
 
 
@@ -266,7 +268,7 @@ def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
     """The words a row label adds to a known line item, its trailing object left out ("Other income (loss),
     net" adds "other" and "loss" to "net income"; "Depreciation and amortization of property" adds nothing):
     each one moves the row further from the item asked, when a plainer row names it."""
-    return _extra_words(spec, replace(cell, label=OBJECT.sub("", cell.label)))
+    return _extra_words(spec, replace(cell, label=OBJECT.sub("", owners_share(cell.label))))
 
 
 def broader(spec: ValueSpec, cell: Cell) -> bool:

@@ -126,3 +126,17 @@ def test_an_expense_is_asked_as_a_value_and_read_from_a_row_that_names_it_withou
 
     assert asks_for_value("What were Quarry's marketing expenses in 2041?")
     assert not asks_for_value("Why did Quarry move its headquarters?")
+
+
+def test_the_owners_share_of_net_income_leads_over_an_investees_net_income_in_the_notes() -> None:
+    from engine.reading.statement_sense import owners_share
+
+    assert owners_share("Net income attributable to Quarry Inc. common shareholders") == "Net income"
+    assert owners_share("Net income attributable to noncontrolling interests").endswith("interests")
+    notes = [item("Notes to Consolidated Financial Statements\n(MILLIONS) | 2041 | 2040\n"
+                  "Net sales | $ 6,380 | $ 6,224\nNet income | 2,040 | 2,012", page=74)]  # fmt: skip
+    statement = [item("Consolidated Statements of Income\n(MILLIONS) | 2041 | 2040\n"
+                      "Net income attributable to noncontrolling interests | 46 | 36\n"
+                      "Net income attributable to Quarry Inc. common shareholders | $ 21,979 | $ 9,159", page=58)]  # fmt: skip
+    value = _value("What was Quarry's net income in 2041?", ["net income"], [notes, statement])
+    assert "21,979" in value.statement and not value.narrower and _exact(value), value
