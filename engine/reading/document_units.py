@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.reading.periods import fiscal_quarter
+from engine.reading.statement_sense import head_noun
 from engine.reading.table_values import Cell
 
 PER_SHARE = re.compile(
@@ -26,6 +27,12 @@ COUNT_ROW = re.compile(
 )
 """Rows that count things ("Weighted average shares outstanding", "Number of stores"): in their own table's
 scale (millions of shares), never in the document's money scale nor its currency."""
+_MONEY_HEAD = re.compile(
+    r"^(?:sales|revenues?|income|earnings|costs?|expenses?|dividends?|payments?|proceeds|repurchases?|purchases?)$",
+    re.I,
+)
+"""Head nouns of money: a row that names the things counted only after its head ("Sales to customers", "Proceeds
+from issuance of shares") is an amount of money, not a count."""
 
 
 def _most_common(cells: list[Cell], field: str, keep: object) -> dict[str, str]:
@@ -46,7 +53,9 @@ def with_document_scale(cells: list[Cell]) -> list[Cell]:
     currencies = _most_common(cells, "unit", lambda unit: unit != "%")
     out = []
     for cell in cells:
-        counts = bool(cell.measure) or bool(COUNT_ROW.search(cell.label))
+        counts = bool(cell.measure) or (
+            bool(COUNT_ROW.search(cell.label)) and not _MONEY_HEAD.search(head_noun(cell.label))
+        )
         if cell.is_row and cell.unit != "%" and not PER_SHARE.search(cell.label):
             if not cell.scale and not counts and cell.doc_id in scales:
                 cell = replace(cell, scale=scales[cell.doc_id])  # a count is in its own table's unit, if any

@@ -58,7 +58,8 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        names="cost of sales; cost of revenues; cost of goods sold; cost of products sold",
        statements=(INCOME,), reason="income statements title the cost of what was sold in these ways"),
     _t(r"(?<!cost of )\b(?:revenues?|sales)\b|\btop line\b",
-       names="revenues; net sales; total revenues; total net revenues; net revenues; total net sales",
+       names="revenues; net sales; total revenues; total net revenues; net revenues; total net sales; "
+             "sales to customers",
        search="total net revenue", statements=(INCOME,),
        reason="the top line of an income statement (the cost of sales is not it)"),
     _t(r"\bd\s?&\s?a\b|\bdepreciation and amortization\b",

@@ -140,3 +140,12 @@ def test_the_owners_share_of_net_income_leads_over_an_investees_net_income_in_th
                       "Net income attributable to Quarry Inc. common shareholders | $ 21,979 | $ 9,159", page=58)]  # fmt: skip
     value = _value("What was Quarry's net income in 2041?", ["net income"], [notes, statement])
     assert "21,979" in value.statement and not value.narrower and _exact(value), value
+
+
+def test_a_money_row_that_names_the_things_counted_after_its_head_takes_the_documents_currency() -> None:
+    page = [item("Consolidated Statements of Earnings\n(Dollars in Millions) | 2041 | 2040\n"
+                 "Sales to customers | $ 94,943 | 93,775\nCost of products sold | 31,089 | 29,855\n"
+                 "Weighted average shares outstanding | 2,663 | 2,674", page=65)]  # fmt: skip
+    cells = {(c.label, c.column): c for c in with_document_scale(cells_in([page]))}
+    assert cells[("Sales to customers", "2040")].display() == "$93,775 million"
+    assert cells[("Weighted average shares outstanding", "2041")].unit == ""
