@@ -18,7 +18,7 @@ from typing import Literal
 
 from engine.documents.text import stems
 
-AskedForm = Literal["definition", "reason"]
+AskedForm = Literal["definition", "reason", "where"]
 
 MAX_TERM_WORDS = 6
 """A defined term is a name, not a clause: "What is the effect of doubling the batch size on the loss?"
@@ -54,10 +54,58 @@ _CAUSAL = re.compile(
 )
 """Connectives with which prose gives a cause, a purpose or a consequence."""
 
+WHERE_QUESTION = re.compile(
+    r"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\b"
+    r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
+    re.IGNORECASE,
+)
+"""A question that asks where in the document something is ("Which section describes ...", "Where does the
+report discuss ..."; not "Where is the plant?", which asks for a place in the world)."""
+_LOCATING_VERB = (
+    r"(?:discuss|describ|explain|mention|show|present|cover|defin|list|report|deal|talk|introduc|detail|address"
+    r"|give|provide|contain|document|specif|outlin)\w*"
+)
+_WHERE_TOPIC = (
+    re.compile(
+        rf"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\s+(?:of\s+[^?]*?\s+)?"
+        rf"(?:best\s+|mainly\s+)?{_LOCATING_VERB}\s+(?:with\s+|about\s+|on\s+)?(?P<topic>[^?]+)",
+        re.I,
+    ),
+    re.compile(
+        rf"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\s+(?:is|are|was|were)\s+"
+        rf"(?P<topic>[^?]+?)\s+{_LOCATING_VERB}\s*(?:in)?\s*\??\s*$",
+        re.I,
+    ),
+    re.compile(
+        rf"^\s*where\s+(?:does|do|did|is|are|can)\s+(?:[^?]*?\s)?{_LOCATING_VERB}\s+(?:about\s+|on\s+)?"
+        rf"(?P<topic>[^?]+)",
+        re.I,
+    ),
+)
+"""The ask-frame of a where-question around its topic: "Which section explains | how to pair the watch", "In
+which chapter is | battery care | discussed", "Where does the guide describe | cleaning the strap". The frame's
+words (section, explains, guide) are not what the passage must hold."""
+
+
+def where_topic(question: str) -> str | None:
+    """What a where-question asks the place of, without its frame; None for any other question."""
+    if not WHERE_QUESTION.match(question):
+        return None
+    for pattern in _WHERE_TOPIC:
+        match = pattern.match(question)
+        if match and stems(match.group("topic")):
+            return match.group("topic").strip().rstrip("?. ")
+    return None
+
+
 DEFINITION_BONUS = 0.25
 """A sentence that defines the asked term leads over one that uses it: about one well-weighted term's worth
 of score (a unit's weighted coverage runs 0..1), enough to reorder near ties, not to lift an unrelated one."""
 REASON_BONUS = 0.25
+WHERE_TITLE_BONUS = 0.5
+"""A where-question asks where the document treats a topic: a passage in a section titled with the topic
+is that place, a sentence elsewhere that mentions it is not. Scaled by the share of the topic's words the
+title holds; worth about half a unit's score (weighted coverage runs 0..1) when the title holds them all."""
 """A sentence that gives a cause leads over one that restates the effect, by the same measure."""
 _SUBJECT_SLACK = 2
 """A defined term is the subject: it ends at most this many words before the defining verb ("a sparse
@@ -66,7 +114,11 @@ _PARENTHESIS = re.compile(r"\([^()]*\)")
 
 
 def asked_form(question: str) -> tuple[AskedForm | None, str]:
-    """The shape of answer asked for, with the defined term for a definition (else "")."""
+    """The shape of answer asked for, with its term: the defined term of a definition, the topic whose place
+    a where-question asks (else "")."""
+    topic = where_topic(question)
+    if topic:
+        return "where", topic
     if _REASON_ASK.match(question):
         return "reason", ""
     match = _DEFINITION_ASK.match(question)
@@ -78,9 +130,12 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
     return "definition", term
 
 
-def shape_bonus(text: str, form: AskedForm | None, term: str = "") -> float:
-    """How much a sentence has the asked shape: a definition of ``term`` with the term as its subject, or
-    a causal connective for a reason."""
+def shape_bonus(text: str, form: AskedForm | None, term: str = "", title: str = "") -> float:
+    """How much a sentence has the asked shape: a definition of ``term`` with the term as its subject, a
+    causal connective for a reason, or, for a where-question, a section ``title`` naming the topic."""
+    if form == "where":
+        wanted = stems(term)
+        return WHERE_TITLE_BONUS * len(wanted & stems(title)) / len(wanted) if wanted else 0.0
     if form == "reason":
         return REASON_BONUS if _CAUSAL.search(text) else 0.0
     if form == "definition" and term:
@@ -99,4 +154,4 @@ def defines(text: str, term: str) -> bool:
     return False
 
 
-__all__ = ["AskedForm", "asked_form", "defines", "shape_bonus"]
+__all__ = ["WHERE_QUESTION", "AskedForm", "asked_form", "defines", "shape_bonus", "where_topic"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from engine.contracts import ParsedQuestion, QuestionPart
 from engine.documents.text import find_references, stems
+from engine.reading.answer_shape import WHERE_QUESTION
 from engine.reading.lists import split_inline
 from engine.reading.passages import Unit, coverage, term_stems, with_caption
 from engine.reading.signals import uncovered_parts
@@ -30,15 +31,6 @@ LOCATING = LOCATING_PART
 """A part that asks where something is shown: a table, figure or section answers it, and a sentence that
 names none (nor its passage) does not say where."""
 _PRONOUN = PRONOUN
-
-
-WHERE_QUESTION = re.compile(
-    r"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\b"
-    r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
-    re.IGNORECASE,
-)
-"""A question that asks where in the document something is ("Which section describes ...", "Where does the
-report discuss ..."; not "Where is the plant?", which asks for a place in the world)."""
 
 
 def render(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]], units: Sequence[Unit] = ()) -> str:

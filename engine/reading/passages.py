@@ -227,7 +227,7 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
         if not asked.empty:
             score += _focus_bonus(unit, asked)
         if form is not None and not unit.is_row:
-            score += shape_bonus(unit.text, form, term)
+            score += shape_bonus(unit.text, form, term, " ".join(unit.item.section_path[-1:]))
         unit.score = score
 
 

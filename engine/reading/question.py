@@ -16,6 +16,7 @@ from engine.documents.text import (
     normalize_space,
     split_reference,
 )
+from engine.reading.answer_shape import where_topic
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
     CONNECTORS,
@@ -181,7 +182,7 @@ def section_hint(question: str, references: tuple[str, ...]) -> str | None:
     match = re.search(
         r"\b(?:section|chapter)\s+(?:on|about|titled|called|named)\s+[\"“']?([^?\"”'.,]{2,40})", question, re.I
     )
-    return match.group(1).strip() if match else None
+    return match.group(1).strip() if match else where_topic(question)  # "Which section covers X?": X's section
 
 
 _RELATIVE = re.compile(r"(?<=\w)\s+(?:that|who|whose|with|having)\s+", re.I)  # a relative clause's start
@@ -363,7 +364,7 @@ def parse_question(question: str) -> ParsedQuestion:
     content = focus(original)
     q = content.content
     references = question_references(q)
-    keywords = extract_keywords(q)
+    keywords = extract_keywords(where_topic(q) or q)  # "Which section explains X?" is searched for X
     sides = find_sides(q)
     intent = detect_intent(q, keywords, references, sides)
     side_models: tuple[ComparisonSide, ...] = ()

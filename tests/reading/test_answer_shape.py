@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reading.answer_shape import DEFINITION_BONUS, REASON_BONUS, asked_form, defines, shape_bonus
+from engine.reading.answer_shape import (
+    DEFINITION_BONUS,
+    REASON_BONUS,
+    WHERE_TITLE_BONUS,
+    asked_form,
+    defines,
+    shape_bonus,
+    where_topic,
+)
+from engine.reading.question import parse_question
 
 
 @pytest.mark.parametrize(
@@ -53,3 +62,31 @@ def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
     assert shape_bonus("The pump stalls because the inlet clogs.", "reason") == REASON_BONUS
     assert shape_bonus("The pump stalls after an hour.", "reason") == 0.0
     assert shape_bonus("The pump stalls because the inlet clogs.", None) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Which section explains how to descale the kettle?", "how to descale the kettle"),
+        ("In which chapter is battery care discussed?", "battery care"),
+        ("Where does the handbook describe the refund policy?", "the refund policy"),
+        ("Which sections of the manual deal with safety?", "safety"),
+    ],
+)
+def test_a_where_question_is_searched_for_its_topic_not_its_frame(question: str, topic: str) -> None:
+    assert where_topic(question) == topic
+    assert asked_form(question) == ("where", topic)
+    keywords = " ".join(parse_question(question).keywords).lower()
+    assert "section" not in keywords and "chapter" not in keywords
+    assert parse_question(question).retrieval.section_hint == topic
+
+
+def test_a_place_in_the_world_is_no_where_question() -> None:
+    assert where_topic("Where is the plant located?") is None
+    assert asked_form("Where is the plant located?") == (None, "")
+
+
+def test_a_section_titled_with_the_topic_gains_by_the_share_of_the_topic_it_names() -> None:
+    assert shape_bonus("Fill to the line.", "where", "descale the kettle", "Descale the kettle") == WHERE_TITLE_BONUS
+    assert shape_bonus("Fill to the line.", "where", "descale the kettle", "Descale") == WHERE_TITLE_BONUS / 2
+    assert shape_bonus("Descale the kettle monthly.", "where", "descale the kettle", "Warranty") == 0.0
