@@ -81,6 +81,20 @@ def place(unit: Unit, units: Sequence[Unit]) -> str:
     return f"{title} (page {unit.item.page})" if title else f"page {unit.item.page}"
 
 
+def distinct(chosen: Sequence[tuple[str, Unit]]) -> list[tuple[str, Unit]]:
+    """``chosen`` without a unit that repeats an earlier one's words (a manual prints the same step on two
+    pages; the answer states it once)."""
+    seen: set[str] = set()
+    kept: list[tuple[str, Unit]] = []
+    for label, unit in chosen:
+        key = " ".join(re.sub(r"[^\w\s]", " ", unit.text.lower()).split())
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append((label, unit))
+    return kept
+
+
 def listed_count(chosen: Sequence[tuple[str, Unit]]) -> int:
     """Items the answer lists: items under a lead, or items written inline after one."""
     inline = sum(len(split[1]) for _, u in chosen if (split := split_inline(u.text)))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from engine.contracts import AnswerWithEvidence, Caveat, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
 from engine.contracts import CaveatKind as K
 from engine.documents.text import find_cardinality_cue, find_references, listing_subject, stems
-from engine.reading.answer_text import ITEM_LABEL, cover_clauses, listed_count, render
+from engine.reading.answer_text import ITEM_LABEL, cover_clauses, distinct, listed_count, render
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
 from engine.reading.lists import best_lead, counts_without_items, is_lead, items_after
@@ -285,6 +285,7 @@ def extract_answer(
     if any(side.doc_id for side in parsed.sides):
         found = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
+    chosen = distinct(chosen)
     pending = unresolved_references(parsed, units, evidence)
     question = focus(question).content  # "Round to two decimals." is not a part of the question to cover
     question_stems = stems(question) | {s for k in parsed.keywords for s in stems(k)}

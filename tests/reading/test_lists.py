@@ -189,3 +189,24 @@ def test_a_count_is_never_given_where_the_items_were_asked():
     assert count.chunk_id in {c.chunk_id for c in answer.citations if c.role == "support"}, "offered as closest"
     alone = ask("What checks does the pump station crew carry out each week?", LEAD, visit)
     assert not alone.answer_found, "a lead whose items are not in the evidence lists nothing"
+
+
+def test_a_step_printed_twice_is_stated_once() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.answer_text import distinct
+    from engine.reading.passages import split_units
+
+    items = [
+        EvidenceItem(
+            chunk_id=f"c{page}",
+            doc_id="d",
+            file_name="guide.pdf",
+            page=page,
+            text="1 Hold the button to restart.",
+            score=1.0,
+        )
+        for page in (3, 9)
+    ]
+    units = split_units(items)
+    kept = distinct([("", u) for u in units])
+    assert len(units) == 2 and [u.item.page for _, u in kept] == [3]
