@@ -18,7 +18,7 @@ from typing import Literal
 
 from engine.documents.text import stems
 
-AskedForm = Literal["definition", "reason", "where"]
+AskedForm = Literal["definition", "reason", "where", "contact"]
 
 MAX_TERM_WORDS = 6
 """A defined term is a name, not a clause: "What is the effect of doubling the batch size on the loss?"
@@ -87,6 +87,22 @@ which chapter is | battery care | discussed", "Where does the guide describe | c
 words (section, explains, guide) are not what the passage must hold."""
 
 
+_CONTACT_ASK = re.compile(
+    r"\b(?:tele)?phone\s*(?:no\.?|number|#)?|\bfax\b|\be-?mail(?:\s+address)?\b|\bweb\s*(?:site|page|address)\b"
+    r"|\burl\b|\bcontact\s+(?:details|number|address)\b",
+    re.I,
+)
+"""A question asking for a telephone number, an e-mail or web address: a token of that form answers it."""
+_CONTACT = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|edu|gov)\b"
+    r"|(?<!\w)\+?\(?\d{2,5}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}(?!\w)"
+)
+"""An e-mail address, a web address or a telephone number as documents print them."""
+CONTACT_BONUS = 0.5
+"""A passage that prints the kind of token asked (a number in telephone form, an address) is the answer's
+likely place; strong enough to lead over a passage with the same terms and no such token."""
+
+
 def where_topic(question: str) -> str | None:
     """What a where-question asks the place of, without its frame; None for any other question."""
     if not WHERE_QUESTION.match(question):
@@ -121,6 +137,8 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return "where", topic
     if _REASON_ASK.match(question):
         return "reason", ""
+    if _CONTACT_ASK.search(question):
+        return "contact", ""
     match = _DEFINITION_ASK.match(question)
     if match is None:
         return None, ""
@@ -136,6 +154,8 @@ def shape_bonus(text: str, form: AskedForm | None, term: str = "", title: str = 
     if form == "where":
         wanted = stems(term)
         return WHERE_TITLE_BONUS * len(wanted & stems(title)) / len(wanted) if wanted else 0.0
+    if form == "contact":
+        return CONTACT_BONUS if _CONTACT.search(text) else 0.0
     if form == "reason":
         return REASON_BONUS if _CAUSAL.search(text) else 0.0
     if form == "definition" and term:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.reading.answer_shape import (
+    CONTACT_BONUS,
     DEFINITION_BONUS,
     REASON_BONUS,
     WHERE_TITLE_BONUS,
@@ -90,3 +91,18 @@ def test_a_section_titled_with_the_topic_gains_by_the_share_of_the_topic_it_name
     assert shape_bonus("Fill to the line.", "where", "descale the kettle", "Descale the kettle") == WHERE_TITLE_BONUS
     assert shape_bonus("Fill to the line.", "where", "descale the kettle", "Descale") == WHERE_TITLE_BONUS / 2
     assert shape_bonus("Descale the kettle monthly.", "where", "descale the kettle", "Warranty") == 0.0
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is the telephone number of the Elm Street clinic?", "What is the e-mail address for support?",
+     "Which website lists the store hours?"],
+)  # fmt: skip
+def test_a_question_for_a_phone_number_or_address_asks_for_a_contact(question: str) -> None:
+    assert asked_form(question) == ("contact", "")
+
+
+def test_a_passage_printing_a_contact_token_gains() -> None:
+    assert shape_bonus("Call the clinic on 01632 960123 for bookings.", "contact") == CONTACT_BONUS
+    assert shape_bonus("Write to help@example.org.", "contact") == CONTACT_BONUS
+    assert shape_bonus("The clinic opened in 1998 and has 12 rooms.", "contact") == 0.0
