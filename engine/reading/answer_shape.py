@@ -103,6 +103,16 @@ CONTACT_BONUS = 0.5
 likely place; strong enough to lead over a passage with the same terms and no such token."""
 
 
+def searched_topic(question: str) -> str | None:
+    """What a question is to be searched for when its frame's words are not what a passage holds: the topic
+    of a where-question, the term of "What does X stand for / mean?"; None for any other question."""
+    topic = where_topic(question)
+    if topic:
+        return topic
+    match = _DEFINITION_ASK.match(question)
+    return match.group("meant").strip() if match and match.group("meant") else None
+
+
 def where_topic(question: str) -> str | None:
     """What a where-question asks the place of, without its frame; None for any other question."""
     if not WHERE_QUESTION.match(question):
@@ -159,8 +169,23 @@ def shape_bonus(text: str, form: AskedForm | None, term: str = "", title: str = 
     if form == "reason":
         return REASON_BONUS if _CAUSAL.search(text) else 0.0
     if form == "definition" and term:
-        return DEFINITION_BONUS if defines(text, term) else 0.0
+        return DEFINITION_BONUS if defines(text, term) or expands(text, term) else 0.0
     return 0.0
+
+
+def expands(text: str, acronym: str) -> bool:
+    """``text`` spells out ``acronym`` the way prose introduces one: capitalised words whose initials give
+    its letters in order, then the acronym in parentheses ("Mean Time To Repair (MTTR)")."""
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*s?", acronym):
+        return False
+    for match in re.finditer(rf"((?:[\w-]+\s+){{1,10}})\(\s*{re.escape(acronym)}\s*\)", text):
+        initials = [
+            part[0].upper() for word in match.group(1).split() for part in word.split("-") if part[:1].isupper()
+        ]
+        letters = iter(initials)
+        if all(any(letter == initial for initial in letters) for letter in acronym.rstrip("s").upper()):
+            return True
+    return False
 
 
 def defines(text: str, term: str) -> bool:
@@ -174,4 +199,13 @@ def defines(text: str, term: str) -> bool:
     return False
 
 
-__all__ = ["WHERE_QUESTION", "AskedForm", "asked_form", "defines", "shape_bonus", "where_topic"]
+__all__ = [
+    "WHERE_QUESTION",
+    "AskedForm",
+    "asked_form",
+    "defines",
+    "expands",
+    "searched_topic",
+    "shape_bonus",
+    "where_topic",
+]

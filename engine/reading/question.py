@@ -16,7 +16,7 @@ from engine.documents.text import (
     normalize_space,
     split_reference,
 )
-from engine.reading.answer_shape import where_topic
+from engine.reading.answer_shape import searched_topic, where_topic
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
     CONNECTORS,
@@ -364,7 +364,7 @@ def parse_question(question: str) -> ParsedQuestion:
     content = focus(original)
     q = content.content
     references = question_references(q)
-    keywords = extract_keywords(where_topic(q) or q)  # "Which section explains X?" is searched for X
+    keywords = extract_keywords(searched_topic(q) or q)  # "Which section explains X?" is searched for X
     sides = find_sides(q)
     intent = detect_intent(q, keywords, references, sides)
     side_models: tuple[ComparisonSide, ...] = ()

@@ -11,6 +11,8 @@ from engine.reading.answer_shape import (
     WHERE_TITLE_BONUS,
     asked_form,
     defines,
+    expands,
+    searched_topic,
     shape_bonus,
     where_topic,
 )
@@ -106,3 +108,17 @@ def test_a_passage_printing_a_contact_token_gains() -> None:
     assert shape_bonus("Call the clinic on 01632 960123 for bookings.", "contact") == CONTACT_BONUS
     assert shape_bonus("Write to help@example.org.", "contact") == CONTACT_BONUS
     assert shape_bonus("The clinic opened in 1998 and has 12 rooms.", "contact") == 0.0
+
+
+def test_an_acronym_is_defined_by_the_words_that_spell_it_out() -> None:
+    assert expands("We track Mean Time To Repair (MTTR) per site.", "MTTR")
+    assert expands("the Gated Linear-Unit Encoder (GLUE) layer", "GLUE")
+    assert not expands("the repair time (MTTR) per site", "MTTR")  # no words spell it
+    assert not expands("Mean Time To Repair (MTTR)", "mttr")  # not written as an acronym
+    assert shape_bonus("We track Mean Time To Repair (MTTR).", "definition", "MTTR") == DEFINITION_BONUS
+
+
+def test_a_stand_for_question_is_searched_for_its_term_only() -> None:
+    assert searched_topic("What does MTTR stand for?") == "MTTR"
+    assert parse_question("What does MTTR stand for?").keywords == ("MTTR",)
+    assert searched_topic("What is the plant's output?") is None
