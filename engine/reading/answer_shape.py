@@ -88,11 +88,13 @@ words (section, explains, guide) are not what the passage must hold."""
 
 
 _CONTACT_ASK = re.compile(
-    r"\b(?:tele)?phone\s*(?:no\.?|number|#)?|\bfax\b|\be-?mail(?:\s+address)?\b|\bweb\s*(?:site|page|address)\b"
-    r"|\burl\b|\bcontact\s+(?:details|number|address)\b",
+    r"^\s*(?:what|which|give|list|find)\b[^?]{0,40}?(?:\b(?:tele)?phone\s*(?:no\.?|number|#)?|\bfax\b|\be-?mail(?:\s+address)?\b|\bweb\s*(?:site|page|address)\b"
+    r"|\burl\b|\bcontact\s+(?:details|number|address)\b)",
     re.I,
 )
-"""A question asking for a telephone number, an e-mail or web address: a token of that form answers it."""
+"""A question asking for a telephone number, an e-mail or web address: a token of that form answers it. The
+thing asked follows the question word closely ("What is the phone number of ..."); a question that only
+mentions one ("How does the spec say where the base URL is?") asks something else."""
 _CONTACT = re.compile(
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|edu|gov)\b"
     r"|(?<!\w)\+?\(?\d{2,5}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}(?!\w)"
@@ -147,7 +149,7 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return "where", topic
     if _REASON_ASK.match(question):
         return "reason", ""
-    if _CONTACT_ASK.search(question):
+    if _CONTACT_ASK.match(question):
         return "contact", ""
     match = _DEFINITION_ASK.match(question)
     if match is None:

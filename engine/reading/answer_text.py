@@ -82,12 +82,13 @@ def place(unit: Unit, units: Sequence[Unit]) -> str:
 
 
 def distinct(chosen: Sequence[tuple[str, Unit]]) -> list[tuple[str, Unit]]:
-    """``chosen`` without a unit that repeats an earlier one's words (a manual prints the same step on two
-    pages; the answer states it once)."""
-    seen: set[str] = set()
+    """``chosen`` without a unit that repeats the words of an earlier one under the same label (a manual prints
+    the same step on two pages; the answer states it once). Each side of a comparison keeps its own quote,
+    even when two documents word it alike."""
+    seen: set[tuple[str, str]] = set()
     kept: list[tuple[str, Unit]] = []
     for label, unit in chosen:
-        key = " ".join(re.sub(r"[^\w\s]", " ", unit.text.lower()).split())
+        key = (label, " ".join(re.sub(r"[^\w\s]", " ", unit.text.lower()).split()))
         if key in seen:
             continue
         seen.add(key)

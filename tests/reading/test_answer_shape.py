@@ -122,3 +122,7 @@ def test_a_stand_for_question_is_searched_for_its_term_only() -> None:
     assert searched_topic("What does MTTR stand for?") == "MTTR"
     assert parse_question("What does MTTR stand for?").keywords == ("MTTR",)
     assert searched_topic("What is the plant's output?") is None
+
+
+def test_a_question_that_only_mentions_an_address_does_not_ask_for_one() -> None:
+    assert asked_form("How does the guide say where the service is hosted (its base URL) in each version?")[0] is None

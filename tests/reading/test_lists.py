@@ -210,3 +210,16 @@ def test_a_step_printed_twice_is_stated_once() -> None:
     units = split_units(items)
     kept = distinct([("", u) for u in units])
     assert len(units) == 2 and [u.item.page for _, u in kept] == [3]
+
+
+def test_two_sides_quoting_alike_keep_both_quotes() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.answer_text import distinct
+    from engine.reading.passages import split_units
+
+    items = [
+        EvidenceItem(chunk_id=doc, doc_id=doc, file_name=f"{doc}.pdf", page=2, text="The host is optional.", score=1.0)
+        for doc in ("v1", "v2")
+    ]
+    units = split_units(items)
+    assert len(distinct([("v1", units[0]), ("v2", units[1])])) == 2
