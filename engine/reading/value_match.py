@@ -202,10 +202,18 @@ def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> f
     own = 0.0
     if spec.terms:
         total = sum(weights)
-        own = sum(w * len(t & label) / len(t) for t, w in zip(spec.terms, weights, strict=True)) / total
+        own = sum(w * len(_named(t) & label) / len(_named(t)) for t, w in zip(spec.terms, weights, strict=True)) / total
     # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
     alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
     return max(own, alternative)
+
+
+def _named(term: frozenset[str]) -> frozenset[str]:
+    """What a question's phrase names, without the words that state its scope ("total headcount" names
+    headcount): a row labelled "Total" alone is the total of its own table, whatever that counts, so
+    sharing the scope word is no evidence that it is the item asked. A phrase of scope words only is
+    kept whole."""
+    return term - _SCOPE_WORDS or term
 
 
 def _core(label: str, spec: ValueSpec) -> set[str]:

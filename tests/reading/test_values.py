@@ -357,3 +357,20 @@ def test_a_bare_number_in_prose_answers_only_a_count_of_the_things_it_counts() -
     assert answer_value("How many pilots did the office train?", ["pilots"], line_item_names, [prose]) is None
     assert answer_value("What speed did the survey flights reach?", ["speed", "survey flights"], line_item_names,
                         [prose]) is None  # fmt: skip
+
+
+# a lease table whose last row is labelled "Total" alone, and a sentence stating the workforce
+LEASE_AND_PEOPLE = [
+    item("Lease costs\n(Millions) | 2031 | 2030\nOperating lease cost | $ 180 | $ 171\nVariable lease cost | 27 | 25\n"
+         "Total | $ 207 | $ 196", page=2),
+    item("At December 31, 2031, Zenith's headcount was 41,250 full-time employees.", page=3),
+]  # fmt: skip
+
+
+def test_a_row_labelled_total_alone_is_not_the_total_asked_for():
+    value = answer_value("What was Zenith's total headcount in 2031?", ["total headcount"], line_item_names,
+                         [LEASE_AND_PEOPLE[:1], LEASE_AND_PEOPLE[1:]])  # fmt: skip
+    assert value is not None and "41,250" in value.statement and "207" not in value.statement, value
+    lease_only = answer_value("What was Zenith's total headcount in 2031?", ["total headcount"], line_item_names,
+                              [LEASE_AND_PEOPLE[:1]])  # fmt: skip
+    assert lease_only is None or lease_only.label_cover < 0.5, lease_only
