@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.line_items import line_item_triggers
+from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.periods import Period, periods_in
 from engine.reading.statement_sense import (
     OBJECT,
@@ -141,7 +142,7 @@ def value_spec(
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
-    drop |= named | references | _owners(question) | _measure_asked(question)
+    drop |= named | references | _owners(question) | measure_words(question)
     terms = []
     for keyword in keywords:
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
@@ -155,18 +156,6 @@ def value_spec(
         wanted_scale=wanted_scale(question),
         question=question,
     )
-
-
-_HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
-"""'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
-_DURATION_VERBS = frozenset({"take", "last"})
-"""'How long does a battery swap take', 'how long does the battery last': the verb measures the time."""
-
-
-def _measure_asked(question: str) -> set[str]:
-    """The stems of the words that ask for a measure ("how long ... take"), not for a line item."""
-    asked = {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
-    return asked | (set(_DURATION_VERBS) if "long" in asked else set())
 
 
 _POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")
@@ -344,6 +333,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     statements = spec.statements_named
     question_stems = stems(spec.question)
     asked = question_stems.union(*spec.terms, *spec.alternatives)
+    dimensions = dimensions_asked(spec.question)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
@@ -362,6 +352,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if not spec.periods and latest is not None and any(p.year == latest for p in cell.periods):
             score += 0.3  # no period asked: the latest one reported
         score += 0.2 if cell.is_row else _nearness(cell, spec)
+        score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         in_named = _in_named_statement(cell, statements)

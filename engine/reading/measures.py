@@ -1,0 +1,89 @@
+"""What a "how long / how far / how heavy" question measures, and whether a number is of that kind.
+
+"How long did the run take?" asks for a time: of "trained for 300,000 steps (3.5 days)" the answer is
+the 3.5 days, not the step count. The units are those ``table_values.NUMBER`` reads after a number
+(its ``measure``); each belongs to one dimension.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Dimension = Literal["time", "length", "mass", "speed", "data", "energy", "frequency", "temperature"]
+
+_UNITS: dict[Dimension, tuple[str, ...]] = {
+    "time": ("minute", "minutes", "min", "hour", "hours", "hr", "hrs", "second", "seconds", "sec", "ms", "day", "days",
+             "week", "weeks", "month", "months", "year", "years"),
+    "length": ("kilometre", "kilometres", "kilometer", "kilometers", "km", "metre", "metres", "meter", "meters",
+               "centimetre", "centimetres", "centimeter", "centimeters", "cm", "millimetre", "millimetres",
+               "millimeter", "millimeters", "mm", "mile", "miles", "ft", "inches"),
+    "mass": ("kilogram", "kilograms", "kg", "gram", "grams", "lb", "lbs", "tonne", "tonnes"),
+    "speed": ("km/h", "mph", "m/s"),
+    "data": ("gb", "mb", "kb", "tb"),
+    "energy": ("mah", "wh", "kwh", "kw"),
+    "frequency": ("hz", "ghz", "mhz"),
+    "temperature": ("°c", "°f"),
+}  # fmt: skip
+"""Each unit of ``table_values.NUMBER``'s measure group by the dimension it measures (counts such as
+"people" or "stores" measure none)."""
+_DIMENSION_OF = {unit: dim for dim, units in _UNITS.items() for unit in units}
+
+_ASKED: dict[str, tuple[Dimension, ...]] = {
+    "long": ("time", "length"),  # "how long did it take" or "how long is the cable"
+    "far": ("length",),
+    "tall": ("length",),
+    "high": ("length",),
+    "wide": ("length",),
+    "heavy": ("mass",),
+    "fast": ("speed",),
+    "old": ("time",),
+}
+"""The dimensions each "how <adjective>" asks for; "how big / how large" may ask for any, so neither is here."""
+
+HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
+"""'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
+
+_DURATION_VERBS = frozenset({"take", "last"})
+"""'How long does a battery swap take', 'how long does the battery last': the verb measures the time."""
+
+FIT_BONUS = 0.5
+"""A number in the dimension asked ("3.5 days" for "how long"): the kind of answer asked, over the
+sentence's other numbers."""
+MISFIT_PENALTY = 0.5
+"""A number in no unit, or in another dimension ("300,000 steps", "64 GB" for "how long"): a count or
+another measure, which does not answer a question asking for a measure."""
+
+
+def dimension_of(measure: str) -> Dimension | None:
+    """The dimension of a unit ("days" -> "time"), None for a count or no unit."""
+    return _DIMENSION_OF.get(measure.strip().lower())
+
+
+def dimensions_asked(question: str) -> tuple[Dimension, ...]:
+    """The dimensions a "how <adjective>" question asks for ("How long does it take?" -> time, length)."""
+    asked: list[Dimension] = []
+    for m in HOW_MEASURE.finditer(question):
+        asked += [d for d in _ASKED.get(m.group(1).lower(), ()) if d not in asked]
+    return tuple(asked)
+
+
+def measure_words(question: str) -> set[str]:
+    """The stems of the words that ask for a measure ("how long ... take"), not for a line item."""
+    asked = {m.group(1).lower() for m in HOW_MEASURE.finditer(question)}
+    return asked | (set(_DURATION_VERBS) if "long" in asked else set())
+
+
+def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> float:
+    """A score adjustment for a number read for a question asking ``asked``: a bonus when its unit is of
+    an asked dimension, a penalty for a sentence's number in no unit or another one. A table row's unit
+    is often in its header, not after the number, so a row is only rewarded, never penalised."""
+    if not asked:
+        return 0.0
+    dimension = dimension_of(measure)
+    if dimension in asked:
+        return FIT_BONUS
+    return 0.0 if is_row else -MISFIT_PENALTY
+
+
+__all__ = ["HOW_MEASURE", "Dimension", "dimension_of", "dimensions_asked", "measure_fit", "measure_words"]

@@ -1,0 +1,38 @@
+"""Questions that ask for a measure ("how long", "how far", "how heavy"): a number of that kind answers."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.line_items import line_item_names
+from engine.reading.measures import dimension_of, dimensions_asked, measure_fit, measure_words
+from engine.reading.value_answer import answer_value
+
+
+def item(text: str, page: int = 1) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b0", doc_id="d", file_name="rover_notes.pdf", page=page, text=text)
+
+
+def test_units_belong_to_one_dimension_and_counts_to_none():
+    assert dimension_of("days") == "time" and dimension_of("km") == "length" and dimension_of("kg") == "mass"
+    assert dimension_of("people") is None and dimension_of("") is None
+
+
+def test_the_adjective_of_a_how_question_names_the_dimensions_asked():
+    assert dimensions_asked("How long did the survey take?") == ("time", "length")
+    assert dimensions_asked("How far can the rover drive on one charge?") == ("length",)
+    assert dimensions_asked("How big is the crater?") == ()  # size may be any measure
+    assert dimensions_asked("What is the rover's mass?") == ()
+    assert measure_words("How long does the battery last?") == {"long", "take", "last"}
+
+
+def test_a_number_of_the_dimension_asked_is_preferred_and_a_bare_count_is_not():
+    asked = dimensions_asked("How long did the calibration run take?")
+    assert measure_fit(asked, "hours", is_row=False) > 0 > measure_fit(asked, "", is_row=False)
+    assert measure_fit(asked, "", is_row=True) == 0.0  # a row's unit may sit in its header
+    assert measure_fit((), "", is_row=False) == 0.0
+
+
+def test_the_time_of_a_sentence_that_also_counts_answers_how_long():
+    pages = [[item("The calibration run covered 12,000 samples (about 6 hours) on the rover's main board.")]]
+    value = answer_value("How long did the calibration run take?", ["calibration run"], line_item_names, pages)
+    assert value is not None and value.statement.startswith("6 hours"), value
