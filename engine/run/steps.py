@@ -42,6 +42,7 @@ from engine.retrieval.two_hop import locate_reference, resolve_reference
 from engine.run.calls import LlmCalls
 from engine.run.census_answer import census_answer
 from engine.run.evidence import RunState
+from engine.run.extreme_reader import with_extreme
 from engine.run.stops import STOP_TEXT
 from engine.run.value_reader import with_value
 
@@ -110,6 +111,8 @@ REFINERS: tuple[Refiner, ...] = (
             "a reference the cited passages rely on stays pending until its target page is fetched"),
     Refiner("values", lambda a, s, c: with_value(a, s),
             "a value asked for is read from the table row or sentence that names it, for the period asked"),
+    Refiner("extremes", lambda a, s, c: with_extreme(a, s),
+            "a superlative asked over a table is the extreme cell of the column whose header names the measure"),
 )  # fmt: skip
 """The answer's refiners, in the order they run (each reads what the ones before it decided)."""
 

@@ -1,0 +1,191 @@
+"""Tables whose columns the text layer does not separate: a paper's results table read as header and rows.
+
+A paper's table often reaches the text layer as a header line of column names ("Model | Acc. Prec. Rec.
+F1") over lines of a row label followed by one number per column, several rows sometimes run together on
+one line ("GPT-4 91.2 88.0 79.5 83.5 Llama-2 70.1(0.4) ..."). With the header's column count known, the
+token stream splits back into rows: a label (the words) and then exactly that many numbers. A table is
+read only when at least two rows come out whole; anything else is left unread (a row that does not fit
+is dropped, never guessed). Pure functions: no I/O, no engine state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.contracts import EvidenceItem
+from engine.documents.layout import ROW_SEPARATOR
+from engine.reading.table_values import Cell
+
+VALUE = re.compile(
+    r"^(?P<num>[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-−+]?\.\d+)(?P<pct>%)?"
+    r"(?:\((?P<spread>[\d.]+)\)|±[\d.]+)?[*†‡§¶]*$"
+)
+"""A cell of a results table: a number, maybe a percent sign, maybe the spread printed right after it with
+no space ("85.9(2.5)", "71.3±0.4") and footnote marks. A number in parentheses standing alone ("(0.5)") is
+not a cell: it belongs to the label before it ("GPT-4 (0.5)", a setting of the model)."""
+EMPTY_CELL = frozenset("-–—")
+"""A dash after a row's first number is an empty cell (a result not reported), not a label."""
+MIN_ROWS = 2
+"""A table is read when this many rows come out whole: one row is no evidence that the split is right."""
+MAX_LABEL_WORDS = 8
+"""A row label is a name, not a sentence: more words than this is prose that happened to precede numbers.
+A label of marks only ("-", "+") names nothing: its row is dropped."""
+PROSE_WORDS = 3
+"""A line without numbers and with at least this many words, after rows were read, ends the table (a
+caption or a paragraph; a label wrapped onto its own line is shorter)."""
+SPLIT_CELLS = 2
+"""A line with this many cell separators had its values split by the table finder (a label cell alone is
+split off by its wider gap): it is not a loose row."""
+MAX_COLUMN_CHARS = 24
+"""A column header is a short name ("Acc.", "BLEU-4", "Amazon-music"): longer tokens are prose."""
+
+
+@dataclass
+class _Header:
+    columns: list[str]
+    upper: list[str] = field(default_factory=list)
+
+
+def _cells_of(line: str) -> list[str]:
+    return [c.strip() for c in line.split(ROW_SEPARATOR)]
+
+
+def _tokens(line: str) -> list[tuple[str, int, int]]:
+    """The tokens of a line with their spans; the table finder's separators are only gaps."""
+    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[^\s|]+", line)]
+
+
+def _is_value(token: str) -> bool:
+    return bool(VALUE.match(token))
+
+
+def _header(line: str) -> _Header | None:
+    """A header line: a label column's header (the first "|"-cell, or the first word) and then column
+    names only, none of them a number. Several "|"-cells after the first are names of their own
+    ("Dataset | Exact Match | F1"); one cell of several words is one name per word ("Acc. Prec. Rec.")."""
+    cells = [c for c in _cells_of(line) if c]
+    if len(cells) > 2:
+        columns = cells[1:]
+    elif len(cells) == 2:
+        columns = cells[1].split()
+    else:
+        columns = line.split()[1:]
+    if len(columns) < 2 or any(_is_value(c) or len(c) > MAX_COLUMN_CHARS for w in columns for c in w.split()):
+        return None
+    if not all(re.search(r"[A-Za-z]", c) for c in columns):
+        return None
+    return _Header(columns)
+
+
+@dataclass
+class _Row:
+    label: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    start: tuple[int, int] = (-1, 0)
+    """(line index, character offset) where the row's label starts."""
+    end: tuple[int, int] = (-1, 0)
+    """(line index, character offset) where its last value ends."""
+
+
+def _with_upper(header: _Header, above: _Header | None) -> _Header:
+    """A spanning header above ("Algorithms | Dataset A | Dataset B") names groups of equal width of the
+    columns below ("H@3 H@5 H@3 H@5"): each column is named with its group. Only a "|"-separated line
+    with a label cell of its own spans columns this way (a line of two bare words may span unequal groups)."""
+    if above is None or len(above.upper) < 2 or len(header.columns) % len(above.upper):
+        return header
+    width = len(header.columns) // len(above.upper)
+    return _Header([f"{above.upper[n // width]} {c}" for n, c in enumerate(header.columns)])
+
+
+def _spanning(line: str) -> list[str]:
+    cells = [c for c in _cells_of(line) if c]
+    return cells[1:] if len(cells) >= 3 else []
+
+
+def loose_tables(items: Sequence[EvidenceItem]) -> list[list[Cell]]:
+    """The tables of one page (its chunks in reading order) whose columns the text does not separate,
+    each as its cells, row by row."""
+    lines = [(item, line.strip()) for item in items for line in item.text.split("\n") if line.strip()]
+    tables: list[list[Cell]] = []
+    above: _Header | None = None
+    n = 0
+    while n < len(lines):
+        header = _header(lines[n][1])
+        if header is None:
+            above, n = None, n + 1
+            continue
+        header = _with_upper(header, above)
+        cells, used = _read_rows(lines, n + 1, header.columns)
+        if cells and used:
+            tables.append(cells)
+            above, n = None, n + 1 + used
+        else:
+            above = _Header(header.columns, _spanning(lines[n][1]))
+            n += 1
+    return tables
+
+
+def _read_rows(lines: list[tuple[EvidenceItem, str]], first: int, columns: list[str]) -> tuple[list[Cell], int]:
+    """The rows after a header, as cells, and how many lines they took (0 when fewer than ``MIN_ROWS``)."""
+    width = len(columns)
+    rows: list[_Row] = []
+    row = _Row()
+    used = 0
+    for offset, (_, line) in enumerate(lines[first:]):
+        tokens = _tokens(line)
+        if not any(_is_value(t) for t, _, _ in tokens) and (rows and len(tokens) >= PROSE_WORDS):
+            break  # a caption or a paragraph after the rows
+        if _header(line) is not None:
+            break  # the next table's header (or, before any row, a lower header line: it is read next)
+        if line.count(ROW_SEPARATOR.strip()) >= SPLIT_CELLS:
+            break  # the table finder split this row into its cells: ``table_values`` reads it
+        used = offset + 1
+        for token, start, end in tokens:
+            if (_is_value(token) and row.label) or (token in EMPTY_CELL and row.values):
+                row.values.append(token)
+                row.end = (first + offset, end)
+            elif row.values or _is_value(token):
+                if rows:
+                    return _whole(lines, rows, columns), used  # a row cut short: the table's rows are over
+                row = _Row()  # a number with no label, or a row cut short before any: dropped, never guessed
+                if not _is_value(token):
+                    row.label, row.start = [token], (first + offset, start)
+            else:
+                if not row.label:
+                    row.start = (first + offset, start)
+                row.label.append(token)
+            if len(row.values) == width:
+                if len(row.label) <= MAX_LABEL_WORDS and re.search(r"[A-Za-z0-9]", " ".join(row.label)):
+                    rows.append(row)
+                row = _Row()
+    return _whole(lines, rows, columns), used
+
+
+def _whole(lines: list[tuple[EvidenceItem, str]], rows: list[_Row], columns: list[str]) -> list[Cell]:
+    """The cells of the rows read, when there are enough of them to trust the split."""
+    if len(rows) < MIN_ROWS:
+        return []
+    return [cell for r in rows for cell in _row_cells(lines, r, columns)]
+
+
+def _row_cells(lines: list[tuple[EvidenceItem, str]], row: _Row, columns: list[str]) -> list[Cell]:
+    item, line = lines[row.start[0]]
+    label = " ".join(row.label)
+    quote = line[row.start[1] : row.end[1]] if row.end[0] == row.start[0] else line[row.start[1] :]
+    found = []
+    for raw, column in zip(row.values, columns, strict=True):
+        m = VALUE.match(raw)
+        if m is None:
+            continue  # an empty cell
+        number = m.group("num").replace(",", "").replace("−", "-")
+        found.append(
+            Cell(
+                chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column,
+                raw=m.group("num") + (m.group("pct") or ""), value=float(number), scale="",
+                unit="%" if m.group("pct") else "", periods=(), quote=quote, is_row=True,
+                context=" ".join(item.section_path),
+            )
+        )  # fmt: skip
+    return found

@@ -1,0 +1,68 @@
+"""Superlative questions answered from a table of the strongest evidence pages, for any backend.
+
+"Which setting gives the highest accuracy?" is answered by the table cell picked from the column whose
+header names the measure (``engine.reading.extremes``), read from the same whole pages a value is read
+from (``value_reader.value_pages``): both tables the table finder split into cells and tables whose
+columns only the header's count separates (``engine.reading.loose_tables``). The answer names the picked
+row (or column) and its value and cites the row. When no table of those pages names the measure, the
+answer is left as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.contracts import AnswerWithEvidence, Citation
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import without
+from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
+from engine.reading.loose_tables import loose_tables
+from engine.reading.table_values import Cell, table_cells
+from engine.run.evidence import RunState
+from engine.run.value_reader import value_pages
+
+logger = logging.getLogger(__name__)
+
+PICK_CONFIDENCE = 0.55
+"""A pick is as sure as the header match that chose its column: stated, never claimed complete (a header
+abbreviation may name another measure than the question's)."""
+
+
+def _content(state: RunState) -> str:
+    text = state.parsed.original_question
+    for instruction in state.parsed.instructions:
+        text = text.replace(instruction, " ")
+    return " ".join(text.split())
+
+
+def page_tables(state: RunState) -> list[list[Cell]]:
+    """The tables of the strongest evidence pages, best page first: the loosely printed ones, then each
+    page's split rows as one table."""
+    tables: list[list[Cell]] = []
+    for page in value_pages(state, None):
+        tables += loose_tables(page)
+        split = table_cells(page)
+        if split:
+            tables.append(split)
+    return tables
+
+
+def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer`` replaced by the extreme cell of a table when the question asks for one (module doc)."""
+    if state.top_k is not None:  # the peer baseline answers as its peers do: no table reading
+        return answer
+    ask = extreme_ask(_content(state))
+    if ask is None:
+        return answer
+    pick = pick_extreme(ask, page_tables(state))
+    logger.debug("extreme pick for %s -> %s", ask, pick)
+    if pick is None:
+        return answer
+    cell = pick.cell
+    cited = Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote)
+    rest = [c for c in answer.citations if (c.chunk_id, c.quote) != (cited.chunk_id, cited.quote)]
+    return answer.model_copy(update={
+        "text": pick_statement(pick, ask), "citations": (cited, *rest), "answer_found": True,
+        "complete_answer_found": False, "confidence": PICK_CONFIDENCE,
+        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.VALUES_MISSING),
+    })  # fmt: skip

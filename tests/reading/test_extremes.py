@@ -1,0 +1,140 @@
+"""Superlative questions over tables: the loose table reader, the ask, and the pick (made-up tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import EvidenceItem
+from engine.reading.extremes import extreme_ask, lower_is_better, names, pick_extreme, pick_statement
+from engine.reading.loose_tables import loose_tables
+
+
+def item(text: str, n: int = 0, page: int = 4) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="paper.pdf", page=page, text=text)
+
+
+RESULTS = [
+    item(
+        "Model | Acc. Prec. Rec. F1\n"
+        "Kestrel (0.2) 81.5(1.1) 70.2 66.0 68.0 Kestrel (0.7) 79.9(0.4) 72.8 61.5 66.7 Osprey-9B 64.0 58.1 "
+        "69.9 63.4\nWren-2B | 55.3 49.0 71.2 58.0\n"
+        "Table 2: Accuracy, precision, recall and F1 on the held-out split."
+    )
+]
+
+
+def rows_of(cells) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for cell in cells:
+        out.setdefault(cell.label, {})[cell.column] = cell.raw
+    return out
+
+
+def test_rows_run_together_on_one_line_are_split_by_the_header_column_count() -> None:
+    (table,) = loose_tables(RESULTS)
+    rows = rows_of(table)
+    assert list(rows) == ["Kestrel (0.2)", "Kestrel (0.7)", "Osprey-9B", "Wren-2B"]
+    assert rows["Kestrel (0.2)"] == {"Acc.": "81.5", "Prec.": "70.2", "Rec.": "66.0", "F1": "68.0"}
+    assert rows["Wren-2B"]["F1"] == "58.0"
+    first = next(c for c in table if c.label == "Osprey-9B")
+    assert first.quote == "Osprey-9B 64.0 58.1 69.9 63.4", "the quote is the row as printed, not the line's rest"
+
+
+def test_a_row_cut_short_ends_the_table_and_two_whole_rows_are_needed() -> None:
+    cut = [item("Model | Acc. F1\nHeron 61.0 55.2 Egret 59.0 50.0 Ibis 60.1 Crane 58.0 52.1")]
+    (table,) = loose_tables(cut)
+    assert list(rows_of(table)) == ["Heron", "Egret"], "never guessed past a row that does not fit"
+    assert loose_tables([item("Model | Acc. F1\nHeron 61.0 55.2\nThe rest is prose with 3 numbers.")]) == []
+
+
+def test_a_spanning_header_names_groups_of_the_columns_below() -> None:
+    grouped = [item("Method | Lakes | Rivers\nSplit | R@1 R@5 R@1 R@5\nBaseline 0.41 0.62 0.30 0.55\n"
+                    "Ours 0.47 0.66 0.29 0.58")]  # fmt: skip
+    rows = rows_of(loose_tables(grouped)[0])
+    assert rows["Ours"] == {"Lakes R@1": "0.47", "Lakes R@5": "0.66", "Rivers R@1": "0.29", "Rivers R@5": "0.58"}
+
+
+def test_a_label_of_marks_only_names_no_row() -> None:
+    marks = [item("Trait | HR NDCG\nCalm 0.81 0.70\n- 0.75 0.61\nBold 0.88 0.72")]
+    assert list(rows_of(loose_tables(marks)[0])) == ["Calm", "Bold"]
+
+
+@pytest.mark.parametrize(
+    ("question", "direction", "measure"),
+    [
+        ("Which setting gives Kestrel the highest accuracy?", "max", ("accuracy",)),
+        ("Which model does best on the Lakes split?", "best", ("Lakes", "split")),
+        ("What is the lowest F1 of Osprey-9B?", "min", ("F1",)),
+        ("Which one has the worst recall?", "worst", ("recall",)),
+        ("Which is smaller, Heron or Ibis?", "min", ("Heron",)),
+    ],
+)
+def test_the_ask_reads_direction_and_measure(question: str, direction: str, measure: tuple[str, ...]) -> None:
+    ask = extreme_ask(question)
+    assert ask is not None and ask.direction == direction and ask.measure == measure
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Is Kestrel the best model?", "How many models have the highest recall?", "Which are the top 3 models?",
+     "What is the F1 of Wren-2B?"],
+)  # fmt: skip
+def test_no_pick_is_asked_by_a_verdict_a_count_several_or_no_superlative(question: str) -> None:
+    assert extreme_ask(question) is None
+
+
+def test_a_header_abbreviation_names_the_word_it_shortens() -> None:
+    assert names("Acc.", "accuracy") and names("Prec.", "precision") and names("F1", "f1")
+    assert not names("Rec", "record"), "three letters without a period are a word, not an abbreviation"
+    assert not names("F1", "F10")
+
+
+def pick_text(question: str, tables) -> str:
+    ask = extreme_ask(question)
+    assert ask is not None
+    pick = pick_extreme(ask, tables)
+    return pick_statement(pick, ask) if pick else ""
+
+
+def test_the_highest_of_the_column_named_is_picked_among_the_rows_named() -> None:
+    table = loose_tables(RESULTS)
+    assert pick_text("Which setting gives Kestrel the highest accuracy?", table).startswith("Kestrel (0.2): Acc. 81.5")
+    assert pick_text("Which model has the highest recall?", table).startswith("Wren-2B: Rec. 71.2 (the highest of 4")
+    assert pick_text("Which model has the lowest precision?", table).startswith("Wren-2B: Prec. 49.0")
+
+
+def test_best_is_the_highest_unless_the_header_says_lower_is_better() -> None:
+    scores = [item("System | BLEU WER\nAlpha 30.1 12.5\nBeta 28.4 9.8\nGamma 31.0 14.0")]
+    assert pick_text("Which system has the best BLEU?", loose_tables(scores)).startswith("Gamma: BLEU 31.0")
+    assert pick_text("Which system has the best WER?", loose_tables(scores)).startswith("Beta: WER 9.8")
+    assert pick_text("Which system has the worst WER?", loose_tables(scores)).startswith("Gamma: WER 14.0")
+    assert lower_is_better("Time ↓") and not lower_is_better("Error reduction ↑") and not lower_is_better("Acc.")
+
+
+def test_one_row_named_picks_among_its_columns_that_name_the_measure() -> None:
+    twice = [item("Model | F1 Acc. F1\nKestrel 60.2 70.0 64.9\nOsprey 58.0 69.1 57.3")]
+    assert pick_text("What is the highest F1 of Osprey?", loose_tables(twice)).startswith("F1: Osprey 58.0")
+    assert pick_text("What is the highest F1 of Kestrel?", loose_tables(twice)).startswith("F1 #2: Kestrel 64.9")
+
+
+def test_no_pick_without_a_header_naming_the_measure_or_for_a_single_cell() -> None:
+    table = loose_tables(RESULTS)
+    assert pick_text("Which model has the highest latency?", table) == ""
+    assert pick_text("Which is the highest accuracy of Osprey-9B?", table) == "", "one row, one column: a lookup"
+
+
+def test_the_table_naming_more_of_the_question_wins() -> None:
+    other = loose_tables([item("Model | Speed Memory\nKestrel 12 3.1\nOsprey 20 2.2", page=9)])
+    tables = [*other, *loose_tables(RESULTS)]
+    assert pick_text("Which setting gives Kestrel the highest accuracy?", tables).startswith("Kestrel (0.2)")
+
+
+def test_rows_the_table_finder_split_into_cells_are_not_read_loosely() -> None:
+    split = [item("Group | North South\nAdults | 51 | 40\nMinors | 49 | 60")]
+    assert loose_tables(split) == []
+
+
+def test_a_header_naming_only_part_of_the_measure_is_not_its_column() -> None:
+    table = loose_tables([item("Segment | Net Margin\nRetail 120 4.1\nWholesale 95 6.3")])
+    assert pick_text("Which segment had the lowest net revenue?", table) == ""
+    assert pick_text("Which segment had the lowest net?", table).startswith("Wholesale: Net 95")
