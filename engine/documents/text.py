@@ -95,6 +95,11 @@ _RANGE = re.compile(r"[\-\u2013]")
 after a plural kind ("Tables 1-3") the same sign spans a range, and only the first is named."""
 
 
+def reference_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a structural reference ("Table 3.2", "Section 4.2"): (start, end) of each."""
+    return [m.span() for m in _REFERENCE.finditer(text)]
+
+
 def canonical_kind(raw: str) -> str:
     """``"Figs."`` -> ``"Figure"``, ``"tables"`` -> ``"Table"``."""
     word = raw.strip().rstrip(".").lower()

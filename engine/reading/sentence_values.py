@@ -11,12 +11,22 @@ from collections.abc import Sequence
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
-from engine.documents.text import split_sentences
+from engine.documents.text import reference_spans, split_sentences
 from engine.reading.periods import periods_in
 from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
 
 _COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
 """The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
+
+
+def _measured(number: re.Match[str], references: Sequence[tuple[int, int]]) -> bool:
+    """A decimal number ("a score of 28.4", "a rate of 0.1") is a measured value, not a label ("Item 7", "3
+    segments"); one inside a structural reference ("Section 3.5", "Table 2.1") is a label."""
+    return "." in number.group("num") and not _in_reference(number, references)
+
+
+def _in_reference(number: re.Match[str], references: Sequence[tuple[int, int]]) -> bool:
+    return any(start <= number.start("num") < end for start, end in references)
 
 
 def sentence_cells(item: EvidenceItem) -> list[Cell]:
@@ -25,9 +35,12 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
     found: list[Cell] = []
     for sentence in split_sentences(prose):
         periods = periods_in(sentence)
+        references = reference_spans(sentence)
         for m in NUMBER.finditer(sentence):
             raw = m.group(0).strip()
             counted = None
+            if _in_reference(m, references):
+                continue  # "Table 2", "Section 3.5": a label, never a value
             if not is_amount(raw) or not (
                 m.group("cur")
                 or m.group("lead")
@@ -35,6 +48,7 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
                 or m.group("word")
                 or m.group("measure")
                 or "," in raw
+                or _measured(m, references)
             ):
                 counted = _COUNT_NOUN.match(sentence, m.end()) if is_amount(raw) else None
                 if counted is None:

@@ -111,6 +111,8 @@ def answer_from_cells(
     USD millions.", "Round to two decimals."): the value is restated and rounded as it asks."""
     counted = counted_things(question)
     cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
+    if counted is not None:  # things are counted in whole numbers: "1.2" is a score or a rate, not how many
+        cells = [c for c in cells if c.value == int(c.value) or c.scale or c.unit]
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)

@@ -374,3 +374,23 @@ def test_a_row_labelled_total_alone_is_not_the_total_asked_for():
     lease_only = answer_value("What was Zenith's total headcount in 2031?", ["total headcount"], line_item_names,
                               [LEASE_AND_PEOPLE[:1]])  # fmt: skip
     assert lease_only is None or lease_only.label_cover < 0.5, lease_only
+
+
+def test_a_decimal_stated_in_prose_is_a_value_and_a_reference_number_is_not():
+    text = ("On the harbour survey, the tuned sonar reaches a detection score of 71.6, against 64.2 for the "
+            "baseline (see Section 4.2 and Table 3).")  # fmt: skip
+    raws = [c.raw for c in cells_in([[item(text)]])]
+    assert "71.6" in raws and "64.2" in raws, raws
+    assert not any(r.startswith(("4.2", "3")) for r in raws), raws
+    value = answer_value("What detection score does the tuned sonar reach?", ["detection score", "tuned sonar"],
+                         line_item_names, [[item(text)]])  # fmt: skip
+    assert value is not None and value.statement.startswith("71.6"), value
+
+
+def test_a_decimal_never_answers_how_many():
+    text = "Over the contacts the sonar logged, its mean detection score was 0.8."
+    value = answer_value("How many contacts did the sonar log?", ["contacts"], line_item_names, [[item(text)]])
+    assert value is None or not value.statement.startswith("0.8"), value
+    counted = "The sonar logged 14 contacts; its mean detection score was 0.8."
+    value = answer_value("How many contacts did the sonar log?", ["contacts"], line_item_names, [[item(counted)]])
+    assert value is not None and value.statement.startswith("14"), value
