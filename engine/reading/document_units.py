@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 
 from engine.reading.periods import fiscal_quarter
 from engine.reading.statement_sense import head_noun
@@ -44,25 +45,45 @@ def _most_common(cells: list[Cell], field: str, keep: object) -> dict[str, str]:
     return {doc: count.most_common(1)[0][0] for doc, count in counts.items()}
 
 
-def with_document_scale(cells: list[Cell]) -> list[Cell]:
+Stated = tuple[dict[str, str], dict[str, str]]
+"""(scale, currency) most rows of each document state, by document id."""
+
+
+def stated_units(cells: list[Cell]) -> Stated:
+    """The scale most of each document's table rows state, and the currency most of them print."""
+    return _most_common(cells, "scale", lambda _: True), _most_common(cells, "unit", lambda unit: unit != "%")
+
+
+def with_document_scale(cells: list[Cell], stated: Stated | None = None) -> list[Cell]:
     """A table row with no scale of its own takes the scale most of its document's tables state (a page may
     lose its caption), and a row with no currency the currency most of its rows print ("Cost of sales |
     16,682" under "Net sales | $ 32,765"): except per-share amounts, ratios, percentages and counts (a table
-    of store counts with no caption is not in millions)."""
-    scales = _most_common(cells, "scale", lambda _: True)
-    currencies = _most_common(cells, "unit", lambda unit: unit != "%")
-    out = []
-    for cell in cells:
-        counts = bool(cell.measure) or (
-            bool(COUNT_ROW.search(cell.label)) and not _MONEY_HEAD.search(head_noun(cell.label))
-        )
-        if cell.is_row and cell.unit != "%" and not PER_SHARE.search(cell.label):
-            if not cell.scale and not counts and cell.doc_id in scales:
-                cell = replace(cell, scale=scales[cell.doc_id])  # a count is in its own table's unit, if any
-            if not cell.unit and not counts and cell.scale and cell.doc_id in currencies:
-                cell = replace(cell, unit=currencies[cell.doc_id])
-        out.append(cell)
-    return out
+    of store counts with no caption is not in millions). ``stated``: the documents' units, when they were
+    counted over more cells than these (default: counted over ``cells``)."""
+    scales, currencies = stated or stated_units(cells)
+    return [in_units(cell, scales.get(cell.doc_id, ""), currencies.get(cell.doc_id, "")) for cell in cells]
+
+
+def in_units(cell: Cell, scale: str, currency: str) -> Cell:
+    """``cell`` read in its document's ``scale`` and ``currency`` ("" when the document states none)."""
+    if not cell.is_row or cell.unit == "%":
+        return cell
+    counted, per_share = _label_kind(cell.label)
+    counts = bool(cell.measure) or counted
+    if not per_share:
+        if not cell.scale and not counts and scale:
+            cell = replace(cell, scale=scale)  # a count is in its own table's unit, if any
+        if not cell.unit and not counts and cell.scale and currency:
+            cell = replace(cell, unit=currency)
+    return cell
+
+
+@lru_cache(maxsize=65_536)
+def _label_kind(label: str) -> tuple[bool, bool]:
+    """(the row counts things, the row is per share or a ratio) of a row label. Kept per label: a document's
+    table rows are read again by every value question about it, and their labels repeat across periods."""
+    counted = bool(COUNT_ROW.search(label)) and not _MONEY_HEAD.search(head_noun(label))
+    return counted, bool(PER_SHARE.search(label))
 
 
 def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:

@@ -18,7 +18,7 @@ import json
 import logging
 import re
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -139,6 +139,9 @@ def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
         raise
 
 
+_KEPT_SEARCHES = 64
+"""Searches a keyword index keeps the result of (a few questions' worth; each result is ``k`` tuples)."""
+
 _FIELDS = ("body", "section")
 """The indexed fields in the order whoosh writes them (sorted by name)."""
 
@@ -244,6 +247,7 @@ class KeywordIndex:
         for number, (_, page) in enumerate(self._order):
             self._docnums_by_page.setdefault(page, []).append(number)
         self._map = ChunkMap(doc)
+        self._found: OrderedDict[tuple[str, int, frozenset[int] | None], list[tuple[str, int, float]]] = OrderedDict()
 
     # ---- construction -----------------------------------------------------------------------
 
@@ -336,13 +340,28 @@ class KeywordIndex:
         text = clean_query(query)
         if not text or k <= 0 or (pages is not None and not pages):
             return RankedList(query=query, retriever="keyword")
-        parsed = self._parser.parse(text)
         allowed = None
         if pages:
             allowed = {n for p in pages for n in self._docnums_by_page.get(p, ())}
             if not allowed:
                 return RankedList(query=query, retriever="keyword")
+        limit = k * 2 if self._map.changed else k
         with self._lock:
-            results = self._searcher.search(parsed, limit=k * 2 if self._map.changed else k, filter=allowed)
-            found = [(*self._order[r.docnum], float(r.score)) for r in results]
+            found = self._ranked(text, limit, allowed)
         return RankedList(query=query, retriever="keyword", hits=self._map.hits(found, text.split(), k, "keyword"))
+
+    def _ranked(self, text: str, limit: int, allowed: set[int] | None) -> list[tuple[str, int, float]]:
+        """(chunk id, page, score) of whoosh's ``limit`` best documents. The last ``_KEPT_SEARCHES`` are kept: one
+        question's passes and retrievers send the same words more than once (the main query alone, then fused
+        with a section's), and a whoosh search of a long query takes tens of milliseconds on a long filing.
+        Keyed by the cleaned words, the limit and the allowed documents: what whoosh's result depends on."""
+        key = (text, limit, frozenset(allowed) if allowed is not None else None)
+        found = self._found.get(key)
+        if found is not None:
+            self._found.move_to_end(key)
+            return found
+        results = self._searcher.search(self._parser.parse(text), limit=limit, filter=allowed)
+        found = self._found[key] = [(*self._order[r.docnum], float(r.score)) for r in results]
+        if len(self._found) > _KEPT_SEARCHES:
+            self._found.popitem(last=False)
+        return found

@@ -17,37 +17,29 @@ from dataclasses import replace
 
 from engine.contracts import (
     AnswerWithEvidence,
-    Chunk,
     Citation,
     ComparisonSide,
-    EvidenceItem,
     QuestionPart,
 )
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
-from engine.documents.layout import has_rows
 from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
-from engine.reading.document_units import in_fiscal_quarters, with_document_scale
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, standard_definition
-from engine.reading.periods import YEAR, fiscal_year_end_month
-from engine.reading.sentence_values import cells_in
+from engine.reading.periods import YEAR
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
-    table_cells,
 )
 from engine.reading.value_answer import ValueAnswer, amount_spent, answer_from_cells, counted_things
-from engine.retrieval.index import DocumentIndex
 from engine.run.evidence import RunState
 from engine.run.value_checks import holds
+from engine.run.value_pages import value_cells
 
 logger = logging.getLogger(__name__)
 
-MAX_VALUE_PAGES = 4
-"""Pages per document read whole for a value: those of the strongest evidence, best first."""
 GOOD_COVER = 0.7
 """A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
 answer to be complete."""
@@ -95,72 +87,6 @@ def _content(state: RunState) -> str:
     for instruction in state.parsed.instructions:
         text = text.replace(instruction, " ")
     return " ".join(text.split())
-
-
-def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
-    """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
-    only): a value the retrieval missed is still read from its statement. Read once per loaded document."""
-    index = state.layer1_index_of(doc_id)
-    if index is None:
-        return {}
-    return index.memo.get("table_cells", lambda: _table_cells_by_page(index))
-
-
-def _table_cells_by_page(index: DocumentIndex) -> dict[int, list[Cell]]:
-    name = index.doc.file_name
-    cells: dict[int, list[Cell]] = {}
-    for page in range(1, index.doc.total_pages + 1):
-        chunks = index.chunks_on_pages([page])
-        if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-            cells[page] = table_cells([_item(c, name) for c in chunks])
-    return cells
-
-
-def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
-    """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
-    in page order: the matcher weighs earlier pages more, so retrieval still leads."""
-    pages = value_pages(state, doc_id)
-    cells = cells_in(pages)
-    seen = {(p[0].doc_id, p[0].page) for p in pages if p}
-    for index in state.indexes:
-        if doc_id is not None and index.doc.doc_id != doc_id:
-            continue
-        for page, page_cells in sorted(document_cells(state, index.doc.doc_id).items()):
-            if (index.doc.doc_id, page) not in seen:
-                cells += page_cells
-    return in_fiscal_quarters(with_document_scale(cells), {i.doc.doc_id: _fiscal_end(i) for i in state.indexes})
-
-
-def _fiscal_end(index: DocumentIndex) -> int | None:
-    """The month the document's fiscal year ends in (read once per document)."""
-    return index.memo.get("fiscal_year_end", lambda: fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks)))
-
-
-def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
-    """The chunks of the pages holding the strongest evidence (of one document), page by page."""
-    targeted = [state.ledger[cid] for cid in state.value_chunks if cid in state.ledger]
-    ordered = [*targeted, *sorted(state.ledger.values(), key=lambda e: -e.fused)]
-    pages: dict[tuple[str, int], None] = {}
-    for entry in ordered:
-        chunk = entry.hit.chunk
-        if doc_id is None or chunk.doc_id == doc_id:
-            pages.setdefault((chunk.doc_id, chunk.page), None)
-    names = state.file_names()
-    out: list[list[EvidenceItem]] = []
-    limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
-    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
-        index = state.layer1_index_of(doc)
-        if index is None:
-            continue
-        out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
-    return out
-
-
-def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
-    return EvidenceItem(
-        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
-        section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,
-    )  # fmt: skip
 
 
 def _entity_words(state: RunState) -> list[str]:

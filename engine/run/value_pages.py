@@ -1,0 +1,119 @@
+"""The cells a value is read from: the strongest evidence's pages first, then every table of the document(s).
+
+A document's table cells, each page's cells and the document's cells read in its units are derived from the
+loaded document alone, so each is kept in the document's memo (``DocumentIndex.memo``) and read again by the
+next value question about the document instead of being parsed again.
+"""
+
+from __future__ import annotations
+
+from engine.contracts import Chunk, EvidenceItem
+from engine.documents.layout import has_rows
+from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
+from engine.reading.periods import fiscal_year_end_month
+from engine.reading.sentence_values import cells_in
+from engine.reading.table_values import Cell, table_cells
+from engine.retrieval.index import DocumentIndex
+from engine.run.evidence import RunState
+
+MAX_VALUE_PAGES = 4
+"""Pages per document read whole for a value: those of the strongest evidence, best first."""
+
+
+def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
+    """Every table cell of a document by page (stated numbers in prose are read from retrieved pages
+    only): a value the retrieval missed is still read from its statement. Read once per loaded document."""
+    index = state.layer1_index_of(doc_id)
+    if index is None:
+        return {}
+    return index.memo.get("table_cells", lambda: _table_cells_by_page(index))
+
+
+def _table_cells_by_page(index: DocumentIndex) -> dict[int, list[Cell]]:
+    name = index.doc.file_name
+    cells: dict[int, list[Cell]] = {}
+    for page in range(1, index.doc.total_pages + 1):
+        chunks = index.chunks_on_pages([page])
+        if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
+            cells[page] = table_cells([_item(c, name) for c in chunks])
+    return cells
+
+
+def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
+    """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
+    in page order: the matcher weighs earlier pages more, so retrieval still leads. Rows read in the scale
+    and currency most of the document's rows (all of these cells) state, and in its fiscal quarters."""
+    pages = value_pages(state, doc_id)
+    near = [cell for items in pages for cell in _page_cells(state, items)]
+    seen = {(p[0].doc_id, p[0].page) for p in pages if p}
+    rest: list[tuple[str, int]] = []
+    for index in state.indexes:
+        if doc_id is not None and index.doc.doc_id != doc_id:
+            continue
+        rest += [(index.doc.doc_id, p) for p in sorted(document_cells(state, index.doc.doc_id)) if (index.doc.doc_id, p) not in seen]  # fmt: skip
+    stated = stated_units(near + [cell for doc, page in rest for cell in document_cells(state, doc)[page]])
+    ends = {i.doc.doc_id: _fiscal_end(i) for i in state.indexes}
+    out = in_fiscal_quarters(with_document_scale(near, stated), ends)
+    for doc, page in rest:
+        out += _in_units(state, doc, (stated[0].get(doc, ""), stated[1].get(doc, ""), ends.get(doc)))[page]
+    return out
+
+
+def _page_cells(state: RunState, items: list[EvidenceItem]) -> list[Cell]:
+    """``cells_in`` of one page's chunks (its tables and stated numbers), kept per page of the document."""
+    index = state.layer1_index_of(items[0].doc_id) if items else None
+    if index is None:
+        return cells_in([items])
+    kept: dict[int, list[Cell]] = index.memo.get("page_values", dict)
+    found = kept.get(items[0].page)
+    if found is None:
+        found = kept[items[0].page] = cells_in([items])
+    return found
+
+
+def _in_units(state: RunState, doc_id: str, units: tuple[str, str, int | None]) -> dict[int, list[Cell]]:
+    """A document's table cells by page read in ``units`` (scale, currency, fiscal year's last month): kept
+    per units, which stay the same from one question about the document to the next."""
+    index = state.layer1_index_of(doc_id)
+    kept: dict[tuple[str, str, int | None], dict[int, list[Cell]]] = index.memo.get("cells_in_units", dict) if index else {}  # fmt: skip
+    found = kept.get(units)
+    if found is None:
+        scale, currency, end = units
+        stated = ({doc_id: scale} if scale else {}, {doc_id: currency} if currency else {})
+        found = kept[units] = {
+            page: in_fiscal_quarters(with_document_scale(cells, stated), {doc_id: end})
+            for page, cells in document_cells(state, doc_id).items()
+        }
+    return found
+
+
+def _fiscal_end(index: DocumentIndex) -> int | None:
+    """The month the document's fiscal year ends in (read once per document)."""
+    return index.memo.get("fiscal_year_end", lambda: fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks)))
+
+
+def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:
+    """The chunks of the pages holding the strongest evidence (of one document), page by page."""
+    targeted = [state.ledger[cid] for cid in state.value_chunks if cid in state.ledger]
+    ordered = [*targeted, *sorted(state.ledger.values(), key=lambda e: -e.fused)]
+    pages: dict[tuple[str, int], None] = {}
+    for entry in ordered:
+        chunk = entry.hit.chunk
+        if doc_id is None or chunk.doc_id == doc_id:
+            pages.setdefault((chunk.doc_id, chunk.page), None)
+    names = state.file_names()
+    out: list[list[EvidenceItem]] = []
+    limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
+    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
+        index = state.layer1_index_of(doc)
+        if index is None:
+            continue
+        out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+    return out
+
+
+def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
+    return EvidenceItem(
+        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
+        section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,
+    )  # fmt: skip
