@@ -233,3 +233,35 @@ def test_in_memory_index_matches_the_saved_one(built):
     memory = KeywordIndex.in_memory(doc, CFG)
     for query in ("label smoothing", "attention heads", "training"):
         assert memory.search(query, 5) == index.search(query, 5)
+
+
+def test_a_repeated_search_is_answered_from_the_kept_results(built, monkeypatch):
+    """The same words, limit and pages are searched once; any other limit or page filter is searched anew,
+    and the kept result is the one whoosh gives."""
+    _, index, _ = built
+    calls: list[int] = []
+    search = index._searcher.search
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["limit"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(index._searcher, "search", counted)
+    first = index.search("label smoothing regularization", 5)
+    again = index.search("Label smoothing, regularization!", 5)  # the same words once cleaned
+    assert again.hits == first.hits and len(calls) == 1
+    index.search("label smoothing regularization", 3)
+    index.search("label smoothing regularization", 5, frozenset({3}))
+    assert len(calls) == 3, "another limit or page filter is another whoosh search"
+    fresh = KeywordIndex.build(index.doc, index_dir := built[2].with_name("fresh"), CFG)
+    assert fresh.search("label smoothing regularization", 5).hits == first.hits
+    assert index_dir.is_dir()
+
+
+def test_kept_searches_are_bounded(built):
+    from engine.retrieval import keyword
+
+    _, index, _ = built
+    for n in range(keyword._KEPT_SEARCHES + 10):
+        index.search(f"transformer layer {n}", 2)
+    assert len(index._found) == keyword._KEPT_SEARCHES
