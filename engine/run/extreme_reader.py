@@ -2,7 +2,7 @@
 
 "Which setting gives the highest accuracy?" is answered by the table cell picked from the column whose
 header names the measure (``engine.reading.extremes``), read from the same whole pages a value is read
-from (``value_reader.value_pages``): both tables the table finder split into cells and tables whose
+from (``value_pages.value_pages``): both tables the table finder split into cells and tables whose
 columns only the header's count separates (``engine.reading.loose_tables``). The answer names the picked
 row (or column) and its value and cites the row. When no table of those pages names the measure, the
 answer is left as it was.
@@ -19,7 +19,7 @@ from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.loose_tables import loose_tables
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
-from engine.run.value_reader import value_pages
+from engine.run.value_pages import value_pages
 
 logger = logging.getLogger(__name__)
 
