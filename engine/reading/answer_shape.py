@@ -18,7 +18,7 @@ from typing import Literal
 
 from engine.documents.text import stems
 
-AskedForm = Literal["definition", "reason", "where", "contact"]
+AskedForm = Literal["definition", "reason", "where", "contact", "kind"]
 
 MAX_TERM_WORDS = 6
 """A defined term is a name, not a clause: "What is the effect of doubling the batch size on the loss?"
@@ -105,6 +105,31 @@ CONTACT_BONUS = 0.5
 likely place; strong enough to lead over a passage with the same terms and no such token."""
 
 
+_KIND_ASK = re.compile(
+    r"^\s*(?:which|what)\s+(?P<kind>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+"
+    r"(?:was|were|is|are|did|does|do|has|have|had|can|could|will|would)\b",
+    re.I,
+)
+"""A question asking which one of a kind of thing ("Which optimizer was used?", "What loss function does the
+model minimise?"): its answer names an instance, and prose names one beside its kind ("the Adam optimizer")."""
+_NOT_A_KIND = frozenset(stems("is are was were do does did time year date percentage percent share number amount"))
+"""Words after "what" that are not a kind of thing ("what is", "what time"; values are read elsewhere)."""
+KIND_BONUS = 0.4
+"""A sentence that names the asked kind in its own words leads over one that only sits under a section titled
+with it: a section title lends its words to every sentence under it (``unit_terms``), but the one naming an
+instance of the kind is the one that says the noun itself. More than a definition's bonus, since the title's
+share of the coverage it must outweigh is a whole term's."""
+
+
+def asked_kind(question: str) -> str:
+    """The kind a which-question asks for ("Which optimizer was used?" -> "optimizer"), else ""."""
+    match = _KIND_ASK.match(question)
+    if match is None or WHERE_QUESTION.match(question):
+        return ""
+    kind = match.group("kind")
+    return "" if stems(kind) & _NOT_A_KIND or not stems(kind) else kind
+
+
 def searched_topic(question: str) -> str | None:
     """What a question is to be searched for when its frame's words are not what a passage holds: the topic
     of a where-question, the term of "What does X stand for / mean?"; None for any other question."""
@@ -151,6 +176,8 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return "reason", ""
     if _CONTACT_ASK.match(question):
         return "contact", ""
+    if asked_kind(question):
+        return "kind", asked_kind(question)
     match = _DEFINITION_ASK.match(question)
     if match is None:
         return None, ""
@@ -170,6 +197,8 @@ def shape_bonus(text: str, form: AskedForm | None, term: str = "", title: str = 
         return CONTACT_BONUS if _CONTACT.search(text) else 0.0
     if form == "reason":
         return REASON_BONUS if _CAUSAL.search(text) else 0.0
+    if form == "kind":
+        return KIND_BONUS if stems(term) <= stems(text) else 0.0
     if form == "definition" and term:
         return DEFINITION_BONUS if defines(text, term) or expands(text, term) else 0.0
     return 0.0
@@ -205,6 +234,7 @@ __all__ = [
     "WHERE_QUESTION",
     "AskedForm",
     "asked_form",
+    "asked_kind",
     "defines",
     "expands",
     "searched_topic",

@@ -278,6 +278,9 @@ def extract_answer(
     units = split_units(evidence)
     score_units(units, parsed)
     ranked = sorted(units, key=lambda u: -u.score)
+    for u in ranked[:6] if logger.isEnabledFor(logging.DEBUG) else []:
+        logger.debug("unit %.2f cov=%.2f wcov=%.2f p.%d %s", u.score, u.coverage, u.weighted_coverage, u.item.page,
+                     u.text[:90])  # fmt: skip
     best = ranked[0] if ranked else None
     found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
         best is not None and best.weighted_coverage >= MIN_WEIGHTED

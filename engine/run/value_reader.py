@@ -148,7 +148,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     compares = state.parsed.intent == "comparison" or len(state.parsed.sides) > 1
     if not explicit and not compares and value_never_answers(_content(state)):
         return answer  # "Were there events that raised net income?" is not answered by the net income row
-    if not explicit and asked_form(_content(state))[0] is not None:
+    if not explicit and asked_form(_content(state))[0] not in (None, "kind"):
         return answer  # "What is gated pooling?" asks what it is (or "why ...?" a cause), not a table cell
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []

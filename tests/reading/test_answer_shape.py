@@ -7,9 +7,11 @@ import pytest
 from engine.reading.answer_shape import (
     CONTACT_BONUS,
     DEFINITION_BONUS,
+    KIND_BONUS,
     REASON_BONUS,
     WHERE_TITLE_BONUS,
     asked_form,
+    asked_kind,
     defines,
     expands,
     searched_topic,
@@ -126,3 +128,28 @@ def test_a_stand_for_question_is_searched_for_its_term_only() -> None:
 
 def test_a_question_that_only_mentions_an_address_does_not_ask_for_one() -> None:
     assert asked_form("How does the guide say where the service is hosted (its base URL) in each version?")[0] is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Which solver was used for the flow simulation?", "solver"),
+        ("What loss function does the tagger minimise?", "loss function"),
+        ("Which harbour crane was inspected last?", "harbour crane"),
+        ("What is a harbour crane?", ""),  # a definition
+        ("What time does the ferry leave?", ""),  # a time, not a kind of thing
+        ("What percentage of the fleet was idle?", ""),  # a value
+        ("Which section describes the mooring?", ""),  # a place in the document
+        ("Which of the two cranes lifts more?", ""),  # a choice between named things
+    ],
+)
+def test_a_which_question_asks_for_an_instance_of_its_kind(question: str, kind: str) -> None:
+    assert asked_kind(question) == kind
+    assert (asked_form(question)[0] == "kind") == bool(kind)
+
+
+def test_the_sentence_naming_the_kind_in_its_own_words_gains() -> None:
+    named = "We ran the simulation with the Lattice-Boltzmann solver at 2 mm resolution."
+    under_title = "Each run took about four hours on the cluster."
+    assert shape_bonus(named, "kind", "solver") == KIND_BONUS
+    assert shape_bonus(under_title, "kind", "solver", title="Solver") == 0.0

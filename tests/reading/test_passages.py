@@ -62,3 +62,17 @@ def test_a_tables_rows_are_matched_with_the_sentence_that_announces_them() -> No
     score_units(units, parsed)
     rows = [u for u in units if u.is_row and u.text.startswith("2024")]
     assert max(rows, key=lambda u: u.score) is row
+
+
+def test_under_a_section_titled_with_the_asked_kind_the_sentence_naming_it_leads() -> None:
+    parsed = parse_question("Which solver was used for the flow simulation?")
+    section = ("4.2 Solver",)
+    units = split_units([
+        EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="d.pdf", page=6, score=1.0, retriever="keyword",
+                     section_path=section, kind="text",
+                     text="The flow simulation was rerun every hour as new inflow data arrived. "
+                          "For the flow simulation we used the Lattice-Boltzmann solver with a 2 mm grid."),
+    ])  # fmt: skip
+    score_units(units, parsed)
+    best = max(units, key=lambda u: u.score)
+    assert "Lattice-Boltzmann" in best.text, [(u.text, u.score) for u in units]
