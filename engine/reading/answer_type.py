@@ -29,8 +29,12 @@ _DIGITS = re.compile(r"\d")
 _DATE = re.compile(
     rf"\b{YEAR}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1, 2}\b", re.I
 )
-_NOT_A_VALUE = re.compile(r"^\s*(?:which|who|whom|whose|why|where)\b", re.I)
-"""Questions that ask for an entity, a reason or a place: a number may support them, never answer them."""
+_NOT_A_VALUE = re.compile(
+    r"^\s*(?:which|who|whom|whose|why|where|what\s+(?:drove|drives|caused|causes|explains?|led to|leads to)\b)\b",
+    re.I,
+)
+"""Questions that ask for an entity, a reason ("what drove the margin change") or a place: a number may support
+them, never answer them."""
 _YES_NO_ANSWER = re.compile(r"^\W*(?:yes|no)\b|\b(?:yes|no),", re.I)
 
 

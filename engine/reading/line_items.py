@@ -17,6 +17,14 @@ _COMPILED = tuple((re.compile(term.pattern, re.I), split_words(term.names)) for 
 """(question term, the row labels filings use for the very same quantity), from the one table of terms."""
 
 
+_ANY_TERM = tuple(re.compile(term.pattern, re.I) for term in REPORTING_TERMS if term.names or term.definition)
+
+
+def names_reporting_term(text: str) -> bool:
+    """Whether ``text`` names a line item or a metric computed from line items ("EBITDA", "net PP&E")."""
+    return any(pattern.search(text) for pattern in _ANY_TERM)
+
+
 def line_item_triggers(text: str) -> tuple[str, ...]:
     """The words of ``text`` that name a line item with other names ("sales" of "comparable sales")."""
     return tuple(m.group(0) for pattern, _ in _COMPILED for m in pattern.finditer(text))

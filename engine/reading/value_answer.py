@@ -20,7 +20,7 @@ from engine.reading.formulas import Node, Working, evaluate, parse_formula, ques
 from engine.reading.line_items import company_defined, standard_definition
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
-from engine.reading.statement_sense import doubts, head_noun
+from engine.reading.statement_sense import doubts, head_noun, percent_unasked, qualified, unasked_per_share
 from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
@@ -46,9 +46,11 @@ Alternatives = Callable[[str], Sequence[str]]
 """The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
 
 _DECIMALS = re.compile(rf"\b(?:round(?:ed)?|to)\b[^.]*?\b(zero|{SPELLED_NUMBER}|\d)\s+decimal", re.I)
-_PERCENT_WANTED = re.compile(r"\bpercent(?:s|age)?\b|%|\bgrowth rate\b|\bmargin\b", re.I)
-"""A question that names the percent unit, or a rate or margin (a share of something): its quotient is stated
-as a percentage."""
+_PERCENT_WANTED = re.compile(
+    r"\bpercent(?:s|age)?\b|%|\bgrowth rate\b|\bmargin\b|\breturn on\b|\bro(?:a|e|ic|ce)\b", re.I
+)
+"""A question that names the percent unit, a rate or margin (a share of something), or a return on assets, equity
+or capital (analysts quote returns as percentages): its quotient is stated as a percentage."""
 _DIMENSIONLESS_ASKED = re.compile(
     # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
@@ -239,21 +241,31 @@ def _computed(
             m for m in rank_cells(spec, cells)
             if m.label_cover >= OPERAND_COVER and (m.precision >= OPERAND_PRECISION or not m.cell.is_row)
         ]  # fmt: skip
-        for rows_only in (True, False):  # a statement's row before a sentence that mentions the metric
-            for match in ranked:
-                if rows_only and not match.cell.is_row:
-                    continue
-                if period is None or match.period_match is True:
-                    if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
-                        unsure.append(match.cell.label)
-                    elif company_defined(phrase) and not company_defined(match.cell.label):
-                        unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
-                    elif doubts(match.cell, phrase, stems(phrase).union(*spec.terms, *spec.alternatives)):
-                        unsure.append(match.cell.label)  # an input read as a percentage, a per-share figure, ...
-                    return match.cell
+        words = stems(phrase).union(*spec.terms, *spec.alternatives)
+        usable = [
+            m for m in ranked
+            if (period is None or m.period_match is True) and not _never_operand(m.cell, phrase)
+        ]  # fmt: skip
+        # a statement's row before a sentence that mentions the metric; a row no statement-sense rule doubts
+        # before one read from a partial table or a note (an undoubted row further down the ranking still wins)
+        for match in sorted(usable, key=lambda m: (not m.cell.is_row, bool(doubts(m.cell, phrase, words)))):
+            if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
+                unsure.append(match.cell.label)
+            elif company_defined(phrase) and not company_defined(match.cell.label):
+                unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
+            elif doubts(match.cell, phrase, words):
+                unsure.append(match.cell.label)  # an input read from a segment's table, another head noun, ...
+            return match.cell
         return None
 
     working = evaluate(formula, lookup, asked)
+    mixed = _mixed_periods(working) if asked is None else None
+    if mixed is not None:
+        # no period asked and the inputs were read for different years (this year's net income over last
+        # year's assets): a ratio's terms describe one period, so all are read again for the latest one
+        unsure.clear()
+        again = evaluate(formula, lookup, mixed)
+        working, asked = (again, mixed) if again.value is not None else (working, asked)
     if working.value is None:
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
@@ -261,10 +273,24 @@ def _computed(
         statement=_computed_statement(question, formula, working),
         cells=_cited(working),
         label_cover=1.0,
-        period_ok=asked is not None or all(cell.periods for _, _, cell in working.inputs),
+        period_ok=asked is not None or (all(cell.periods for _, _, cell in working.inputs) and mixed is None),
         narrower=bool(unsure),
         unsure=unsure[0] if unsure else "",
     )
+
+
+def _mixed_periods(working: Working) -> Period | None:
+    """The latest year of a computation's inputs when they were read for different years, else None."""
+    years = {p for _, _, cell in working.inputs for p in cell.periods[:1] if p.quarter is None and not p.months}
+    return max(years, key=lambda p: p.year) if len(years) > 1 else None
+
+
+def _never_operand(cell: Cell, phrase: str) -> bool:
+    """A row that is another quantity than the input named, whatever else the evidence holds: a per-share figure
+    or a percentage for an amount (dividing a total by shares, or stating it as a share of sales, changes what it
+    measures), or a label qualified into another item ("Other income (loss), net" is not net income,
+    "Comprehensive income" adds unrealized gains). Such an input is missing, not read: the search goes on."""
+    return unasked_per_share(cell, phrase) or percent_unasked(cell, phrase) or qualified(cell, phrase)
 
 
 def _cited(working: Working) -> tuple[Cell, ...]:

@@ -31,6 +31,7 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, Cell
+from engine.reading.value_scoring import RARITY_LABELS, basis_restated, period_match, term_share, word_weights
 
 ASKING_WORDS = frozenset(
     {
@@ -142,7 +143,7 @@ def value_spec(
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
-    drop |= named | references | _owners(question) | measure_words(question)
+    drop |= named | references | _owners(question) | measure_words(question) | basis_restated(question)
     terms = []
     for keyword in keywords:
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
@@ -185,13 +186,15 @@ def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> lis
     return out
 
 
-def label_cover(spec: ValueSpec, label: set[str], weights: Sequence[float]) -> float:
-    """How much of the metric a label names: the question's terms (rarity-weighted) or, better, one
-    of the document phrases for it, whole."""
+def label_cover(
+    spec: ValueSpec, label: set[str], weights: Sequence[float], rarity: dict[str, float] | None = None
+) -> float:
+    """How much of the metric a label names: the question's terms (rarity-weighted, and their words too when
+    ``rarity`` is given) or, better, one of the document phrases for it, whole."""
     own = 0.0
     if spec.terms:
         total = sum(weights)
-        own = sum(w * len(_named(t) & label) / len(_named(t)) for t, w in zip(spec.terms, weights, strict=True)) / total
+        own = sum(w * term_share(_named(t), label, rarity) for t, w in zip(spec.terms, weights, strict=True)) / total
     # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
     alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
     return max(own, alternative)
@@ -305,27 +308,14 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
     return -0.2
 
 
-def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
-    """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
-    never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
-    year of a quarter asked, or the year before: which fiscal quarter it is depends on the company's
-    fiscal calendar (a retailer whose year ends in late January prints "three months ended July 30, 2016" for the
-    second quarter of its fiscal 2017)."""
-    if not asked or not cell.periods:
-        return None
-    if any(period == want for period in cell.periods for want in asked):
-        return True
-    if any(p.months == 3 and w.quarter and 0 <= w.year - p.year <= 1 for p in cell.periods for w in asked):
-        return None
-    return False
-
-
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
         return []
     labels = [stems(c.label) for c in cells]
     weights = _weights(spec.terms, labels)
+    distinct = {frozenset(label) for label in labels}
+    rarity = word_weights(spec.terms, [set(label) for label in distinct]) if len(distinct) >= RARITY_LABELS else None
     latest = max((p.year for c in cells for p in c.periods), default=None)
     page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
     exact = set(spec.terms) | set(spec.alternatives)
@@ -337,7 +327,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
-        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights)
+        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity)
         if cover < MIN_LABEL_COVER:
             continue
         matched = period_match(spec.periods, cell)

@@ -27,7 +27,7 @@ from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
 from engine.reading.formulas import operands, parse_formula
-from engine.reading.line_items import line_item_names, standard_definition
+from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
 from engine.reading.periods import YEAR
 from engine.reading.table_values import (
     SCALE_FACTOR,
@@ -78,7 +78,13 @@ def asks_for_value(state: RunState) -> bool:
         return True
     if value_never_answers(content):
         return False
-    return state.parsed.asks_for_value
+    return state.parsed.asks_for_value or bool(_WHAT_AMOUNT.match(content) and names_reporting_term(content))
+
+
+_WHAT_AMOUNT = re.compile(r"^\s*(?:what|how much)\s+(?:is|was|were|are|did)\b", re.I)
+"""A question that asks what a line item or a metric was ("What was the adjusted EBITDA for FY2031?"): a
+financial line item is an amount, so naming one in a "what was" question asks for its value even without
+a word like "amount" or "revenue" (definitions are asked "what does ... mean", or of no line item)."""
 
 
 def _content(state: RunState) -> str:

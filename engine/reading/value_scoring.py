@@ -1,0 +1,76 @@
+"""Scoring helpers of ``value_match``: which question words restate what another says, how rare a label's words
+are among a document's rows, and whether a cell's column holds the period asked. Pure."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from engine.documents.text import stems
+from engine.reading.periods import Period
+from engine.reading.table_values import Cell
+
+_ADJUSTED = re.compile(r"\b(?<!un)adjusted\b", re.I)
+_NON_GAAP = re.compile(r"\bnon[-\s]?(?:gaap|ifrs)\b", re.I)
+
+
+def basis_restated(question: str) -> set[str]:
+    """The stems of "non-GAAP" when the question also says "adjusted": both say the measure is the company's own
+    restatement, which filings label "Adjusted EBITDA" under a non-GAAP heading, so the label need not repeat it.
+    Alone, "non-GAAP" stays a term (it tells the adjusted figure from the reported one)."""
+    if not (_ADJUSTED.search(question) and _NON_GAAP.search(question)):
+        return set()
+    return {w for m in _NON_GAAP.finditer(question) for w in stems(m.group(0))}
+
+
+RARITY_LABELS = 20
+"""Distinct row labels needed before a word's rarity among them is read: a page or two of rows tells no common
+word from a rare one (a document's statements and notes print hundreds)."""
+
+
+def word_weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> dict[str, float]:
+    """Each word of the terms weighed by its rarity among the labels: within "restructuring costs", the label
+    that holds only "costs" ("Cost of sales", one of many cost rows) names the common half of the item, the one
+    that holds "restructuring" the half that tells it from its siblings."""
+    n = max(1, len(labels))
+    words = {w for term in terms for w in term}
+    return {w: max(0.2, math.log((n + 1) / (sum(1 for label in labels if w in label) + 0.5))) for w in words}
+
+
+def term_share(term: frozenset[str], label: set[str], rarity: dict[str, float] | None) -> float:
+    """The share of a term's words a label holds, each word weighed by its rarity when ``rarity`` is given."""
+    if rarity is None:
+        return len(term & label) / len(term)
+    return sum(rarity.get(w, 1.0) for w in term & label) / sum(rarity.get(w, 1.0) for w in term)
+
+
+def period_match(asked: Sequence[Period], cell: Cell) -> bool | None:
+    """Whether the cell's period is one asked for; a quarter, or the months to date ("nine months ended"),
+    never stands for a fiscal year. Unknown (None) for a column of "three months ended" a date in the
+    year of a quarter asked, or the year before: which fiscal quarter it is depends on the company's
+    fiscal calendar (a retailer whose year ends in late January prints "three months ended July 30, 2016" for the
+    second quarter of its fiscal 2017)."""
+    if not asked or not cell.periods:
+        return None
+    if _compares_years(cell):
+        return False  # "2031 vs. 2030": the change between two years is neither year's value
+    if any(period == want for period in cell.periods for want in asked):
+        return True
+    if any(p.months == 3 and w.quarter and 0 <= w.year - p.year <= 1 for p in cell.periods for w in asked):
+        return None
+    return False
+
+
+_COMPARISON = re.compile(
+    r"\bvs\.?|\bversus\b|\bcompared\b|\bchange\b|\bincrease\b|\bdecrease\b|\bgrowth\b|%|[-–—]", re.I
+)
+"""What a column header prints between or around two years when its figures are the change from one to the other
+("2031 vs. 2030", "Change 2031-2030", "% Increase 2031 compared to 2030")."""
+
+
+def _compares_years(cell: Cell) -> bool:
+    """A column of changes between years: its header names two years or more and a comparison. Its figures
+    (the difference, the growth) are no single year's amount, so neither year it names may claim them."""
+    years = {p.year for p in cell.periods}
+    return len(years) >= 2 and bool(_COMPARISON.search(re.sub(r"\d", " ", cell.column)))

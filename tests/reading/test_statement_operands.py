@@ -1,0 +1,86 @@
+"""Statement sense in a computation's inputs and in a row's choice (made-up filings): every input is the line
+item named, for one period; a change column is no year's value; a row that shares only a common word with the
+item asked does not name it."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.answer_type import value_never_answers
+from engine.reading.document_units import with_document_scale
+from engine.reading.line_items import line_item_names, names_reporting_term
+from engine.reading.question import asks_for_value
+from engine.reading.sentence_values import cells_in
+from engine.reading.value_answer import ValueAnswer, answer_from_cells
+
+
+def item(text: str, page: int = 1, n: int = 0) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="tarn_10k.pdf", page=page, text=text)
+
+
+HIGHLIGHTS = [item("Financial Highlights\n(in millions, except per share data) | 2041 | 2040\n"
+                   "Net income per share - diluted | $ 4.12 | $ 3.90\nNet revenues | 20,410 | 19,880", page=3)]  # fmt: skip
+OTHER_ONLY = [item("Tarn Corp. Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n"
+                   "Net revenues | 20,410 | 19,880\nOther income (loss) — net | (45) | 12", page=40)]  # fmt: skip
+INCOME = [item("Tarn Corp. Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n"
+               "Net revenues | 20,410 | 19,880\nOther income (loss) — net | (45) | 12\nNet income | 2,105 | 1,987",
+               page=40)]  # fmt: skip
+BALANCE_2040 = [item("Tarn Corp. Consolidated Balance Sheets\n(in millions) | December 31, 2040 | December 31, 2039\n"
+                     "Total assets | 28,000 | 26,000", page=41)]  # fmt: skip
+BALANCE = [item("Tarn Corp. Consolidated Balance Sheets\n(in millions) | December 31, 2041 | December 31, 2040\n"
+                "Total assets | 30,000 | 28,000", page=41)]  # fmt: skip
+CHANGES = [item("Results of Operations\n(in millions) | 2041 vs. 2040 | 2041 | 2040\n"
+                "Net revenues | 530 | 20,410 | 19,880\nOperating income | 150 | 3,100 | 2,950", page=25)]  # fmt: skip
+
+
+def _value(question: str, keywords: list[str], pages: list[list[EvidenceItem]]) -> ValueAnswer:
+    value = answer_from_cells(question, keywords, line_item_names, with_document_scale(cells_in(pages)))
+    assert value is not None
+    return value
+
+
+def test_a_per_share_or_qualified_row_is_never_an_input_of_a_computation() -> None:
+    margin = _value("What was Tarn's net profit margin in 2041?", ["net profit margin"], [HIGHLIGHTS, OTHER_ONLY])
+    assert not margin.statement and any("net income" in m for m in margin.missing), margin
+    found = _value("What was Tarn's net profit margin in 2041?", ["net profit margin"], [HIGHLIGHTS, INCOME])
+    assert found.statement.startswith("10.3%") and "Net income, 2041" in found.statement, found
+
+
+def test_a_change_column_between_two_years_is_neither_years_value() -> None:
+    for year, amount in (("2040", "19,880"), ("2041", "20,410")):
+        value = _value(f"What were Tarn's net revenues in {year}?", ["net revenues"], [CHANGES])
+        assert amount in value.statement and "530" not in value.statement, value
+
+
+def test_inputs_read_for_different_years_are_read_again_for_the_latest() -> None:
+    value = _value("What is Tarn's return on assets?", ["return on assets"], [INCOME, BALANCE_2040, BALANCE])
+    assert "Total assets, 2041" in value.statement and value.statement.startswith("7.0%"), value
+    mixed = _value("What is Tarn's return on assets?", ["return on assets"], [INCOME, BALANCE_2040])
+    assert not mixed.period_ok, mixed  # this year's income over last year's assets is never claimed
+
+
+def test_a_row_sharing_only_a_common_word_does_not_name_the_item() -> None:
+    # a statement of many cost rows: "restructuring" tells the item asked from its siblings, "costs" does not
+    rows = "\n".join(f"Cost of {kind} | {100 + n} | {90 + n}" for n, kind in enumerate(
+        ["sales", "services", "licenses", "hardware", "subscriptions", "support", "freight", "royalties", "rentals",
+         "training", "materials", "parts", "labor", "energy", "packaging", "warranties", "shipping", "fuel", "data",
+         "content", "devices"]))  # fmt: skip
+    page = [item(f"Tarn Corp. Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n{rows}", page=40)]
+    assert answer_from_cells("What were Tarn's restructuring costs in 2041?", ["restructuring costs"],
+                             line_item_names, with_document_scale(cells_in([page]))) is None  # fmt: skip
+    charges = [item("Note 4 Restructuring\n(in millions) | 2041 | 2040\nRestructuring charges | 411 | 289", page=70)]
+    value = _value("What were Tarn's restructuring costs in 2041?", ["restructuring costs"], [page, charges])
+    assert "411" in value.statement, value
+
+
+def test_a_line_item_named_in_a_what_was_question_asks_for_its_value() -> None:
+    assert names_reporting_term("What was the adjusted EBITDA for fiscal 2041?")
+    assert not names_reporting_term("What was the main risk named in the report?")
+    assert asks_for_value("What were the restructuring costs in 2041?")
+    assert value_never_answers("What drove the change in operating margin in 2041?")
+
+
+def test_adjusted_and_non_gaap_name_one_measure_the_label_need_not_repeat() -> None:
+    page = [item("Reconciliation of Non-GAAP Measures\n(in millions) | 2041 | 2040\n"
+                 "Operating income | 1,700 | 1,650\nAdjusted EBITDA | 2,018 | 2,117", page=12)]  # fmt: skip
+    value = _value("What was Tarn's adjusted non-GAAP EBITDA in 2041?", ["adjusted non-GAAP EBITDA"], [page])
+    assert "2,018" in value.statement and value.label_cover >= 0.99, value
