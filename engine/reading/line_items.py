@@ -25,6 +25,16 @@ def names_reporting_term(text: str) -> bool:
     return any(pattern.search(text) for pattern in _ANY_TERM)
 
 
+_BALANCES = tuple(
+    re.compile(term.pattern, re.I) for term in REPORTING_TERMS if term.names and term.statements == ("balance sheet",)
+)
+
+
+def names_balance(text: str) -> bool:
+    """Whether ``text`` names a balance-sheet line item (an amount held at a date: inventories, receivables)."""
+    return any(pattern.search(text) for pattern in _BALANCES)
+
+
 def line_item_triggers(text: str) -> tuple[str, ...]:
     """The words of ``text`` that name a line item with other names ("sales" of "comparable sales")."""
     return tuple(m.group(0) for pattern, _ in _COMPILED for m in pattern.finditer(text))

@@ -142,7 +142,7 @@ _FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b
 _VALUE_CUES = re.compile(
     r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
     r"ratio|rate|total|sum|average|mean|median|costs?|price|revenues?|count|score|accuracy|size|margin|capex|"
-    r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividends?|yield|sales|eps|earnings(?! (?:release|call)))\b|"
+    r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|"
     r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )

@@ -13,6 +13,7 @@ import re
 from typing import Protocol
 
 from engine.documents.text import stems
+from engine.reading.line_items import names_balance
 from engine.reading.periods import YEAR
 
 
@@ -216,6 +217,23 @@ def head_unasked(cell: Cell, asked: set[str]) -> bool:
     return bool(head) and not head & asked
 
 
+_CASH_FLOW_TITLE = re.compile(r"cashflows?")
+"""A cash-flow statement's title, or a discussion's cash-flow section ("Cash Flows from Operating Activities"),
+its spaces squeezed out."""
+
+
+def balance_change(cell: Cell, question: str) -> bool:
+    """A balance-sheet item (inventories, receivables, payables) read in the cash-flow statement, for a question
+    that asks for no change: the cash-flow statement prints the item's change over the year ("Accounts
+    receivable | (305)" under changes in working capital), never the balance the company holds."""
+    if not cell.is_row or not names_balance(question) or _CHANGE_ASKED.search(question):
+        return False
+    return bool(_CASH_FLOW_TITLE.search(re.sub(r"[\s\-]+", "", cell.context.lower())))
+
+
+_CHANGE_ASKED = re.compile(r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bcash flows?\b", re.I)
+
+
 def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
     """Why the row read may not be the figure asked, each reason a short phrase (empty: no doubt). ``asked``:
     the stems of the question and of the filing's names for its line item."""
@@ -225,6 +243,8 @@ def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
         reasons.append("it is a percentage, not an amount")
     if unasked_per_share(cell, question):
         reasons.append("it is a per-share figure, not a total")
+    if balance_change(cell, question):
+        reasons.append("it is the year's change printed in the cash-flow statement, not the balance")
     if qualified(cell, question):
         reasons.append("its label names another quantity than the item asked")
     elif head_unasked(cell, asked):
@@ -243,3 +263,15 @@ def owners_share(label: str) -> str:
     if owner is None or set(re.findall(r"[a-z][a-z\-]*", owner.group("owner").lower())) & QUALIFIERS:
         return label
     return label[: owner.start()]
+
+
+_NET_OF = re.compile(r"\s*[,—–\-]?\s*\bnet of\b.*$", re.I)
+"""A trailing "net of <what was deducted>" ("Accounts receivable — net of allowances of $95 and $103", "Interest
+expense, net of amounts capitalized")."""
+
+
+def item_label(label: str) -> str:
+    """A row label as the line item it names: without the owners it is attributable to (``owners_share``) and
+    without what it is stated net of: a receivable net of its allowance is the receivable the balance sheet
+    reports, not a narrower item."""
+    return _NET_OF.sub("", owners_share(label)) or label

@@ -20,7 +20,14 @@ from engine.reading.formulas import Node, Working, evaluate, parse_formula, ques
 from engine.reading.line_items import company_defined, standard_definition
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
-from engine.reading.statement_sense import doubts, head_noun, percent_unasked, qualified, unasked_per_share
+from engine.reading.statement_sense import (
+    balance_change,
+    doubts,
+    head_noun,
+    percent_unasked,
+    qualified,
+    unasked_per_share,
+)
 from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
@@ -290,7 +297,8 @@ def _never_operand(cell: Cell, phrase: str) -> bool:
     or a percentage for an amount (dividing a total by shares, or stating it as a share of sales, changes what it
     measures), or a label qualified into another item ("Other income (loss), net" is not net income,
     "Comprehensive income" adds unrealized gains). Such an input is missing, not read: the search goes on."""
-    return unasked_per_share(cell, phrase) or percent_unasked(cell, phrase) or qualified(cell, phrase)
+    own = unasked_per_share(cell, phrase) or percent_unasked(cell, phrase) or qualified(cell, phrase)
+    return own or balance_change(cell, phrase)  # a balance's change in the year is not the balance
 
 
 def _cited(working: Working) -> tuple[Cell, ...]:

@@ -21,9 +21,11 @@ from engine.reading.periods import Period, periods_in
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
+    balance_change,
     head_unasked,
     in_notes,
     in_primary_statement,
+    item_label,
     owners_share,
     percent_unasked,
     qualified,
@@ -213,7 +215,7 @@ def _core(label: str, spec: ValueSpec) -> set[str]:
     and 3)", and abbreviations) and without the words that state its scope ("Total inventories") unless the
     question uses them ("total debt")."""
     wanted = set().union(*spec.terms, *spec.alternatives)
-    label = owners_share(label)
+    label = item_label(label)
     return stems(re.sub(r"\([^)]*\)", " ", label)) - (_SCOPE_WORDS - wanted) or stems(label)
 
 
@@ -260,7 +262,7 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
     if not cell.is_row or spec.is_empty:
         return set()
     wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
-    own = stems(re.sub(r"\([^)]*\)", " ", owners_share(cell.label)))  # the owners' share is the item itself
+    own = stems(re.sub(r"\([^)]*\)", " ", item_label(cell.label)))  # the owners' share is the item itself
     return own - wanted - _SCOPE_WORDS
 
 
@@ -351,6 +353,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 0.3 if in_notes(cell, spec.question) else 0.0  # a note's table restates the statement's row
         score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 1.0 if balance_change(cell, spec.question) else 0.0  # a receivable's change, not its balance
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()

@@ -84,3 +84,29 @@ def test_adjusted_and_non_gaap_name_one_measure_the_label_need_not_repeat() -> N
                  "Operating income | 1,700 | 1,650\nAdjusted EBITDA | 2,018 | 2,117", page=12)]  # fmt: skip
     value = _value("What was Tarn's adjusted non-GAAP EBITDA in 2041?", ["adjusted non-GAAP EBITDA"], [page])
     assert "2,018" in value.statement and value.label_cover >= 0.99, value
+
+
+CASH_FLOWS = [item("Tarn Corp. Consolidated Statements of Cash Flows\n(in millions) | 2041 | 2040\n"
+                   "Net income | 2,105 | 1,987\nAccounts receivable | (305) | (245)\n"
+                   "Net cash provided by operating activities | 3,400 | 3,100", page=42)]  # fmt: skip
+ASSETS = [item("Tarn Corp. Consolidated Balance Sheets\n(in millions) | December 31, 2041 | December 31, 2040\n"
+               "Accounts receivable — net of allowances of $95 and $91 | 5,020 | 4,911\nTotal assets | 30,000 | 28,000",
+               page=41)]  # fmt: skip
+
+
+def test_a_balance_is_read_from_the_balance_sheet_never_as_its_change_in_the_cash_flow_statement() -> None:
+    value = _value("What were Tarn's accounts receivable at the end of 2041?", ["accounts receivable"],
+                   [CASH_FLOWS, ASSETS])  # fmt: skip
+    assert "5,020" in value.statement and not value.narrower, value
+    alone = _value("What were Tarn's accounts receivable at the end of 2041?", ["accounts receivable"], [CASH_FLOWS])
+    assert alone.doubts and "change" in alone.doubts[0], alone
+    days = _value("What were Tarn's days sales outstanding in 2041?", ["days sales outstanding"],
+                  [CASH_FLOWS, INCOME, ASSETS])  # fmt: skip
+    assert days.statement.startswith("88.80") and "305" not in days.statement, days  # 365 x 4,965.5 / 20,410
+
+
+def test_fixed_asset_turnover_divides_sales_by_fixed_assets_not_by_all_assets() -> None:
+    fixed = [item("Tarn Corp. Consolidated Balance Sheets\n(in millions) | December 31, 2041 | December 31, 2040\n"
+                  "Property, plant and equipment, net | 8,000 | 7,000\nTotal assets | 30,000 | 28,000", page=41)]  # fmt: skip
+    value = _value("What was Tarn's fixed asset turnover in 2041?", ["fixed asset turnover"], [INCOME, fixed])
+    assert value.statement.startswith("2.72") and "Total assets" not in value.statement, value  # 20,410 / 7,500
