@@ -71,7 +71,7 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
     _t(r"\bcash (?:flows? )?from operations\b|\boperating cash flows?\b|\bcash flows? from operating activities\b|"
        r"\bcfo\b",
        names="net cash provided by operating activities; net cash provided by (used in) operating activities; "
-             "cash provided by operations; net cash from operating activities",
+             "cash provided by operations; net cash from operating activities; cash provided by operating activities",
        statements=(CASH_FLOW,), reason="the operating subtotal of a cash-flow statement"),
     _t(r"\b(?:income )?tax (?:expense|provision)\b|\bprovision for (?:income )?taxes\b",
        names="provision for income taxes; income tax expense; income taxes; provision for taxes on income; "
@@ -155,7 +155,8 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        statements=(INCOME, BALANCE), reason="return on equity is income per unit of equity"),
     _t(r"\beffective tax rate\b", search="effective tax rate; provision for income taxes; income before income taxes",
        statements=(INCOME,), reason="the tax rate is the provision over pre-tax income"),
-    _t(r"\beps\b|\bearnings per share\b", search="earnings per share; diluted", statements=(INCOME,),
+    _t(r"\beps\b|\bearnings per share\b", names="earnings per share; net income per share; net earnings per share",
+       search="earnings per share; diluted", statements=(INCOME,),
        reason="EPS sits under net income"),
     _t(r"\b(?:share |stock )?(?:buybacks?|repurchases?)\b|\brepurchas\w+ (?:of )?(?:common )?stock\b",
        search="repurchases of common stock; treasury stock", statements=(CASH_FLOW,),

@@ -30,6 +30,8 @@ class Cell(Protocol):
     def context(self) -> str: ...
     @property
     def unit(self) -> str: ...
+    @property
+    def position(self) -> int: ...
 
 
 SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
@@ -168,6 +170,13 @@ def unasked_per_share(cell: Cell, question: str) -> bool:
     return cell.is_row and bool(_PER_SHARE_ROW.search(cell.label)) and not _PER_SHARE_ASKED.search(question)
 
 
+def total_for_per_share(cell: Cell, question: str) -> bool:
+    """A total's row ("Net earnings") for a question that asks a per-share figure: the amount per share is the
+    total divided by the shares, a different figure (the reverse of ``unasked_per_share``)."""
+    where = f"{cell.label} {cell.column}"
+    return cell.is_row and bool(_PER_SHARE_ASKED.search(question)) and not _PER_SHARE_ROW.search(where)
+
+
 def qualified(cell: Cell, question: str) -> bool:
     """Whether a row label (its trailing object left out) holds a word that makes it another quantity than the
     line item it contains ("Other income (loss), net", "Comprehensive income"), one the question does not use
@@ -234,6 +243,21 @@ def balance_change(cell: Cell, question: str) -> bool:
 _CHANGE_ASKED = re.compile(r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bcash flows?\b", re.I)
 
 
+_BY = re.compile(
+    r"\b(?:increased?|decreased?|rose|risen|fell|fallen|grew|grown|declined?|improved?|dropped|(?:was |were )?(?:up|down)"
+    r"|higher|lower|more|less)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$",
+    re.I,
+)
+
+
+def stated_change(cell: Cell, question: str) -> bool:
+    """A number a sentence states as a change ("diluted EPS increased by $0.18", "sales were up 4%"), for a
+    question that asks for no change: the amount moved is not the amount reported."""
+    if cell.is_row or cell.position < 0 or _CHANGE_ASKED.search(question) or _SHARE_ASKED.search(question):
+        return False
+    return bool(_BY.search(cell.label[: cell.position]))
+
+
 def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
     """Why the row read may not be the figure asked, each reason a short phrase (empty: no doubt). ``asked``:
     the stems of the question and of the filing's names for its line item."""
@@ -243,8 +267,12 @@ def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
         reasons.append("it is a percentage, not an amount")
     if unasked_per_share(cell, question):
         reasons.append("it is a per-share figure, not a total")
+    if total_for_per_share(cell, question):
+        reasons.append("it is a total, not a per-share figure")
     if balance_change(cell, question):
         reasons.append("it is the year's change printed in the cash-flow statement, not the balance")
+    if stated_change(cell, question):
+        reasons.append("the sentence states it as a change, not the amount reported")
     if qualified(cell, question):
         reasons.append("its label names another quantity than the item asked")
     elif head_unasked(cell, asked):

@@ -26,6 +26,7 @@ from engine.reading.statement_sense import (
     head_noun,
     percent_unasked,
     qualified,
+    stated_change,
     unasked_per_share,
 )
 from engine.reading.table_values import SCALE_FACTOR, Cell
@@ -33,6 +34,7 @@ from engine.reading.value_match import (
     ValueMatch,
     broader,
     in_wanted_scale,
+    narrower_head,
     narrows,
     rank_cells,
     value_spec,
@@ -253,9 +255,14 @@ def _computed(
             m for m in ranked
             if (period is None or m.period_match is True) and not _never_operand(m.cell, phrase)
         ]  # fmt: skip
+
         # a statement's row before a sentence that mentions the metric; a row no statement-sense rule doubts
-        # before one read from a partial table or a note (an undoubted row further down the ranking still wins)
-        for match in sorted(usable, key=lambda m: (not m.cell.is_row, bool(doubts(m.cell, phrase, words)))):
+        # before one read from a partial table or a note; a row naming the input plainly before one naming a
+        # narrower item ("Operating cash flows from operating leases"): the first of each kind down the ranking
+        def order(m: ValueMatch) -> tuple[bool, bool, bool]:
+            return not m.cell.is_row, bool(doubts(m.cell, phrase, words)), narrower_head(spec, m.cell)
+
+        for match in sorted(usable, key=order):
             if quotient and (not match.cell.is_row or narrows(spec, match.cell)):
                 unsure.append(match.cell.label)
             elif company_defined(phrase) and not company_defined(match.cell.label):
@@ -298,7 +305,7 @@ def _never_operand(cell: Cell, phrase: str) -> bool:
     measures), or a label qualified into another item ("Other income (loss), net" is not net income,
     "Comprehensive income" adds unrealized gains). Such an input is missing, not read: the search goes on."""
     own = unasked_per_share(cell, phrase) or percent_unasked(cell, phrase) or qualified(cell, phrase)
-    return own or balance_change(cell, phrase)  # a balance's change in the year is not the balance
+    return own or balance_change(cell, phrase) or stated_change(cell, phrase)  # a change is not the amount
 
 
 def _cited(working: Working) -> tuple[Cell, ...]:

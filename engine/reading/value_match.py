@@ -29,6 +29,8 @@ from engine.reading.statement_sense import (
     owners_share,
     percent_unasked,
     qualified,
+    stated_change,
+    total_for_per_share,
     unasked_per_share,
     unasked_summary,
 )
@@ -273,6 +275,12 @@ def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
     return _extra_words(spec, replace(cell, label=OBJECT.sub("", owners_share(cell.label))))
 
 
+def narrower_head(spec: ValueSpec, cell: Cell) -> bool:
+    """Whether a row label adds words to the item named even without what it is of ("Operating cash flows from
+    operating leases" for the operating cash flow; not "Depreciation and amortization of property")."""
+    return bool(_extra_head_words(spec, cell))
+
+
 def broader(spec: ValueSpec, cell: Cell) -> bool:
     """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
     asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
@@ -347,13 +355,18 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share
+        # is the company's net income (what EPS and returns on equity divide), the other includes minority holders
+        score += 0.4 if cell.is_row and owners_share(cell.label) != cell.label else 0.0
         in_named = _in_named_statement(cell, statements)
         primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
         score -= 0.3 if in_notes(cell, spec.question) else 0.0  # a note's table restates the statement's row
         score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
+        score -= 1.0 if total_for_per_share(cell, spec.question) else 0.0  # net earnings for earnings per share
         score -= 1.0 if balance_change(cell, spec.question) else 0.0  # a receivable's change, not its balance
+        score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()

@@ -110,3 +110,31 @@ def test_fixed_asset_turnover_divides_sales_by_fixed_assets_not_by_all_assets() 
                   "Property, plant and equipment, net | 8,000 | 7,000\nTotal assets | 30,000 | 28,000", page=41)]  # fmt: skip
     value = _value("What was Tarn's fixed asset turnover in 2041?", ["fixed asset turnover"], [INCOME, fixed])
     assert value.statement.startswith("2.72") and "Total assets" not in value.statement, value  # 20,410 / 7,500
+
+
+def test_a_number_a_sentence_states_as_a_change_is_not_the_amount() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Operations\n(in millions, except per share data) | 2041 | 2040\n"
+                 "Net revenues | 20,410 | 19,880\nDiluted earnings per share | $ 0.705 | $ 0.529", page=40),
+            item("Diluted earnings per share (\"Diluted EPS\") increased by $0.176, or 33%, in 2041.", page=30)]  # fmt: skip
+    value = _value("What was Tarn's diluted EPS in 2041?", ["diluted EPS"], [page])
+    assert "0.705" in value.statement and "0.176" not in value.statement, value
+    prose = [item("In 2041 diluted earnings per share increased by $0.176 to $0.705.", page=30)]
+    assert "0.705" in _value("What was Tarn's diluted EPS in 2041?", ["diluted EPS"], [prose]).statement
+
+
+def test_the_owners_share_of_net_income_leads_over_the_consolidated_total() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n"
+                 "Net revenues | 20,410 | 19,880\nNet income | 1,058 | 815\n"
+                 "Net income attributable to non-controlling interests | (10) | (10)\n"
+                 "Net income attributable to Tarn Corp. | 1,048 | 805", page=40)]  # fmt: skip
+    value = _value("What was Tarn's net income in 2041?", ["net income"], [page])
+    assert "1,048" in value.statement, value
+
+
+def test_an_input_is_read_from_the_row_that_names_it_plainly_before_a_narrower_one() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Cash Flows\n(in millions) | 2041 | 2040\n"
+                 "Operating cash flows from operating leases | 781 | 760\n"
+                 "Total cash provided by operating activities | 1,824 | 3,252\n"
+                 "Capital expenditures | (930) | (737)", page=42)]  # fmt: skip
+    value = _value("What was Tarn's free cash flow in 2041?", ["free cash flow"], [page])
+    assert value.statement.startswith("$894") or value.statement.startswith("894"), value
