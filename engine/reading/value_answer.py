@@ -33,13 +33,13 @@ from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_match import (
     ValueMatch,
     broader,
-    in_wanted_scale,
     narrower_head,
     narrows,
     rank_cells,
     value_spec,
     wanted_scale,
 )
+from engine.reading.value_scoring import in_wanted_scale
 
 logger = logging.getLogger(__name__)
 

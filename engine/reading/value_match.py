@@ -387,15 +387,3 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
                        precision=round(precise, 3))
         )  # fmt: skip
     return sorted(matches, key=lambda m: -m.score)
-
-
-def in_wanted_scale(cell: Cell, wanted: str) -> str | None:
-    """The cell's value restated in the scale the question asks for ("$4,625 million" -> "$4.625 billion")."""
-    from engine.reading.table_values import SCALE_FACTOR
-
-    if not wanted or cell.unit == "%" or cell.scale == wanted or not cell.scale:
-        return None
-    value = cell.scaled / SCALE_FACTOR[wanted]
-    digits = 3 if abs(value) < 100 else 1
-    sign = "-" if value < 0 else ""
-    return f"{sign}{cell.unit}{abs(value):,.{digits}f} {wanted}"

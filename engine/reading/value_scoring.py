@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from engine.documents.text import stems
 from engine.reading.periods import Period
-from engine.reading.table_values import Cell
+from engine.reading.table_values import SCALE_FACTOR, Cell
 
 _ADJUSTED = re.compile(r"\b(?<!un)adjusted\b", re.I)
 _NON_GAAP = re.compile(r"\bnon[-\s]?(?:gaap|ifrs)\b", re.I)
@@ -74,3 +74,13 @@ def _compares_years(cell: Cell) -> bool:
     (the difference, the growth) are no single year's amount, so neither year it names may claim them."""
     years = {p.year for p in cell.periods}
     return len(years) >= 2 and bool(_COMPARISON.search(re.sub(r"\d", " ", cell.column)))
+
+
+def in_wanted_scale(cell: Cell, wanted: str) -> str | None:
+    """The cell's value restated in the scale the question asks for ("$4,625 million" -> "$4.625 billion")."""
+    if not wanted or cell.unit == "%" or cell.scale == wanted or not cell.scale:
+        return None
+    value = cell.scaled / SCALE_FACTOR[wanted]
+    digits = 3 if abs(value) < 100 else 1
+    sign = "-" if value < 0 else ""
+    return f"{sign}{cell.unit}{abs(value):,.{digits}f} {wanted}"
