@@ -79,8 +79,7 @@ def extreme_ask(question: str) -> ExtremeAsk | None:
     word = found.group(0).lower()
     direction = next(d for pattern, d in _DIRECTIONS if re.fullmatch(pattern, word))
     measure = _measure(_words(question[found.end() :]))
-    terms = tuple(w for w in _words(question) if w.lower() not in STOPWORDS and w.lower() != word
-                  and w.lower() not in _FRAME)  # fmt: skip
+    terms = tuple(w for w in question_terms(question) if w.lower() != word)
     return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)))
 
 
@@ -99,6 +98,11 @@ def _measure(after: list[str]) -> tuple[str, ...]:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z0-9][A-Za-z0-9.+\-@]*[A-Za-z0-9+]|[A-Za-z0-9]", text)
+
+
+def question_terms(question: str) -> tuple[str, ...]:
+    """The question's content words, names kept whole ("GPT-4", "H@10"), its frame words left out."""
+    return tuple(w for w in _words(question) if w.lower() not in STOPWORDS and w.lower() not in _FRAME)
 
 
 def lower_is_better(header: str) -> bool:
@@ -122,7 +126,7 @@ def _header_words(text: str) -> list[str]:
     return [w for w in re.split(r"[\s/|]+", text) if w]
 
 
-def _match(text: str, words: Sequence[str]) -> int:
+def named_count(text: str, words: Sequence[str]) -> int:
     """How many of ``words`` the header or label ``text`` names (a multi-part name counts whole: "GPT-4")."""
     parts = _header_words(text)
     return sum(1 for w in words if any(names(p, w) or p.lower() == w.lower() for p in parts))
@@ -150,7 +154,7 @@ def pick_extreme(ask: ExtremeAsk, tables: Sequence[Sequence[Cell]]) -> Pick | No
     return best[1] if best else None
 
 
-def _distinct_columns(table: list[Cell]) -> list[Cell]:
+def distinct_columns(table: list[Cell]) -> list[Cell]:
     """The cells with each column told apart from an equally named one of the same row ("F1." under two
     headings): the second is named "F1. #2"."""
     seen: dict[tuple[str, str, str], int] = {}
@@ -163,16 +167,16 @@ def _distinct_columns(table: list[Cell]) -> list[Cell]:
 
 
 def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick] | None:
-    table = _distinct_columns(table)
+    table = distinct_columns(table)
     measure = [w for w in ask.measure if w.lower() not in GENERIC_MEASURES]
     terms = [w for w in ask.terms if w.lower() not in GENERIC_MEASURES]
     columns = list(dict.fromkeys(c.column for c in table if c.column))
     labels = list(dict.fromkeys(c.label for c in table))
-    by_measure = {c: _match(c, measure) for c in columns}
+    by_measure = {c: named_count(c, measure) for c in columns}
     top_measure = max(by_measure.values(), default=0)
     # a column names the measure when its header names every word of it ("net" alone is not "net revenue")
     named_columns = [c for c in columns if measure and by_measure[c] == len(measure)]
-    row_score = {r: _match(r, terms) for r in labels}
+    row_score = {r: named_count(r, terms) for r in labels}
     top_row = max(row_score.values(), default=0)
     rows = [r for r in labels if row_score[r] == top_row] if top_row else labels
     if len(rows) == 1 and (len(named_columns) >= 2 or not measure):
@@ -183,7 +187,7 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     elif named_columns and len(rows) >= 2:
         # a column names the measure: the pick is among its rows (those the question names, if any); of
         # equally named columns the one the question's other words name too, else the first as printed
-        column = max(named_columns, key=lambda c: (_match(c, terms), -named_columns.index(c)))
+        column = max(named_columns, key=lambda c: (named_count(c, terms), -named_columns.index(c)))
         among = [c for c in table if c.column == column and c.label in rows]
         axis = "row"
     else:

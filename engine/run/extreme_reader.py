@@ -17,6 +17,7 @@ from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import without
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.loose_tables import loose_tables
+from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
 from engine.run.value_pages import value_pages
@@ -48,21 +49,30 @@ def page_tables(state: RunState) -> list[list[Cell]]:
 
 
 def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
-    """``answer`` replaced by the extreme cell of a table when the question asks for one (module doc)."""
+    """``answer`` replaced by the extreme cell of a table when the question asks for one, or by the cell of
+    a paper's table at the row and column the question names (module doc)."""
     if state.top_k is not None:  # the peer baseline answers as its peers do: no table reading
         return answer
-    ask = extreme_ask(_content(state))
+    question = _content(state)
+    ask = extreme_ask(question)
     if ask is None:
-        return answer
+        loose = [t for page in value_pages(state, None) for t in loose_tables(page)]
+        cells = lookup_cells(question, loose)
+        logger.debug("table lookup -> %s", cells)
+        return _answered(answer, lookup_statement(cells), cells) if cells else answer
     pick = pick_extreme(ask, page_tables(state))
     logger.debug("extreme pick for %s -> %s", ask, pick)
-    if pick is None:
-        return answer
-    cell = pick.cell
-    cited = Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote)
-    rest = [c for c in answer.citations if (c.chunk_id, c.quote) != (cited.chunk_id, cited.quote)]
+    return _answered(answer, pick_statement(pick, ask), [pick.cell]) if pick else answer
+
+
+def _answered(answer: AnswerWithEvidence, text: str, cells: list[Cell]) -> AnswerWithEvidence:
+    """The answer stated from table cells, their rows cited first."""
+    cited = list(
+        dict.fromkeys(Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for c in cells)
+    )
+    rest = [c for c in answer.citations if all((c.chunk_id, c.quote) != (x.chunk_id, x.quote) for x in cited)]
     return answer.model_copy(update={
-        "text": pick_statement(pick, ask), "citations": (cited, *rest), "answer_found": True,
+        "text": text, "citations": (*cited, *rest), "answer_found": True,
         "complete_answer_found": False, "confidence": PICK_CONFIDENCE,
         "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.VALUES_MISSING),
     })  # fmt: skip

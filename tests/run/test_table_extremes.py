@@ -52,3 +52,9 @@ def test_best_reads_a_word_error_rate_as_lower_is_better(config) -> None:
 
 def test_a_question_whose_measure_no_header_names_keeps_the_reader_s_answer(config) -> None:
     assert "Kestrel (0." not in ask(config, "Which bird call is the longest?").text.split(":")[0]
+
+
+def test_a_value_at_a_named_row_and_column_is_read_from_the_table(config) -> None:
+    result = ask(config, "What is the precision of Osprey-9B?")
+    assert result.text == "Osprey-9B, Prec.: 58.1.", result.text
+    assert result.citations[0].quote == "Osprey-9B 64.0 58.1 69.9 15.2"

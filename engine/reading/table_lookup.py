@@ -1,0 +1,54 @@
+"""A value at the intersection of a named row and a named column of a paper's results table.
+
+"What is the F1 of Kestrel on the Lakes split?" names a row ("Kestrel") and a column whose header it names
+whole ("Lakes F1"): the answer is that cell. Read only from tables whose columns the text layer runs
+together (``loose_tables``): a table the table finder split into cells is read by the value brick
+(``value_answer``), which knows periods and scales. A question that names no single row, or no column whole,
+is left to the other readers. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.reading.extremes import GENERIC_MEASURES, distinct_columns, named_count, question_terms
+from engine.reading.table_values import Cell
+
+MAX_CELLS = 4
+"""At most this many cells answer a lookup (a model under a few settings, an F1 under two headings); more
+is a whole table, not the cell asked."""
+_ASKS_VALUE = re.compile(r"^\W*(?:what|which|how (?:much|many|high|low|well|large|small))\b", re.I)
+"""A lookup answers a question that asks for something (not yes/no, not why or how in general)."""
+
+
+def _header_named(column: str, terms: Sequence[str]) -> bool:
+    """Every word of the column's header is named by the question ("Lakes F1": both words asked)."""
+    words = [w for w in re.split(r"[\s/|]+", re.sub(r" #\d+$", "", column)) if w]
+    return bool(words) and all(named_count(w, terms) for w in words)
+
+
+def lookup_cells(question: str, tables: Sequence[Sequence[Cell]]) -> list[Cell]:
+    """The cells of the first table whose one named row (or rows tied for it) and wholly named columns the
+    question asks for (module doc); [] when no table has both."""
+    if not _ASKS_VALUE.match(question):
+        return []
+    terms = [w for w in question_terms(question) if w.lower() not in GENERIC_MEASURES]
+    for table in tables:
+        cells = distinct_columns(list(table))
+        columns = [c for c in dict.fromkeys(c.column for c in cells if c.column) if _header_named(c, terms)]
+        column_words = {w for c in columns for w in terms if named_count(c, [w])}
+        # a row is named by words that do not already name the column ("F1" names the column, not a row "F1 tuned")
+        row_terms = [w for w in terms if w not in column_words]
+        scores = {label: named_count(label, row_terms) for label in dict.fromkeys(c.label for c in cells)}
+        top = max(scores.values(), default=0)
+        rows = [label for label, score in scores.items() if top and score == top]
+        found = [c for c in cells if c.label in rows and c.column in columns]
+        if columns and rows and 0 < len(found) <= MAX_CELLS:
+            return found
+    return []
+
+
+def lookup_statement(cells: Sequence[Cell]) -> str:
+    """ "Kestrel, Lakes F1: 61.2" per cell, in table order."""
+    return "; ".join(f"{c.label}, {c.column}: {c.raw}" for c in cells) + "."
