@@ -78,7 +78,7 @@ def extreme_ask(question: str) -> ExtremeAsk | None:
         return None
     word = found.group(0).lower()
     direction = next(d for pattern, d in _DIRECTIONS if re.fullmatch(pattern, word))
-    measure = _measure(_words(question[found.end() :]))
+    measure = _measure(_words(re.split(r"[,;:?!()]", question[found.end() :])[0]))  # a phrase ends at punctuation
     terms = tuple(w for w in question_terms(question) if w.lower() != word)
     return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)))
 
@@ -119,6 +119,8 @@ def names(header: str, word: str) -> bool:
         return False
     if h == w or stem(h) == stem(w):
         return True
+    if h.split("-")[0] == w and "-" not in w:
+        return True  # a family's name names its sized members ("Osprey" names "Osprey-9B", "Osprey-2B")
     return len(h) >= 3 and h.isalpha() and w.startswith(h) and (header.endswith(".") or len(h) >= 4)
 
 
@@ -176,6 +178,8 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     top_measure = max(by_measure.values(), default=0)
     # a column names the measure when its header names every word of it ("net" alone is not "net revenue")
     named_columns = [c for c in columns if measure and by_measure[c] == len(measure)]
+    if not measure and len(columns) == 1:
+        named_columns = columns  # "which is larger, X or Y?" over a table of one value column: that column
     row_score = {r: named_count(r, terms) for r in labels}
     top_row = max(row_score.values(), default=0)
     rows = [r for r in labels if row_score[r] == top_row] if top_row else labels
@@ -190,6 +194,12 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
         column = max(named_columns, key=lambda c: (named_count(c, terms), -named_columns.index(c)))
         among = [c for c in table if c.column == column and c.label in rows]
         axis = "row"
+    elif not named_columns and len(measure_rows := _rows_naming(labels, measure)) == 1:
+        # the table runs the other way: a row label names the measure ("# sites" over one column per lake);
+        # the pick is among its columns, except columns of periods (a time series is the value reader's,
+        # with its "Change" columns and fiscal periods)
+        among = [c for c in table if c.label == measure_rows[0] and c.column and not c.periods]
+        axis = "column"
     else:
         return None  # no header names the measure, or one row and one column: a lookup, not a pick
     if len({c.label if axis == "row" else c.column for c in among}) < 2 or len({c.unit for c in among}) > 1:
@@ -198,6 +208,11 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     pick_max = {"max": True, "min": False, "best": not lower, "worst": lower}[ask.direction]
     cell = (max if pick_max else min)(among, key=lambda c: c.value)
     return (top_measure + top_row, len(among)), Pick(cell, tuple(among), axis, lower)
+
+
+def _rows_naming(labels: list[str], measure: list[str]) -> list[str]:
+    """The row labels that name every word of the measure."""
+    return [label for label in labels if measure and named_count(label, measure) == len(measure)]
 
 
 def pick_statement(pick: Pick, ask: ExtremeAsk) -> str:

@@ -7,6 +7,7 @@ import pytest
 from engine.contracts import EvidenceItem
 from engine.reading.extremes import extreme_ask, lower_is_better, names, pick_extreme, pick_statement
 from engine.reading.loose_tables import loose_tables
+from engine.reading.table_values import table_cells
 
 
 def item(text: str, n: int = 0, page: int = 4) -> EvidenceItem:
@@ -66,7 +67,7 @@ def test_a_label_of_marks_only_names_no_row() -> None:
         ("Which model does best on the Lakes split?", "best", ("Lakes", "split")),
         ("What is the lowest F1 of Osprey-9B?", "min", ("F1",)),
         ("Which one has the worst recall?", "worst", ("recall",)),
-        ("Which is smaller, Heron or Ibis?", "min", ("Heron",)),
+        ("Which is smaller, Heron or Ibis?", "min", ()),
     ],
 )
 def test_the_ask_reads_direction_and_measure(question: str, direction: str, measure: tuple[str, ...]) -> None:
@@ -138,3 +139,25 @@ def test_a_header_naming_only_part_of_the_measure_is_not_its_column() -> None:
     table = loose_tables([item("Segment | Net Margin\nRetail 120 4.1\nWholesale 95 6.3")])
     assert pick_text("Which segment had the lowest net revenue?", table) == ""
     assert pick_text("Which segment had the lowest net?", table).startswith("Wholesale: Net 95")
+
+
+def test_a_comparative_between_two_named_rows_picks_between_them() -> None:
+    table = loose_tables(RESULTS)
+    text = pick_text("Which has higher recall, Osprey or Wren?", table)
+    assert text.startswith("Wren-2B: Rec. 71.2 (the highest of 2 rows)"), "a family name names its sized members"
+    assert pick_text("Which has lower F1, Kestrel or Osprey?", table).startswith("Osprey-9B: F1 63.4 (the lowest of 3")
+
+
+def test_a_comparative_naming_no_measure_reads_a_table_of_one_value_column() -> None:
+    one = [table_cells([item("Bird | Wingspan\nHeron | 1.8\nIbis | 1.0\nStork | 2.1")])]  # split cells
+    assert pick_text("Which is smaller, Heron or Ibis?", one).startswith("Ibis: Wingspan 1.0 (the lowest of 2 rows)")
+    two = loose_tables([item("Bird | Wingspan Weight\nHeron 1.8 2.0\nIbis 1.0 1.2\nStork 2.1 3.5")])
+    assert pick_text("Which is smaller, Heron or Ibis?", two) == "", "two value columns: the measure is unsaid"
+
+
+def test_a_row_naming_the_measure_is_picked_across_its_columns_unless_they_are_periods() -> None:
+    stats = loose_tables([item("Statistic | Lakes Rivers Ponds\n# sites 12 40 7\nAvg. depth 3.1 1.2 0.8")])
+    assert pick_text("Which water body has the most sites?", stats).startswith("Rivers: # sites 40 (the highest of 3")
+    assert pick_text("Which water body has the lowest avg. depth?", stats).startswith("Ponds: Avg. depth 0.8")
+    yearly = [table_cells([item("(Millions) | 2021 | 2020\nNet sales | 4,100 | 3,900\nCost of sales | 2,000 | 1,950")])]
+    assert pick_text("Which year had the highest net sales?", yearly) == "", "a time series is the value reader's"
