@@ -22,7 +22,15 @@ _COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
 def _measured(number: re.Match[str], references: Sequence[tuple[int, int]]) -> bool:
     """A decimal number ("a score of 28.4", "a rate of 0.1") is a measured value, not a label ("Item 7", "3
     segments"); one inside a structural reference ("Section 3.5", "Table 2.1") is a label."""
-    return "." in number.group("num") and not _in_reference(number, references)
+    return (
+        "." in number.group("num")
+        and not _in_reference(number, references)
+        and not _HEADING_NUMBER.match(number.string, number.start())
+    )
+
+
+_HEADING_NUMBER = re.compile(r"(?<![^\n])\d+(?:\.\d+)+\.?\s+[A-Z]")
+"""A section number opening a line, before its title ("5.1 Results on TimeQA"): a heading's label, not a value."""
 
 
 def _in_reference(number: re.Match[str], references: Sequence[tuple[int, int]]) -> bool:

@@ -150,11 +150,18 @@ _SHARE_ASKED = re.compile(
 )
 """A question that asks for a share, a rate or a change: only such a question is answered by a percentage (a
 table of each line as a percent of sales never answers "what were the R&D expenses")."""
+_RATIO_MEASURE = re.compile(
+    r"\b(?:accuracy|accuracies|precision|recall|f1|probability|probabilities|likelihood|chance|efficiency"
+    r"|utili[sz]ation|occupancy|coverage|turnout|prevalence|penetration|adoption|approval|satisfaction)\b",
+    re.I,
+)
+"""Measures that are ratios by definition and that documents print as percentages ("an accuracy of 70.4%", "a
+precision of 91%", "occupancy of 83%"): a question asking for one asks for a percentage."""
 
 
 def percent_unasked(cell: Cell, question: str) -> bool:
     """A percentage read for a question that asks for no share, rate or change."""
-    return cell.unit == "%" and not _SHARE_ASKED.search(question)
+    return cell.unit == "%" and not _SHARE_ASKED.search(question) and not _RATIO_MEASURE.search(question)
 
 
 _PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)

@@ -123,7 +123,7 @@ def answer_from_cells(
     counted = counted_things(question)
     cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
     if counted is not None:  # things are counted in whole numbers: "1.2" is a score or a rate, not how many
-        cells = [c for c in cells if c.value == int(c.value) or c.scale or c.unit]
+        cells = [c for c in cells if c.value == int(c.value) or c.scale or c.unit or stems(c.measure) & counted]
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)

@@ -394,3 +394,16 @@ def test_a_decimal_never_answers_how_many():
     counted = "The sonar logged 14 contacts; its mean detection score was 0.8."
     value = answer_value("How many contacts did the sonar log?", ["contacts"], line_item_names, [[item(counted)]])
     assert value is not None and value.statement.startswith("14"), value
+
+
+def test_a_section_number_opening_a_heading_is_not_a_value():
+    text = "4.3 Results On The Harbour Set\nThe tuned sonar reaches a detection score of 71.6."
+    raws = [c.raw for c in cells_in([[item(text)]])]
+    assert "71.6" in raws and not any(r.startswith("4.3") for r in raws), raws
+
+
+def test_a_count_of_fractional_units_is_still_read_for_how_many_units():
+    text = "The tuned sonar improves on the baseline by 7.2 points on the harbour set."
+    value = answer_value("By how many points does the tuned sonar improve on the baseline?", ["points"],
+                         line_item_names, [[item(text)]])  # fmt: skip
+    assert value is not None and value.statement.startswith("7.2 points"), value
