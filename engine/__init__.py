@@ -52,7 +52,7 @@ from engine.errors import (
 
 _LAZY = {
     "answer": "engine.api",
-    "ingest": "engine.api",
+    "ingest": "engine.library",
     "Library": "engine.library.local",
     "render_page": "engine.present.render",
     "page_marks": "engine.present.render",

@@ -387,3 +387,24 @@ def test_the_pdf_worker_builds_the_dense_index(library, library_dir, monkeypatch
     assert (library_dir / entry.doc_id / "dense.npz").is_file()
     assert not list(library_dir.glob(".staging-*")), "the worker's file was left in staging"
     assert library.load(entry.doc_id).dense.search("dropout training", 3).hits
+
+
+def test_a_script_that_only_ingests_loads_no_question_machinery(tmp_path):
+    """``engine.ingest`` lives with the library: a fresh interpreter that ingests imports neither the API's
+    answering side nor the run (their imports would be paid before the ingest returns)."""
+    import subprocess
+    import sys
+
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(pdfs.pdf_with_outline())
+    script = (
+        "import sys, engine\n"
+        "from engine.config import EngineConfig, LibraryConfig\n"
+        f"config = EngineConfig(library=LibraryConfig(path={str(tmp_path / 'lib')!r}))\n"
+        f"entry = engine.ingest(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config=config)\n"
+        "print(entry.total_pages, sorted(m for m in sys.modules if m.startswith(('engine.api', 'engine.run'))))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[0] == "4 []", out.stdout

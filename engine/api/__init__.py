@@ -17,7 +17,6 @@ from engine.contracts import (
     Chunk,
     DocumentProfile,
     EffectiveStrategy,
-    LibraryEntry,
     PageRef,
     ParsedQuestion,
     ProgressEvent,
@@ -29,6 +28,7 @@ from engine.errors import LoupeError
 from engine.history import RunStore, new_run_id, now_iso
 from engine.history.run_store import save_run
 from engine.library import DocumentLibrary, open_library
+from engine.library import ingest as ingest  # the public entry point; it lives with the library
 from engine.llm import make_backend, rules_backend
 from engine.llm.embeddings import embedder_for
 from engine.present.boxes import with_citation_boxes
@@ -48,13 +48,6 @@ from engine.run.strategies.router import route
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[ProgressEvent], None]
-
-
-def ingest(
-    data: bytes, file_name: str, *, config: EngineConfig | None = None, library: DocumentLibrary | None = None
-) -> LibraryEntry:
-    """Add a PDF to the library (idempotent by content) and return its entry."""
-    return (library or open_library(config)).ingest(data, file_name)
 
 
 def answer(

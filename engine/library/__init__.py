@@ -3,6 +3,6 @@ and their indexes, and the bounded parse worker. ``open_library(config)`` picks 
 
 from __future__ import annotations
 
-from engine.library.registry import LIBRARIES, CorpusSearch, DocumentLibrary, open_library, store_kind
+from engine.library.registry import LIBRARIES, CorpusSearch, DocumentLibrary, ingest, open_library, store_kind
 
-__all__ = ["LIBRARIES", "CorpusSearch", "DocumentLibrary", "open_library", "store_kind"]
+__all__ = ["LIBRARIES", "CorpusSearch", "DocumentLibrary", "ingest", "open_library", "store_kind"]

@@ -113,3 +113,11 @@ def open_library(config: EngineConfig | None = None, kind: str | None = None) ->
     config = config or EngineConfig()
     kind = kind or store_kind(config)
     return factory_for(LIBRARIES, kind, LoupeError, "document library")(config)
+
+
+def ingest(
+    data: bytes, file_name: str, *, config: EngineConfig | None = None, library: DocumentLibrary | None = None
+) -> LibraryEntry:
+    """Add a PDF to the library (idempotent by content) and return its entry. It lives with the library, not
+    with ``answer``: a script that ingests loads the library's modules only, not the question machinery's."""
+    return (library or open_library(config)).ingest(data, file_name)

@@ -30,6 +30,33 @@ first (a label that wraps to a second line in its column)."""
 _NUMBER_CHARS = re.compile(r"[^\w().,%-]")
 
 
+SEARCH_FLAGS = (
+    pymupdf.TEXT_DEHYPHENATE | pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_PRESERVE_LIGATURES
+    | pymupdf.TEXT_MEDIABOX_CLIP
+)  # fmt: skip
+"""The text page ``Page.search_for`` makes itself when given none (PyMuPDF's default flags)."""
+
+
+class PageText:
+    """A page's text layer, read once for all the quotes placed on it: the text page ``search_for`` searches
+    (made as ``search_for`` makes its own, so the hits are the same) and the page's words."""
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        self.page = page
+        self._textpage: pymupdf.TextPage | None = None
+        self._words: list[tuple] | None = None
+
+    def search(self, text: str) -> list[pymupdf.Rect]:
+        if self._textpage is None:
+            self._textpage = self.page.get_textpage(flags=SEARCH_FLAGS)
+        return list(self.page.search_for(text, textpage=self._textpage))
+
+    def words(self) -> list[tuple]:
+        if self._words is None:
+            self._words = self.page.get_text("words")
+        return self._words
+
+
 def _tokens(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
@@ -73,7 +100,7 @@ def _row_words(words: Sequence[tuple], line: pymupdf.Rect) -> list[tuple]:
     return [w for w in words if line.y0 - grow <= (w[1] + w[3]) / 2 <= line.y1 + grow and w[0] >= line.x0 - 1]
 
 
-def _table_row(page: pymupdf.Page, quote: str, near: pymupdf.Rect | None) -> list[BBox]:
+def _table_row(page: PageText, quote: str, near: pymupdf.Rect | None) -> list[BBox]:
     """The row of a quoted table row ("Label | 1,577 | 1,373"): where its label is, the occurrence whose
     line holds the most of the quoted cells (nearest the chunk on a tie), boxed with those cells."""
     cells = [c.strip() for c in quote.split("|")]
@@ -81,9 +108,9 @@ def _table_row(page: pymupdf.Page, quote: str, near: pymupdf.Rect | None) -> lis
     values = [_cell_text(c) for c in cells if c and c != label and _cell_text(c)]
     if not label:
         return []
-    words = page.get_text("words")
+    words = page.words()
     best: tuple[tuple[int, float], list[pymupdf.Rect]] | None = None
-    for group in _occurrences(page.search_for(label)):
+    for group in _occurrences(page.search(label)):
         row = _row_words(words, group[-1])  # the cells sit on the label's last line when it wraps
         matched = [pymupdf.Rect(w[:4]) for w in row if _cell_text(w[4]) in values]
         score = (len({_cell_text(w[4]) for w in row} & set(values)), -_distance(group, near))
@@ -109,25 +136,26 @@ def _line_matches(page: pymupdf.Page, quote: str, area: pymupdf.Rect | None) -> 
     return boxes
 
 
-def locate_quote(page: pymupdf.Page, quote: str, hint: Sequence[BBox] = ()) -> tuple[BBox, ...]:
+def locate_quote(page: pymupdf.Page | PageText, quote: str, hint: Sequence[BBox] = ()) -> tuple[BBox, ...]:
     """The boxes of ``quote`` on ``page`` (PDF points, top-left origin): one per line of a prose passage, one
     for a table row with its cells; ``hint`` (the chunk's boxes) breaks ties between occurrences and bounds
     the fuzzy fallback. Empty when the quote cannot be placed on the page."""
     quote = " ".join(quote.split())
     if not quote:
         return ()
+    text = page if isinstance(page, PageText) else PageText(page)
     near = pymupdf.Rect(_union([_rect(b) for b in hint])) if hint else None
     try:
         if " | " in quote:  # a table row as the table finder joined it
-            return tuple(_table_row(page, quote, near))
-        groups = _occurrences(page.search_for(quote))
+            return tuple(_table_row(text, quote, near))
+        groups = _occurrences(text.search(quote))
         if groups:
             best = min(groups, key=lambda g: _distance(g, near))
             return tuple((r.x0, r.y0, r.x1, r.y1) for r in best)
         area = pymupdf.Rect(near.x0 - 4, near.y0 - 4, near.x1 + 4, near.y1 + 4) if near is not None else None
-        return tuple(_line_matches(page, quote, area))
+        return tuple(_line_matches(text.page, quote, area))
     except (RuntimeError, ValueError) as error:  # a damaged page: the caller falls back to the chunk
-        logger.debug("cannot place a quote on page %d: %s", page.number + 1, error)
+        logger.debug("cannot place a quote on page %d: %s", text.page.number + 1, error)
         return ()
 
 
@@ -138,6 +166,7 @@ def with_citation_boxes(
     cannot be placed; left empty when the document cannot be opened)."""
     by_id = {c.chunk_id: c for c in chunks}
     opened: dict[str, pymupdf.Document | None] = {}
+    pages: dict[tuple[str, int], PageText] = {}  # several quotes of one page read its text layer once
     citations: list[Citation] = []
     try:
         for citation in answer.citations:
@@ -153,7 +182,10 @@ def with_citation_boxes(
             hint = chunk.bboxes if chunk is not None else ()
             boxes: tuple[BBox, ...] = ()
             if doc is not None and 1 <= citation.page <= doc.page_count:
-                boxes = locate_quote(doc[citation.page - 1], citation.quote, hint) or tuple(hint)
+                text = pages.get((doc_id, citation.page))
+                if text is None:
+                    text = pages[(doc_id, citation.page)] = PageText(doc[citation.page - 1])
+                boxes = locate_quote(text, citation.quote, hint) or tuple(hint)
             citations.append(citation.model_copy(update={"boxes": boxes}))
     finally:
         for doc in opened.values():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 YEAR = r"(?:19|20)\d\d"
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -94,9 +95,11 @@ def _months_before(text: str, end: int) -> int | None:
     return months if months and months < 12 else None
 
 
+@lru_cache(maxsize=32_768)
 def periods_in(text: str) -> tuple[Period, ...]:
     """Years and quarters a text names, in order: "FY2018", "fiscal 2022", "Q2 2023", "second quarter of fiscal 2024";
-    a year after "three (six, nine) months ended" is that part of the year."""
+    a year after "three (six, nine) months ended" is that part of the year. Kept per text (the result is
+    immutable): a table's column headers are read again for every row, and its rows for every question."""
     found: dict[Period, None] = {}
     for m in _PERIODS.finditer(text):
         if m.group("fy"):

@@ -77,6 +77,23 @@ def test_the_run_record_carries_the_boxes_every_reader_draws(tmp_path: Path) -> 
     assert "boxes" in citation.model_dump(mode="json")
 
 
+def test_quotes_of_one_page_read_its_text_once_and_are_boxed_as_each_alone(monkeypatch) -> None:
+    pdf, _, operating = _statement()
+    quotes = [ROW, "Proceeds from sale of assets | 262 | 49 | 58", "Net cash provided by operating activities",
+              "Purchases of plant and equipment in prior plan | (12) | (9) | (4)"]  # fmt: skip
+    chunk = Chunk(chunk_id="d:p1:b1", doc_id="d", page=1, index=1, text=ROW, bboxes=(operating,))
+    cited = AnswerWithEvidence(text="x", citations=tuple(
+        Citation(chunk_id="d:p1:b1", doc_id="d", page=1, quote=q) for q in quotes))  # fmt: skip
+    made: list[int] = []
+    textpage = pymupdf.Page.get_textpage
+    monkeypatch.setattr(pymupdf.Page, "get_textpage", lambda page, *a, **k: made.append(1) or textpage(page, *a, **k))
+    boxes = [c.boxes for c in with_citation_boxes(cited, [chunk], lambda _: pdf).citations]
+    assert len(made) == 2, "one search text page and one word list for the four quotes"
+    monkeypatch.setattr(pymupdf.Page, "get_textpage", textpage)
+    page = pymupdf.open(stream=pdf, filetype="pdf")[0]
+    assert boxes == [locate_quote(page, q, (operating,)) for q in quotes] and all(boxes)
+
+
 def test_an_unreadable_document_keeps_the_chunk_boxes_out_and_the_answer_intact() -> None:
     cited = AnswerWithEvidence(text="x", citations=(Citation(chunk_id="c", doc_id="d", page=1, quote="x"),))
 

@@ -119,3 +119,12 @@ def test_a_three_month_column_may_be_the_quarter_asked_when_the_calendar_is_unkn
     cells = cells_in([[item("Three Months Ended | Six Months Ended\nJuly 29, 2023 | July 29, 2023\nSales | 9 | 19")]])
     assert [period_match([Period(2024, 2)], c) for c in cells] == [None, False]
     assert [period_match([Period(2023)], c) for c in cells] == [False, False]
+
+
+def test_periods_are_kept_per_text_and_stay_the_same():
+    from engine.reading.periods import Period, periods_in
+
+    header = "Three months ended June 30, 2024 | Fiscal 2023"
+    first = periods_in(header)
+    assert first == (Period(2024, None, 3), Period(2023)) and periods_in(header) is first
+    assert periods_in.cache_info().maxsize, "the kept texts are bounded"
