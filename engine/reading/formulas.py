@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.periods import YEAR, Period, periods_in
+from engine.reading.statement_sense import signed_input
 from engine.reading.table_values import Cell
 
 _PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
@@ -369,8 +370,8 @@ def _eval(node: Node, lookup: Lookup, working: Working, period: Period | None) -
 
 
 def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: Period | None) -> float | None:
-    """Amounts are read as magnitudes: statements print outflows in parentheses, while a definition
-    names the quantity ("cash from operations - capex")."""
+    """Money spent is read as a magnitude: statements print outflows in parentheses, while a definition
+    names the quantity ("cash from operations - capex"); money earned keeps its sign (``signed_input``)."""
     periods: tuple[Period | None, ...] = operand.periods or (default,)
     if operand.mode == "average_year" and default is not None and default.quarter is None:
         periods = (Period(default.year - 1), default)  # the opening and closing balance of the year
@@ -382,7 +383,7 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
             working.missing.append(f"{operand.phrase} ({period.label()})" if period else operand.phrase)
             return None
         working.inputs.append((operand, period or (cell.periods[0] if cell.periods else Period(0)), cell))
-        values.append(abs(cell.scaled) if cell.unit != "%" else cell.value)
+        values.append(signed_input(cell, cell.scaled) if cell.unit != "%" else cell.value)
     if operand.mode in ("average", "average_year"):
         return sum(values) / len(values)
     if operand.mode == "change":

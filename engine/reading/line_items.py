@@ -76,6 +76,16 @@ def standard_definition(text: str) -> str | None:
     return None
 
 
+_OTHER_COMPILED = tuple((re.compile(term.pattern, re.I), term.other) for term in REPORTING_TERMS if term.other)
+
+
+def other_definitions(text: str) -> tuple[str, ...]:
+    """The other textbook definitions of the first standard metric ``text`` names that has some, else ()."""
+    if company_defined(text) or standard_definition(text) is None:
+        return ()
+    return next((tuple(other.split(" | ")) for pattern, other in _OTHER_COMPILED if pattern.search(text)), ())
+
+
 _QUALIFIER = re.compile(r"\s*(?:before|after|excluding|ex\b|net of|adjusted for)\b", re.I)
 """A metric qualified right after its name ("Operating Profit Margin Before Depreciation", "free cash flow
 after dividends") is not the textbook metric: its definition would compute another measure."""

@@ -38,11 +38,14 @@ class ReportingTerm:
     statements: tuple[str, ...] = ()
     reason: str = ""
     mentions: str = ""
+    other: str = ""
+    """Other definitions of the same metric from other line items (separated by `` | ``), for a filing that
+    does not print the first one's inputs (an income statement without a gross profit line)."""
 
 
 def _t(pattern: str, names: str = "", search: str = "", definition: str = "", statements: tuple[str, ...] = (),
-       reason: str = "", mentions: str = "") -> ReportingTerm:  # fmt: skip
-    return ReportingTerm(pattern, names, search, definition, statements, reason, mentions)
+       reason: str = "", mentions: str = "", other: str = "") -> ReportingTerm:  # fmt: skip
+    return ReportingTerm(pattern, names, search, definition, statements, reason, mentions, other)
 
 
 REPORTING_TERMS: tuple[ReportingTerm, ...] = (
@@ -95,6 +98,9 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
              "loss from operations; operating loss",
        statements=(INCOME,), reason="profit from operations before interest and taxes (a loss from operations when "
        "negative)"),
+    _t(r"\bgross profits?\b", names="gross profit; gross margin; total gross margin", statements=(INCOME,),
+       reason="revenue less the cost of sales: some income statements title the amount 'Gross margin' (a question's "
+              "'gross margin' asks the share of revenue, computed from it)"),
     _t(r"\bsg\s?&\s?a\b|\bselling,? general,? and administrative\b",
        names="selling, general and administrative expenses; selling, general and administrative",
        statements=(INCOME,), reason="overhead expenses"),
@@ -131,6 +137,7 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        search="total current assets; total current liabilities", statements=(BALANCE,), mentions=r"\bliquidity\b",
        reason="working capital is current assets less current liabilities"),
     _t(r"\bgross (?:profit )?margin\b", definition="gross profit as a % of revenue",
+       other="(revenue - cost of sales) as a % of revenue",
        search="gross profit; gross margin; cost of sales; net sales", statements=(INCOME,),
        mentions=r"\bgross profits?\b", reason="a margin is a profit as a share of revenue"),
     _t(r"\boperating (?:profit )?margin\b", definition="operating income as a % of revenue",

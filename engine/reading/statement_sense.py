@@ -310,3 +310,22 @@ def item_label(label: str) -> str:
     without what it is stated net of: a receivable net of its allowance is the receivable the balance sheet
     reports, not a narrower item."""
     return _NET_OF.sub("", owners_share(label)) or label
+
+
+EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
+"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
+_LOSS_ONLY = re.compile(r"\bloss(?:es)?\b", re.I)
+_GAIN_WORDS = re.compile(r"\b(?:income|earnings|profits?|gains?)\b", re.I)
+
+
+def signed_input(cell: Cell, value: float) -> float:
+    """An amount as a computation takes it (``value`` is the cell's, scaled). Money earned keeps its sign: a loss
+    from operations printed "(3,547)" makes a negative margin, and a row titled only as a loss ("Operating loss",
+    "Net loss") that prints a positive figure states the loss's size, so it is negative too. A net cash flow
+    ("Net cash used in operating activities") keeps its sign. Any other amount, money spent printed in
+    parentheses ("Purchases of property (1,577)", "Interest expense (310)"), enters as what was spent."""
+    label = cell.label
+    if EARNED.search(head_noun(label) or label):
+        loss_only = _LOSS_ONLY.search(label) and not _GAIN_WORDS.search(label)
+        return -abs(value) if loss_only else value
+    return value if re.match(r"\s*net cash\b", label, re.I) else abs(value)

@@ -17,15 +17,17 @@ from engine.contracts import EvidenceItem
 from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
-from engine.reading.line_items import company_defined, standard_definition
+from engine.reading.line_items import company_defined, other_definitions, standard_definition
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
 from engine.reading.statement_sense import (
+    EARNED,
     balance_change,
     doubts,
     head_noun,
     percent_unasked,
     qualified,
+    signed_input,
     stated_change,
     unasked_per_share,
 )
@@ -128,7 +130,15 @@ def answer_from_cells(
         return None
     formula = parse_formula(question, standard_definition)
     if formula is not None:
-        return _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
+        value = _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
+        if value is None or not value.missing or parse_formula(question) is not None:
+            return value  # the question's own arithmetic has no other reading
+        for definition in other_definitions(question):  # the textbook's other way, from line items printed
+            other = parse_formula(question, _Fixed(definition))
+            again = _computed(f"{question} {asked_as}", other, cells, alternatives, entity_words) if other else None
+            if again is not None and not again.missing:
+                return again
+        return value
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
@@ -150,6 +160,16 @@ def answer_from_cells(
         doubts=doubts(best.cell, question, asked),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
     )
+
+
+@dataclass(frozen=True)
+class _Fixed:
+    """A standard-definition lookup that gives one definition, whatever the metric's name."""
+
+    definition: str
+
+    def __call__(self, _: str) -> str:
+        return self.definition
 
 
 def asks_dimensionless(question: str) -> bool:
@@ -193,8 +213,6 @@ _OUTGO = re.compile(
     re.I,
 )
 """A row whose label names money spent: printed in parentheses, it is an amount spent, not a negative one."""
-_EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
-"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
 _PARENTHESES = re.compile(r"\s*\([^)]*\)")
 _BOUGHT = re.compile(r"^\s*(?:purchases?|payments?|additions?|acquisitions?)\s+(?:of|for|to)\s+(.+?)\s*$", re.I)
 """A row of money paid for something ("Purchases of property, plant and equipment", "Additions to property and
@@ -205,7 +223,7 @@ def amount_spent(cell: Cell) -> bool:
     """Whether a negative value is money spent (an outflow printed in parentheses), not a loss: the label's
     head noun, not what it is of, tells money earned from money spent ("Cost of sales" is a cost, "Income tax
     expense" an expense)."""
-    return cell.value < 0 and cell.unit != "%" and not _EARNED.search(head_noun(cell.label) or cell.label)
+    return cell.value < 0 and cell.unit != "%" and not EARNED.search(head_noun(cell.label) or cell.label)
 
 
 def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
@@ -327,15 +345,18 @@ def _computed_statement(question: str, formula: Node, working: Working) -> str:
     else:
         shown = f"{value:,.{2 if decimals is None else decimals}f}"
     # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
-    inputs = "; ".join(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
+    inputs = "; ".join(
+        dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
+    )
     return f"{shown} (computed from {inputs})"
 
 
 def _input(cell: Cell) -> str:
-    """An input of a computation as it entered it: amounts as magnitudes, with the printed figure of a negative."""
-    if cell.value >= 0 or cell.unit == "%":
-        return cell.display()
-    return f"{replace(cell, value=abs(cell.value)).display()} (printed as {cell.raw})"
+    """An input of a computation as it entered it (money spent as a magnitude, a loss with its minus sign), with
+    the printed figure when it differs."""
+    entered = cell.value if cell.unit == "%" else signed_input(cell, cell.value)
+    shown = replace(cell, value=entered).display()
+    return shown if entered == cell.value and "(" not in cell.raw else f"{shown} (printed as {cell.raw})"
 
 
 def _amount(value: float, working: Working, decimals: int | None) -> str:

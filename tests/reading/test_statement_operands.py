@@ -138,3 +138,25 @@ def test_an_input_is_read_from_the_row_that_names_it_plainly_before_a_narrower_o
                  "Capital expenditures | (930) | (737)", page=42)]  # fmt: skip
     value = _value("What was Tarn's free cash flow in 2041?", ["free cash flow"], [page])
     assert value.statement.startswith("$894") or value.statement.startswith("894"), value
+
+
+LOSS = [item("Tarn Corp. Consolidated Statements of Operations\n(in millions) | 2041 | 2040\n"
+             "Total revenues | 66,608 | 62,286\nCost of sales | (63,106) | (59,237)\n"
+             "Loss from operations | (3,547) | (2,902)\nNet loss | 4,935 | 4,202", page=40)]  # fmt: skip
+
+
+def test_a_loss_enters_a_computation_negative_and_money_spent_as_spent() -> None:
+    margin = _value("What was Tarn's operating margin in 2041?", ["operating margin"], [LOSS])
+    assert margin.statement.startswith("-5.3%"), margin
+    net = _value("What was Tarn's net profit margin in 2041?", ["net profit margin"], [LOSS])
+    assert net.statement.startswith("-7.4%"), net  # a row titled as a loss states the loss's size
+    gross = _value("What was Tarn's gross margin in 2041?", ["gross margin"], [LOSS])
+    assert gross.statement.startswith("5.3%"), gross  # no gross profit printed: revenue less the cost of sales
+
+
+def test_an_income_statement_may_title_the_gross_profit_amount_gross_margin() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Income\n(in millions) | 2041 | 2040\n"
+                 "Total revenue | 195,929 | 166,761\nMerchandise costs | 174,561 | 148,480\n"
+                 "Gross margin | 21,368 | 18,281", page=36)]  # fmt: skip
+    value = _value("What was Tarn's gross margin in 2041?", ["gross margin"], [page])
+    assert value.statement.startswith("10.9%"), value
