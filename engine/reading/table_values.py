@@ -18,6 +18,7 @@ from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
+from engine.reading.table_rows import unsplit_row
 
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
@@ -232,6 +233,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             state.title = ""  # a partial table's title ("... for the Guarantor Group") ends with its page
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
+            line = unsplit_row(line, _value_columns(state)) or line if not has_rows(line) else line
             if has_rows(line):
                 cells += _read_row(item, line, state)
                 state.pending = ""
@@ -241,8 +243,17 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     return cells
 
 
+def _value_columns(state: _TableState) -> int:
+    """How many value columns the table being read has: its header's period columns, else the years read above
+    it; 0 when no table is being read."""
+    if state.header is not None:
+        return sum(1 for c in state.header[1:] if periods_in(c))
+    return len(state.years or [])
+
+
 def _read_caption(line: str, state: _TableState) -> None:
-    state.parent = line.rstrip(": ") if line.endswith(":") and len(line) <= 80 else ""
+    heading = line.endswith(":") or (PER_SHARE_LABEL.search(line) and not re.search(r"\d|\.$", line))
+    state.parent = line.rstrip(": ") if heading and len(line) <= 80 else ""
     scale = table_scale(line)
     state.scale = scale or state.scale
     if len(line) <= 100 and (STATEMENT_TITLE.search(line) or summary_kind(line)):
@@ -300,8 +311,11 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.years.append(wrapped.group(1))
         row = [wrapped.group(2), *values]
     state.in_rows = True
-    if state.parent and _PART_LABEL.fullmatch(row[0].strip()):
-        row = [f"{state.parent}: {row[0]}", *row[1:]]  # "Diluted" under "Earnings per common share:"
+    per_share = bool(PER_SHARE_LABEL.search(state.parent))
+    if state.parent and (per_share or _PART_LABEL.fullmatch(row[0].strip())):
+        # "Diluted" under "Earnings per common share:"; any row under "Basic Earnings Per Common Share" (a
+        # heading without a colon whose rows repeat "Net income attributable to ..."): a per-share figure
+        row = [f"{state.parent}: {row[0]}", *row[1:]]
     elif len(row[0].split()) > 2:
         state.parent = ""  # a full label: the heading's parts are over
     groups = state.groups

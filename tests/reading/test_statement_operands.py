@@ -160,3 +160,21 @@ def test_an_income_statement_may_title_the_gross_profit_amount_gross_margin() ->
                  "Gross margin | 21,368 | 18,281", page=36)]  # fmt: skip
     value = _value("What was Tarn's gross margin in 2041?", ["gross margin"], [page])
     assert value.statement.startswith("10.9%"), value
+
+
+def test_a_row_printed_as_plain_text_is_read_in_its_tables_columns() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Income\n(dollars in millions, except per share amounts)\n"
+                 "Years Ended December 31, | 2041 | 2040 | 2039\nTotal Operating Revenues | 136,835 | 133,613 | 128,292\n"
+                 "Operating Income 30,467 32,448 28,798\nNet income attributable to Tarn | 21,256 | 22,065 | 17,801\n"
+                 "Diluted Earnings Per Common Share\nNet income attributable to Tarn | $ 5.06 | $ 5.32 | $ 4.30",
+                 page=54)]  # fmt: skip
+    income = _value("What was Tarn's operating income in 2040?", ["operating income"], [page])
+    assert "32,448" in income.statement, income
+    net = _value("What was Tarn's net income in 2041?", ["net income"], [page])
+    assert "21,256" in net.statement, net
+    eps = _value("What was Tarn's diluted EPS in 2041?", ["diluted EPS"], [page])
+    assert "5.06" in eps.statement and "million" not in eps.statement, eps  # rows under a per-share heading
+    prose = [item("Years Ended December 31, | 2041 | 2040\nNet revenues | 20,410 | 19,880\n"
+                  "We opened 12 stores in 2041 and 9", page=9)]  # fmt: skip
+    cells = cells_in([prose])
+    assert not any(c.is_row and c.label.startswith("We opened") for c in cells)  # a sentence is no row
