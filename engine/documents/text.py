@@ -219,7 +219,9 @@ def stem(word: str) -> str:
             if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
                 w = w[: len(w) - len(suffix)] + repl
                 break
-    return w
+    # a verb's silent e goes with -ing and -ed ("descaling", "descaled"): without it on the base form too
+    # ("descale"), all three are one stem
+    return w[:-1] if len(w) >= 4 and w.endswith("e") and not w.endswith(("ee", "ie", "ye")) else w
 
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")

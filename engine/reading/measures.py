@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from engine.documents.text import stems
+
 Dimension = Literal["time", "length", "mass", "speed", "data", "energy", "frequency", "temperature"]
 
 _UNITS: dict[Dimension, tuple[str, ...]] = {
@@ -71,7 +73,7 @@ def dimensions_asked(question: str) -> tuple[Dimension, ...]:
 def measure_words(question: str) -> set[str]:
     """The stems of the words that ask for a measure ("how long ... take"), not for a line item."""
     asked = {m.group(1).lower() for m in HOW_MEASURE.finditer(question)}
-    return asked | (set(_DURATION_VERBS) if "long" in asked else set())
+    return stems(" ".join(asked | (set(_DURATION_VERBS) if "long" in asked else set())))
 
 
 def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.contracts import EvidenceItem
+from engine.documents.text import stems
 from engine.reading.line_items import line_item_names
 from engine.reading.measures import dimension_of, dimensions_asked, measure_fit, measure_words
 from engine.reading.value_answer import answer_value
@@ -22,7 +23,7 @@ def test_the_adjective_of_a_how_question_names_the_dimensions_asked():
     assert dimensions_asked("How far can the rover drive on one charge?") == ("length",)
     assert dimensions_asked("How big is the crater?") == ()  # size may be any measure
     assert dimensions_asked("What is the rover's mass?") == ()
-    assert measure_words("How long does the battery last?") == {"long", "take", "last"}
+    assert measure_words("How long does the battery last?") == stems("long take last")
 
 
 def test_a_number_of_the_dimension_asked_is_preferred_and_a_bare_count_is_not():
