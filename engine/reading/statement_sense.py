@@ -131,6 +131,17 @@ SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
 """A table or section of one business segment ("International Segment Performance Summary")."""
 
 
+def outside_asked_segment(cell: Cell, question: str) -> str:
+    """The segment a question names ("the Business segment's revenues") when the cell is read outside it (its
+    label, column and section never name it), else "": the company's total, or another segment's figure, is not
+    the segment's."""
+    for m in SEGMENT.finditer(question):
+        name = stems(m.group(1))
+        if name and not name <= stems(f"{cell.label} {cell.column} {cell.context}"):
+            return m.group(1)
+    return ""
+
+
 def unasked_summary(cell: Cell, question: str) -> bool:
     """A row of a partial table (a guarantor group's, a segment's, a quarter's) that the question does not ask
     for: the consolidated statement's row answers for the company's year."""
@@ -270,6 +281,8 @@ def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
     the stems of the question and of the filing's names for its line item."""
     kind = summary_kind(f"{cell.context} {cell.column}") if unasked_summary(cell, question) else ""
     reasons = [f"it is read from a {kind} table, not the consolidated statements"] if kind else []
+    if segment := outside_asked_segment(cell, question):
+        reasons.append(f"it is not read in the {segment} segment's figures")
     if percent_unasked(cell, question):
         reasons.append("it is a percentage, not an amount")
     if unasked_per_share(cell, question):

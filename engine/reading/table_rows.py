@@ -1,11 +1,12 @@
-"""Table rows the layout reader printed as plain text: a line whose label is followed by as many amounts as the
-table has period columns ("Operating Income 30,467 32,448 28,798" under "2022 | 2021 | 2020"). Pure."""
+"""How a table's rows meet its columns where the layout reader lost the grid: a row printed as plain text (a label
+then as many amounts as the table has period columns), a header led by the period over entity columns. Pure."""
 
 from __future__ import annotations
 
 import re
 
 from engine.documents.layout import ROW_SEPARATOR
+from engine.reading.periods import periods_in
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
 _UNSPLIT = re.compile(rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$")
@@ -26,3 +27,15 @@ def unsplit_row(line: str, columns: int) -> str | None:
     if len(amounts) != columns or any(re.fullmatch(r"(?:19|20)\d\d", a) for a in amounts):
         return None  # a line of years is a header, not a row
     return ROW_SEPARATOR.join([m.group("label").strip(), *amounts])
+
+
+def period_led_columns(header: list[str], values: int) -> list[str] | None:
+    """The columns of a header whose first cell is the table's period and whose others name entities ("2022 |
+    Consumer | Business" over segment figures), else None. The period heads the label column and holds for
+    every column: each value's column is its entity in that period ("2022 Consumer"), left to right; a value
+    beyond the named columns (a total whose header wrapped onto the lines below) has no column of its own."""
+    lead, names = (header[0].strip(), header[1:]) if header else ("", [])
+    if not names or len(lead) > 20 or not periods_in(lead) or any(periods_in(name) for name in names):
+        return None
+    columns = [f"{lead} {name}" for name in names][:values]
+    return columns + [""] * (values - len(columns))

@@ -18,7 +18,7 @@ from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
-from engine.reading.table_rows import unsplit_row
+from engine.reading.table_rows import period_led_columns, unsplit_row
 
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
@@ -324,6 +324,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = [groups[n * len(groups) // amounts] for n in range(amounts)]
         values = [v for v in values if is_amount(v)]
         row = [row[0], *values]
+    elif state.header is not None and (led := period_led_columns(state.header, len(values))) is not None:
+        columns = led
     elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:

@@ -178,3 +178,29 @@ def test_a_row_printed_as_plain_text_is_read_in_its_tables_columns() -> None:
                   "We opened 12 stores in 2041 and 9", page=9)]  # fmt: skip
     cells = cells_in([prose])
     assert not any(c.is_row and c.label.startswith("We opened") for c in cells)  # a sentence is no row
+
+
+SEGMENTS = [item("The following tables provide operating financial information for our two reportable segments:\n"
+                 "(dollars in millions)\n2041 | Retail | Wholesale\nTotal Reportable\nSegments\n"
+                 "Total Operating Revenues | 103,506 | 31,072 | 134,578\nOperating Income | $ 28,846 | $ 2,631 $ 31,477",
+                 page=101)]  # fmt: skip
+CONSOLIDATED = [item("Tarn Corp. Consolidated Statements of Income\n(dollars in millions)\n"
+                     "Years Ended December 31, | 2041 | 2040\nTotal Operating Revenues | 136,835 | 133,613\n"
+                     "Operating Income | 30,467 | 32,448", page=54)]  # fmt: skip
+
+
+def test_a_segment_table_headed_by_its_year_reads_each_column_as_a_segment_of_that_year() -> None:
+    cells = [c for c in cells_in([SEGMENTS]) if c.label == "Operating Income"]
+    assert [(c.column, c.raw.replace("$", "").strip()) for c in cells] == [
+        ("2041 Retail", "28,846"), ("2041 Wholesale", "2,631"), ("", "31,477")]  # fmt: skip
+
+
+def test_the_segment_asked_is_answered_by_its_own_figure_and_the_company_by_the_consolidated_one() -> None:
+    company = _value("What was Tarn's operating income in 2041?", ["operating income"], [SEGMENTS, CONSOLIDATED])
+    assert "30,467" in company.statement, company
+    segment = _value("What was the operating income of Tarn's Wholesale segment in 2041?",
+                     ["operating income", "Wholesale segment"], [CONSOLIDATED, SEGMENTS])  # fmt: skip
+    assert "2,631" in segment.statement, segment
+    alone = _value("What was the operating income of Tarn's Wholesale segment in 2041?",
+                   ["operating income", "Wholesale segment"], [CONSOLIDATED])  # fmt: skip
+    assert any("Wholesale segment" in d for d in alone.doubts), alone  # the company's total is not the segment's
