@@ -46,6 +46,9 @@ MAX_COLUMN_CHARS = 24
 class _Header:
     columns: list[str]
     upper: list[str] = field(default_factory=list)
+    bare: list[str] = field(default_factory=list)
+    """Every word of a header line with no cell separator: its first word may be a column's name as well
+    as the label column's ("Acc. F1" over "Kestrel 70.0 60.2"), which only the rows tell."""
 
 
 def _cells_of(line: str) -> list[str]:
@@ -72,11 +75,16 @@ def _header(line: str) -> _Header | None:
         columns = cells[1].split()
     else:
         columns = line.split()[1:]
+    if len(cells) == 1 and len(columns) == 1 and not _is_value(columns[0]):
+        columns = []  # two bare words: maybe two columns with no label header (the rows tell)
+    bare = line.split() if len(cells) == 1 else []
+    if len(bare) >= 2 and not columns and not any(_is_value(w) or len(w) > MAX_COLUMN_CHARS for w in bare):
+        return _Header([], bare=bare) if all(re.search(r"[A-Za-z]", w) for w in bare) else None
     if len(columns) < 2 or any(_is_value(c) or len(c) > MAX_COLUMN_CHARS for w in columns for c in w.split()):
         return None
     if not all(re.search(r"[A-Za-z]", c) for c in columns):
         return None
-    return _Header(columns)
+    return _Header(columns, bare=bare)
 
 
 @dataclass
@@ -93,7 +101,7 @@ def _with_upper(header: _Header, above: _Header | None) -> _Header:
     """A spanning header above ("Algorithms | Dataset A | Dataset B") names groups of equal width of the
     columns below ("H@3 H@5 H@3 H@5"): each column is named with its group. Only a "|"-separated line
     with a label cell of its own spans columns this way (a line of two bare words may span unequal groups)."""
-    if above is None or len(above.upper) < 2 or len(header.columns) % len(above.upper):
+    if above is None or len(above.upper) < 2 or not header.columns or len(header.columns) % len(above.upper):
         return header
     width = len(header.columns) // len(above.upper)
     return _Header([f"{above.upper[n // width]} {c}" for n, c in enumerate(header.columns)])
@@ -117,7 +125,9 @@ def loose_tables(items: Sequence[EvidenceItem]) -> list[list[Cell]]:
             above, n = None, n + 1
             continue
         header = _with_upper(header, above)
-        cells, used = _read_rows(lines, n + 1, header.columns)
+        cells, used = _read_rows(lines, n + 1, header.columns) if header.columns else ([], 0)
+        if not (cells and used) and header.bare:
+            cells, used = _read_rows(lines, n + 1, header.bare)  # no label header: every word names a column
         if cells and used:
             tables.append(cells)
             above, n = None, n + 1 + used

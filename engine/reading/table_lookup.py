@@ -28,21 +28,31 @@ def _header_named(column: str, terms: Sequence[str]) -> bool:
     return bool(words) and all(named_count(w, terms) for w in words)
 
 
+def _unsaid(label: str, said: set[str]) -> int:
+    """How many words of a row label the question does not say: of rows named alike, the one leaving least
+    unsaid is the one asked ("BM25 with X" for a question saying "with X"; "BM25 without X" leaves "without")."""
+    return sum(1 for w in re.findall(r"[^\s,;:?!()]+", label.lower()) if w not in said)
+
+
 def lookup_cells(question: str, tables: Sequence[Sequence[Cell]]) -> list[Cell]:
     """The cells of the first table whose one named row (or rows tied for it) and wholly named columns the
     question asks for (module doc); [] when no table has both."""
     if not _ASKS_VALUE.match(question):
         return []
     terms = [w for w in question_terms(question) if w.lower() not in GENERIC_MEASURES]
+    said = {w.lower() for w in re.findall(r"[^\s,;:?!()]+", question)}
     for table in tables:
         cells = distinct_columns(list(table))
         columns = [c for c in dict.fromkeys(c.column for c in cells if c.column) if _header_named(c, terms)]
         column_words = {w for c in columns for w in terms if named_count(c, [w])}
         # a row is named by words that do not already name the column ("F1" names the column, not a row "F1 tuned")
         row_terms = [w for w in terms if w not in column_words]
-        scores = {label: named_count(label, row_terms) for label in dict.fromkeys(c.label for c in cells)}
-        top = max(scores.values(), default=0)
-        rows = [label for label, score in scores.items() if top and score == top]
+        scores = {
+            label: (named_count(label, row_terms), -_unsaid(label, said))
+            for label in dict.fromkeys(c.label for c in cells)
+        }
+        top = max(scores.values(), default=(0, 0))
+        rows = [label for label, score in scores.items() if top[0] and score == top]
         found = [c for c in cells if c.label in rows and c.column in columns]
         if columns and rows and 0 < len(found) <= MAX_CELLS:
             return found

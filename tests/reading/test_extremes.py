@@ -161,3 +161,12 @@ def test_a_row_naming_the_measure_is_picked_across_its_columns_unless_they_are_p
     assert pick_text("Which water body has the lowest avg. depth?", stats).startswith("Ponds: Avg. depth 0.8")
     yearly = [table_cells([item("(Millions) | 2021 | 2020\nNet sales | 4,100 | 3,900\nCost of sales | 2,000 | 1,950")])]
     assert pick_text("Which year had the highest net sales?", yearly) == "", "a time series is the value reader's"
+
+
+def test_a_header_of_bare_words_may_name_only_columns_which_the_rows_tell() -> None:
+    no_label = loose_tables([item("Acc. Prec. F1\nKestrel 70.0 60.2 55.0\nOsprey 69.1 58.0 57.3")])
+    assert rows_of(no_label[0])["Osprey"] == {"Acc.": "69.1", "Prec.": "58.0", "F1": "57.3"}
+    labelled = loose_tables([item("Model Acc. F1\nKestrel 70.0 55.0\nOsprey 69.1 57.3")])
+    assert rows_of(labelled[0])["Osprey"] == {"Acc.": "69.1", "F1": "57.3"}
+    two = loose_tables([item("Acc. F1\nKestrel 70.0 55.0\nOsprey 69.1 57.3")])
+    assert rows_of(two[0])["Kestrel"] == {"Acc.": "70.0", "F1": "55.0"}

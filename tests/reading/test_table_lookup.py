@@ -30,3 +30,11 @@ def test_a_column_named_in_part_gives_every_column_it_fits_or_none() -> None:
 def test_no_lookup_without_a_named_row_or_for_a_yes_no_question() -> None:
     assert lookup_cells("What is the Lakes F1 of the best system?", GROUPED) == []
     assert lookup_cells("Does Heron-S reach a Rivers F1 above 0.5?", GROUPED) == []
+
+
+def test_of_rows_named_alike_the_one_leaving_least_unsaid_is_read() -> None:
+    pair = tables("Retriever | R@5 R@20\nBM25 with rerank 40.1 61.0\nBM25 without rerank 35.2 58.3\nDense 44.0 66.1")
+    assert (
+        lookup_statement(lookup_cells("What is the R@5 of BM25 with rerank?", pair)) == "BM25 with rerank, R@5: 40.1."
+    )
+    assert lookup_statement(lookup_cells("What is the R@5 of BM25?", pair)).count("BM25") == 2, "both named: both read"
