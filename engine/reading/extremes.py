@@ -29,14 +29,13 @@ _DIRECTIONS: tuple[tuple[str, Direction], ...] = (
 """General English superlatives and comparatives, by the direction they pick. "best" and "worst" pick by
 the measure's orientation (``lower_is_better``); the others pick the number itself ("the highest error" is
 the largest error)."""
-_SUPERLATIVE = re.compile(r"\b(?:" + "|".join(p for p, _ in _DIRECTIONS) + r")\b", re.I)
+_SUPERLATIVE = re.compile(r"(?<!\bat )(?<!\bno )\b(?:" + "|".join(p for p, _ in _DIRECTIONS) + r")\b", re.I)
+"""A superlative or comparative word; "at least", "at most", "no more" are bounds, not picks."""
 _COMPARATIVE = re.compile(r"^(?:higher|larger|greater|bigger|more|lower|smaller|less|fewer|better|worse)$", re.I)
-_ASKS_WHICH = re.compile(
-    r"^\W*(?:which|what|who|where|when)\b|\b(?:which|what)\s+\w+\s+(?:is|are|was|were|has|had|gives?|gets?|achieves?|performs?)\b",
-    re.I,
-)
-"""A question that asks for something (which, what, who): a superlative in a yes/no question ("Is X the
-highest?") asks for a verdict, not a pick."""
+_ASKS_WHICH = re.compile(r"\b(?:which|what|who)\b", re.I)
+_YES_NO = re.compile(r"^\W*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should)\b", re.I)
+"""A question that asks for something (which, what, who; also after a lead-in: "Among A, B and C, which
+...?"); one opening with an auxiliary ("Is X the highest?") asks for a verdict, not a pick."""
 _NO_PICK = re.compile(r"\b(?:how many|how much|top \d|top (?:two|three|four|five))\b", re.I)
 """A count ("how many have the highest ...") or several extremes ("the top 3") is not one pick."""
 _LOWER_BETTER_HEADER = re.compile(
@@ -71,7 +70,7 @@ class ExtremeAsk:
 
 def extreme_ask(question: str) -> ExtremeAsk | None:
     """The direction and measure a question asks a pick by, else None (module doc)."""
-    if _NO_PICK.search(question) or not _ASKS_WHICH.search(question):
+    if _NO_PICK.search(question) or not _ASKS_WHICH.search(question) or _YES_NO.match(question):
         return None
     found = _SUPERLATIVE.search(question)
     if found is None:

@@ -170,3 +170,13 @@ def test_a_header_of_bare_words_may_name_only_columns_which_the_rows_tell() -> N
     assert rows_of(labelled[0])["Osprey"] == {"Acc.": "69.1", "F1": "57.3"}
     two = loose_tables([item("Acc. F1\nKestrel 70.0 55.0\nOsprey 69.1 57.3")])
     assert rows_of(two[0])["Kestrel"] == {"Acc.": "70.0", "F1": "55.0"}
+
+
+def test_a_pick_may_be_asked_after_a_lead_in_but_not_by_a_yes_no_question() -> None:
+    assert extreme_ask("Among the three taggers, which reached the highest recall?") is not None
+    assert extreme_ask("Is it true that Kestrel has the highest recall, and which setting?") is None
+
+
+def test_a_bound_is_not_a_superlative() -> None:
+    assert extreme_ask("Which taggers reach at least 60 F1?") is None
+    assert extreme_ask("Which tagger has at most 2B parameters and the best recall?").direction == "best"
