@@ -184,8 +184,12 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     rows = [r for r in labels if row_score[r] == top_row] if top_row else labels
     if len(rows) == 1 and (len(named_columns) >= 2 or not measure):
         # one row named, and the measure is several of its columns ("F1" under two headings) or none
-        # ("the highest number for M"): the pick is among that row's columns
-        among = [c for c in table if c.label == rows[0] and (c.column in named_columns or (not measure and c.column))]
+        # ("the highest number for M"): the pick is among that row's columns, never among periods (which
+        # year is highest is a time series' question, the value reader's)
+        among = [
+            c for c in table
+            if c.label == rows[0] and (c.column in named_columns or (not measure and c.column)) and not c.periods
+        ]  # fmt: skip
         axis: Literal["row", "column"] = "column"
     elif named_columns and len(rows) >= 2:
         # a column names the measure: the pick is among its rows (those the question names, if any); of

@@ -180,3 +180,8 @@ def test_a_pick_may_be_asked_after_a_lead_in_but_not_by_a_yes_no_question() -> N
 def test_a_bound_is_not_a_superlative() -> None:
     assert extreme_ask("Which taggers reach at least 60 F1?") is None
     assert extreme_ask("Which tagger has at most 2B parameters and the best recall?").direction == "best"
+
+
+def test_a_named_row_is_never_picked_across_period_columns() -> None:
+    yearly = [table_cells([item("(Millions) | 2023 | 2022 | 2021\nNet cash from operations | 5,841 | 5,188 | 6,657")])]
+    assert pick_text("Which brought in the most (or lost the least) net cash from operations?", yearly) == ""
