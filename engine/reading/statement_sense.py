@@ -43,6 +43,13 @@ SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
      re.compile(r"\bguarant|\bobligor|\bparent company\b|\bconsolidating\b|\bissuer\b", re.I),
      "debt notes print the figures of the entities that guarantee them (and a deed of cross guarantee those of its "
      "closed group): a subset of the company"),
+    ("investee",
+     re.compile(r"\bjoint ventures?\b|\bequity[- ]method investees?\b|\bunconsolidated (?:affiliates|subsidiaries|"
+                r"businesses|entities|joint ventures?)\b|\bcombined financial information\b|\b100 percent basis\b",
+                re.I),
+     re.compile(r"\bjoint ventures?\b|\binvestees?\b|\baffiliates?\b|\bunconsolidated\b", re.I),
+     "a note on joint ventures or equity-method investees prints their own figures (often on a 100 percent basis): "
+     "another company's, not the filer's"),
     ("quarterly",
      re.compile(r"\b(?:unaudited\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|financial)\b|"
                 r"\bselected quarterly\b|\bquarterly (?:operating )?results\b", re.I),
@@ -140,6 +147,21 @@ def outside_asked_segment(cell: Cell, question: str) -> str:
         if name and not name <= stems(f"{cell.label} {cell.column} {cell.context}"):
             return m.group(1)
     return ""
+
+
+_PART_KINDS = ("guarantor", "investee", "segment")
+"""Partial tables a question may ask for by their kind; a quarter is not among them (a 10-Q's own statements
+print the quarter asked)."""
+
+
+def outside_asked_part(cell: Cell, question: str) -> str:
+    """The kind of partial table a question asks for ("the joint ventures' net sales", "the guarantor group's
+    net income") when the cell is read outside any table of that kind, else "": the consolidated figure is not
+    the part's."""
+    if not cell.is_row:
+        return ""
+    kind = summary_kind(f"{cell.context} {cell.column}")
+    return next((k for k in _PART_KINDS if asks_for_summary(question, k) and kind != k), "")
 
 
 def unasked_summary(cell: Cell, question: str) -> bool:
@@ -283,6 +305,8 @@ def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
     reasons = [f"it is read from a {kind} table, not the consolidated statements"] if kind else []
     if segment := outside_asked_segment(cell, question):
         reasons.append(f"it is not read in the {segment} segment's figures")
+    elif part := outside_asked_part(cell, question):
+        reasons.append(f"it is not read in a {part} table, which the question asks for")
     if percent_unasked(cell, question):
         reasons.append("it is a percentage, not an amount")
     if unasked_per_share(cell, question):

@@ -26,6 +26,7 @@ from engine.reading.statement_sense import (
     in_notes,
     in_primary_statement,
     item_label,
+    outside_asked_part,
     outside_asked_segment,
     owners_share,
     percent_unasked,
@@ -364,7 +365,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
         score -= 0.3 if in_notes(cell, spec.question) else 0.0  # a note's table restates the statement's row
         score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
-        score -= 1.2 if outside_asked_segment(cell, spec.question) else 0.0  # the company's for a segment's
+        # the company's figure for a segment's, a joint venture's, a guarantor group's
+        part = outside_asked_segment(cell, spec.question) or outside_asked_part(cell, spec.question)
+        score -= 1.2 if part else 0.0
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
         score -= 1.0 if total_for_per_share(cell, spec.question) else 0.0  # net earnings for earnings per share
         score -= 1.0 if balance_change(cell, spec.question) else 0.0  # a receivable's change, not its balance

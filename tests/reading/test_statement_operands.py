@@ -204,3 +204,18 @@ def test_the_segment_asked_is_answered_by_its_own_figure_and_the_company_by_the_
     alone = _value("What was the operating income of Tarn's Wholesale segment in 2041?",
                    ["operating income", "Wholesale segment"], [CONSOLIDATED])  # fmt: skip
     assert any("Wholesale segment" in d for d in alone.doubts), alone  # the company's total is not the segment's
+
+
+def test_a_joint_ventures_combined_figures_are_theirs_not_the_filers() -> None:
+    ventures = [item("Summary combined financial information for the joint ventures on a 100 percent basis is as "
+                     "follows:\nIn Millions | 2041 | 2040\nNet sales:\nCPW | $ 1,654.3 | $ 1,647.7\n"
+                     "Total net sales | 2,045.6 | 2,043.9", page=60)]  # fmt: skip
+    earnings = [item("Consolidated Statements of Earnings\nIn Millions | 2041 | 2040\n"
+                     "Net sales | $ 17,626.6 | $ 16,865.2", page=48)]  # fmt: skip
+    company = _value("What were Tarn's total net sales in 2041?", ["total net sales"], [ventures, earnings])
+    assert "17,626.6" in company.statement, company
+    theirs = _value("What were the total net sales of Tarn's joint ventures in 2041?", ["total net sales"],
+                    [earnings, ventures])  # fmt: skip
+    assert "2,045.6" in theirs.statement and not theirs.doubts, theirs
+    alone = _value("What were the total net sales of Tarn's joint ventures in 2041?", ["total net sales"], [earnings])
+    assert alone.doubts, alone
