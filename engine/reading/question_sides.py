@@ -213,6 +213,14 @@ _CHANGE = re.compile(
 )
 """A verb of change over time, asked of what a value did ("How did capex change from ..."): "the change in
 capex from ... to ..." as a noun asks for one computed amount, which the formulas read."""
+
+
+def without_change_words(phrase: str) -> str:
+    """``phrase`` without its verbs of change ("net sales change" -> "net sales"): in a change over time, what
+    changed is the metric; the verb is the frame, which no row or sentence of either period must hold."""
+    return " ".join(w for w in phrase.split() if not _CHANGE.fullmatch(w))
+
+
 _SIZE_ASKED = re.compile(r"\b(?:what|which)\s+(?:percentage|percent|share|rate)\b|\bhow\s+much\b|\bby\s+what\b", re.I)
 """A question that asks the size of the change ("by what percentage did ... increase") asks one computed value."""
 

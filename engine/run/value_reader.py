@@ -29,6 +29,7 @@ from engine.reading.answer_type import value_never_answers
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
 from engine.reading.periods import YEAR
+from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
@@ -133,7 +134,10 @@ def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionP
     """The question one pair asks, and its metric terms: the part's words for a part ("endurance of the
     Heron 2"), the question's own otherwise."""
     if part is None:
-        return _side_content(state, side), list(state.parsed.keywords)
+        keywords = list(state.parsed.keywords)
+        if side is not None and period_change(state.parsed.original_question):  # each period's value of the metric
+            keywords = [k for k in map(without_change_words, keywords) if k]
+        return _side_content(state, side), keywords
     subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
     periods = " ".join(p for p in re.findall(rf"\b(?:FY\s?)?{YEAR}\b", _content(state)))
     return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)

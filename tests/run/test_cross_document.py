@@ -307,3 +307,34 @@ def test_a_change_from_one_year_to_the_next_reads_both_and_the_larger_outflow_is
     text = result.answer.text
     assert "1,373" in text and "1,577" in text, text
     assert "2031 is higher by 204 million" in text, text  # not "2030", the smaller number printed
+
+
+def _sales_with_a_restatement_note() -> bytes:
+    """A made-up income statement, and a note that uses the words of a change question about something else."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Acme Corporation Annual Report 2031", fontsize=16)
+    page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
+    rows = [("(Millions)", "2031", "2030"), ("Net sales", "9,870", "9,415"), ("Cost of sales", "5,120", "4,980")]
+    for n, (label, current, prior) in enumerate(rows):
+        for x, text in ((72, label), (360, current), (440, prior)):
+            page.insert_text((x, 140 + 16 * n), text, fontsize=10)
+    note = doc.new_page()
+    note.insert_text((72, 72), "Note 2. Segment Reporting Changes", fontsize=12)
+    note.insert_textbox(
+        pymupdf.Rect(72, 90, 520, 200),
+        "This change resulted in a decrease in previously reported net sales of the Tools segment for total "
+        "year 2030 of $12 million, offset by a corresponding increase in net sales of the Garden segment.",
+        fontsize=10,
+    )
+    return doc.tobytes()
+
+
+def test_a_change_question_reads_each_periods_metric_not_a_sentence_using_the_change_words(
+    config: EngineConfig,
+) -> None:
+    doc_id = Library(config).ingest(_sales_with_a_restatement_note(), "acme_2031_annual_report.pdf").doc_id
+    result = engine.answer("How did Acme's net sales change from 2030 to 2031?", [doc_id], strategy="auto",
+                           config=config)  # fmt: skip
+    text = result.answer.text
+    assert "9,415" in text and "9,870" in text and "$12 million" not in text, text
