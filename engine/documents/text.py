@@ -234,10 +234,24 @@ def _content_stem(word: str) -> str | None:
 
 
 def stems(text: str) -> set[str]:
-    """Stems of the words of ``text`` (stop words dropped)."""
+    """Stems of the words of ``text`` (stop words dropped): a new set the caller may change."""
+    return set(_short_stems(text)) if len(text) <= _KEPT_TEXT_CHARS else set(_stem_set(text))
+
+
+_KEPT_TEXT_CHARS = 240
+"""Texts this short (row labels, column headers, questions) have their stems kept: every value question reads
+every table row's label again. Longer texts (passages) are stemmed each time, so the kept texts stay small."""
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _short_stems(text: str) -> frozenset[str]:
+    return _stem_set(text)
+
+
+def _stem_set(text: str) -> frozenset[str]:
     found = {_content_stem(w) for w in _WORD.findall(text)}
     found.discard(None)
-    return found  # type: ignore[return-value]  # None was discarded
+    return frozenset(found)  # type: ignore[arg-type]  # None was discarded
 
 
 _SUBJECT_PATTERNS = (
