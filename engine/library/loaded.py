@@ -109,6 +109,8 @@ class Build:
     dense_ready: threading.Event = field(default_factory=threading.Event)
     doc: ParsedDocument | None = None
     keyword: KeywordIndex | None = None
+    doc_ready: threading.Event = field(default_factory=threading.Event)
+    """Set once ``doc`` is decoded (or its decoding failed)."""
 
 
 class BuildRegistry:
@@ -141,6 +143,7 @@ class BuildRegistry:
             except Exception:  # run() logs its own failures; nothing may stop the builder
                 logger.exception("background index build failed")
             finally:
+                build.doc_ready.set()
                 build.keyword_ready.set()
                 build.dense_ready.set()
                 with self._changed:

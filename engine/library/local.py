@@ -40,7 +40,7 @@ from engine.library.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open
 from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 from engine.retrieval.cache import invalidate_shared
-from engine.retrieval.index import DenseSlot, DocumentIndex
+from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo, start_warming
 from engine.retrieval.keyword import META_NAME
 
 logger = logging.getLogger(__name__)
@@ -242,7 +242,10 @@ class Library:
     def _build_indexes(self, entry: LibraryEntry, result: ReadResult, build: Build) -> None:
         """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
         try:
-            build.doc = result.document()
+            try:
+                build.doc = result.document()
+            finally:
+                build.doc_ready.set()
             build.keyword = open_keyword(self, entry, build.doc, waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
@@ -333,14 +336,21 @@ class Library:
         loaded = DOCUMENTS.get(key)
         if loaded is None:
             build = self.build_in_progress(entry.doc_id)
+            memo, warmed = DocumentMemo(), None
             if build is not None:
+                if not build.keyword_ready.is_set() and build.doc_ready.wait(self.config.library.max_parse_seconds):
+                    warmed = build.doc  # derived values are made while the keyword index is still built
+                    if warmed is not None:
+                        start_warming(warmed, memo)
                 build.keyword_ready.wait(self.config.library.max_parse_seconds)
             doc = build.doc if build is not None and build.doc is not None else self._parsed(entry)
             keyword = build.keyword if build is not None and build.keyword is not None else None
             if keyword is None or keyword.doc is not doc or not keyword.matches(self.config.retrieval):
                 keyword = open_keyword(self, entry, doc, waiting=True)
             dense = DenseSlot(lambda: open_dense(self, entry, doc, waiting=True))
-            loaded = DOCUMENTS.put(key, Loaded(doc, entry.profile, keyword, dense), self.config.library.cache_documents)
+            memo = memo if warmed is doc else DocumentMemo()
+            loaded = DOCUMENTS.put(key, Loaded(doc, entry.profile, keyword, dense, memo=memo),
+                                   self.config.library.cache_documents)  # fmt: skip
         return loaded.view(self.config.retrieval)
 
     # ---------------------------------------------------------------- delete

@@ -31,13 +31,54 @@ class DocumentMemo:
     def __init__(self) -> None:
         self._values: dict[str, object] = {}
         self._lock = threading.Lock()
+        self._making: dict[str, threading.Lock] = {}
 
     def get(self, key: str, make: Callable[[], T]) -> T:
-        """The value kept under ``key``, made by ``make`` the first time it is asked for."""
+        """The value kept under ``key``, made by ``make`` the first time it is asked for. One lock per key
+        while it is made: an asker of another key (or of none being made) does not wait for it."""
         with self._lock:
-            if key not in self._values:
-                self._values[key] = make()
-            return self._values[key]  # type: ignore[return-value]
+            if key in self._values:
+                return self._values[key]  # type: ignore[return-value]
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
+            with self._lock:
+                if key in self._values:  # made meanwhile by the asker that held the key's lock
+                    return self._values[key]  # type: ignore[return-value]
+            value = make()
+            with self._lock:
+                self._values[key] = value
+                self._making.pop(key, None)
+            return value
+
+
+MemoWarmer = Callable[[ParsedDocument, DocumentMemo], None]
+_WARMERS: list[MemoWarmer] = []
+
+
+def warm_on_load(warmer: MemoWarmer) -> MemoWarmer:
+    """Register ``warmer``, which fills a document's memo with a value derived from the document alone (the
+    layers above the library register theirs: the library cannot name them)."""
+    if warmer not in _WARMERS:
+        _WARMERS.append(warmer)
+    return warmer
+
+
+def start_warming(doc: ParsedDocument, memo: DocumentMemo) -> None:
+    """Fill ``memo`` by the registered warmers in a background thread. A question that loads a document whose
+    keyword index is still being built waits for it; meanwhile this thread derives what the question will
+    read (a value question reads every table cell of the document), so it is ready, or under way, when the
+    question gets to it. A warmer that fails leaves its value to be made when asked for."""
+    if not _WARMERS:
+        return
+
+    def run() -> None:
+        for warmer in list(_WARMERS):
+            try:
+                warmer(doc, memo)
+            except Exception:
+                log.debug("warming the memo of %s failed", doc.doc_id[:16], exc_info=True)
+
+    threading.Thread(target=run, name="loupe-memo-warm", daemon=True).start()
 
 
 class DenseSlot:

@@ -7,13 +7,13 @@ next value question about the document instead of being parsed again.
 
 from __future__ import annotations
 
-from engine.contracts import Chunk, EvidenceItem
+from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
 from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import Cell, table_cells
-from engine.retrieval.index import DocumentIndex
+from engine.retrieval.index import DocumentIndex, DocumentMemo, warm_on_load
 from engine.run.evidence import RunState
 
 MAX_VALUE_PAGES = 4
@@ -26,17 +26,26 @@ def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
     index = state.layer1_index_of(doc_id)
     if index is None:
         return {}
-    return index.memo.get("table_cells", lambda: _table_cells_by_page(index))
+    return index.memo.get("table_cells", lambda: _table_cells_by_page(index.doc))
 
 
-def _table_cells_by_page(index: DocumentIndex) -> dict[int, list[Cell]]:
-    name = index.doc.file_name
+def _table_cells_by_page(doc: ParsedDocument) -> dict[int, list[Cell]]:
+    by_page: dict[int, list[Chunk]] = {}
+    for chunk in doc.chunks:  # in the document's order, as ``DocumentIndex.chunks_on_pages`` gives them
+        by_page.setdefault(chunk.page, []).append(chunk)
     cells: dict[int, list[Cell]] = {}
-    for page in range(1, index.doc.total_pages + 1):
-        chunks = index.chunks_on_pages([page])
+    for page in range(1, doc.total_pages + 1):
+        chunks = by_page.get(page, [])
         if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-            cells[page] = table_cells([_item(c, name) for c in chunks])
+            cells[page] = table_cells([_item(c, doc.file_name) for c in chunks])
     return cells
+
+
+@warm_on_load
+def _warm_table_cells(doc: ParsedDocument, memo: DocumentMemo) -> None:
+    """A question about a document read moments ago may ask for a value: its table cells are read while the
+    question waits for the document's keyword index."""
+    memo.get("table_cells", lambda: _table_cells_by_page(doc))
 
 
 def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
