@@ -120,6 +120,11 @@ QUALIFIER_ENTRIES: tuple[tuple[str, str], ...] = (
     ("comprehensive", "comprehensive income adds unrealized gains to net income: another total"),
     ("noncontrolling non-controlling minority", "the share of net income that belongs to minority owners"),
     ("discontinued", "the results of operations sold or to be sold, not the continuing business"),
+    (
+        "continuing",
+        "'Income from continuing operations' is after interest and (often) taxes, not the operating "
+        "income; and before the discontinued operations, not the net income",
+    ),
     ("deferred accrued prepaid", "a balance-sheet timing item ('Deferred revenue'), not the flow it defers"),
     ("accumulated", "a running total ('Accumulated depreciation'), not one year's amount"),
     ("unrealized", "a change in value not yet realized"),
@@ -285,9 +290,17 @@ _CHANGE_ASKED = re.compile(r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b
 
 _BY = re.compile(
     r"\b(?:increased?|decreased?|rose|risen|fell|fallen|grew|grown|declined?|improved?|dropped|(?:was |were )?(?:up|down)"
-    r"|higher|lower|more|less)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$",
+    r"|higher|lower|more|less)(?:\s+by)?(?:\s+(?:approximately|about|nearly))?\s*$",
     re.I,
 )
+
+
+_CHANGE_OF = re.compile(
+    r"\b(?:increase|decrease|decline|growth|change|rise|drop|improvement)\s+in\b[^$\d]{0,200}?\bof"
+    r"(?:\s+(?:approximately|about|nearly))?\s*$",
+    re.I,
+)
+"""The noun form: "The increase in income from continuing operations ... of $17.3 billion"."""
 
 
 def stated_change(cell: Cell, question: str) -> bool:
@@ -295,7 +308,8 @@ def stated_change(cell: Cell, question: str) -> bool:
     question that asks for no change: the amount moved is not the amount reported."""
     if cell.is_row or cell.position < 0 or _CHANGE_ASKED.search(question) or _SHARE_ASKED.search(question):
         return False
-    return bool(_BY.search(cell.label[: cell.position]))
+    before = cell.label[: cell.position]
+    return bool(_BY.search(before) or _CHANGE_OF.search(before))
 
 
 def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:

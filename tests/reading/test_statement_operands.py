@@ -219,3 +219,12 @@ def test_a_joint_ventures_combined_figures_are_theirs_not_the_filers() -> None:
     assert "2,045.6" in theirs.statement and not theirs.doubts, theirs
     alone = _value("What were the total net sales of Tarn's joint ventures in 2041?", ["total net sales"], [earnings])
     assert alone.doubts, alone
+
+
+def test_income_from_continuing_operations_is_not_operating_income_and_a_stated_increase_is_no_input() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Income\n(millions) | 2041 | 2040\n"
+                 "Revenues | 81,288 | 41,651\nIncome from continuing operations | 22,459 | 7,047", page=57),
+            item("The increase in Income from continuing operations before taxes on income of $17.3 billion in 2041 "
+                 "was primarily attributable to higher revenues.", page=34)]  # fmt: skip
+    margin = _value("What was Tarn's operating margin in 2041?", ["operating margin"], [page])
+    assert not margin.statement and margin.missing, margin
