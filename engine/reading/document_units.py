@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from engine.reading.periods import fiscal_quarter
+from engine.reading.periods import fiscal_instant, fiscal_quarter
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_values import Cell
 
@@ -87,11 +87,15 @@ def _label_kind(label: str) -> tuple[bool, bool]:
 
 
 def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
-    """A "three months ended <date>" column read as the fiscal quarter it is, in a document whose fiscal
-    year ends in a known month (``end_months`` by document): "Q2 2024" can then be asked for."""
+    """A "three months ended <date>" column read as the fiscal quarter it is, and a balance sheet's date column as
+    the fiscal quarter (and year) it closes, in a document whose fiscal year ends in a known month (``end_months``
+    by document): "Q2 2024" can then be asked for."""
     out = []
     for cell in cells:
         end = end_months.get(cell.doc_id)
         quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
-        out.append(replace(cell, periods=(quarter,)) if quarter else cell)
+        instant = fiscal_instant(cell.column, end) if end and cell.is_row and not quarter else ()
+        out.append(
+            replace(cell, periods=(quarter,)) if quarter else replace(cell, periods=instant) if instant else cell
+        )
     return out

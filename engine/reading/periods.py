@@ -16,7 +16,7 @@ YEAR = r"(?:19|20)\d\d"
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _PERIODS = re.compile(
     rf"\b(?:FY\s?'?(?P<fy>{YEAR}|\d\d)(?:\s?Q(?P<fyq>[1-4]))?"
-    rf"|Q(?P<q>[1-4])\s?(?:'|of\s+|FY\s?|fiscal\s+)?(?P<qy>{YEAR}|'?\d\d\b)"
+    rf"|Q(?P<q>[1-4])\s?(?:'|(?:of\s+)?(?:FY\s?|fiscal\s+(?:year\s+)?)|of\s+)?(?P<qy>{YEAR}|'?\d\d\b)"
     rf"|(?P<qword>first|second|third|fourth|1st|2nd|3rd|4th)[-\s]quarter(?:\s+of)?(?:\s+(?:fiscal|FY))?\s*(?:year\s+)?(?P<qwy>{YEAR})?"
     rf"|(?:fiscal(?:\s+year)?\s+)?(?P<y>{YEAR})(?:\s?Q(?P<yq>[1-4]))?)\b",
     re.I,
@@ -161,3 +161,22 @@ def fiscal_quarter(column: str, end_month: int) -> Period | None:
         year -= 1  # "January 2, 2022" closes December 2021
     fiscal_year = year if month <= end_month else year + 1
     return Period(fiscal_year, (month - end_month - 1) % 12 // 3 + 1)
+
+
+def fiscal_instant(column: str, end_month: int) -> tuple[Period, ...]:
+    """The fiscal periods a balance-sheet date column closes ("July 29, 2023", no span before it), in a fiscal
+    year that ends in ``end_month``: the quarter it ends, and the year too when it is the year's last day. A
+    balance held at the end of Best Buy's second quarter of fiscal 2024 is printed under "July 29, 2023"; read
+    as calendar 2023 it would answer for the wrong fiscal year. () when the column is not a lone date at a
+    quarter's end."""
+    date = _DATE.search(column)
+    if date is None or _SPAN.search(column) or len(_DATE.sub(" ", column).split()) > 2:
+        return ()
+    month, year = _month_of(date), int(date.group("year"))
+    if (month - end_month) % 3:
+        return ()  # not a quarter's end of this fiscal calendar
+    if month == 12 and int(date.group("day")) <= _WEEK_SLACK:
+        year -= 1
+    fiscal_year = year if month <= end_month else year + 1
+    quarter = (month - end_month - 1) % 12 // 3 + 1
+    return (Period(fiscal_year), Period(fiscal_year, 4)) if quarter == 4 else (Period(fiscal_year, quarter),)

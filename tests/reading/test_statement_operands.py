@@ -228,3 +228,14 @@ def test_income_from_continuing_operations_is_not_operating_income_and_a_stated_
                  "was primarily attributable to higher revenues.", page=34)]  # fmt: skip
     margin = _value("What was Tarn's operating margin in 2041?", ["operating margin"], [page])
     assert not margin.statement and margin.missing, margin
+
+
+def test_a_balance_sheet_date_is_the_fiscal_quarter_it_closes() -> None:
+    from engine.reading.periods import Period, fiscal_instant, periods_in
+
+    assert fiscal_instant("July 29, 2041", 1) == (Period(2042, 2),)  # a year ending in January
+    assert fiscal_instant("January 28, 2041", 1) == (Period(2041), Period(2041, 4))
+    assert fiscal_instant("March 31, 2041", 12) == (Period(2041, 1),)
+    assert fiscal_instant("Three months ended March 31, 2041", 12) == ()  # a span, read as a flow's quarter
+    assert fiscal_instant("May 15, 2041", 12) == ()  # no quarter ends in mid-May
+    assert periods_in("in Q2 of fiscal 2042") == (Period(2042, 2),)
