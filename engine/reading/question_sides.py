@@ -84,7 +84,7 @@ def find_sides(question: str) -> list[str]:
     pair = pair_after(q, re.search(r"\bbetween\s+", q, re.I), r"\s+and\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])) if s]
-    pair = period_change(q)  # "How did Acme's capex change from 2030 to 2031?"
+    pair = period_change(q) or period_pair(q)  # "How did Acme's capex change from 2030 to 2031?"
     if pair:
         return list(pair)
     pair = _compared_with(q)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
@@ -245,6 +245,23 @@ def period_change(q: str) -> tuple[str, str] | None:
     return None
 
 
+_PERIOD_PAIR = re.compile(
+    rf"\b(?:in|for|during|of)\s+(?P<a>{PERIOD.pattern})\s*,?\s+(?:and|or|vs\.?|versus)\s+"
+    rf"(?:(?:in|for|during|of)\s+)?(?:the\s+)?(?P<b>{PERIOD.pattern})",
+    re.I,
+)
+
+
+def period_pair(q: str) -> tuple[str, str] | None:
+    """Two periods asked side by side ("expenses in 2030 and 2031", "higher in fiscal 2031 or in fiscal 2030"):
+    each period is a side, read and stated; the words around them ("research and development expenses") are
+    what is read for each, never a side of their own."""
+    match = _PERIOD_PAIR.search(q)
+    if match is None:
+        return None
+    return normalize_space(match.group("a")), normalize_space(match.group("b"))
+
+
 _COMPARISON_CUES = re.compile(
     r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
     r"\bsame\b|\bboth\b|\beither\b|\bneither\b",
@@ -266,7 +283,7 @@ def is_comparison(question: str, sides: list[str]) -> bool:
         return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
     if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
         return True
-    if period_change(question):
+    if period_change(question) or period_pair(question):
         return True
     return bool(re.search(r"\bor\b", question) and (COMPARATIVE.search(question) or
                 re.match(r"(?i)(which|who|whose|is|are|was|were|does|did|do)\b", question)))  # fmt: skip

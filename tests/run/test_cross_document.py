@@ -338,3 +338,11 @@ def test_a_change_question_reads_each_periods_metric_not_a_sentence_using_the_ch
                            config=config)  # fmt: skip
     text = result.answer.text
     assert "9,415" in text and "9,870" in text and "$12 million" not in text, text
+
+
+def test_a_metric_asked_for_two_years_is_read_for_each(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_sales_with_a_restatement_note(), "acme_2031_annual_report.pdf").doc_id
+    result = engine.answer("What were Acme's net sales in 2030 and 2031?", [doc_id], strategy="auto", config=config)
+    assert [s.label for s in result.parsed_question.sides] == ["2030", "2031"]
+    text = result.answer.text
+    assert "9,415" in text and "9,870" in text, text

@@ -1,0 +1,31 @@
+"""Two periods asked side by side are a comparison's sides; the metric's words around them are not sides."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.reading.question import parse_question
+from engine.reading.question_sides import period_pair
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("Compare Zenith's sales and marketing expenses in 2030 and 2031.", ["2030", "2031"]),
+        ("Was Zenith's operating income higher in fiscal 2031 or in fiscal 2030?", ["fiscal 2031", "fiscal 2030"]),
+        ("What were Zenith's research and development costs in 2029 and 2031?", ["2029", "2031"]),
+    ],
+)
+def test_two_periods_are_the_sides_not_the_and_inside_the_metric(question: str, sides: list[str]) -> None:
+    parsed = parse_question(question)
+    assert parsed.intent == "comparison"
+    assert [s.label for s in parsed.sides] == sides
+
+
+def test_one_period_or_two_named_things_is_no_period_pair() -> None:
+    assert period_pair("What were Zenith's net sales in 2031?") is None
+    assert period_pair("Compare the net sales of Zenith and Acme in 2031.") is None
+    assert [s.label for s in parse_question("Compare the net sales of Zenith and Acme in 2031.").sides] == [
+        "Zenith",
+        "Acme",
+    ]
