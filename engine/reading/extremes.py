@@ -78,7 +78,11 @@ def extreme_ask(question: str) -> ExtremeAsk | None:
     word = found.group(0).lower()
     direction = next(d for pattern, d in _DIRECTIONS if re.fullmatch(pattern, word))
     measure = _measure(_words(re.split(r"[,;:?!()]", question[found.end() :])[0]))  # a phrase ends at punctuation
-    terms = tuple(w for w in question_terms(question) if w.lower() != word)
+    kind = re.search(r"\b(?:which|what)\s+([A-Za-z][\w\-]*)", question, re.I)
+    asked = kind.group(1).lower() if kind else ""
+    # the noun right after "which" names the kind of thing asked ("which model"), not a row to keep: a row
+    # label holding it ("Transformer (base model)") is no more asked than the others
+    terms = tuple(w for w in question_terms(question) if w.lower() not in (word, asked))
     return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)))
 
 

@@ -3,7 +3,8 @@
 "Which setting gives the highest accuracy?" is answered by the table cell picked from the column whose
 header names the measure (``engine.reading.extremes``), read from the same whole pages a value is read
 from (``value_pages.value_pages``): both tables the table finder split into cells and tables whose
-columns only the header's count separates (``engine.reading.loose_tables``). The answer names the picked
+columns only the header's count separates (``engine.reading.loose_tables``) or whose column groups only
+their spanning header names (``engine.reading.grouped_tables``). The answer names the picked
 row (or column) and its value and cites the row. When no table of those pages names the measure, the
 answer is left as it was.
 """
@@ -16,6 +17,7 @@ from engine.contracts import AnswerWithEvidence, Citation
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import without
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
+from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
 from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
@@ -41,7 +43,7 @@ def page_tables(state: RunState) -> list[list[Cell]]:
     page's split rows as one table."""
     tables: list[list[Cell]] = []
     for page in value_pages(state, None):
-        tables += loose_tables(page)
+        tables += loose_tables(page) + grouped_tables(page)
         split = table_cells(page)
         if split:
             tables.append(split)
@@ -56,7 +58,7 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
     question = _content(state)
     ask = extreme_ask(question)
     if ask is None:
-        loose = [t for page in value_pages(state, None) for t in loose_tables(page)]
+        loose = [t for page in value_pages(state, None) for t in loose_tables(page) + grouped_tables(page)]
         cells = lookup_cells(question, loose)
         logger.debug("table lookup -> %s", cells)
         return _answered(answer, lookup_statement(cells), cells) if cells else answer
