@@ -131,6 +131,12 @@ def _header_words(text: str) -> list[str]:
     return [w for w in re.split(r"[\s/|]+", text) if w]
 
 
+def header_named(column: str, terms: Sequence[str]) -> bool:
+    """Every word of a column's header is named by the question ("Lakes F1": both words asked)."""
+    words = [w for w in re.split(r"[\s/|]+", re.sub(r" #\d+$", "", column)) if w]
+    return bool(words) and all(named_count(w, terms) for w in words)
+
+
 def named_count(text: str, words: Sequence[str]) -> int:
     """How many of ``words`` the header or label ``text`` names (a multi-part name counts whole: "GPT-4")."""
     parts = _header_words(text)
@@ -186,14 +192,14 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     row_score = {r: named_count(r, terms) for r in labels}
     top_row = max(row_score.values(), default=0)
     rows = [r for r in labels if row_score[r] == top_row] if top_row else labels
-    if len(rows) == 1 and (len(named_columns) >= 2 or not measure):
-        # one row named, and the measure is several of its columns ("F1" under two headings) or none
-        # ("the highest number for M"): the pick is among that row's columns, never among periods (which
-        # year is highest is a time series' question, the value reader's)
-        among = [
-            c for c in table
-            if c.label == rows[0] and (c.column in named_columns or (not measure and c.column)) and not c.periods
-        ]  # fmt: skip
+    # columns the question names whole by any of its words ("recall or precision" after "higher for M")
+    options = [c for c in columns if header_named(c, terms)] if not named_columns else []
+    if len(rows) == 1 and (len(named_columns) >= 2 or len(options) >= 2 or not measure):
+        # one row named, and the measure is several of its columns ("F1" under two headings), or the question
+        # names two columns or more, or no measure ("the highest number for M"): the pick is among that row's
+        # columns, never among periods (which year is highest is a time series' question, the value reader's)
+        pool = named_columns if len(named_columns) >= 2 else options if len(options) >= 2 else columns
+        among = [c for c in table if c.label == rows[0] and c.column in pool and not c.periods]
         axis: Literal["row", "column"] = "column"
     elif named_columns and len(rows) >= 2:
         # a column names the measure: the pick is among its rows (those the question names, if any); of

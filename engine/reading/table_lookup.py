@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.reading.extremes import GENERIC_MEASURES, distinct_columns, named_count, question_terms
+from engine.reading.extremes import GENERIC_MEASURES, distinct_columns, header_named, named_count, question_terms
 from engine.reading.table_values import Cell
 
 MAX_CELLS = 4
@@ -20,12 +20,6 @@ MAX_CELLS = 4
 is a whole table, not the cell asked."""
 _ASKS_VALUE = re.compile(r"^\W*(?:what|which|how (?:much|many|high|low|well|large|small))\b", re.I)
 """A lookup answers a question that asks for something (not yes/no, not why or how in general)."""
-
-
-def _header_named(column: str, terms: Sequence[str]) -> bool:
-    """Every word of the column's header is named by the question ("Lakes F1": both words asked)."""
-    words = [w for w in re.split(r"[\s/|]+", re.sub(r" #\d+$", "", column)) if w]
-    return bool(words) and all(named_count(w, terms) for w in words)
 
 
 def _unsaid(label: str, said: set[str]) -> int:
@@ -43,7 +37,7 @@ def lookup_cells(question: str, tables: Sequence[Sequence[Cell]]) -> list[Cell]:
     said = {w.lower() for w in re.findall(r"[^\s,;:?!()]+", question)}
     for table in tables:
         cells = distinct_columns(list(table))
-        columns = [c for c in dict.fromkeys(c.column for c in cells if c.column) if _header_named(c, terms)]
+        columns = [c for c in dict.fromkeys(c.column for c in cells if c.column) if header_named(c, terms)]
         column_words = {w for c in columns for w in terms if named_count(c, [w])}
         # a row is named by words that do not already name the column ("F1" names the column, not a row "F1 tuned")
         row_terms = [w for w in terms if w not in column_words]

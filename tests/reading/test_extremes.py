@@ -190,3 +190,9 @@ def test_a_named_row_is_never_picked_across_period_columns() -> None:
 def test_the_kind_asked_after_which_names_no_row() -> None:
     table = loose_tables([item("System | BLEU WER\nAlpha (base model) 30.1 12.5\nBeta 28.4 9.8\nGamma 31.0 14.0")])
     assert pick_text("Which model has the highest BLEU?", table).startswith("Gamma: BLEU 31.0 (the highest of 3")
+
+
+def test_a_comparative_between_two_named_columns_picks_between_them_in_the_named_row() -> None:
+    table = loose_tables([item("Model | Acc. Prec. Rec.\nHeron 70.0 64.2 71.9\nIbis 69.1 58.0 57.3")])
+    text = pick_text("Which is higher for Heron, recall or precision?", table)
+    assert text.startswith("Rec.: Heron 71.9 (the highest of 2 columns)"), text
