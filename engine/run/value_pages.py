@@ -41,13 +41,6 @@ def _table_cells_by_page(doc: ParsedDocument) -> dict[int, list[Cell]]:
     return cells
 
 
-@warm_on_load
-def _warm_table_cells(doc: ParsedDocument, memo: DocumentMemo) -> None:
-    """A question about a document read moments ago may ask for a value: its table cells are read while the
-    question waits for the document's keyword index."""
-    memo.get("table_cells", lambda: _table_cells_by_page(doc))
-
-
 def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
     """The cells of the strongest evidence's pages first, then every other table cell of the document(s)
     in page order: the matcher weighs earlier pages more, so retrieval still leads. Rows read in the scale
@@ -80,25 +73,52 @@ def _page_cells(state: RunState, items: list[EvidenceItem]) -> list[Cell]:
     return found
 
 
-def _in_units(state: RunState, doc_id: str, units: tuple[str, str, int | None]) -> dict[int, list[Cell]]:
+def _in_units(state: RunState, doc_id: str, units: Units) -> dict[int, list[Cell]]:
     """A document's table cells by page read in ``units`` (scale, currency, fiscal year's last month): kept
     per units, which stay the same from one question about the document to the next."""
     index = state.layer1_index_of(doc_id)
-    kept: dict[tuple[str, str, int | None], dict[int, list[Cell]]] = index.memo.get("cells_in_units", dict) if index else {}  # fmt: skip
+    if index is None:
+        return {}
+    return _kept_in_units(index.memo, doc_id, document_cells(state, doc_id), units)
+
+
+Units = tuple[str, str, int | None]
+
+
+def _kept_in_units(
+    memo: DocumentMemo, doc_id: str, cells: dict[int, list[Cell]], units: Units
+) -> dict[int, list[Cell]]:
+    kept: dict[Units, dict[int, list[Cell]]] = memo.get("cells_in_units", dict)
     found = kept.get(units)
     if found is None:
         scale, currency, end = units
         stated = ({doc_id: scale} if scale else {}, {doc_id: currency} if currency else {})
         found = kept[units] = {
-            page: in_fiscal_quarters(with_document_scale(cells, stated), {doc_id: end})
-            for page, cells in document_cells(state, doc_id).items()
+            page: in_fiscal_quarters(with_document_scale(page_cells, stated), {doc_id: end})
+            for page, page_cells in cells.items()
         }
     return found
 
 
+@warm_on_load
+def _warm_units(doc: ParsedDocument, memo: DocumentMemo) -> None:
+    """A question about a document read moments ago may ask for a value: the document's table cells are read,
+    in the units its tables state and its fiscal calendar, while the question waits for the keyword index
+    (what a value question reads them in: its own pages' rows are the document's rows, so they state the
+    same units; other units are read when asked)."""
+    cells = memo.get("table_cells", lambda: _table_cells_by_page(doc))
+    end = memo.get("fiscal_year_end", lambda: _fiscal_year_end(doc))
+    scales, currencies = stated_units([cell for page in cells.values() for cell in page])
+    _kept_in_units(memo, doc.doc_id, cells, (scales.get(doc.doc_id, ""), currencies.get(doc.doc_id, ""), end))
+
+
 def _fiscal_end(index: DocumentIndex) -> int | None:
     """The month the document's fiscal year ends in (read once per document)."""
-    return index.memo.get("fiscal_year_end", lambda: fiscal_year_end_month(" ".join(c.text for c in index.doc.chunks)))
+    return index.memo.get("fiscal_year_end", lambda: _fiscal_year_end(index.doc))
+
+
+def _fiscal_year_end(doc: ParsedDocument) -> int | None:
+    return fiscal_year_end_month(" ".join(c.text for c in doc.chunks))
 
 
 def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]:

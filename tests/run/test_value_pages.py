@@ -97,3 +97,15 @@ def test_cells_are_kept_per_units(config: EngineConfig) -> None:
     label = next(c for c in millions[2] if c.label == "Inventories")
     assert label.scale == "million" and next(c for c in thousands[2] if c.label == "Inventories").scale == "thousand"
     assert _in_units(state, doc_id, ("million", "$", None)) is millions
+
+
+def test_cells_warmed_before_the_question_are_the_cells_it_reads(config: EngineConfig) -> None:
+    from engine.run.value_pages import _warm_units
+
+    state = _state(config, {2})
+    index = state.indexes[0]
+    _warm_units(index.doc, index.memo)  # what a question waiting for the keyword index has done meanwhile
+    warmed = index.memo.get("cells_in_units", dict)
+    assert len(warmed) == 1
+    assert value_cells(state, None) == _read_afresh(state)
+    assert index.memo.get("cells_in_units", dict) == warmed, "the question read the warmed units"
