@@ -178,12 +178,21 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
                 found.append(((side, part), value))
     if compares and len(found) < len(candidates) == len(pairs) > 1 and _same_line_item(candidates):
         found = candidates
+    if _one_cell_for_all_sides(found):
+        found = []  # two things compared cannot both be one figure: it is neither's own (a total, a shared row)
     if not found:
         if state.value_missing:
             note = caveat(K.VALUES_MISSING, "; ".join(state.value_missing))
             return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
         return answer
     return _merged(answer, state, found, len(pairs))
+
+
+def _one_cell_for_all_sides(found: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Whether two or more named sides were all read from the very same cell (same row, same column)."""
+    sides = {pair[0].label for pair, _ in found if pair[0] is not None}
+    cells = {(v.cells[0].chunk_id, v.cells[0].label, v.cells[0].column) for _, v in found if len(v.cells) == 1}
+    return len(sides) > 1 and len(found) == len(sides) and len(cells) == 1 and all(len(v.cells) == 1 for _, v in found)
 
 
 def _same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:

@@ -346,3 +346,12 @@ def test_a_metric_asked_for_two_years_is_read_for_each(config: EngineConfig) -> 
     assert [s.label for s in result.parsed_question.sides] == ["2030", "2031"]
     text = result.answer.text
     assert "9,415" in text and "9,870" in text, text
+
+
+def test_two_named_things_are_never_both_read_from_one_figure(config: EngineConfig) -> None:
+    doc_id = Library(config).ingest(_sales_with_a_restatement_note(), "acme_2031_annual_report.pdf").doc_id
+    result = engine.answer("Which segment had higher net sales in 2031, Tools or Garden?", [doc_id], strategy="auto",
+                           config=config)  # fmt: skip
+    assert [s.label for s in result.parsed_question.sides] == ["Tools", "Garden"]
+    text = result.answer.text
+    assert "equal" not in text and "Tools: Net sales" not in text, text
