@@ -45,11 +45,12 @@ SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
      "closed group): a subset of the company"),
     ("investee",
      re.compile(r"\bjoint ventures?\b|\bequity[- ]method investees?\b|\bunconsolidated (?:affiliates|subsidiaries|"
-                r"businesses|entities|joint ventures?)\b|\bcombined financial information\b|\b100 percent basis\b",
-                re.I),
-     re.compile(r"\bjoint ventures?\b|\binvestees?\b|\baffiliates?\b|\bunconsolidated\b", re.I),
-     "a note on joint ventures or equity-method investees prints their own figures (often on a 100 percent basis): "
-     "another company's, not the filer's"),
+                r"businesses|entities|joint ventures?)\b|\bcombined financial information\b|\b100 percent basis\b|"
+                r"\bVIEs?\b|\bvariable interest entit(?:y|ies)\b", re.I),
+     re.compile(r"\bjoint ventures?\b|\binvestees?\b|\baffiliates?\b|\bunconsolidated\b|\bVIEs?\b|\bvariable "
+                r"interest\b", re.I),
+     "a note on joint ventures, equity-method investees or variable interest entities prints their own figures "
+     "(often on a 100 percent basis): other entities', or a subset of the filer's, not the filer's"),
     ("quarterly",
      re.compile(r"\b(?:unaudited\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|financial)\b|"
                 r"\bselected quarterly\b|\bquarterly (?:operating )?results\b", re.I),

@@ -39,3 +39,35 @@ def period_led_columns(header: list[str], values: int) -> list[str] | None:
         return None
     columns = [f"{lead} {name}" for name in names][:values]
     return columns + [""] * (values - len(columns))
+
+
+_FOOTNOTE = re.compile(r"(?<=[A-Za-z)])\s*(?:\((?:[a-z]|\d{1,2})\)|\*+)$")
+"""A footnote marker after a row label: "Total assets(b)", "Total Operating Revenues(2)", "Other (1)", "Revenue*"."""
+
+
+def footnoted(label: str) -> str:
+    """A row label without its footnote marker: the marker points to a note below the table, it names nothing,
+    and left on it makes "Total assets(b)" another label than the "Total assets" asked."""
+    return _FOOTNOTE.sub("", label) or label
+
+
+INTRODUCES = re.compile(r"\bthe following tables?\b|\bas follows:?\s*$|\bare summari[sz]ed below\b", re.I)
+"""A long sentence that introduces the table under it ("The following table presents information on assets and
+liabilities related to VIEs ..."): its words say whose figures the table prints, as a short caption would."""
+
+
+_MONTH_DAY = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?"
+_ENDS_IN_DATE = re.compile(rf"\b({_MONTH_DAY})\s*$", re.I)
+
+
+def dated_years(previous: str, line: str, years: list[str]) -> list[str]:
+    """The year columns a header line names, each with the month and day printed before it ("December 31, 2022"),
+    on this line or, for a line's first year, at the end of the line above ("July 2," over "2023 December 31,
+    2022"): a balance sheet's date says which fiscal quarter closes there, the bare year does not."""
+    out = []
+    for n, year in enumerate(years):
+        here = re.search(rf"\b({_MONTH_DAY})\s*{year}\b", line, re.I)
+        above = _ENDS_IN_DATE.search(previous) if n == 0 and line.lstrip().startswith(year) else None
+        date = here or above
+        out.append(f"{date.group(1)} {year}" if date else year)
+    return out

@@ -18,7 +18,8 @@ from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
-from engine.reading.table_rows import period_led_columns, unsplit_row
+from engine.reading.table_rows import INTRODUCES as _INTRODUCES
+from engine.reading.table_rows import dated_years, footnoted, period_led_columns, unsplit_row
 
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
@@ -256,7 +257,7 @@ def _read_caption(line: str, state: _TableState) -> None:
     state.parent = line.rstrip(": ") if heading and len(line) <= 80 else ""
     scale = table_scale(line)
     state.scale = scale or state.scale
-    if len(line) <= 100 and (STATEMENT_TITLE.search(line) or summary_kind(line)):
+    if (len(line) <= 100 or _INTRODUCES.search(line)) and (STATEMENT_TITLE.search(line) or summary_kind(line)):
         state.title = line  # a statement's title, or a partial table's ("Balance Sheet for Obligor Group")
     if len(line) <= 100 and (scale or percent_caption(line) or STATEMENT_TITLE.search(line)):
         state.percent = percent_caption(line)  # a caption starts a table: of percentages, or of amounts
@@ -265,7 +266,7 @@ def _read_caption(line: str, state: _TableState) -> None:
         state.years.append(lead.group(1))  # a date header wrapped onto the first (long) line of the table
         return
     _note_spans(span_headers(line), state)
-    years = [str(p.year) for p in periods_in(line) if p.quarter is None]
+    years = dated_years(state.pending, line, [str(p.year) for p in periods_in(line) if p.quarter is None])
     if not years or len(line) > 120:
         return
     if state.in_rows:
@@ -359,7 +360,7 @@ def _cells_of_row(
     percent: bool = False,
 ) -> list[Cell]:
     """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""
-    label, values = re.sub(r"[\s.·…_]{3,}$", "", row[0]), row[1:]  # no dot leaders ("Total assets.......")
+    label, values = footnoted(re.sub(r"[\s.·…_]{3,}$", "", row[0])), row[1:]  # no dot leaders ("Total assets....")
     if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
     offset = _offset(columns, values)

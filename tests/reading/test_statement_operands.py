@@ -239,3 +239,22 @@ def test_a_balance_sheet_date_is_the_fiscal_quarter_it_closes() -> None:
     assert fiscal_instant("Three months ended March 31, 2041", 12) == ()  # a span, read as a flow's quarter
     assert fiscal_instant("May 15, 2041", 12) == ()  # no quarter ends in mid-May
     assert periods_in("in Q2 of fiscal 2042") == (Period(2042, 2),)
+
+
+def test_a_footnote_marker_is_no_part_of_a_label_and_an_introduced_vie_table_is_a_subset() -> None:
+    page = [item("Tarn Corp. Consolidated balance sheets\n(in millions) | March 31, 2041 | December 31, 2040\n"
+                 "Total assets(b) | $ 3,689,336 | $ 3,384,757\n"
+                 "(b) The following table presents information on assets and liabilities related to VIEs that are "
+                 "consolidated by the Firm at March 31, 2041, and December 31, 2040. The assets of the consolidated "
+                 "VIEs are used to settle the liabilities of those entities.\n"
+                 "(in millions) | March 31, 2041 | December 31, 2040\nTotal assets | $ 36,204 | $ 40,234", page=81)]  # fmt: skip
+    assert any(c.label == "Total assets" and c.raw.endswith("3,689,336") for c in cells_in([page]))
+    value = _value("What were Tarn's total assets at March 31, 2041?", ["total assets"], [page])
+    assert "3,689,336" in value.statement, value
+
+
+def test_a_header_date_split_over_two_lines_keeps_its_month_and_day() -> None:
+    page = [item("TARN CORP. CONDENSED CONSOLIDATED BALANCE SHEETS\n(MILLIONS) July 2,\n"
+                 "2041 December 31, 2040 (Unaudited) Assets\nTotal assets | $ 220,168 | $ 197,205", page=10)]  # fmt: skip
+    columns = [c.column for c in cells_in([page]) if c.label == "Total assets"]
+    assert columns == ["July 2, 2041", "December 31, 2040"], columns

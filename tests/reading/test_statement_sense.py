@@ -154,14 +154,14 @@ def test_an_average_balance_is_the_mean_of_the_years_opening_and_closing_balance
     turnover = answer_value("What was Zenith's inventory turnover in FY2031?", ["inventory turnover"], line_item_names,
                             [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
     assert turnover is not None and turnover.statement.startswith("4.00"), turnover  # 12,000 / mean(3,100, 2,900)
-    assert {c.column for c in turnover.cells if c.label.startswith("Inventories")} == {"2031", "2030"}
+    assert {c.periods[0].year for c in turnover.cells if c.label.startswith("Inventories")} == {2031, 2030}
     average = answer_value("What was Zenith's FY2031 return on average total assets?", ["return on average assets"],
                            line_item_names, [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
     plain = answer_value("What was Zenith's FY2031 return on assets?", ["return on assets"], line_item_names,
                          [BALANCE_PAGE, EARNINGS_PAGE])  # fmt: skip
     assert average is not None and plain is not None
-    assert [c.column for c in plain.cells if c.label == "Total assets"] == ["2031"]  # never the prior year's alone
-    assert {c.column for c in average.cells if c.label == "Total assets"} == {"2031", "2030"}
+    assert [c.periods[0].year for c in plain.cells if c.label == "Total assets"] == [2031]  # never the prior year's
+    assert {c.periods[0].year for c in average.cells if c.label == "Total assets"} == {2031, 2030}
 
 
 def test_sub_columns_under_a_header_of_period_groups_take_their_groups_period():

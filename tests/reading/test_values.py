@@ -75,7 +75,7 @@ def test_cells_carry_column_period_and_scale_across_chunks_of_a_page():
 def test_column_years_from_caption_lines_when_no_header_row():
     cells = cells_in([BALANCE])
     total = [c for c in cells if c.label == "Total assets"]
-    assert [(c.column, c.value, c.unit) for c in total] == [("2021", 59268.0, "$"), ("2020", 55556.0, "$")]
+    assert [(c.periods[0].year, c.value, c.unit) for c in total] == [(2021, 59268.0, "$"), (2020, 55556.0, "$")]
 
 
 def test_the_asked_period_leads_and_a_quarter_never_stands_for_a_year():
