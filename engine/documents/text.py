@@ -95,6 +95,10 @@ _RANGE = re.compile(r"[\-\u2013]")
 after a plural kind ("Tables 1-3") the same sign spans a range, and only the first is named."""
 
 
+DOT_LEADERS = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}")
+"""Dot leaders ("Mission ........ 4"): a table-of-contents line names a section, it is not the section."""
+
+
 def reference_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` names a structural reference ("Table 3.2", "Section 4.2"): (start, end) of each."""
     return [m.span() for m in _REFERENCE.finditer(text)]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.contracts import Chunk, ListItem, ParsedDocument
-from engine.documents.text import canonical_kind, normalize_space
+from engine.documents.text import DOT_LEADERS, canonical_kind, normalize_space
 from engine.retrieval.toc import find_sections
 
 CENSUS_KINDS = ("Figure", "Table", "Appendix", "Exhibit", "Chapter", "Schedule")
@@ -116,8 +116,6 @@ _CAPTION = re.compile(
     r"^(?P<kind>Figure|Fig\.|FIGURE|FIG\.|Table|TABLE|Appendix|APPENDIX|Exhibit|EXHIBIT|Chapter|CHAPTER|"
     r"Schedule|SCHEDULE)\s*(?P<label>\d+(?:[.\-\u2013]\d+)*[A-Za-z]?|[A-Z](?:\.\d+)*)(?![\w\-\u2013])(?P<rest>.*)$"
 )
-_LEADERS = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}")
-"""Dot leaders: a table-of-contents line names an element, it is not the element."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +231,7 @@ def _captions(chunk: Chunk, kind: str) -> list[tuple[str, str]]:
     for line in chunk.text.splitlines():
         line = normalize_space(line)
         match = _CAPTION.match(line)
-        if match is None or canonical_kind(match.group("kind")) != kind or _LEADERS.search(line):
+        if match is None or canonical_kind(match.group("kind")) != kind or DOT_LEADERS.search(line):
             continue
         rest = match.group("rest").strip()
         if rest and rest[0] not in ":.|\u2014\u2013-" and not (chunk.kind == "heading" and rest[0].isupper()):

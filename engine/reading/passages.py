@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
-from engine.documents.text import SPELLED_NUMBERS, normalize_space, split_sentences, stems
+from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, normalize_space, split_sentences, stems
 from engine.reading.answer_shape import asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
 
@@ -87,9 +87,15 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
     return units
 
 
-_POINTS_BACK = re.compile(r"^(?:It|Its|This|These|They|Their|Such|The latter|The former)\b")
+CONTENTS_LINE_PENALTY = 0.6
+"""A table-of-contents line ("Mission, Vision and Values ....... 3") holds a section's title words, so it matches a
+question about the section as well as the section does, but says nothing of it: it leads only a where-question
+("Which section ..."), which a contents line does answer."""
+
+_POINTS_BACK = re.compile(r"^(?:It|Its|This|These|They|Their|Such|The latter|The former|He|She|His|Her)\b")
 """A sentence that opens with a pronoun speaks of what the sentence before it names ("It is charged on every
-paved square metre" is about the levy named before): it is matched with that sentence as its lead-in."""
+paved square metre" is about the levy named before; "She chairs the board" about the person named before): it
+is matched, and quoted, with that sentence as its lead-in."""
 
 
 def _previous_chunk_id(chunk_id: str) -> str:
@@ -224,6 +230,8 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
             score -= 0.2
         if unit.item.kind == "heading":
             score -= 0.4
+        if form != "where" and DOT_LEADERS.search(unit.text):
+            score -= CONTENTS_LINE_PENALTY
         if not asked.empty:
             score += _focus_bonus(unit, asked)
         if form is not None and not unit.is_row:
@@ -277,6 +285,8 @@ def with_caption(unit: Unit, question: str = "") -> str:
         if cell:
             return f"{cell} (table row: {unit.text}; columns: {unit.caption})"
         return f"{unit.text} ({unit.caption})"
+    if not unit.is_row and unit.lead_in:  # a pronoun's sentence is read with the one naming what it stands for
+        return f"{unit.lead_in} {unit.text}"
     return unit.text
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.contracts import EvidenceItem
-from engine.reading.passages import score_units, split_units, stated_numbers
+from engine.reading.passages import score_units, split_units, stated_numbers, with_caption
 from engine.reading.question import parse_question
 
 
@@ -76,3 +76,19 @@ def test_under_a_section_titled_with_the_asked_kind_the_sentence_naming_it_leads
     score_units(units, parsed)
     best = max(units, key=lambda u: u.score)
     assert "Lattice-Boltzmann" in best.text, [(u.text, u.score) for u in units]
+
+
+def test_a_contents_line_does_not_lead_over_the_section_it_names() -> None:
+    parsed = parse_question("What is the mission of the harbour authority?")
+    units = split_units([
+        _item(2, "Mission of the Harbour Authority ........................................ 4"),
+        _item(4, "The mission of the harbour authority is to keep the port open and safe for every vessel."),
+    ])  # fmt: skip
+    score_units(units, parsed)
+    assert max(units, key=lambda u: u.score).item.page == 4, [(u.text, u.score) for u in units]
+
+
+def test_a_sentence_opening_with_a_pronoun_is_quoted_with_the_sentence_naming_its_subject() -> None:
+    units = split_units([_item(3, "Mara Lind chairs the harbour board. She also leads the audit committee.")])
+    pronoun = next(u for u in units if u.text.startswith("She"))
+    assert with_caption(pronoun) == "Mara Lind chairs the harbour board. She also leads the audit committee."
