@@ -150,12 +150,32 @@ def _both(question: str, sides: Mapping[str, str]) -> str | None:
     asked = stems(question) - label_terms - {"both"}
     if not asked:
         return None
+    placed = _both_in_place(question, sides)
+    if placed:
+        return placed
     held = {label: asked <= stems(text) for label, text in sides.items()}
     if all(held.values()):
         return f"Yes: both passages say {', '.join(sorted(asked))}."
     missing = [label for label, ok in held.items() if not ok]
     unsaid = sorted(set().union(*(asked - stems(sides[label]) for label in missing)))
     return f"Not shown for both: the passage on {' and '.join(missing)} does not say {', '.join(unsaid)}."
+
+
+def _both_in_place(question: str, sides: Mapping[str, str]) -> str | None:
+    """For "Are both X and Y (located|based) in <Place>?": "No" when a side's passage places it elsewhere (its
+    first place after "in" does not name the asked one), "Yes" when each passage names the place. None when the
+    question asks no place or a passage places its side nowhere: then the words are compared as for any property."""
+    asked = first_place(question)
+    if asked is None or any(_words(asked) <= _words(label) for label in sides):
+        return None
+    wanted = _words(asked)
+    elsewhere = {label: first_place(text) for label, text in sides.items() if not wanted <= _words(text)}
+    if not elsewhere:
+        return f"Yes: both passages place them in {asked}."
+    if any(place is None for place in elsewhere.values()):
+        return None
+    shown = "; ".join(f"{label} is in {place}" for label, place in elsewhere.items())
+    return f"No: {shown}, not {asked}."
 
 
 def event_year(text: str, ended: bool = False) -> int | None:

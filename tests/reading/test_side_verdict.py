@@ -75,3 +75,13 @@ def test_readers_skip_years_days_and_the_side_name() -> None:
     assert first_amount("Studio 54 opened on March 3 with 200 seats", label="Studio 54") == 200
     assert first_amount("founded in 1950 with nine shops", noun={"shop"}) == 9
     assert first_place("born on May 2 in Porto, Portugal") == "Porto, Portugal"
+
+
+def test_both_in_a_place_is_no_when_a_passage_places_a_side_elsewhere() -> None:
+    sides = {"Acme Mill": "Acme Mill is a paper mill in Dayton, Ohio.",
+             "Zenith Works": "Zenith Works is a foundry in Erie, Pennsylvania."}  # fmt: skip
+    verdict = side_verdict("Are both Acme Mill and Zenith Works located in Ohio?", sides)
+    assert verdict is not None and verdict.startswith("No: Zenith Works is in Erie, Pennsylvania"), verdict
+    sides["Zenith Works"] = "Zenith Works is a foundry in Akron, Ohio."
+    verdict = side_verdict("Are both Acme Mill and Zenith Works located in Ohio?", sides)
+    assert verdict is not None and verdict.startswith("Yes"), verdict
