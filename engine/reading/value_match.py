@@ -37,7 +37,7 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, Cell
-from engine.reading.value_scoring import RARITY_LABELS, basis_restated, period_match, term_share, word_weights
+from engine.reading.value_scoring import MOVED, RARITY_LABELS, basis_restated, period_match, term_share, word_weights
 
 ASKING_WORDS = frozenset(
     {
@@ -152,6 +152,8 @@ def value_spec(
     drop |= named | references | _owners(question) | measure_words(question) | basis_restated(question)
     terms = []
     for keyword in keywords:
+        if MOVED.fullmatch(keyword.strip()):
+            continue
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
         if kept and kept not in terms:
             terms.append(kept)

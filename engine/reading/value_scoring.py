@@ -24,6 +24,10 @@ def basis_restated(question: str) -> set[str]:
     return {w for m in _NON_GAAP.finditer(question) for w in stems(m.group(0))}
 
 
+MOVED = re.compile(r"(?:changed|increased|decreased|grew|grown|declined|rose|risen|fell|fallen|improved|dropped)", re.I)
+"""A keyword that is the verb of how a metric moved ("how much has the tax rate changed"): it asks for the change,
+it names no line item (the noun, "change in working capital", may)."""
+
 RARITY_LABELS = 20
 """Distinct row labels needed before a word's rarity among them is read: a page or two of rows tells no common
 word from a rare one (a document's statements and notes print hundreds)."""

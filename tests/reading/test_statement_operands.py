@@ -5,6 +5,7 @@ item asked does not name it."""
 from __future__ import annotations
 
 from engine.contracts import EvidenceItem
+from engine.documents.text import stems
 from engine.reading.answer_type import value_never_answers
 from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names, names_reporting_term
@@ -258,3 +259,18 @@ def test_a_header_date_split_over_two_lines_keeps_its_month_and_day() -> None:
                  "2041 December 31, 2040 (Unaudited) Assets\nTotal assets | $ 220,168 | $ 197,205", page=10)]  # fmt: skip
     columns = [c.column for c in cells_in([page]) if c.label == "Total assets"]
     assert columns == ["July 2, 2041", "December 31, 2040"], columns
+
+
+def test_the_verb_of_how_a_metric_moved_names_no_line_item() -> None:
+    page = [item("Tarn Corp. Results of Operations\n(in millions) | 2041 | 2040\n"
+                 "Provision for income taxes | (411) | (491)\nEffective tax rate | 23% | 20%\n"
+                 "Audit settlements & change in reserve | 3.7 | 1.6", page=24)]  # fmt: skip
+    value = _value("How much has the effective tax rate of Tarn changed in 2041?", ["effective tax rate", "changed"],
+                   [page])  # fmt: skip
+    assert "23%" in value.statement, value
+    from engine.reading.value_match import value_spec
+
+    spec = value_spec("How much has the tax rate changed?", ["tax rate", "changed"], [])
+    assert spec.terms == (frozenset(stems("tax rate")),), spec.terms  # "changed" asks how it moved
+    noun = value_spec("What was the change in working capital?", ["change in working capital"], [])
+    assert any(len(term) == 3 for term in noun.terms), noun.terms  # the noun may name a line item
