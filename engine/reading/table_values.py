@@ -253,9 +253,9 @@ def _value_columns(state: _TableState) -> int:
 
 
 def _read_caption(line: str, state: _TableState) -> None:
-    heading = line.endswith(":") or (PER_SHARE_LABEL.search(line) and not re.search(r"\d|\.$", line))
+    scale = table_scale(line)  # a scale caption ("in millions, except per share data") heads no per-share rows
+    heading = line.endswith(":") or (PER_SHARE_LABEL.search(line) and not scale and not re.search(r"\d|\.$", line))
     state.parent = line.rstrip(": ") if heading and len(line) <= 80 else ""
-    scale = table_scale(line)
     state.scale = scale or state.scale
     if (len(line) <= 100 or _INTRODUCES.search(line)) and (STATEMENT_TITLE.search(line) or summary_kind(line)):
         state.title = line  # a statement's title, or a partial table's ("Balance Sheet for Obligor Group")

@@ -274,3 +274,11 @@ def test_the_verb_of_how_a_metric_moved_names_no_line_item() -> None:
     assert spec.terms == (frozenset(stems("tax rate")),), spec.terms  # "changed" asks how it moved
     noun = value_spec("What was the change in working capital?", ["change in working capital"], [])
     assert any(len(term) == 3 for term in noun.terms), noun.terms  # the noun may name a line item
+
+
+def test_a_scale_caption_that_mentions_per_share_data_heads_no_per_share_rows() -> None:
+    page = [item("Tarn Corp. Consolidated Statements of Operations\n(Dollars in millions, except per share data)\n"
+                 "Years ended December 31, | 2041 | 2040\nTotal revenues | 66,608 | 62,286\n"
+                 "Net loss attributable to Tarn Shareholders | (4,935) | (4,202)", page=55)]  # fmt: skip
+    labels = {c.label for c in cells_in([page])}
+    assert "Net loss attributable to Tarn Shareholders" in labels, labels
