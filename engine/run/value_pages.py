@@ -7,12 +7,16 @@ next value question about the document instead of being parsed again.
 
 from __future__ import annotations
 
+import re
+
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
+from engine.documents.text import stems
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
 from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import Cell, table_cells
+from engine.reading.value_answer import counted_things
 from engine.retrieval.index import DocumentIndex, DocumentMemo, warm_on_load
 from engine.run.evidence import RunState
 
@@ -133,12 +137,35 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
     names = state.file_names()
     out: list[list[EvidenceItem]] = []
     limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
-    for doc, page in list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]:
+    read = list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]
+    read += [p for p in _counting_pages(state, [e.hit.chunk for e in ordered], doc_id) if p not in read]
+    for doc, page in read:
         index = state.layer1_index_of(doc)
         if index is None:
             continue
         out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
     return out
+
+
+_COUNTED = re.compile(r"\d[\d,]*(?:\.\d+)?\s+(?P<noun>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
+"""A number and the one or two words after it, where the noun it counts is ("83,700 employees", "12 regional offices")."""
+MAX_COUNTING_PAGES = 2
+
+
+def _counting_pages(state: RunState, chunks: list[Chunk], doc_id: str | None) -> list[tuple[str, int]]:
+    """For "how many <things>": the pages of retrieved chunks that state a number of those things, whatever their
+    rank. A count sits in one sentence of prose ("we had 83,700 employees"), which ranks below the statements'
+    tables whose headers share the question's date, and is read only from the pages read whole."""
+    counted = counted_things(state.parsed.original_question)
+    if not counted:
+        return []
+    found: dict[tuple[str, int], None] = {}
+    for chunk in chunks:
+        if (doc_id is None or chunk.doc_id == doc_id) and any(
+            stems(m.group("noun")) & counted for m in _COUNTED.finditer(chunk.text)
+        ):
+            found.setdefault((chunk.doc_id, chunk.page), None)
+    return list(found)[:MAX_COUNTING_PAGES]
 
 
 def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
