@@ -220,7 +220,10 @@ def expands(text: str, acronym: str) -> bool:
 
 
 def defines(text: str, term: str) -> bool:
-    """``text`` states what ``term`` is: the term's words stand just before a defining verb."""
+    """``text`` states what ``term`` is: the term's words stand just before a defining verb, or the term is
+    followed by an appositive that says what it is ("We introduce Gauge, a tool for ...")."""
+    if re.search(rf"(?<!\w){re.escape(term)}(?:\s*\([^)]*\))?,\s+(?:a|an)\s+\w", text, re.I):
+        return True  # an appositive names the kind of thing the term is
     wanted = stems(term)
     window = len(term.split()) + _SUBJECT_SLACK
     for verb in _DEFINING_VERB.finditer(text):

@@ -61,6 +61,12 @@ def test_a_sentence_with_the_term_as_subject_of_a_defining_verb_defines_it() -> 
     assert not defines("We add gated pooling to every block, which is cheap.", "gated pooling")
 
 
+def test_an_appositive_after_the_term_defines_it() -> None:
+    assert defines("We introduce Gauge, a profiler that samples kernel timings.", "Gauge")
+    assert defines("Tidewatch (TW), an open buoy network, reports every hour.", "Tidewatch")
+    assert not defines("After Gauge, the team ran the tests again.", "Gauge")
+
+
 def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
     assert shape_bonus("Gated pooling is a layer.", "definition", "gated pooling") == DEFINITION_BONUS
     assert shape_bonus("We use gated pooling.", "definition", "gated pooling") == 0.0
