@@ -62,7 +62,7 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        statements=(INCOME,), reason="income statements title the cost of what was sold in these ways"),
     _t(r"(?<!cost of )\b(?:revenues?|sales)\b|\btop line\b",
        names="revenues; net sales; total revenues; total net revenues; net revenues; total net sales; "
-             "sales to customers",
+             "sales to customers; operating revenues; total operating revenues",
        search="total net revenue", statements=(INCOME,),
        reason="the top line of an income statement (the cost of sales is not it)"),
     _t(r"\bd\s?&\s?a\b|\bdepreciation and amortization\b",

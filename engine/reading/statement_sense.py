@@ -58,7 +58,8 @@ SUMMARY_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
      "a quarterly summary prints one quarter per column: none of them is the year"),
     ("segment",
      re.compile(r"\b(?:business|operating|reportable)\s+segments?\b|\bsegment\s+(?:information|results|data|"
-                r"performance|summary|operating)\b|\bby segment\b", re.I),
+                r"performance|summary|operating)\b|\bby segment\b|(?-i:(?:^|\s)(?:[A-Z][\w&\-]*\s+){1,4}Segments?\b(?!\s+[a-z]))",
+                re.I),
      re.compile(r"\bsegments?\b|\bdivisions?\b|\bbusiness (?:unit|group)s?\b", re.I),
      "a segment table prints each business's own figures: one segment's row is not the company's"),
 )  # fmt: skip
@@ -144,6 +145,13 @@ SEGMENT = re.compile(r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+[Ss]egment\b")
 """A table or section of one business segment ("International Segment Performance Summary")."""
 
 
+def segment_head(m: re.Match[str]) -> str:
+    """The word that names a segment, right before "Segment" ("Businesses" of "Regulated Businesses Segment"):
+    the capitalised words before it may be a section's title ("Financial Results Operating Revenues ..."), whose
+    words a question shares without naming the segment."""
+    return m.group(1).split()[-1]
+
+
 def outside_asked_segment(cell: Cell, question: str) -> str:
     """The segment a question names ("the Business segment's revenues") when the cell is read outside it (its
     label, column and section never name it), else "": the company's total, or another segment's figure, is not
@@ -177,7 +185,7 @@ def unasked_summary(cell: Cell, question: str) -> bool:
     kind = summary_kind(where) if cell.is_row else ""
     if kind == "segment":  # a question may name the segment itself ("the International comparable sales")
         asked = stems(question)
-        if any(stems(m.group(1)) & asked for m in SEGMENT.finditer(where)):
+        if any(stems(segment_head(m)) & asked for m in SEGMENT.finditer(where)):
             return False
     return bool(kind) and not asks_for_summary(question, kind)
 

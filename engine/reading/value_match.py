@@ -31,6 +31,7 @@ from engine.reading.statement_sense import (
     owners_share,
     percent_unasked,
     qualified,
+    segment_head,
     stated_change,
     total_for_per_share,
     unasked_per_share,
@@ -306,7 +307,7 @@ def _other_segment(cell: Cell, named: set[str]) -> bool:
     """Whether the cell is read in a segment's table or section whose name shares no word with ``named``
     (the question's stems): the figures of one segment never answer for the company, nor for another."""
     for m in SEGMENT.finditer(f"{cell.context} {cell.column}"):
-        words = stems(m.group(1))
+        words = stems(segment_head(m))
         if words and not words & named:
             return True
     return False

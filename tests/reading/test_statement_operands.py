@@ -282,3 +282,26 @@ def test_a_scale_caption_that_mentions_per_share_data_heads_no_per_share_rows() 
                  "Net loss attributable to Tarn Shareholders | (4,935) | (4,202)", page=55)]  # fmt: skip
     labels = {c.label for c in cells_in([page])}
     assert "Net loss attributable to Tarn Shareholders" in labels, labels
+
+
+def test_a_section_titled_with_a_segments_name_is_that_segments_table() -> None:
+    from engine.reading.statement_sense import summary_kind
+
+    assert summary_kind("Financial Results Regulated Businesses Segment Years Ended 2041") == "segment"
+    assert summary_kind("The Company operates in one segment") == ""
+    section = (
+        "Item 7. Management's Discussion",
+        "Financial Results",
+        "Operating Revenues",
+        "Regulated Businesses Segment",
+    )
+    segment = [EvidenceItem(chunk_id="d:p59:b0", doc_id="d", file_name="tarn_10k.pdf", page=59, section_path=section,
+                            text="For the Years Ended December 31, | 2041 | 2040\n"
+                                 "Total operating revenues | $ 3,505 | $ 3,384")]  # fmt: skip
+    company = [item("Selected Financial Data\n(In millions) | 2041 | 2040\n"
+                    "Operating revenues | $ 3,792 | $ 3,762\nOperating income | 1,273 | 1,197", page=83)]  # fmt: skip
+    margin = _value("What was Tarn's operating margin in 2041?", ["operating margin"], [segment, company])
+    assert margin.statement.startswith("33.6%"), margin  # 1,273 / 3,792: the company's revenues, not a segment's
+    asked = _value("What were the operating revenues of Tarn's Regulated Businesses segment in 2041?",
+                   ["operating revenues", "Regulated Businesses segment"], [company, segment])  # fmt: skip
+    assert "3,505" in asked.statement, asked
