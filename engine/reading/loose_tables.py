@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
+from engine.documents.text import STOPWORDS
 from engine.reading.table_values import Cell
 
 VALUE = re.compile(
@@ -78,13 +79,25 @@ def _header(line: str) -> _Header | None:
     if len(cells) == 1 and len(columns) == 1 and not _is_value(columns[0]):
         columns = []  # two bare words: maybe two columns with no label header (the rows tell)
     bare = line.split() if len(cells) == 1 else []
-    if len(bare) >= 2 and not columns and not any(_is_value(w) or len(w) > MAX_COLUMN_CHARS for w in bare):
+    if (
+        len(bare) >= 2
+        and not columns
+        and not _phrase(bare)
+        and not any(_is_value(w) or len(w) > MAX_COLUMN_CHARS for w in bare)
+    ):
         return _Header([], bare=bare) if all(re.search(r"[A-Za-z]", w) for w in bare) else None
     if len(columns) < 2 or any(_is_value(c) or len(c) > MAX_COLUMN_CHARS for w in columns for c in w.split()):
         return None
-    if not all(re.search(r"[A-Za-z]", c) for c in columns):
+    if not all(re.search(r"[A-Za-z]", c) for c in columns) or _phrase(columns):
         return None
     return _Header(columns, bare=bare)
+
+
+def _phrase(words: list[str]) -> bool:
+    """Words joined by a stop word are a phrase ("Revenue (in $000's)", "Loans in millions"), not column
+    names ("Acc. Prec. F1"): a table's columns are each named by a name."""
+    stripped = (re.sub(r"[^\w]", "", w) for c in words for w in c.split())
+    return any(w.islower() and w in STOPWORDS for w in stripped)  # "PER" (persons) is a name, "per" a joint
 
 
 @dataclass
@@ -126,7 +139,9 @@ def loose_tables(items: Sequence[EvidenceItem]) -> list[list[Cell]]:
             continue
         header = _with_upper(header, above)
         cells, used = _read_rows(lines, n + 1, header.columns) if header.columns else ([], 0)
-        if not (cells and used) and header.bare:
+        if not (cells and used) and header.bare and all(not w[0].islower() for w in header.bare):
+            # with no label header every word names a column; column names print capitalised or as symbols
+            # ("Gold Open", "EN-DE F1"): a lower-case word continues a phrase ("Geographic region"), a heading
             cells, used = _read_rows(lines, n + 1, header.bare)  # no label header: every word names a column
         if cells and used:
             tables.append(cells)

@@ -196,3 +196,17 @@ def test_a_comparative_between_two_named_columns_picks_between_them_in_the_named
     table = loose_tables([item("Model | Acc. Prec. Rec.\nHeron 70.0 64.2 71.9\nIbis 69.1 58.0 57.3")])
     text = pick_text("Which is higher for Heron, recall or precision?", table)
     assert text.startswith("Rec.: Heron 71.9 (the highest of 2 columns)"), text
+
+
+def test_a_heading_phrase_over_two_value_columns_is_no_header() -> None:
+    assert loose_tables([item("Sales region\nNorth 13,514 12,302\nSouth 10,551 8,824")]) == []
+
+
+def test_a_caption_phrase_is_no_header_of_columns() -> None:
+    assert loose_tables([item("Revenue (in $000's)\nProducts 58,582 51,000\nServices 2,784 2,500")]) == []
+    assert loose_tables([item("Model | Acc. F1\nHeron 61.0 55.2\nEgret 59.0 50.0")]) != []
+
+
+def test_a_capitalised_column_name_that_spells_a_stop_word_is_still_a_name() -> None:
+    (table,) = loose_tables([item("Test set | Tokens LOC PER\nAlpha 5345 1306 1274\nBeta 4643 1668 1617")])
+    assert rows_of(table)["Beta"]["PER"] == "1617"
