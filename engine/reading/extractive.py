@@ -17,7 +17,7 @@ from engine.documents.text import find_cardinality_cue, find_references, listing
 from engine.reading.answer_text import ITEM_LABEL, cover_clauses, distinct, listed_count, render
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
-from engine.reading.lists import best_lead, counts_without_items, is_lead, items_after
+from engine.reading.lists import best_lead, counts_without_items, is_lead, items_after, split_inline
 from engine.reading.passages import (
     Unit,
     coverage,
@@ -197,6 +197,8 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
             return chosen[:limit], uncovered
     elif parsed.intent == "listing":
+        if split_inline(ranked[0].text):  # the best passage names the items itself ("two agents: A and B")
+            return [("", ranked[0])], uncovered
         subject = stems(listing_subject(parsed.original_question) or "")
         led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
         if led is not None:  # the list the evidence states: its lead sentence and the items under it
@@ -278,9 +280,6 @@ def extract_answer(
     units = split_units(evidence)
     score_units(units, parsed)
     ranked = sorted(units, key=lambda u: -u.score)
-    for u in ranked[:6] if logger.isEnabledFor(logging.DEBUG) else []:
-        logger.debug("unit %.2f cov=%.2f wcov=%.2f p.%d %s", u.score, u.coverage, u.weighted_coverage, u.item.page,
-                     u.text[:90])  # fmt: skip
     best = ranked[0] if ranked else None
     found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
         best is not None and best.weighted_coverage >= MIN_WEIGHTED

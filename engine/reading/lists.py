@@ -150,10 +150,26 @@ def _next_block(lead: Unit, unit: Unit) -> bool:
 
 
 def split_inline(text: str) -> tuple[str, list[str]] | None:
-    """A sentence that announces and holds its items ("... as follows: (a) X; (b) Y.") as (lead, items)."""
+    """A sentence that announces and holds its items ("... as follows: (a) X; (b) Y.", "... has two parts: the
+    pump and the valve.") as (lead, items)."""
     head, colon, rest = text.partition(":")
     items = inline_items(rest) if colon else []
-    return (f"{head}:", items) if len(items) >= 2 else None
+    return (f"{head}:", items) if len(items) >= 2 else _counted_enumeration(head, rest) if colon else None
+
+
+MAX_INLINE_ITEM_WORDS = 6
+"""An item named inline is a name ("the Crawler", "grid search"), not a clause."""
+
+
+def _counted_enumeration(head: str, rest: str) -> tuple[str, list[str]] | None:
+    """Items named after a colon ("A and B", "A, B and C") by a lead that counts exactly as many ("consists of
+    two agents:"): the count is what tells a list from a clause that merely holds an "and"."""
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", rest.strip().rstrip("."))]
+    parts = [p for p in parts if p]
+    counts = {count_value(m.group("count")) for m in _COUNTED.finditer(head)}
+    if len(parts) < 2 or len(parts) not in counts or any(len(p.split()) > MAX_INLINE_ITEM_WORDS for p in parts):
+        return None
+    return f"{normalize_space(head)}:", parts
 
 
 _COUNTED = re.compile(

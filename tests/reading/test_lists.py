@@ -223,3 +223,16 @@ def test_two_sides_quoting_alike_keep_both_quotes() -> None:
     ]
     units = split_units(items)
     assert len(distinct([("v1", units[0]), ("v2", units[1])])) == 2
+
+
+def test_a_lead_that_counts_its_items_names_them_after_its_colon() -> None:
+    assert split_inline("The rig consists of two pumps: the feed pump and the drain pump.") == (
+        "The rig consists of two pumps:",
+        ["the feed pump", "the drain pump"],
+    )
+    assert split_inline("It checks three gauges: pressure, flow and level.") == (
+        "It checks three gauges:",
+        ["pressure", "flow", "level"],
+    )
+    assert split_inline("Note: the feed pump and the drain pump were replaced.") is None  # no count
+    assert split_inline("The rig has three pumps: the feed pump and the drain pump.") is None  # count differs
