@@ -184,7 +184,7 @@ def test_a_bound_is_not_a_superlative() -> None:
 
 def test_a_named_row_is_never_picked_across_period_columns() -> None:
     yearly = [table_cells([item("(Millions) | 2023 | 2022 | 2021\nNet cash from operations | 5,841 | 5,188 | 6,657")])]
-    assert pick_text("Which brought in the most (or lost the least) net cash from operations?", yearly) == ""
+    assert pick_text("Which year had the most net cash from operations (or the smallest outflow)?", yearly) == ""
 
 
 def test_the_kind_asked_after_which_names_no_row() -> None:

@@ -265,7 +265,7 @@ def test_the_verb_of_how_a_metric_moved_names_no_line_item() -> None:
     page = [item("Tarn Corp. Results of Operations\n(in millions) | 2041 | 2040\n"
                  "Provision for income taxes | (411) | (491)\nEffective tax rate | 23% | 20%\n"
                  "Audit settlements & change in reserve | 3.7 | 1.6", page=24)]  # fmt: skip
-    value = _value("How much has the effective tax rate of Tarn changed in 2041?", ["effective tax rate", "changed"],
+    value = _value("By how much has Tarn's effective tax rate changed in 2041?", ["effective tax rate", "changed"],
                    [page])  # fmt: skip
     assert "23%" in value.statement, value
     from engine.reading.value_match import value_spec
