@@ -41,7 +41,7 @@ from engine.reading.value_match import (
     value_spec,
     wanted_scale,
 )
-from engine.reading.value_scoring import in_wanted_scale
+from engine.reading.value_scoring import agreeing, in_wanted_scale
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +94,8 @@ class ValueAnswer:
     doubts: tuple[str, ...] = ()
     """Why the row read may be another figure than the one asked (``statement_sense.doubts``): a percentage, a
     per-share figure, a partial table's row, a label whose head names another thing."""
+    also: tuple[Cell, ...] = ()
+    """Other printings of the value read, on other pages (``value_scoring.agreeing``), cited beside it."""
     kind_ok: bool = True
     """False when the question asks for a ratio, share or rate and the value read is a currency amount, or
     for a count and the value read is an amount, a percentage or a count of other things."""
@@ -159,6 +161,7 @@ def answer_from_cells(
         narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
         doubts=doubts(best.cell, question, asked),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
+        also=agreeing(best.cell, [m.cell for m in ranked]),
     )
 
 

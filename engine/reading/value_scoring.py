@@ -88,3 +88,37 @@ def in_wanted_scale(cell: Cell, wanted: str) -> str | None:
     digits = 3 if abs(value) < 100 else 1
     sign = "-" if value < 0 else ""
     return f"{sign}{cell.unit}{abs(value):,.{digits}f} {wanted}"
+
+
+def _places(raw: str) -> int:
+    match = re.search(r"\.(\d+)", raw)
+    return len(match.group(1)) if match else 0
+
+
+def agreeing(best: Cell, others: Sequence[Cell], limit: int = 2) -> tuple[Cell, ...]:
+    """Other printings of the value read: rows of the same label and period on other pages whose figure agrees
+    with it to the coarser one's rounding (a note's 22.9% and the discussion's 23%). Citing them shows where
+    else the filing states the figure; a row that disagrees is never cited as agreeing."""
+    if not best.is_row or not best.periods:
+        return ()
+    label = stems(best.label)
+    found: dict[int, Cell] = {}
+    for cell in others:
+        if (
+            not cell.is_row
+            or cell.page == best.page
+            or cell.page in found
+            or cell.doc_id != best.doc_id
+            or cell.unit != best.unit
+            or cell.periods[:1] != best.periods[:1]
+            or stems(cell.label) != label
+        ):
+            continue  # fmt: skip
+        slack = 0.5 * 10 ** -min(_places(cell.raw), _places(best.raw))
+        if cell.unit != "%":
+            slack *= SCALE_FACTOR.get(cell.scale or best.scale, 1.0)
+        if abs(cell.scaled - best.scaled) <= slack + 1e-9:
+            found[cell.page] = cell
+        if len(found) >= limit:
+            break
+    return tuple(found.values())

@@ -257,7 +257,7 @@ def _merged(
         group = [f for f in found if f[0][1] == part]
         lines += [_line(pair, value) for pair, value in group] + _difference(group)
     for _, value in found:
-        for cell in value.cells:
+        for cell in (*value.cells, *value.also):  # the value's row, then where else the filing prints it
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]

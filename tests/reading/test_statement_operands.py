@@ -305,3 +305,11 @@ def test_a_section_titled_with_a_segments_name_is_that_segments_table() -> None:
     asked = _value("What were the operating revenues of Tarn's Regulated Businesses segment in 2041?",
                    ["operating revenues", "Regulated Businesses segment"], [company, segment])  # fmt: skip
     assert "3,505" in asked.statement, asked
+
+
+def test_other_printings_of_the_value_that_agree_with_it_are_kept_to_cite() -> None:
+    note = [item("Note 6 Income Taxes\n(in millions) | 2041 | 2040\nEffective tax rate | 22.9% | 20.2%", page=77)]
+    summary = [item("Results of Operations\n(in millions) | 2041 | 2040\nEffective tax rate | 23% | 20%", page=24)]
+    other = [item("Segment Results\n(in millions) | 2041 | 2040\nEffective tax rate | 25% | 21%", page=30)]
+    value = _value("What was Tarn's effective tax rate in 2041?", ["effective tax rate"], [note, summary, other])
+    assert "22.9%" in value.statement and [c.page for c in value.also] == [24], value.also  # 25% disagrees
