@@ -257,8 +257,12 @@ def _merged(
         group = [f for f in found if f[0][1] == part]
         lines += [_line(pair, value) for pair, value in group] + _difference(group)
     for _, value in found:
-        for cell in (*value.cells, *value.also):  # the value's row, then where else the filing prints it
+        for cell in value.cells:
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
+    # where else the filing prints the values: cited last, so they never push out the evidence the answer rests on
+    also = [
+        Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for _, v in found for c in v.also
+    ]
     exact = all(_exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
     # the extractive text stays below the values only where a side or part has no value of its own
@@ -274,7 +278,7 @@ def _merged(
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
-        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest])), "answer_found": True, "caveats": caveats,
+        "text": text, "citations": tuple(dict.fromkeys([*citations, *rest, *also])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "uncovered_sides": checks.uncovered,
         "complete_answer_found": exact and not checks.blocked and not state.value_missing,
     })  # fmt: skip
