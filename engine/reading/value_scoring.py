@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from engine.documents.text import stems
 from engine.reading.periods import Period
+from engine.reading.statement_sense import in_primary_statement
 from engine.reading.table_values import SCALE_FACTOR, Cell
 
 _ADJUSTED = re.compile(r"\b(?<!un)adjusted\b", re.I)
@@ -96,11 +97,12 @@ def _places(raw: str) -> int:
 
 
 def agreeing(best: Cell, others: Sequence[Cell], limit: int = 2) -> tuple[Cell, ...]:
-    """Other printings of the value read: rows of the same label and period on other pages whose figure agrees
-    with it to the coarser one's rounding (a note's 22.9% and the discussion's 23%). Citing them shows where
-    else the filing states the figure; a row that disagrees is never cited as agreeing."""
-    if not best.is_row or not best.periods:
-        return ()
+    """Other printings of the value read, when it is not read from a primary statement: rows of the same label and
+    period on other pages whose figure agrees with it to the coarser one's rounding (a note's 22.9% and the
+    discussion's 23%). Citing them shows where else the filing states the figure; a row that disagrees is never
+    cited as agreeing."""
+    if not best.is_row or not best.periods or in_primary_statement(best.context):
+        return ()  # a primary statement's figure is the authority: its other printings add nothing to cite
     label = stems(best.label)
     found: dict[int, Cell] = {}
     for cell in others:
