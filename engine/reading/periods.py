@@ -166,9 +166,9 @@ def fiscal_quarter(column: str, end_month: int) -> Period | None:
 def fiscal_instant(column: str, end_month: int) -> tuple[Period, ...]:
     """The fiscal periods a balance-sheet date column closes ("July 29, 2023", no span before it), in a fiscal
     year that ends in ``end_month``: the quarter it ends, and the year too when it is the year's last day. A
-    balance held at the end of Best Buy's second quarter of fiscal 2024 is printed under "July 29, 2023"; read
-    as calendar 2023 it would answer for the wrong fiscal year. () when the column is not a lone date at a
-    quarter's end."""
+    retailer whose year ends in late January prints the balance that closes its second fiscal quarter under a
+    late-July date of the calendar year before; read as that calendar year it would answer for the wrong fiscal
+    year. () when the column is not a lone date at a quarter's end."""
     date = _DATE.search(column)
     if date is None or _SPAN.search(column) or len(_DATE.sub(" ", column).split()) > 2:
         return ()

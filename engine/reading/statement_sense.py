@@ -286,7 +286,7 @@ its spaces squeezed out."""
 
 
 def balance_change(cell: Cell, question: str) -> bool:
-    """A balance-sheet item (inventories, receivables, payables) read in the cash-flow statement, for a question
+    """A balance-sheet item (inventories, receivables, payables) read in a table of cash flows, for a question
     that asks for no change: the cash-flow statement prints the item's change over the year ("Accounts
     receivable | (305)" under changes in working capital), never the balance the company holds."""
     if not cell.is_row or not names_balance(question) or _CHANGE_ASKED.search(question):
@@ -337,7 +337,7 @@ def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:
     if total_for_per_share(cell, question):
         reasons.append("it is a total, not a per-share figure")
     if balance_change(cell, question):
-        reasons.append("it is the year's change printed in the cash-flow statement, not the balance")
+        reasons.append("it is the year's change printed among the cash flows, not the balance")
     if stated_change(cell, question):
         reasons.append("the sentence states it as a change, not the amount reported")
     if qualified(cell, question):

@@ -62,7 +62,7 @@ _ENDS_IN_DATE = re.compile(rf"\b({_MONTH_DAY})\s*$", re.I)
 
 def dated_years(previous: str, line: str, years: list[str]) -> list[str]:
     """The year columns a header line names, each with the month and day printed before it ("December 31, 2022"),
-    on this line or, for a line's first year, at the end of the line above ("July 2," over "2023 December 31,
+    on this line or, for a line's first year, ending the line above ("July 2," over "2023 December 31,
     2022"): a balance sheet's date says which fiscal quarter closes there, the bare year does not."""
     out = []
     for n, year in enumerate(years):

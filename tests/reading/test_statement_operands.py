@@ -83,7 +83,7 @@ def test_a_line_item_named_in_a_what_was_question_asks_for_its_value() -> None:
 def test_adjusted_and_non_gaap_name_one_measure_the_label_need_not_repeat() -> None:
     page = [item("Reconciliation of Non-GAAP Measures\n(in millions) | 2041 | 2040\n"
                  "Operating income | 1,700 | 1,650\nAdjusted EBITDA | 2,018 | 2,117", page=12)]  # fmt: skip
-    value = _value("What was Tarn's adjusted non-GAAP EBITDA in 2041?", ["adjusted non-GAAP EBITDA"], [page])
+    value = _value("Give Tarn's non-GAAP adjusted EBITDA for 2041.", ["non-GAAP adjusted EBITDA"], [page])
     assert "2,018" in value.statement and value.label_cover >= 0.99, value
 
 
@@ -95,7 +95,7 @@ ASSETS = [item("Tarn Corp. Consolidated Balance Sheets\n(in millions) | December
                page=41)]  # fmt: skip
 
 
-def test_a_balance_is_read_from_the_balance_sheet_never_as_its_change_in_the_cash_flow_statement() -> None:
+def test_a_balance_is_read_from_the_balance_sheet_never_as_its_change_in_a_cash_flow_table() -> None:
     value = _value("What were Tarn's accounts receivable at the end of 2041?", ["accounts receivable"],
                    [CASH_FLOWS, ASSETS])  # fmt: skip
     assert "5,020" in value.statement and not value.narrower, value
@@ -272,7 +272,7 @@ def test_the_verb_of_how_a_metric_moved_names_no_line_item() -> None:
 
     spec = value_spec("How much has the tax rate changed?", ["tax rate", "changed"], [])
     assert spec.terms == (frozenset(stems("tax rate")),), spec.terms  # "changed" asks how it moved
-    noun = value_spec("What was the change in working capital?", ["change in working capital"], [])
+    noun = value_spec("How big was the change in working capital?", ["change in working capital"], [])
     assert any(len(term) == 3 for term in noun.terms), noun.terms  # the noun may name a line item
 
 
@@ -311,5 +311,5 @@ def test_other_printings_of_the_value_that_agree_with_it_are_kept_to_cite() -> N
     note = [item("Note 6 Income Taxes\n(in millions) | 2041 | 2040\nEffective tax rate | 22.9% | 20.2%", page=77)]
     summary = [item("Results of Operations\n(in millions) | 2041 | 2040\nEffective tax rate | 23% | 20%", page=24)]
     other = [item("Segment Results\n(in millions) | 2041 | 2040\nEffective tax rate | 25% | 21%", page=30)]
-    value = _value("What was Tarn's effective tax rate in 2041?", ["effective tax rate"], [note, summary, other])
+    value = _value("What effective tax rate did Tarn report for 2041?", ["effective tax rate"], [note, summary, other])
     assert "22.9%" in value.statement and [c.page for c in value.also] == [24], value.also  # 25% disagrees
