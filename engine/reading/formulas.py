@@ -53,7 +53,7 @@ and at the end of the year asked, i.e. the year-ends of the year before and of t
 _YEARS_AVERAGE = re.compile(r"\b(?:\d+|two|three|four|five)[- ]year average of\s+", re.I)
 _GROWTH = re.compile(
     r"\bgrowth(?: rate)?\b|\b(?:year[- ]over[- ]year|yoy|percent(?:age)?)\s+(?:change|increase|decrease|growth)\b|"
-    r"\b(?:change|increase|decrease)\s+in\s+[\w\s&,-]+?\s+from\b",
+    r"\b(?:change|increase|decrease)\s+in\s+[\w\s&,-]+?\s+(?:from\b|as\s+an?\s+percent(?:age)?\b)",
     re.I,
 )
 _ASIDE = re.compile(r"\((?![^()]*(?:[+*/×]|\s-\s|\bdivided by\b|\bless\b|\bminus\b|\bplus\b))[^()]*\)")
@@ -261,6 +261,10 @@ _RATIO_PARTS = re.compile(
     re.I,
 )
 
+_SUM_OF = re.compile(
+    r"^(?:the\s+)?(?:total|sum|combined total)\s+of\s+(?:the\s+)?(?P<a>[^,]+?)\s+and\s+(?:the\s+)?(?P<b>.+)$", re.I
+)
+"""'the total (sum) of A and B' asks for A + B ('total revenues and net income', without 'of', names two items)."""
 _TERMS_TO = re.compile(r"[ -]to[ -]", re.I)
 """Between a ratio's two terms: "debt-to-equity", "Net Debt to Total Equity"."""
 
@@ -281,7 +285,7 @@ def _margin(rest: str, definitions: dict[str, Node]) -> Node | None:
 def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = False) -> Node | None:
     """The expression in the question's own ask ("the FY2017 operating income less interest"); a ratio
     named by its two terms ("Net Debt to Total Equity", "the capex to revenue ratio") divides them."""
-    rest = re.split(r"(?<=[.?])\s", rest)[0]
+    rest = _SUM_OF.sub(r"\g<a> + \g<b>", re.split(r"(?<=[.?])\s", rest)[0], count=1)
     average = _YEARS_AVERAGE.search(rest)
     span = periods_in(rest)
     if average:
@@ -319,7 +323,7 @@ def _growth_subject(text: str) -> str:
     if not m:
         plain = re.sub(r"^(?:(?:the|to|from|and)\s+)+", "", plain.strip(), flags=re.I)
         m = re.search(r"^([a-z][\w\s&-]{2,60}?)\s+growth(?: rate)?\b", plain, re.I)
-    return _clean(m.group(1)) if m else ""
+    return re.sub(r"\s+as\s+an?\s+percent(?:age)?$", "", _clean(m.group(1)), flags=re.I) if m else ""
 
 
 def operands(node: Node | None) -> list[str]:

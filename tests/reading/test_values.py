@@ -6,7 +6,7 @@ import pytest
 
 from engine.contracts import EvidenceItem
 from engine.documents.text import stems
-from engine.reading.formulas import evaluate, parse_formula
+from engine.reading.formulas import evaluate, operands, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import cells_in
@@ -408,3 +408,11 @@ def test_a_count_of_fractional_units_is_still_read_for_how_many_units():
     value = answer_value("By how many points does the tuned sonar improve on the baseline?", ["points"],
                          line_item_names, [[item(text)]])  # fmt: skip
     assert value is not None and value.statement.startswith("7.2 points"), value
+
+
+def test_the_total_of_two_items_is_their_sum_and_a_change_as_a_percentage_is_a_growth() -> None:
+    total = parse_formula("What is the total of Freight Fees and Dock Fees in 2031?")
+    assert total is not None and total.op == "+" and operands(total) == ["Freight Fees", "Dock Fees"]
+    assert parse_formula("What were total freight fees and dock fees in 2031?") is None  # two items, no sum asked
+    growth = parse_formula("What is the change in Dock Fees as a percentage between 2030 and 2031?")
+    assert growth is not None and growth.op == "%" and operands(growth) == ["Dock Fees"]
