@@ -38,7 +38,16 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, Cell
-from engine.reading.value_scoring import MOVED, RARITY_LABELS, basis_restated, period_match, term_share, word_weights
+from engine.reading.value_scoring import (
+    MOVED,
+    RARITY_LABELS,
+    basis_restated,
+    page_number,
+    period_match,
+    term_share,
+    wanted_scale,
+    word_weights,
+)
 
 ASKING_WORDS = frozenset(
     {
@@ -88,8 +97,6 @@ _TOTAL = re.compile(r"^\s*total\b", re.I)
 
 MIN_LABEL_COVER = 0.5
 """A cell answers only when its label holds at least half of the metric's (weighted) terms."""
-
-_WANTED_SCALE = re.compile(r"\b(?:in|as)\s+(?:(?:USD|US\$|\$|EUR|dollars?)\s+)?(thousands|millions|billions)\b", re.I)
 
 
 _STATEMENTS = (
@@ -175,14 +182,6 @@ _POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['â
 def _owners(question: str) -> set[str]:
     """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
     return {w for m in _POSSESSIVE.finditer(question) for w in stems(m.group(1))}
-
-
-def wanted_scale(text: str) -> str:
-    """The scale a question wants its answer in ("Answer in USD millions" -> "million"), else ""."""
-    scale = _WANTED_SCALE.search(text)
-    return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
-        scale.group(1).lower() if scale else "", ""
-    )
 
 
 def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
@@ -343,7 +342,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
         cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity)
-        if cover < MIN_LABEL_COVER:
+        if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)
         core = _core(cell.label, spec) if cell.is_row else label

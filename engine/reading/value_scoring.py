@@ -124,3 +124,23 @@ def agreeing(best: Cell, others: Sequence[Cell], limit: int = 2) -> tuple[Cell, 
         if len(found) >= limit:
             break
     return tuple(found.values())
+
+
+_CONTENTS = re.compile(r"\s*(?:table of )?contents\s*", re.I)
+
+
+def page_number(cell: Cell) -> bool:
+    """A row of a table of contents: its figure is the page a title starts on (a bare whole number under a
+    "Contents" heading), never a value of what the title names."""
+    return cell.is_row and bool(_CONTENTS.fullmatch(cell.context)) and not (cell.unit or cell.scale or cell.measure)
+
+
+_WANTED_SCALE = re.compile(r"\b(?:in|as)\s+(?:(?:USD|US\$|\$|EUR|dollars?)\s+)?(thousands|millions|billions)\b", re.I)
+
+
+def wanted_scale(text: str) -> str:
+    """The scale a question wants its answer in ("Answer in USD millions" -> "million"), else ""."""
+    scale = _WANTED_SCALE.search(text)
+    return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
+        scale.group(1).lower() if scale else "", ""
+    )

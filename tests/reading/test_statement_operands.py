@@ -313,3 +313,11 @@ def test_other_printings_of_the_value_that_agree_with_it_are_kept_to_cite() -> N
     other = [item("Segment Results\n(in millions) | 2041 | 2040\nEffective tax rate | 25% | 21%", page=30)]
     value = _value("What effective tax rate did Tarn report for 2041?", ["effective tax rate"], [note, summary, other])
     assert "22.9%" in value.statement and [c.page for c in value.also] == [24], value.also  # 25% disagrees
+
+
+def test_a_table_of_contents_row_holds_a_page_number_not_a_value() -> None:
+    contents = [EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="tarn_manual.pdf", page=2,
+                             section_path=("Contents",), text="Pairing the strap sensor | 7\nCleaning the lens | 9")]  # fmt: skip
+    cells = with_document_scale(cells_in([contents]))
+    assert answer_from_cells("How many steps are needed for pairing the strap sensor?", ["pairing", "strap sensor"],
+                             line_item_names, cells) is None  # fmt: skip
