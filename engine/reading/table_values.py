@@ -34,7 +34,8 @@ NUMBER = re.compile(
 "$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers."""
 _SCALE = re.compile(
     r"\(\s*(?:in\s+|amounts?\s+in\s+|dollars\s+in\s+|\$\s*in\s+|€\s*in\s+|US\$\s*in\s+)?(?P<a>thousands|millions|billions)\b"
-    r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)",
+    r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)"
+    r"|\(\s*(?:in\s+)?(?:US|A|C)?[$€£]\s*(?P<d>thousand|million|billion)s?\s*\)",  # "($ million)", "(€ million)"
     re.I,
 )
 _SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion", "000": "thousand",
@@ -119,10 +120,8 @@ def parse_number(text: str) -> tuple[float, str, str, str] | None:
 def table_scale(text: str) -> str:
     """The scale a table states ("(in millions, except per share data)", "(Millions)"), else ""."""
     m = _SCALE.search(text)
-    if m is None:
-        return ""
-    word = (m.group("a") or m.group("b") or m.group("c") or "").lower()
-    return _SCALE_WORD.get(word, "")
+    word = next((g for g in m.groups() if g), "").lower() if m else ""
+    return _SCALE_WORD.get(word, word if word in SCALE_FACTOR else "")  # "($ million)": singular after a currency
 
 
 # --------------------------------------------------------------------------------------------

@@ -321,3 +321,10 @@ def test_a_table_of_contents_row_holds_a_page_number_not_a_value() -> None:
     cells = with_document_scale(cells_in([contents]))
     assert answer_from_cells("How many steps are needed for pairing the strap sensor?", ["pairing", "strap sensor"],
                              line_item_names, cells) is None  # fmt: skip
+
+
+def test_a_singular_scale_after_a_currency_sign_states_the_tables_scale() -> None:
+    from engine.reading.table_values import table_scale
+
+    assert table_scale("($ million)") == "million" and table_scale("(US$ thousand)") == "thousand"
+    assert table_scale("(in millions, except per share data)") == "million" and table_scale("(Percent)") == ""
