@@ -71,3 +71,10 @@ def dated_years(previous: str, line: str, years: list[str]) -> list[str]:
         date = here or above
         out.append(f"{date.group(1)} {year}" if date else year)
     return out
+
+
+def repeated_columns(columns: list[str]) -> set[str]:
+    """Column headers a header prints more than once ("2023 | 2022 | 2023 | 2022" whose spans, the quarter's and
+    the year's, were lost): a figure under one of them may be either period's, so none is read for a period."""
+    named = [c for c in columns if c.strip()]
+    return {c for c in named if named.count(c) > 1}

@@ -19,7 +19,7 @@ from engine.documents.text import normalize_space
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
-from engine.reading.table_rows import dated_years, footnoted, period_led_columns, unsplit_row
+from engine.reading.table_rows import dated_years, footnoted, period_led_columns, repeated_columns, unsplit_row
 
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
@@ -362,7 +362,7 @@ def _cells_of_row(
     label, values = footnoted(re.sub(r"[\s.·…_]{3,}$", "", row[0])), row[1:]  # no dot leaders ("Total assets....")
     if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
-    offset = _offset(columns, values)
+    offset, repeated = _offset(columns, values), repeated_columns(columns)
     found: list[Cell] = []
     for n, raw in enumerate(values):
         parsed = parse_number(raw)
@@ -379,7 +379,7 @@ def _cells_of_row(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" or PER_SHARE_LABEL.search(label) else scale), unit=unit,
-                periods=periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
+                periods=() if column in repeated else periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
                 bound=bound.group("bound").lower() if bound else "",
             )

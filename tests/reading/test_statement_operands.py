@@ -328,3 +328,10 @@ def test_a_singular_scale_after_a_currency_sign_states_the_tables_scale() -> Non
 
     assert table_scale("($ million)") == "million" and table_scale("(US$ thousand)") == "thousand"
     assert table_scale("(in millions, except per share data)") == "million" and table_scale("(Percent)") == ""
+
+
+def test_a_header_that_prints_the_same_year_twice_reads_neither_figure_for_that_year() -> None:
+    release = [item("(Dollars in millions) | 2041 | 2040 | 2041 | 2040\n"
+                    "Net sales | $ 3,226.8 | $ 2,729.4 | $ 10,208.6 | $ 8,630.9", page=1)]  # fmt: skip
+    cells = [c for c in cells_in([release]) if c.label == "Net sales"]
+    assert cells and all(not c.periods for c in cells), cells  # the quarter's and the year's spans were lost
