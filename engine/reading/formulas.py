@@ -374,8 +374,7 @@ def _eval(node: Node, lookup: Lookup, working: Working, period: Period | None) -
 
 
 def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: Period | None) -> float | None:
-    """Money spent is read as a magnitude: statements print outflows in parentheses, while a definition
-    names the quantity ("cash from operations - capex"); money earned keeps its sign (``signed_input``)."""
+    """Money spent is read as a magnitude, money earned with its sign (``signed_input``)."""
     periods: tuple[Period | None, ...] = operand.periods or (default,)
     if operand.mode == "average_year" and default is not None and default.quarter is None:
         periods = (Period(default.year - 1), default)  # the opening and closing balance of the year
