@@ -9,9 +9,12 @@ says whether a passage names it (positive), only a sibling of it (negative) or n
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.documents.text import stems
 from engine.reading.periods import YEAR
+from engine.reading.reporting_terms import REPORTING_TERMS
 
 _NAMED = re.compile(r"\b([A-Z][A-Za-z]{2,})[\s-](\d{1,4}[A-Za-z]?|[IVX]{1,4}|[A-Z])\b(?![-.]?\d)")
 """A name and its variant: "Heron 2", "Model S", "GPT-4", "Pixel 7a", "Watch D"."""
@@ -66,3 +69,45 @@ def focus_score(text: str, focus: Focus) -> int:
     if not years:
         return 0
     return 1 if years & set(focus.years) else -1
+
+
+_TITLE_WORD = re.compile(r"(?<![\w'’.])([A-Z][a-z][\w-]*)\b(?!['’]s\b)")
+"""A capitalised word that is no acronym ("Zorbex", "Health"), not in the possessive ("Acme's": whose value)."""
+_CALENDAR = frozenset(stems(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday fiscal year quarter"
+))  # fmt: skip
+_REPORTING = frozenset(
+    w for term in REPORTING_TERMS for w in stems(f"{term.names} {term.search} {term.pattern}".replace(";", " "))
+)
+"""The words of the reporting vocabulary ("Net Revenues", "Total Assets"): a capitalised metric, not a name."""
+
+
+def named_words(question: str, ignore: Sequence[str] = ()) -> tuple[str, ...]:
+    """The names a question qualifies its metric with ("Zorbex revenue", "net sales of Health Care"): capitalised
+    words past its first, outside the calendar, the reporting vocabulary and ``ignore`` (the issuers' names)."""
+    skip = _CALENDAR | _REPORTING | {w for name in ignore for w in stems(name)}
+    issuers = [name.lower() for name in ignore if len(name) >= 5]  # "BESTBUY" holds "Best" and "Buy"
+    first = re.match(r"\s*\S+", question)
+    text = _OWNER.sub(lambda m: " " * len(m.group(0)), question)  # "Best Buy's revenue": whose, not which
+    found = [
+        m.group(1).lower() for m in _TITLE_WORD.finditer(text)
+        if (first is None or m.start() >= first.end()) and not stems(m.group(1)) & skip
+        and not any(m.group(1).lower() in issuer for issuer in issuers)
+    ]  # fmt: skip
+    return tuple(dict.fromkeys(found))
+
+
+_OWNER = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")
+"""A capitalised name in the possessive ("Best Buy's", "3M's"): whose value, not which."""
+
+
+def owners(question: str) -> set[str]:
+    """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
+    return {w for m in _OWNER.finditer(question) for w in stems(m.group(1))}
+
+
+def names_all(text: str, named: Sequence[str]) -> bool:
+    """Whether ``text`` names every one of ``named``."""
+    held = stems(text)
+    return all(stems(word) <= held for word in named)

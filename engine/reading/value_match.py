@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.documents.text import find_references, stems
-from engine.reading.entities import Focus, focus_of, focus_score
+from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.periods import Period, periods_in
@@ -121,6 +121,8 @@ class ValueSpec:
     wanted_scale: str
     """"thousand", "million", "billion" when the question names the scale of its answer, else ""."""
     question: str = ""
+    named: tuple[str, ...] = ()
+    """Names the question qualifies its metric with ("Zorbex revenue"): a value of the thing named names it."""
     sources: str = ""
     """Where the whole question says to read (an input's spec keeps the question's "from the cash flow
     statement"); empty: the question itself."""
@@ -157,7 +159,7 @@ def value_spec(
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
-    drop |= named | references | _owners(question) | measure_words(question) | basis_restated(question)
+    drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
     terms = []
     for keyword in keywords:
         if MOVED.fullmatch(keyword.strip()):
@@ -172,16 +174,8 @@ def value_spec(
         periods=periods,
         wanted_scale=wanted_scale(question),
         question=question,
+        named=named_words(question, entity_words),
     )
-
-
-_POSSESSIVE = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")
-"""A capitalised name in the possessive ("Best Buy's", "3M's"): whose value, not which."""
-
-
-def _owners(question: str) -> set[str]:
-    """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
-    return {w for m in _POSSESSIVE.finditer(question) for w in stems(m.group(1))}
 
 
 def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
@@ -322,6 +316,11 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
     return -0.2
 
 
+NAMED_FIT = 0.8
+"""When some cell names what the question qualifies its metric with, a cell that does leads by this much and one
+that does not trails by it: the company's total never answers for a product, segment or region named."""
+
+
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
@@ -338,6 +337,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     question_stems = stems(spec.question)
     asked = question_stems.union(*spec.terms, *spec.alternatives)
     dimensions = dimensions_asked(spec.question)
+    naming = bool(spec.named) and any(names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells)
     matches: list[ValueMatch] = []
     for cell, label in zip(cells, labels, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
@@ -357,6 +357,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score += 0.3  # no period asked: the latest one reported
         score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
+        if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
+            score += NAMED_FIT if names_all(f"{cell.label} {cell.column} {cell.context}", spec.named) else -NAMED_FIT
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
         # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share

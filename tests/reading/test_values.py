@@ -416,3 +416,14 @@ def test_the_total_of_two_items_is_their_sum_and_a_change_as_a_percentage_is_a_g
     assert parse_formula("What were total freight fees and dock fees in 2031?") is None  # two items, no sum asked
     growth = parse_formula("What is the change in Dock Fees as a percentage between 2030 and 2031?")
     assert growth is not None and growth.op == "%" and operands(growth) == ["Dock Fees"]
+
+
+def test_a_metric_qualified_by_a_name_is_read_from_the_row_naming_it() -> None:
+    income = [item("Consolidated Statements of Income\n(millions) | 2031 | 2030\nRevenues | $ 81,288 | $ 41,651",
+                   page=60)]  # fmt: skip
+    products = [item("Revenues by product\n(millions) | 2031 | 2030\nZorbex | 36,781 | 154\nPrevix | 5,272 | 5,850",
+                     page=30)]  # fmt: skip
+    named = answer_value("What was Zorbex revenue in 2031?", ["Zorbex revenue"], line_item_names, [income, products])
+    assert named is not None and named.statement.startswith("Zorbex, 2031: 36,781"), named
+    total = answer_value("What were total revenues in 2031?", ["total revenues"], line_item_names, [income, products])
+    assert total is not None and "81,288" in total.statement, total
