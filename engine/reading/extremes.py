@@ -189,9 +189,15 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     named_columns = [c for c in columns if measure and by_measure[c] == len(measure)]
     if not measure and len(columns) == 1:
         named_columns = columns  # "which is larger, X or Y?" over a table of one value column: that column
+    heads = [c for c in columns if measure and named_count(c, measure[-1:]) == 1
+             and named_count(c, measure) == len(_header_words(c))]  # fmt: skip
+    if not named_columns and len(heads) == 1:  # the one column whose header is the measure's head noun and
+        named_columns = heads  # none of its other words ("Sales" for "net sales"; "Net" is no "net revenue")
     row_score = {r: named_count(r, terms) for r in labels}
     top_row = max(row_score.values(), default=0)
     rows = [r for r in labels if row_score[r] == top_row] if top_row else labels
+    if top_row:  # a row named whole is named as well as a longer one ("Health Care or Consumer")
+        rows += [r for r in labels if r not in rows and 0 < row_score[r] == len(_header_words(r))]
     # columns the question names whole by any of its words ("recall or precision" after "higher for M")
     options = [c for c in columns if header_named(c, terms)] if not named_columns else []
     if len(rows) == 1 and (len(named_columns) >= 2 or len(options) >= 2 or not measure):

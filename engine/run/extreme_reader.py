@@ -12,6 +12,7 @@ answer is left as it was.
 from __future__ import annotations
 
 import logging
+import re
 
 from engine.contracts import AnswerWithEvidence, Citation
 from engine.contracts import CaveatKind as K
@@ -19,6 +20,7 @@ from engine.contracts.caveats import without
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
+from engine.reading.periods import periods_in
 from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
@@ -40,14 +42,27 @@ def _content(state: RunState) -> str:
 
 def page_tables(state: RunState) -> list[list[Cell]]:
     """The tables of the strongest evidence pages, best page first: the loosely printed ones, then each
-    page's split rows as one table."""
+    page's split rows as one table; a quarter's table only for a question that asks a quarter."""
     tables: list[list[Cell]] = []
     for page in value_pages(state, None):
         tables += loose_tables(page) + grouped_tables(page)
         split = table_cells(page)
         if split:
             tables.append(split)
-    return tables
+    return [t for t in tables if _period_fits(t, state.parsed.original_question)]
+
+
+_QUARTERLY = re.compile(r"\bquarters?\b|\bquarterly\b|\bthree months\b|\b13 weeks\b", re.I)
+"""What names a quarter's figures ("Fourth-quarter results", "three months ended")."""
+
+
+def _period_fits(table: list[Cell], question: str) -> bool:
+    """A table of a quarter's figures does not answer a question that asks a year's (it names a year and no
+    quarter): the fourth quarter's segment sales are not the year's."""
+    if not table or not periods_in(question) or _QUARTERLY.search(question):
+        return True
+    head = table[0]
+    return not _QUARTERLY.search(f"{head.context} {head.column} {head.quote}")
 
 
 def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:

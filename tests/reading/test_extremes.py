@@ -210,3 +210,12 @@ def test_a_caption_phrase_is_no_header_of_columns() -> None:
 def test_a_capitalised_column_name_that_spells_a_stop_word_is_still_a_name() -> None:
     (table,) = loose_tables([item("Test set | Tokens LOC PER\nAlpha 5345 1306 1274\nBeta 4643 1668 1617")])
     assert rows_of(table)["Beta"]["PER"] == "1617"
+
+
+def test_a_header_that_is_the_measures_head_noun_is_its_column_and_rows_named_whole_are_compared() -> None:
+    table = [table_cells([item("Segment results (Millions) | Sales | Income\nGarden Tools | 6,021 | 1,799\n"
+                               "Pumps | 4,796 | 1,027\nTotal Company | 32,765 | 7,207")])]  # fmt: skip
+    text = pick_text("Which segment had higher net sales, Garden Tools or Pumps?", table)
+    assert text.startswith("Garden Tools: Sales 6,021 (the highest of 2 rows)"), text
+    text = pick_text("Which segment had lower net sales, Garden Tools or Pumps?", table)
+    assert text.startswith("Pumps: Sales 4,796 (the lowest of 2 rows)"), text

@@ -58,3 +58,18 @@ def test_a_value_at_a_named_row_and_column_is_read_from_the_table(config) -> Non
     result = ask(config, "What is the precision of Osprey-9B?")
     assert result.text == "Osprey-9B, Prec.: 58.1.", result.text
     assert result.citations[0].quote == "Osprey-9B 64.0 58.1 69.9 15.2"
+
+
+def test_a_quarters_table_does_not_answer_for_the_year() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.table_values import table_cells
+    from engine.run.extreme_reader import _period_fits
+
+    quarter = table_cells([EvidenceItem(
+        chunk_id="d:p21:b0", doc_id="d", file_name="acme.pdf", page=21, section_path=("Fourth-quarter results",),
+        text="Segment results (Millions) | Sales | Income\nGarden Tools | 1,520 | 458\nPumps | 1,211 | 257",
+    )])  # fmt: skip
+    assert quarter
+    assert not _period_fits(quarter, "Which segment had higher sales in 2031, Garden Tools or Pumps?")
+    assert _period_fits(quarter, "Which segment had higher sales in the fourth quarter of 2031, Garden Tools or Pumps?")
+    assert _period_fits(quarter, "Which segment had higher sales, Garden Tools or Pumps?")
