@@ -219,3 +219,10 @@ def test_a_header_that_is_the_measures_head_noun_is_its_column_and_rows_named_wh
     assert text.startswith("Garden Tools: Sales 6,021 (the highest of 2 rows)"), text
     text = pick_text("Which segment had lower net sales, Garden Tools or Pumps?", table)
     assert text.startswith("Pumps: Sales 4,796 (the lowest of 2 rows)"), text
+
+
+def test_a_total_row_and_a_currency_sign_on_the_first_row_only_do_not_stop_a_pick() -> None:
+    table = [table_cells([item("Segment results (Millions) | Sales | Income\nGarden Tools | $ 6,021 | $ 1,799\n"
+                               "Pumps | 4,796 | 1,027\nTotal Company | $ 10,817 | $ 2,826")])]  # fmt: skip
+    text = pick_text("Which segment had the highest sales?", table)
+    assert text.startswith("Garden Tools: Sales $ 6,021 (the highest of 2 rows)"), text
