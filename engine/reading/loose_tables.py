@@ -24,8 +24,8 @@ VALUE = re.compile(
     r"(?:\((?P<spread>[\d.]+)\)|±[\d.]+)?[*†‡§¶]*$"
 )
 """A cell of a results table: a number, maybe a percent sign, maybe the spread printed right after it with
-no space ("85.9(2.5)", "71.3±0.4") and footnote marks. A number in parentheses standing alone ("(0.5)") is
-not a cell: it belongs to the label before it ("GPT-4 (0.5)", a setting of the model)."""
+no space ("81.5(1.1)", "71.3±0.4") and footnote marks. A number in parentheses standing alone ("(0.5)") is
+not a cell: it belongs to the label before it ("Kestrel (0.7)", a setting of the model)."""
 EMPTY_CELL = frozenset("-–—")
 """A dash after a row's first number is an empty cell (a result not reported), not a label."""
 MIN_ROWS = 2
@@ -40,7 +40,7 @@ SPLIT_CELLS = 2
 """A line with this many cell separators had its values split by the table finder (a label cell alone is
 split off by its wider gap): it is not a loose row."""
 MAX_COLUMN_CHARS = 24
-"""A column header is a short name ("Acc.", "BLEU-4", "Amazon-music"): longer tokens are prose."""
+"""A column header is a short name ("Acc.", "BLEU-4", "Harbor-east"): longer tokens are prose."""
 
 
 @dataclass
