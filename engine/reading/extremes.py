@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.documents.text import STOPWORDS, stem
-from engine.reading.table_values import Cell
+from engine.reading.table_values import TOTAL_ROW, Cell
 
 Direction = Literal["max", "min", "best", "worst"]
 
@@ -222,16 +222,13 @@ def _pick_in(ask: ExtremeAsk, table: list[Cell]) -> tuple[tuple[int, int], Pick]
     else:
         return None  # no header names the measure, or one row and one column: a lookup, not a pick
     if axis == "row":  # a table's total is the sum of the rows compared, not one of them ("Total Company")
-        among = [c for c in among if not _TOTAL_ROW.match(c.label)] or among
+        among = [c for c in among if not TOTAL_ROW.match(c.label)] or among
     if len({c.label if axis == "row" else c.column for c in among}) < 2 or len({_kind(c.unit) for c in among}) > 1:
         return None  # nothing to pick among, or values of different kinds
     lower = axis == "row" and lower_is_better(among[0].column)
     pick_max = {"max": True, "min": False, "best": not lower, "worst": lower}[ask.direction]
     cell = (max if pick_max else min)(among, key=lambda c: c.value)
     return (top_measure + top_row, len(among)), Pick(cell, tuple(among), axis, lower)
-
-
-_TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
 
 
 def _kind(unit: str) -> str:

@@ -74,6 +74,11 @@ def summary_kind(context: str) -> str:
     return ""
 
 
+def names_quarter(text: str) -> bool:
+    """Whether ``text`` names a quarter ("fourth-quarter results", "Q4", "three months ended", "13 weeks")."""
+    return asks_for_summary(text, "quarterly")
+
+
 def asks_for_summary(question: str, kind: str) -> bool:
     """Whether ``question`` asks for the figures of a partial table of ``kind`` ("the guarantor group's
     net sales", "fourth-quarter revenue", "the segment's operating income")."""

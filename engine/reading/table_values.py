@@ -185,6 +185,8 @@ the last column's year). An amount ends where its digits end and amounts are apa
 run of digits is never tried as many amounts (linear time)."""
 
 
+TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
+"""A table's total row ("Total", "Total Company", "Total net sales"): the sum of the rows above it."""
 STATEMENT_TITLE = re.compile(
     r"\b(?:statements? of (?:consolidated )?(?:operations|income|earnings|cash flows?|financial position|"
     r"comprehensive (?:income|loss)|changes in (?:stockholders|shareholders)|equity)|balance sheets?)\b",

@@ -37,7 +37,7 @@ from engine.reading.statement_sense import (
     unasked_per_share,
     unasked_summary,
 )
-from engine.reading.table_values import STATEMENT_TITLE, Cell
+from engine.reading.table_values import STATEMENT_TITLE, TOTAL_ROW, Cell
 from engine.reading.value_scoring import (
     MOVED,
     RARITY_LABELS,
@@ -92,8 +92,6 @@ ASKING_WORDS = frozenset(
 before use: "statements" and "consolidated" are dropped with their singular and base forms)."""
 
 _ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
-
-_TOTAL = re.compile(r"^\s*total\b", re.I)
 
 MIN_LABEL_COVER = 0.5
 """A cell answers only when its label holds at least half of the metric's (weighted) terms."""
@@ -360,7 +358,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if names_all(f"{cell.label} {cell.column} {cell.context}", spec.named) else -NAMED_FIT
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
-        score += 0.25 if cell.is_row and _TOTAL.match(cell.label) else 0.0  # the table's total, not one segment's
+        score += 0.25 if cell.is_row and TOTAL_ROW.match(cell.label) else 0.0  # the table's total, not one segment's
         # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share
         # is the company's net income (what EPS and returns on equity divide), the other includes minority holders
         score += 0.4 if cell.is_row and owners_share(cell.label) != cell.label else 0.0

@@ -12,7 +12,6 @@ answer is left as it was.
 from __future__ import annotations
 
 import logging
-import re
 
 from engine.contracts import AnswerWithEvidence, Citation
 from engine.contracts import CaveatKind as K
@@ -21,6 +20,7 @@ from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
 from engine.reading.periods import periods_in
+from engine.reading.statement_sense import names_quarter
 from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
@@ -52,17 +52,13 @@ def page_tables(state: RunState) -> list[list[Cell]]:
     return [t for t in tables if _period_fits(t, state.parsed.original_question)]
 
 
-_QUARTERLY = re.compile(r"\bquarters?\b|\bquarterly\b|\bthree months\b|\b13 weeks\b", re.I)
-"""What names a quarter's figures ("Fourth-quarter results", "three months ended")."""
-
-
 def _period_fits(table: list[Cell], question: str) -> bool:
     """A table of a quarter's figures does not answer a question that asks a year's (it names a year and no
     quarter): the fourth quarter's segment sales are not the year's."""
-    if not table or not periods_in(question) or _QUARTERLY.search(question):
+    if not table or not periods_in(question) or names_quarter(question):
         return True
     head = table[0]
-    return not _QUARTERLY.search(f"{head.context} {head.column} {head.quote}")
+    return not names_quarter(f"{head.context} {head.column} {head.quote}")
 
 
 def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
