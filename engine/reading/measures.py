@@ -1,8 +1,8 @@
 """What a "how long / how far / how heavy" question measures, and whether a number is of that kind.
 
 "How long did the run take?" asks for a time: of "trained for 300,000 steps (3.5 days)" the answer is
-the 3.5 days, not the step count. The units are those ``table_values.NUMBER`` reads after a number
-(its ``measure``); each belongs to one dimension.
+the 3.5 days, not the step count. The units here are the ones ``table_values.NUMBER`` reads after a number
+(its ``measure``); each measures one dimension, or counts things.
 """
 
 from __future__ import annotations
@@ -27,9 +27,13 @@ _UNITS: dict[Dimension, tuple[str, ...]] = {
     "frequency": ("hz", "ghz", "mhz"),
     "temperature": ("°c", "°f"),
 }  # fmt: skip
-"""Each unit of ``table_values.NUMBER``'s measure group by the dimension it measures (counts such as
-"people" or "stores" measure none)."""
+"""Each unit documents print after a number, by the dimension it measures."""
 _DIMENSION_OF = {unit: dim for dim, units in _UNITS.items() for unit in units}
+COUNTED_UNITS = ("times", "people", "employees", "stores", "units", "shares", "points", "bps", "basis points", "cps",
+                 "cents")  # fmt: skip
+"""Words printed after a number that count things ("5,000 employees", "25 basis points"): no dimension."""
+UNITS_AFTER_NUMBER = (*_DIMENSION_OF, *COUNTED_UNITS)
+"""Every word ``table_values.NUMBER`` reads after a number as what it measures or counts (its ``measure``)."""
 
 _ASKED: dict[str, tuple[Dimension, ...]] = {
     "long": ("time", "length"),  # "how long did it take" or "how long is the cable"
@@ -88,4 +92,13 @@ def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> flo
     return 0.0 if is_row else -MISFIT_PENALTY
 
 
-__all__ = ["HOW_MEASURE", "Dimension", "dimension_of", "dimensions_asked", "measure_fit", "measure_words"]
+__all__ = [
+    "COUNTED_UNITS",
+    "HOW_MEASURE",
+    "UNITS_AFTER_NUMBER",
+    "Dimension",
+    "dimension_of",
+    "dimensions_asked",
+    "measure_fit",
+    "measure_words",
+]

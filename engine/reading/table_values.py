@@ -16,18 +16,17 @@ from dataclasses import dataclass
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR, has_rows
 from engine.documents.text import normalize_space
+from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import dated_years, footnoted, period_led_columns, repeated_columns, unsplit_row
 
+_AFTER_NUMBER = "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
-    r"(?:\s?(?P<measure>(?:minutes?|min|hours?|hrs?|seconds?|sec|ms|days?|weeks?|months?|years?|kilograms?|kg|grams?|"
-    r"lbs?|tonnes?|kilometres?|kilometers?|km|metres?|meters?|centimetres?|centimeters?|cm|millimetres?|mm|"
-    r"miles?|ft|inches|km/h|mph|m/s|GB|MB|KB|TB|mAh|Wh|kWh|kW|Hz|GHz|MHz|°C|°F|times|people|"
-    r"employees|stores|units|shares|points|bps|basis points|cps|cents)(?![\w/])))?",
+    rf"(?:\s?(?P<measure>(?:{_AFTER_NUMBER})(?![\w/])))?",
     re.I,
 )
 """A number with its sign, currency, percent, scale word and measurement unit ("38 min", "1.2 kg",
