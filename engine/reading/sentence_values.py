@@ -19,6 +19,17 @@ _COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
 """The plural noun (with one modifier) a bare number counts: "64 survey flights", "12 stations"."""
 
 
+def counted_words(text: str) -> list[str]:
+    """What each number of ``text`` measures or counts: the unit printed after it ("83,700 employees"), else the
+    plural noun right after it, one modifier allowed ("12 regional offices")."""
+    words = []
+    for m in NUMBER.finditer(text):
+        counted = m.group("measure") or (noun.group(1) if (noun := _COUNT_NOUN.match(text, m.end())) else "")
+        if counted:
+            words.append(counted)
+    return words
+
+
 def _measured(number: re.Match[str], references: Sequence[tuple[int, int]]) -> bool:
     """A decimal number ("a score of 28.4", "a rate of 0.1") is a measured value, not a label ("Item 7", "3
     segments"); one inside a structural reference ("Section 3.5", "Table 2.1") is a label."""

@@ -7,14 +7,12 @@ next value question about the document instead of being parsed again.
 
 from __future__ import annotations
 
-import re
-
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
-from engine.reading.sentence_values import cells_in
+from engine.reading.sentence_values import cells_in, counted_words
 from engine.reading.table_values import Cell, table_cells
 from engine.reading.value_answer import counted_things
 from engine.retrieval.index import DocumentIndex, DocumentMemo, warm_on_load
@@ -147,8 +145,6 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
     return out
 
 
-_COUNTED = re.compile(r"\d[\d,]*(?:\.\d+)?\s+(?P<noun>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
-"""A number and the one or two words after it, where the noun it counts is ("83,700 employees", "12 regional offices")."""
 MAX_COUNTING_PAGES = 2
 
 
@@ -162,7 +158,7 @@ def _counting_pages(state: RunState, chunks: list[Chunk], doc_id: str | None) ->
     found: dict[tuple[str, int], None] = {}
     for chunk in chunks:
         if (doc_id is None or chunk.doc_id == doc_id) and any(
-            stems(m.group("noun")) & counted for m in _COUNTED.finditer(chunk.text)
+            stems(words) & counted for words in counted_words(chunk.text)
         ):
             found.setdefault((chunk.doc_id, chunk.page), None)
     return list(found)[:MAX_COUNTING_PAGES]
