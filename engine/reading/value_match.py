@@ -335,9 +335,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     question_stems = stems(spec.question)
     asked = question_stems.union(*spec.terms, *spec.alternatives)
     dimensions = dimensions_asked(spec.question)
-    naming = bool(spec.named) and any(names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells)
+    names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
+    naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
-    for cell, label in zip(cells, labels, strict=True):
+    for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
         cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity)
         if cover < MIN_LABEL_COVER or page_number(cell):
@@ -356,7 +357,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += 0.2 if cell.is_row else _nearness(cell, spec)
         score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
-            score += NAMED_FIT if names_all(f"{cell.label} {cell.column} {cell.context}", spec.named) else -NAMED_FIT
+            score += NAMED_FIT if named else -NAMED_FIT
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         score += 0.25 if cell.is_row and TOTAL_ROW.match(cell.label) else 0.0  # the table's total, not one segment's
         # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share
