@@ -176,8 +176,9 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return "reason", ""
     if _CONTACT_ASK.match(question):
         return "contact", ""
-    if asked_kind(question):
-        return "kind", asked_kind(question)
+    kind = asked_kind(question)
+    if kind:
+        return "kind", kind
     match = _DEFINITION_ASK.match(question)
     if match is None:
         return None, ""
