@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
-from engine.reading.periods import YEAR, Period, periods_in
+from engine.reading.changes import PERIOD as _PERIOD
+from engine.reading.changes import asked_change
+from engine.reading.periods import Period, periods_in
 from engine.reading.statement_sense import signed_input
 from engine.reading.table_values import Cell
 
-_PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
     r"(?:\bdefine\s+(?:the\s+)?(?P<n1>[^.?;:]{2,60}?)\s+as\b\s*:?\s*"
@@ -45,17 +46,17 @@ _TOKEN = re.compile(
 _OPERATOR = {"+": "+", "plus": "+", "-": "-", "minus": "-", "less": "-", "*": "*", "×": "*", "times": "*",
              "/": "/", "divided by": "/"}  # fmt: skip
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "pct_of": 2}
-_AVERAGE_SPAN = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
+_AVERAGE_SPAN = re.compile(
+    r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+?)\s+(?:between|from|for|in|over|across|during)\s+(?:the\s+)?"
+    r"(?:(?:fiscal\s+)?years?\s+)?(?P<span>.+)$",
+    re.I,
+)
+"""The mean of an item over the periods named after it ("the average dock fees for 2030 and 2031")."""
 _CHANGE_SPAN = re.compile(r"^(?:the\s+)?change\s+in\s+(?P<rest>.+?)\s+(?:between|from)\s+(?P<span>.+)$", re.I)
 _AVERAGE_BALANCE = re.compile(r"^(?:the\s+)?average\s+(?:of\s+)?(?P<rest>.+)$", re.I)
 """An average balance with no span of its own ("average total assets"): the mean of the balance at the start
 and at the end of the year asked, i.e. the year-ends of the year before and of the year itself."""
 _YEARS_AVERAGE = re.compile(r"\b(?:\d+|two|three|four|five)[- ]year average of\s+", re.I)
-_GROWTH = re.compile(
-    r"\bgrowth(?: rate)?\b|\b(?:year[- ]over[- ]year|yoy|percent(?:age)?)\s+(?:change|increase|decrease|growth)\b|"
-    r"\b(?:change|increase|decrease)\s+in\s+[\w\s&,-]+?\s+(?:from\b|as\s+an?\s+percent(?:age)?\b)",
-    re.I,
-)
 _ASIDE = re.compile(r"\((?![^()]*(?:[+*/×]|\s-\s|\bdivided by\b|\bless\b|\bminus\b|\bplus\b))[^()]*\)")
 """A parenthesis without an operator: an aside ("(DPO)", "(in USD millions)") when it follows a word."""
 _NOISE = re.compile(
@@ -289,12 +290,11 @@ def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = 
     average = _YEARS_AVERAGE.search(rest)
     span = periods_in(rest)
     if average:
-        rest = rest[average.end() :]
-    rest = re.sub(rf"\b{_PERIOD}\s+to\s+{_PERIOD}\b", " ", rest, flags=re.I)
+        rest = re.sub(rf"\b{_PERIOD}\s+to\s+{_PERIOD}\b", " ", rest[average.end() :], flags=re.I)
     if quotient:
         rest = _TERMS_TO.sub(" divided by ", re.sub(r"^(?:the\s+)?ratio\s+of\s+|\s+ratio\b", " ", rest, flags=re.I), 1)
     tree = _parse(_clean_expression(rest), definitions)
-    if tree is None or not (tree.op or average):
+    if tree is None or not (tree.op or average or _mean_over_periods(tree)):
         return None
     if average and len(span) >= 2:
         years = range(min(p.year for p in span), max(p.year for p in span) + 1)
@@ -302,28 +302,21 @@ def _asked_expression(rest: str, definitions: dict[str, Node], quotient: bool = 
     return tree
 
 
+def _mean_over_periods(tree: Node) -> bool:
+    """A lone item averaged over the periods named after it ("the average dock fees for 2030 and 2031")."""
+    operand = tree.operand
+    return operand is not None and operand.mode == "average" and len(set(operand.periods)) >= 2
+
+
 def _growth(text: str, asked: str) -> Node | None:
-    """A change between the two periods the question names ("revenue growth rate from FY2019 to FY2020")."""
-    periods = sorted(periods_in(text), key=lambda p: (p.year, p.quarter or 0))
-    if not _GROWTH.search(text) or len({(p.year, p.quarter) for p in periods}) < 2:
+    """A change between the two periods the question names: the later value less the earlier one, or relative to
+    it when asked as a percentage or a rate (``changes.asked_change``)."""
+    change = asked_change(text, asked)
+    subject = _clean(change.subject) if change else ""
+    if change is None or not subject:
         return None
-    subject = _growth_subject(asked)
-    if not subject:
-        return None
-    first, last = periods[0], periods[-1]
-    return Node(op="%", left=Node(operand=Operand(subject, (last,))), right=Node(operand=Operand(subject, (first,))))
-
-
-def _growth_subject(text: str) -> str:
-    """The metric a growth question is about ("total revenue" in "the FY2019 to FY2020 total revenue growth rate")."""
-    plain = " ".join(re.sub(rf"\b{_PERIOD}\b", " ", text, flags=re.I).split())
-    m = re.search(
-        r"(?:change|increase|decrease|growth)\s+in\s+([a-z][\w\s&,-]{2,60}?)\s+(?:from|between)\b", plain, re.I
-    )
-    if not m:
-        plain = re.sub(r"^(?:(?:the|to|from|and)\s+)+", "", plain.strip(), flags=re.I)
-        m = re.search(r"^([a-z][\w\s&-]{2,60}?)\s+growth(?: rate)?\b", plain, re.I)
-    return re.sub(r"\s+as\s+an?\s+percent(?:age)?$", "", _clean(m.group(1)), flags=re.I) if m else ""
+    later, earlier = Node(operand=Operand(subject, (change.last,))), Node(operand=Operand(subject, (change.first,)))
+    return Node(op="%" if change.relative else "-", left=later, right=earlier)
 
 
 def operands(node: Node | None) -> list[str]:

@@ -1,0 +1,63 @@
+"""A change a question asks for between two periods it names, and whether it asks for it as a percentage.
+
+Analysts write "the change in dock fees from 2030 to 2031" for the later value less the earlier one, in the
+item's own unit, and "the percentage change", "the growth rate" or "by what percent" for the relative change.
+``asked_change`` reads which, and of what item; ``formulas`` builds the arithmetic from it. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.reading.periods import YEAR, Period, periods_in
+
+PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
+"""A period as a question names it ("FY2021", "fiscal 2020", "2019")."""
+
+_MOVES = r"(?:change|increase|decrease|difference|growth|rise|fall|decline|drop|gain|grow|grew|rose|fell)"
+_ITEM = r"([a-z][\w\s&,'’-]{1,60}?)"
+_SUBJECT = (
+    # "the change in X from|between ...", "the net increase in X between ..."
+    re.compile(rf"\b{_MOVES}s?\s+(?:in|of)\s+{_ITEM}\s+(?:from|between)\b", re.I),
+    # "by how much did X increase from ...", "how much did X decrease between ...", "by what percent did X grow"
+    re.compile(
+        rf"\b(?:how much|what percent(?:age)?|what %)\s+(?:did|does|do|has|have|had)\s+{_ITEM}\s+{_MOVES}\b", re.I
+    ),
+    # "the X growth rate from ...", "X growth between ..."
+    re.compile(rf"^{_ITEM}\s+growth(?: rate)?\b", re.I),
+)
+_RELATIVE = re.compile(
+    r"%|\bper ?cent(?:age)?\b|\bgrowth\b|\bgrew\b|\bgrow\b|\brate of\b|\b(?:year[- ]over[- ]year|yoy)\b|\bfold\b",
+    re.I,
+)
+"""Words that ask for the change relative to the earlier value: a percentage, a growth (rate), a rate of change,
+year-over-year (quoted as a percentage by convention). Read outside the item's own name ("the change in the
+interest rate" asks for the change of a rate, in points)."""
+_CLEANUP = re.compile(r"^(?:(?:the|to|from|and)\s+)+", re.I)
+
+
+@dataclass(frozen=True)
+class ChangeAsk:
+    """The item whose change is asked, the earlier and the later period, and whether relative (a percentage)."""
+
+    subject: str
+    first: Period
+    last: Period
+    relative: bool
+
+
+def asked_change(question: str, asked: str) -> ChangeAsk | None:
+    """The change ``question`` asks for between the first and the last period it names, else None; ``asked`` is
+    the question's ask ("the change in dock fees from 2030 to 2031"), the subject is read from it."""
+    periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
+    if len({(p.year, p.quarter) for p in periods}) < 2:
+        return None
+    plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
+    for pattern in _SUBJECT:
+        m = pattern.search(_CLEANUP.sub("", plain) if pattern.pattern.startswith("^") else plain)
+        if m:
+            subject = re.sub(r"\s+as\s+an?\s+percent(?:age)?$", "", m.group(1).strip(" ,"), flags=re.I)
+            rest = question.replace(subject, " ") if subject else question
+            return ChangeAsk(subject, periods[0], periods[-1], bool(_RELATIVE.search(rest)))
+    return None

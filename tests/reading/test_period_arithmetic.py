@@ -1,0 +1,99 @@
+"""Arithmetic over one line item's values in the periods a question names: a change, a percentage change, a mean.
+
+An analyst's "change in X from 2030 to 2031" is the later value less the earlier one, in X's own unit; only a
+question that asks for a percentage, a rate or growth wants the relative change. "The average X for 2030 and
+2031" is the mean of the two values. Made-up tables throughout.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import EvidenceItem
+from engine.reading.formulas import evaluate, operands, parse_formula
+from engine.reading.line_items import line_item_names
+from engine.reading.periods import Period
+from engine.reading.sentence_values import cells_in
+from engine.reading.value_answer import answer_value
+from engine.reading.value_match import rank_cells, value_spec
+
+
+def item(text: str, n: int = 0) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p4:b{n}", doc_id="d", file_name="harbour.pdf", page=4, text=text)
+
+
+FEES = [
+    item("Port fees (in thousands) | 2031 | 2030 | 2029", n=0),
+    item(
+        "Dock fees | 1,250 | 1,000 | 800\nPilotage fees | 420 | 460 | 500\nTotal port fees | 1,670 | 1,460 | 1,300", n=1
+    ),
+]
+
+
+def computed(question: str) -> float | None:
+    formula = parse_formula(question)
+    assert formula is not None, question
+    cells = cells_in([FEES])
+
+    def lookup(phrase: str, period: Period | None) -> object:
+        spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], line_item_names(phrase))
+        return next((m.cell for m in rank_cells(spec, cells) if m.period_match), None)
+
+    return evaluate(formula, lookup, Period(2031)).value  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was the change in Dock fees from 2030 to 2031?", 250_000),
+        ("What is the net change in pilotage fees from 2029 to 2031?", -80_000),
+        ("What is the difference in dock fees between 2029 and 2031?", 450_000),
+        ("By how much did dock fees increase from 2029 to 2030?", 200_000),
+        ("How much did pilotage fees decrease between 2030 and 2031?", -40_000),
+    ],
+)
+def test_a_change_between_two_named_periods_is_the_later_value_less_the_earlier(question, expected) -> None:
+    formula = parse_formula(question)
+    assert formula is not None and formula.op == "-", formula
+    assert computed(question) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the percentage change in dock fees from 2030 to 2031?",
+        "What is the change in dock fees as a percentage between 2030 and 2031?",
+        "What is the dock fees growth rate from 2030 to 2031?",
+        "By what percent did dock fees increase from 2030 to 2031?",
+        "What was the change in dock fees from 2030 to 2031, in %?",
+    ],
+)
+def test_a_change_asked_as_a_percentage_or_a_rate_is_relative(question) -> None:
+    formula = parse_formula(question)
+    assert formula is not None and formula.op == "%", formula
+    assert computed(question) == pytest.approx(25.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was the average dock fees for 2030 and 2031?", 1_125_000),
+        ("What is the average of pilotage fees between 2029 and 2031?", 460_000),
+    ],
+)
+def test_an_average_over_named_periods_is_the_mean_of_their_values(question, expected) -> None:
+    assert computed(question) == pytest.approx(expected)
+    assert operands(parse_formula(question)) in (["dock fees"], ["pilotage fees"])
+
+
+def test_one_period_asks_for_no_arithmetic() -> None:
+    assert parse_formula("What were dock fees in 2031?") is None
+    assert parse_formula("What was the average dock fee in 2031?") is None  # a mean the document states, if any
+
+
+def test_the_answer_states_a_change_in_the_items_unit_with_both_inputs() -> None:
+    answer = answer_value("What was the change in dock fees from 2030 to 2031?", ["dock fees"], line_item_names, [FEES])
+    assert answer is not None, answer
+    assert answer.statement.startswith("250 thousand") or answer.statement.startswith("250,000"), answer.statement
+    assert "1,250" in answer.statement and "1,000" in answer.statement, answer.statement
+    assert "%" not in answer.statement.split("(")[0], answer.statement
