@@ -15,7 +15,10 @@ from engine.reading.periods import YEAR, Period, periods_in
 PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 """A period as a question names it ("FY2021", "fiscal 2020", "2019")."""
 
-_MOVES = r"(?:change|increase|decrease|difference|growth|rise|fall|decline|drop|gain|grow|grew|rose|fell)"
+_MOVES = (
+    r"(?:change|increase|decrease|difference|growth|rise|fall|decline|drop|gain|grow|grew|grown|rose|risen|fell|"
+    r"fallen|changed|increased|decreased|declined|dropped|gained)"
+)
 _ITEM = r"([a-z][\w\s&,'’-]{1,60}?)"
 _SUBJECT = (
     # "the change in X from|between ...", "the net increase in X between ..."
@@ -58,6 +61,7 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
         m = pattern.search(_CLEANUP.sub("", plain) if pattern.pattern.startswith("^") else plain)
         if m:
             subject = re.sub(r"\s+as\s+an?\s+percent(?:age)?$", "", m.group(1).strip(" ,"), flags=re.I)
+            subject = _CLEANUP.sub("", subject)
             rest = question.replace(subject, " ") if subject else question
             return ChangeAsk(subject, periods[0], periods[-1], bool(_RELATIVE.search(rest)))
     return None

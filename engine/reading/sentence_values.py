@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
@@ -53,37 +54,56 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
     prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
     found: list[Cell] = []
     for sentence in split_sentences(prose):
-        periods = periods_in(sentence)
-        references = reference_spans(sentence)
-        for m in NUMBER.finditer(sentence):
-            raw = m.group(0).strip()
-            counted = None
-            if _in_reference(m, references):
-                continue  # "Table 2", "Section 3.5": a label, never a value
-            if not is_amount(raw) or not (
-                m.group("cur")
-                or m.group("lead")
-                or m.group("pct")
-                or m.group("word")
-                or m.group("measure")
-                or "," in raw
-                or _measured(m, references)
-            ):
-                counted = _COUNT_NOUN.match(sentence, m.end()) if is_amount(raw) else None
-                if counted is None:
-                    continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
-            parsed = parse_number(raw)
-            if parsed is None:
-                continue
-            value, unit, word, text = parsed
-            found.append(
-                Cell(
-                    chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
-                    raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
-                    measure=counted.group(1) if counted else m.group("measure") or "",
-                    context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
-                )
-            )  # fmt: skip
+        found += _respectively(sentence, _stated(item, sentence))
+    return found
+
+
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+def _respectively(sentence: str, cells: list[Cell]) -> list[Cell]:
+    """ "21.6% and 24.6% for 2022 and 2021, respectively": the n-th number is of the n-th period, when the
+    sentence names as many periods as it states numbers."""
+    periods = cells[0].periods if cells else ()
+    if len(cells) < 2 or len(periods) != len(cells) or not _RESPECTIVELY.search(sentence):
+        return cells
+    return [replace(cell, periods=(period,)) for cell, period in zip(cells, periods, strict=True)]
+
+
+def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
+    """The numbers ``sentence`` states (see ``sentence_cells``), each with the periods the sentence names."""
+    found: list[Cell] = []
+    periods = periods_in(sentence)
+    references = reference_spans(sentence)
+    for m in NUMBER.finditer(sentence):
+        raw = m.group(0).strip()
+        counted = None
+        if _in_reference(m, references):
+            continue  # "Table 2", "Section 3.5": a label, never a value
+        if not is_amount(raw) or not (
+            m.group("cur")
+            or m.group("lead")
+            or m.group("pct")
+            or m.group("word")
+            or m.group("measure")
+            or "," in raw
+            or _measured(m, references)
+        ):
+            counted = _COUNT_NOUN.match(sentence, m.end()) if is_amount(raw) else None
+            if counted is None:
+                continue  # a bare small number ("Item 7", "3 segments") is not a stated amount
+        parsed = parse_number(raw)
+        if parsed is None:
+            continue
+        value, unit, word, text = parsed
+        found.append(
+            Cell(
+                chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
+                raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
+                measure=counted.group(1) if counted else m.group("measure") or "",
+                context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
+            )
+        )  # fmt: skip
     return found
 
 

@@ -301,7 +301,7 @@ def _computed(
         unsure.clear()
         again = evaluate(formula, lookup, mixed)
         working, asked = (again, mixed) if again.value is not None else (working, asked)
-    if working.value is None:
+    if working.value is None or _one_number_for_two_periods(working):
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
     return ValueAnswer(
@@ -312,6 +312,17 @@ def _computed(
         narrower=bool(unsure),
         unsure=unsure[0] if unsure else "",
     )
+
+
+def _one_number_for_two_periods(working: Working) -> bool:
+    """The same printed number read as an item's value in two periods: a sentence naming both years states one
+    of them, and a change computed from it would be zero."""
+    seen: dict[tuple[str, str, int, str], Period] = {}
+    for _, period, cell in working.inputs:
+        key = (cell.chunk_id, cell.label, cell.position, cell.column)
+        if seen.setdefault(key, period) != period:
+            return True
+    return False
 
 
 def _mixed_periods(working: Working) -> Period | None:
@@ -344,7 +355,7 @@ def _computed_statement(question: str, formula: Node, working: Working) -> str:
     if percent:
         shown = f"{value:,.{1 if decimals is None else decimals}f}%"
     elif top in ("+", "-") or (top == "" and formula.operand):
-        shown = _amount(value, working, decimals)
+        shown = _amount(value, working, decimals, difference=top == "-")
     else:
         shown = f"{value:,.{2 if decimals is None else decimals}f}"
     # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
@@ -362,9 +373,14 @@ def _input(cell: Cell) -> str:
     return shown if entered == cell.value and "(" not in cell.raw else f"{shown} (printed as {cell.raw})"
 
 
-def _amount(value: float, working: Working, decimals: int | None) -> str:
-    """A sum or difference in the scale of its inputs ("$9,068 million")."""
+def _amount(value: float, working: Working, decimals: int | None, difference: bool = False) -> str:
+    """A sum or difference in the scale of its inputs ("$9,068 million"); a difference of percentages is in
+    percentage points ("-3.0 percentage points"), a mean or sum of them a percentage."""
     cells = [cell for _, _, cell in working.inputs]
+    if cells and all(c.unit == "%" for c in cells):
+        places = max((len(m.group(1)) for c in cells if (m := re.search(r"\.(\d+)", c.raw))), default=1)
+        points = f"{value:,.{places if decimals is None else decimals}f}"
+        return f"{points} percentage points" if difference else f"{points}%"
     scale = cells[0].scale if cells and all(c.scale == cells[0].scale for c in cells) else ""
     unit = cells[0].unit if cells else ""
     shown = value / SCALE_FACTOR.get(scale, 1.0)

@@ -43,6 +43,7 @@ from engine.run.calls import LlmCalls
 from engine.run.census_answer import census_answer
 from engine.run.evidence import RunState
 from engine.run.extreme_reader import with_extreme
+from engine.run.outline_reader import with_outline
 from engine.run.stops import STOP_TEXT
 from engine.run.value_reader import with_value
 
@@ -113,6 +114,8 @@ REFINERS: tuple[Refiner, ...] = (
             "a value asked for is read from the table row or sentence that names it, for the period asked"),
     Refiner("extremes", lambda a, s, c: with_extreme(a, s),
             "a superlative asked over a table is the extreme cell of the column whose header names the measure"),
+    Refiner("outline", lambda a, s, c: with_outline(a, s),
+            "the parts of a section the question names are the entries under it in the document's outline"),
 )  # fmt: skip
 """The answer's refiners, in the order they run (each reads what the ones before it decided)."""
 

@@ -46,7 +46,7 @@ def computed(question: str) -> float | None:
     ("question", "expected"),
     [
         ("What was the change in Dock fees from 2030 to 2031?", 250_000),
-        ("What is the net change in pilotage fees from 2029 to 2031?", -80_000),
+        ("How large was the net change in pilotage fees between 2029 and 2031?", -80_000),
         ("What is the difference in dock fees between 2029 and 2031?", 450_000),
         ("By how much did dock fees increase from 2029 to 2030?", 200_000),
         ("How much did pilotage fees decrease between 2030 and 2031?", -40_000),
@@ -97,3 +97,48 @@ def test_the_answer_states_a_change_in_the_items_unit_with_both_inputs() -> None
     assert answer.statement.startswith("250 thousand") or answer.statement.startswith("250,000"), answer.statement
     assert "1,250" in answer.statement and "1,000" in answer.statement, answer.statement
     assert "%" not in answer.statement.split("(")[0], answer.statement
+
+
+RATES = [
+    item("Effective rates | 2031 | 2030", n=0),
+    item("Effective levy rate | 18.5% | 21.0%\nLevy paid | 312 | 298", n=1),
+]
+
+
+def test_a_change_asked_in_the_past_tense_is_read_too() -> None:
+    formula = parse_formula("How much has the effective levy rate changed between 2030 and 2031?")
+    assert formula is not None and formula.op == "-" and operands(formula) == ["effective levy rate"], formula
+
+
+def test_a_change_of_a_percentage_is_stated_in_percentage_points() -> None:
+    answer = answer_value(
+        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        line_item_names, [RATES],
+    )  # fmt: skip
+    assert answer is not None and answer.statement.startswith("-2.5 percentage points"), answer
+    assert "18.5%" in answer.statement and "21.0%" in answer.statement, answer.statement
+
+
+def test_numbers_stated_respectively_for_named_periods_are_each_of_its_own_period() -> None:
+    said = [item("The effective levy rate was 19.4 percent and 22.1 percent for 2031 and 2030, respectively.")]
+    cells = cells_in([said])
+    assert [(c.raw, [p.year for p in c.periods]) for c in cells] == [("19.4 percent", [2031]), ("22.1 percent", [2030])]
+    answer = answer_value(
+        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        line_item_names, [said],
+    )  # fmt: skip
+    assert answer is not None and answer.statement.startswith("-2.7 percentage points"), answer
+
+
+def test_without_respectively_a_sentence_s_numbers_keep_all_its_periods() -> None:
+    said = [item("Levies rose to 19.4 percent in 2031 from 22.1 percent in 2030 as rates changed.")]
+    assert all(len(c.periods) == 2 for c in cells_in([said]))
+
+
+def test_one_number_is_never_both_periods_values_of_a_change() -> None:
+    said = [item("The effective levy rate reached 19.4 percent in 2031, its highest since 2030.")]
+    answer = answer_value(
+        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        line_item_names, [said],
+    )  # fmt: skip
+    assert answer is None or not answer.statement, answer
