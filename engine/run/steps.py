@@ -41,6 +41,7 @@ from engine.retrieval.index import DocumentIndex
 from engine.retrieval.two_hop import locate_reference, resolve_reference
 from engine.run.calls import LlmCalls
 from engine.run.census_answer import census_answer
+from engine.run.contact_reader import with_contact
 from engine.run.evidence import RunState
 from engine.run.extreme_reader import with_extreme
 from engine.run.outline_reader import with_outline
@@ -116,6 +117,8 @@ REFINERS: tuple[Refiner, ...] = (
             "a superlative asked over a table is the extreme cell of the column whose header names the measure"),
     Refiner("outline", lambda a, s, c: with_outline(a, s),
             "the parts of a section the question names are the entries under it in the document's outline"),
+    Refiner("contacts", lambda a, s, c: with_contact(a, s),
+            "a telephone or fax number, e-mail or web address asked for is the one the page naming the subject prints"),
 )  # fmt: skip
 """The answer's refiners, in the order they run (each reads what the ones before it decided)."""
 
