@@ -65,3 +65,8 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
             rest = question.replace(subject, " ") if subject else question
             return ChangeAsk(subject, periods[0], periods[-1], bool(_RELATIVE.search(rest)))
     return None
+
+
+def asks_relative(question: str) -> bool:
+    """Whether ``question`` asks for a difference relative to a base (a percentage, a rate, growth)."""
+    return bool(_RELATIVE.search(question))

@@ -26,6 +26,7 @@ from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
+from engine.reading.changes import asks_relative
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
 from engine.reading.periods import YEAR
@@ -202,8 +203,10 @@ def _same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
 
 
-def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
-    """For two sides read from the same line item in the same unit: which is higher, and by how much."""
+def _difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
+    """For two sides read from the same line item in the same unit: which is higher, and by how much; when the
+    question asks for a percentage (``relative``), also the first side's difference as a share of the second's
+    value ("A is 4.07% above B": the side named last is the base it is compared to)."""
     if len(found) != 2 or not _same_line_item(found):
         return []
     (first, a), (second, b) = found
@@ -229,7 +232,11 @@ def _difference(found: list[tuple[Pair, ValueAnswer]]) -> list[str]:
         shown = f"{number} percentage points"
     else:
         shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
-    return [f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"]
+    line = f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"
+    if relative and high_cell.unit != "%" and cb.scaled:
+        share = 100.0 * (ca.scaled - cb.scaled) / abs(cb.scaled)
+        line += f"; {first[0].label} is {abs(share):.2f}% {'above' if share > 0 else 'below'} {second[0].label}"
+    return [line]
 
 
 def _decimals_of(*cells: Cell) -> int:
@@ -253,9 +260,10 @@ def _merged(
     answer: AnswerWithEvidence, state: RunState, found: list[tuple[Pair, ValueAnswer]], wanted: int
 ) -> AnswerWithEvidence:
     lines, citations = [], []
+    relative = asks_relative(state.parsed.original_question)
     for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
         group = [f for f in found if f[0][1] == part]
-        lines += [_line(pair, value) for pair, value in group] + _difference(group)
+        lines += [_line(pair, value) for pair, value in group] + _difference(group, relative)
     for _, value in found:
         for cell in value.cells:
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))

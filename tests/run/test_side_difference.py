@@ -1,0 +1,29 @@
+"""Two sides read from the same line item: which is higher and by how much, and as a percentage when asked."""
+
+from __future__ import annotations
+
+from engine.contracts import ComparisonSide
+from engine.reading.table_values import Cell
+from engine.reading.value_answer import ValueAnswer
+from engine.run.value_reader import _difference
+
+
+def _side(label: str, raw: str, value: float) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+    cell = Cell(chunk_id=f"d:p3:{label}", doc_id="d", page=3, label="Annual fees", column=label, raw=raw, value=value,
+                scale="", unit="$", periods=(), quote=f"{label} | {raw}", is_row=True)  # fmt: skip
+    return (ComparisonSide(label=label, query=label), None), ValueAnswer(
+        statement=raw, cells=(cell,), label_cover=1.0, period_ok=True
+    )
+
+
+def test_the_gap_is_stated_and_a_percentage_only_when_asked() -> None:
+    found = [_side("Ann Lee", "$ 52,000", 52_000), _side("Bo Chen", "$ 48,000", 48_000)]
+    plain = _difference(found)
+    assert plain == ["Ann Lee is higher by $4,000 ($52,000 against $48,000)"], plain
+    relative = _difference(found, relative=True)
+    assert relative[0].endswith("; Ann Lee is 8.33% above Bo Chen"), relative
+
+
+def test_the_side_named_last_is_the_base_of_the_percentage() -> None:
+    found = [_side("Bo Chen", "$ 48,000", 48_000), _side("Ann Lee", "$ 52,000", 52_000)]
+    assert _difference(found, relative=True)[0].endswith("; Bo Chen is 7.69% below Ann Lee")
