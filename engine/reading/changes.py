@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.reading.periods import YEAR, Period, periods_in
 
@@ -20,6 +21,7 @@ _MOVES = (
     r"fallen|changed|increased|decreased|declined|dropped|gained)"
 )
 _ITEM = r"([a-z][\w\s&,'’-]{1,60}?)"
+_NAMED_ITEM = r"(?P<item>[a-z][\w\s&,'’-]{1,60}?)"
 _SUBJECT = (
     # "the change in X from|between ...", "the net increase in X between ..."
     re.compile(rf"\b{_MOVES}s?\s+(?:in|of)\s+{_ITEM}\s+(?:from|between)\b", re.I),
@@ -30,6 +32,34 @@ _SUBJECT = (
     # "the X growth rate from ...", "X growth between ..."
     re.compile(rf"^{_ITEM}\s+growth(?: rate)?\b", re.I),
 )
+_UP = "increase increased increases grow grew grown grows rise rose risen rises gain gained improve improved raise raised expand expanded"
+_DOWN = (
+    "decrease decreased decreases decline declined declines drop dropped drops fall fell fallen falls shrink shrank "
+    "shrunk reduce reduced reduces cut lower lowered"
+)
+_DIRECTION = {**dict.fromkeys(_UP.split(), "up"), **dict.fromkeys(_DOWN.split(), "down"),
+              **dict.fromkeys(["change", "changed", "changes"], "any")}  # fmt: skip
+"""The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change"."""
+_VERB = "|".join(sorted(_DIRECTION, key=len, reverse=True))
+_YES_NO_CHANGE = (
+    # "Did Acme grow its fleet between 2030 and 2031?", "Has Acme reduced its debt from 2030 to 2031?"
+    re.compile(
+        rf"^(?:did|has|have|had|does|do)\s+.+?\s+(?P<move>{_VERB})\s+(?:its|their|the)\s+{_NAMED_ITEM}\s+(?:from|between)\b",
+        re.I,
+    ),
+    # "Did the fleet grow between ...", "Has Acme's debt increased from ..."
+    re.compile(rf"^(?:did|has|have|had|does|do)\s+{_NAMED_ITEM}\s+(?P<move>{_VERB})\s+(?:from|between)\b", re.I),
+    # "Was there a fall in berth fees between ...", "Is there any increase in the fleet from ..."
+    re.compile(
+        rf"^(?:was|were|is|are)\s+there\s+(?:an?\s+|any\s+)?(?:\w+\s+)?(?P<move>{_VERB})s?\s+in\s+{_NAMED_ITEM}\s+"
+        r"(?:from|between)\b",
+        re.I,
+    ),
+)
+"""A yes/no question whether an item moved between two periods: its answer is the change, and whether it went the
+way asked."""
+Direction = Literal["up", "down", "any"]
+
 _RELATIVE = re.compile(
     r"%|\bper ?cent(?:age)?\b|\bgrowth\b|\bgrew\b|\bgrow\b|\brate of\b|\b(?:year[- ]over[- ]year|yoy)\b|\bfold\b",
     re.I,
@@ -48,6 +78,8 @@ class ChangeAsk:
     first: Period
     last: Period
     relative: bool
+    direction: Direction | None = None
+    """For a yes/no question, the way it asks the item moved (None: the question asks how much)."""
 
 
 def asked_change(question: str, asked: str) -> ChangeAsk | None:
@@ -57,6 +89,11 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     if len({(p.year, p.quarter) for p in periods}) < 2:
         return None
     plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
+    whether = _whether(" ".join(question.split()))
+    if whether is not None:
+        subject, direction = whether
+        return ChangeAsk(subject, periods[0], periods[-1], bool(_RELATIVE.search(question.replace(subject, " "))),
+                         direction)  # fmt: skip
     for pattern in _SUBJECT:
         m = pattern.search(_CLEANUP.sub("", plain) if pattern.pattern.startswith("^") else plain)
         if m:
@@ -70,3 +107,20 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
 def asks_relative(question: str) -> bool:
     """Whether ``question`` asks for a difference relative to a base (a percentage, a rate, growth)."""
     return bool(_RELATIVE.search(question))
+
+
+def _whether(question: str) -> tuple[str, Direction] | None:
+    """The item and the direction of a yes/no question whether it moved ("Did the fleet grow between ...")."""
+    for pattern in _YES_NO_CHANGE:
+        m = pattern.search(question)
+        if m:
+            subject = _CLEANUP.sub("", m.group("item").strip(" ,"))
+            subject = re.sub(r"^\S+['’]s\s+", "", subject)  # "Acme's debt" -> "debt"
+            return subject, _DIRECTION[m.group("move").lower()]  # type: ignore[return-value]
+    return None
+
+
+def asked_direction(question: str) -> Direction | None:
+    """For a yes/no question whether an item moved between two periods, the way it asks (else None)."""
+    change = asked_change(question, question)
+    return change.direction if change else None

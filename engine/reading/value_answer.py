@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.contracts import EvidenceItem
-from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, stems
+from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
+from engine.reading.computed_text import computed_statement
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition
 from engine.reading.periods import Period
@@ -27,11 +28,10 @@ from engine.reading.statement_sense import (
     head_noun,
     percent_unasked,
     qualified,
-    signed_input,
     stated_change,
     unasked_per_share,
 )
-from engine.reading.table_values import SCALE_FACTOR, Cell
+from engine.reading.table_values import Cell
 from engine.reading.value_match import (
     ValueMatch,
     broader,
@@ -56,12 +56,6 @@ OPERAND_PRECISION = 0.6
 Alternatives = Callable[[str], Sequence[str]]
 """The document phrases for a metric phrase ("capex" -> "purchases of property and equipment")."""
 
-_DECIMALS = re.compile(rf"\b(?:round(?:ed)?|to)\b[^.]*?\b(zero|{SPELLED_NUMBER}|\d)\s+decimal", re.I)
-_PERCENT_WANTED = re.compile(
-    r"\bpercent(?:s|age)?\b|%|\bgrowth rate\b|\bmargin\b|\breturn on\b|\bro(?:a|e|ic|ce)\b", re.I
-)
-"""A question that names the percent unit, a rate or margin (a share of something), or a return on assets, equity
-or capital (analysts quote returns as percentages): its quotient is stated as a percentage."""
 _DIMENSIONLESS_ASKED = re.compile(
     # each word names a quantity without a currency: a ratio of two amounts, a share, a rate, a count of times
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
@@ -305,7 +299,7 @@ def _computed(
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip
     return ValueAnswer(
-        statement=_computed_statement(question, formula, working),
+        statement=computed_statement(question, formula, working),
         cells=_cited(working),
         label_cover=1.0,
         period_ok=asked is not None or (all(cell.periods for _, _, cell in working.inputs) and mixed is None),
@@ -342,55 +336,3 @@ def _never_operand(cell: Cell, phrase: str) -> bool:
 
 def _cited(working: Working) -> tuple[Cell, ...]:
     return tuple(dict.fromkeys(cell for _, _, cell in working.inputs))
-
-
-def _computed_statement(question: str, formula: Node, working: Working) -> str:
-    assert working.value is not None
-    decimals = _decimals(question)
-    value = working.value
-    top = formula.left.op if formula.op == "avg" and formula.left is not None else formula.op
-    percent = top in ("%", "pct_of") or (_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
-    if top == "/" and percent:
-        value *= 100.0
-    if percent:
-        shown = f"{value:,.{1 if decimals is None else decimals}f}%"
-    elif top in ("+", "-") or (top == "" and formula.operand):
-        shown = _amount(value, working, decimals, difference=top == "-")
-    else:
-        shown = f"{value:,.{2 if decimals is None else decimals}f}"
-    # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
-    inputs = "; ".join(
-        dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
-    )
-    return f"{shown} (computed from {inputs})"
-
-
-def _input(cell: Cell) -> str:
-    """An input of a computation as it entered it (money spent as a magnitude, a loss with its minus sign), with
-    the printed figure when it differs."""
-    entered = cell.value if cell.unit == "%" else signed_input(cell, cell.value)
-    shown = replace(cell, value=entered).display()
-    return shown if entered == cell.value and "(" not in cell.raw else f"{shown} (printed as {cell.raw})"
-
-
-def _amount(value: float, working: Working, decimals: int | None, difference: bool = False) -> str:
-    """A sum or difference in the scale of its inputs ("$9,068 million"); a difference of percentages is in
-    percentage points ("-3.0 percentage points"), a mean or sum of them a percentage."""
-    cells = [cell for _, _, cell in working.inputs]
-    if cells and all(c.unit == "%" for c in cells):
-        places = max((len(m.group(1)) for c in cells if (m := re.search(r"\.(\d+)", c.raw))), default=1)
-        points = f"{value:,.{places if decimals is None else decimals}f}"
-        return f"{points} percentage points" if difference else f"{points}%"
-    scale = cells[0].scale if cells and all(c.scale == cells[0].scale for c in cells) else ""
-    unit = cells[0].unit if cells else ""
-    shown = value / SCALE_FACTOR.get(scale, 1.0)
-    digits = 0 if decimals is None and abs(shown) >= 100 else (2 if decimals is None else decimals)
-    return f"{unit}{shown:,.{digits}f}" + (f" {scale}" if scale else "")
-
-
-def _decimals(question: str) -> int | None:
-    m = _DECIMALS.search(question)
-    if not m:
-        return None
-    word = m.group(1).lower()
-    return int(word) if word.isdigit() else 0 if word == "zero" else SPELLED_NUMBERS.get(word, 2)

@@ -142,3 +142,27 @@ def test_one_number_is_never_both_periods_values_of_a_change() -> None:
         line_item_names, [said],
     )  # fmt: skip
     assert answer is None or not answer.statement, answer
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("Did dock fees grow between 2030 and 2031?", "Yes: "),
+        ("Did pilotage fees increase from 2029 to 2031?", "No: -80 thousand"),
+        ("Was there any drop in pilotage fees between 2029 and 2031?", "Yes: -80 thousand"),
+        ("Has the harbour reduced its pilotage fees from 2030 to 2031?", "Yes: -40 thousand"),
+        ("Did dock fees change between 2030 and 2031?", "Yes: 250 thousand"),
+    ],
+)
+def test_a_yes_no_question_whether_an_item_moved_is_answered_by_the_change(question: str, lead: str) -> None:
+    keyword = "dock fees" if "dock" in question else "pilotage fees"
+    answer = answer_value(question, [keyword], line_item_names, [FEES])
+    assert answer is not None and answer.statement.startswith(lead), answer
+
+
+def test_a_mean_is_stated_to_the_places_it_needs() -> None:
+    halves = [item("Berth fees (in thousands) | 2031 | 2030"), item("Berth fees | 545 | 242", n=1)]
+    answer = answer_value(
+        "What was the average berth fees for 2030 and 2031?", ["berth fees"], line_item_names, [halves]
+    )
+    assert answer is not None and answer.statement.startswith("393.50 thousand"), answer
