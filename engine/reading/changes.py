@@ -8,7 +8,7 @@ item's own unit, and "the percentage change", "the growth rate" or "by what perc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.reading.periods import YEAR, Period, periods_in
@@ -86,9 +86,11 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     """The change ``question`` asks for between the first and the last period it names, else None; ``asked`` is
     the question's ask ("the change in dock fees from 2030 to 2031"), the subject is read from it."""
     periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
-    if len({(p.year, p.quarter) for p in periods}) < 2:
-        return None
     plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
+    if len({(p.year, p.quarter) for p in periods}) == 1:
+        return _over_prior_year(question, plain, periods[-1])
+    if len(periods) < 2:
+        return None
     whether = _whether(" ".join(question.split()))
     if whether is not None:
         subject, direction = whether
@@ -102,6 +104,24 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
             rest = question.replace(subject, " ") if subject else question
             return ChangeAsk(subject, periods[0], periods[-1], bool(_RELATIVE.search(rest)))
     return None
+
+
+_ONE_PERIOD = re.compile(
+    rf"\b(?:growth(?:\s+rate)?|(?:percent(?:age)?|net)\s+(?:change|increase|decrease))\s+(?:in|of)\s+{_ITEM}"
+    r"\s+(?:in|for|during)\s*$",
+    re.I,
+)
+"""A change asked as a number for one period ("the growth rate in dock fees in 2030", "the net change in ... for
+2030"): over the year before. A plain "change in X in 2030" may ask what changed (a policy), not by how much."""
+
+
+def _over_prior_year(question: str, plain: str, period: Period) -> ChangeAsk | None:
+    """A change asked for one period only: from the same period a year earlier to it."""
+    m = _ONE_PERIOD.search(plain.rstrip(" ?."))
+    if m is None:
+        return None
+    subject = _CLEANUP.sub("", m.group(1).strip(" ,"))
+    return ChangeAsk(subject, replace(period, year=period.year - 1), period, bool(_RELATIVE.search(question)))
 
 
 def asks_relative(question: str) -> bool:

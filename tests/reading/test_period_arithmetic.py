@@ -166,3 +166,18 @@ def test_a_mean_is_stated_to_the_places_it_needs() -> None:
         "What was the average berth fees for 2030 and 2031?", ["berth fees"], line_item_names, [halves]
     )
     assert answer is not None and answer.statement.startswith("393.50 thousand"), answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How high was the growth rate in dock fees in 2031?", 25.0),
+        ("What was the net change in dock fees for 2030?", 200_000),
+    ],
+)
+def test_a_change_asked_as_a_number_for_one_year_is_over_the_year_before(question: str, expected: float) -> None:
+    assert computed(question) == pytest.approx(expected)
+
+
+def test_a_plain_change_in_one_year_may_ask_what_changed() -> None:
+    assert parse_formula("Describe the change in fee policy in 2031.") is None
