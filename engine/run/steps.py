@@ -45,6 +45,7 @@ from engine.run.contact_reader import with_contact
 from engine.run.evidence import RunState
 from engine.run.extreme_reader import with_extreme
 from engine.run.outline_reader import with_outline
+from engine.run.page_breaks import joined_across_pages
 from engine.run.stops import STOP_TEXT
 from engine.run.value_reader import with_value
 
@@ -102,6 +103,8 @@ class Refiner:
 REFINERS: tuple[Refiner, ...] = (
     Refiner("citations", lambda a, s, c: validate_citations(a, c.evidence),
             "a citation must quote a passage the answer was given; others are dropped and counted"),
+    Refiner("page_breaks", lambda a, s, c: joined_across_pages(a, s),
+            "a quoted sentence a page break cut in two is quoted whole, its beginning cited on the page before"),
     Refiner("signals", lambda a, s, c: check_answer(a, s.parsed, c.evidence),
             "code reads sides, parts, counts, references and garbled pages in the cited passages and decides "
             "whether the answer is complete, whichever backend wrote it"),
