@@ -99,9 +99,19 @@ DOT_LEADERS = re.compile(r"\.{4,}|(?:\.\s){4,}|…{2,}")
 """Dot leaders ("Mission ........ 4"): a table-of-contents line names a section, it is not the section."""
 
 
+_LOWER_REFERENCE = re.compile(
+    r"(?<![A-Za-z])(?:tables?|tab\.|figures?|figs?\.|sections?|sec\.|chapters?|chap\.|appendix)\s*"
+    r"[0-9]+[A-Z]?(?:[.\-\u2013][0-9]+)*"
+)
+"""A part of the document named in lower case in running text ("residual dropout (section 5.4)"): its number
+labels, never measures. Items, notes and exhibits are left out: "notes 4.5% due 2030" names debt."""
+
+
 def reference_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a structural reference ("Table 3.2", "Section 4.2"): (start, end) of each."""
-    return [m.span() for m in _REFERENCE.finditer(text)]
+    """Where ``text`` names a structural reference ("Table 3.2", "Section 4.2", "see section 5.4"): (start, end)
+    of each."""
+    spans = [m.span() for m in _REFERENCE.finditer(text)]
+    return sorted({*spans, *(m.span() for m in _LOWER_REFERENCE.finditer(text))})
 
 
 def canonical_kind(raw: str) -> str:

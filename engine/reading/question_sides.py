@@ -90,6 +90,8 @@ def find_sides(question: str) -> list[str]:
     pair = _compared_with(q)  # "How does the Heron 2 compare with the Heron 3 in endurance?"
     if not pair:
         pair = triple_after(q, re.search(r"\b(?:do|did|does)\s+", q, re.I), r"\s+and\s+", r"\s+(?:differ|compare)\b")
+    if pair and (shared := _shared_head(pair[0], pair[1])):
+        return shared
     if pair:
         left, right = _without_common_tail([trim_side(x) for x in _without_lone_owner(pair[0], pair[1])])
         sides = [_named_after_of(left) or _phrase_after(left) or trim_side(left),
@@ -99,6 +101,8 @@ def find_sides(question: str) -> list[str]:
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
+        if len(parts) == 2 and (shared := _shared_head(parts[0], parts[1])):
+            return shared
         if len(parts) >= 2:
             sides = [_named_after_of(p) or _phrase_after(p) or p for p in parts][:4]
             return _same_kind(sides, parts[0]) if len(sides) == 2 else sides
@@ -161,6 +165,19 @@ def _named_after_of(part: str) -> str:
     sides share)."""
     m = _ASPECT_OF.match(part)
     return _phrase_after(m.group("name")) if m else ""
+
+
+_MODIFIER_OF = re.compile(r"^(?:the\s+)?(?:[a-z][\w&\-]*\s+){1,4}of\s+(?:the\s+)?(?P<modifier>[a-z][\w\-]*)$")
+
+
+def _shared_head(left: str, right: str) -> list[str] | None:
+    """Two modifiers of one head noun ("the training cost of the base and big models", "the costs of the
+    standard and premium plans"): the sides are "base models" and "big models", not the aspect and one side."""
+    m = _MODIFIER_OF.match(left.strip())
+    words = trim_side(right).split()
+    if m is None or len(words) < 2 or not words[0][:1].islower() or m.group("modifier").lower() in _SIDE_STOP:
+        return None
+    return [f"{m.group('modifier')} {' '.join(words[1:])}", " ".join(words)]
 
 
 _OWNER = re.compile(r"^(?:the\s+)?[A-Z0-9][\w&.\-]*['’]s\s+(?=\S)")

@@ -220,3 +220,17 @@ def test_the_same_preposition_before_two_named_things_makes_them_sides() -> None
     parsed = parse_question(question)
     assert [s.label for s in parsed.sides] == ["Heron 2", "Heron 3"]
     assert parsed.parts == (), "the sides are not aspects of their own"
+
+
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("Compare the towing cost of the small and large tugs.", ["small tugs", "large tugs"]),
+        ("How do the fees of the standard and premium berths compare?", ["standard berths", "premium berths"]),
+        ("Compare the towing cost of the Harbour Tug and the River Tug.", ["Harbour Tug", "River Tug"]),
+    ],
+)
+def test_two_modifiers_of_one_head_noun_are_the_sides_not_the_aspect(question: str, sides: list[str]) -> None:
+    from engine.reading.question_sides import find_sides
+
+    assert find_sides(question) == sides

@@ -1,0 +1,26 @@
+"""Numbers in running text: a part of the document named in lower case labels, it never measures."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.documents.text import reference_spans
+from engine.reading.line_items import line_item_names
+from engine.reading.sentence_values import cells_in
+from engine.reading.value_answer import answer_value
+
+
+def item(text: str) -> EvidenceItem:
+    return EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="sonar.pdf", page=2, text=text)
+
+
+def test_a_lower_case_section_table_or_figure_number_is_a_reference() -> None:
+    text = "We tuned the gain (section 3.2) as in table 4 and figure 2.1; the 5.250% notes 4.5 are not parts of it."
+    named = [text[a:b] for a, b in reference_spans(text)]
+    assert named == ["section 3.2", "table 4", "figure 2.1"], named
+
+
+def test_the_number_of_a_section_named_in_passing_never_answers_a_value_question() -> None:
+    said = [item("We chose the gain and the filter width on the harbour set (see section 5.4), then froze them.")]
+    assert not [c for c in cells_in([said]) if c.raw.startswith("5.4")]
+    answer = answer_value("What is the gain of the sonar?", ["gain"], line_item_names, [said])
+    assert answer is None or not answer.statement.startswith("5.4"), answer
