@@ -46,6 +46,7 @@ from engine.run.evidence import RunState
 from engine.run.extreme_reader import with_extreme
 from engine.run.outline_reader import with_outline
 from engine.run.page_breaks import joined_across_pages
+from engine.run.procedure_reader import with_steps
 from engine.run.stops import STOP_TEXT
 from engine.run.value_reader import with_value
 
@@ -120,6 +121,8 @@ REFINERS: tuple[Refiner, ...] = (
             "a superlative asked over a table is the extreme cell of the column whose header names the measure"),
     Refiner("outline", lambda a, s, c: with_outline(a, s),
             "the parts of a section the question names are the entries under it in the document's outline"),
+    Refiner("procedures", with_steps,
+            "a how-to question is answered by the numbered steps of the section its best passage sits in, in order"),
     Refiner("contacts", lambda a, s, c: with_contact(a, s),
             "a telephone or fax number, e-mail or web address asked for is the one the page naming the subject prints"),
 )  # fmt: skip
