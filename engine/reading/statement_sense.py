@@ -300,21 +300,24 @@ def balance_change(cell: Cell, question: str) -> bool:
 
 
 _CHANGE_ASKED = re.compile(r"\bchange[sd]?\b|\bincrease[sd]?\b|\bdecrease[sd]?\b|\bcash flows?\b", re.I)
-
-
 _BY = re.compile(
     r"\b(?:increased?|decreased?|rose|risen|fell|fallen|grew|grown|declined?|improved?|dropped|(?:was |were )?(?:up|down)"
     r"|higher|lower|more|less)(?:\s+by)?(?:\s+(?:approximately|about|nearly))?\s*$",
     re.I,
 )
-
-
 _CHANGE_OF = re.compile(
     r"\b(?:increase|decrease|decline|growth|change|rise|drop|improvement)\s+in\b[^$\d]{0,200}?\bof"
     r"(?:\s+(?:approximately|about|nearly))?\s*$",
     re.I,
 )
 """The noun form: "The increase in income from continuing operations ... of $17.3 billion"."""
+_CHANGE_CLAUSE = re.compile(
+    r"\b(?:improves|increases|decreases|raises|lowers|reduces|boosts|cuts|grows|rises|falls|declines|drops|gains|"
+    r"outperforms?|surpass(?:es)?|improved|increased|decreased|raised|lowered|reduced|boosted|outperformed|surpassed)"
+    r"\b[^.;]{0,150}?(?::[^.;:]*|\bby(?:\s+(?:approximately|about|nearly))?\s*)$",
+    re.I,
+)
+"""A number after a colon or "by" in a clause whose verb states a change ("improves it: 7% on A"): an amount moved."""
 
 
 def stated_change(cell: Cell, question: str) -> bool:
@@ -323,7 +326,7 @@ def stated_change(cell: Cell, question: str) -> bool:
     if cell.is_row or cell.position < 0 or _CHANGE_ASKED.search(question) or _SHARE_ASKED.search(question):
         return False
     before = cell.label[: cell.position]
-    return bool(_BY.search(before) or _CHANGE_OF.search(before))
+    return bool(_BY.search(before) or _CHANGE_OF.search(before) or _CHANGE_CLAUSE.search(before[-200:]))
 
 
 def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:

@@ -335,3 +335,14 @@ def test_a_header_that_prints_the_same_year_twice_reads_neither_figure_for_that_
                     "Net sales | $ 3,226.8 | $ 2,729.4 | $ 10,208.6 | $ 8,630.9", page=1)]  # fmt: skip
     cells = [c for c in cells_in([release]) if c.label == "Net sales"]
     assert cells and all(not c.periods for c in cells), cells  # the quarter's and the year's spans were lost
+
+
+def test_numbers_listed_after_a_verb_of_change_are_amounts_moved_not_levels() -> None:
+    question = "What accuracy does the tuned sonar reach on the reef set?"
+    level = "On the reef set, the accuracy of the tuned sonar reaches 68.7%."
+    listed = "The tuned sonar improves the accuracy across the board: 7% on the harbour set, 27% on the reef set."
+    value = _value(question, ["accuracy", "tuned sonar", "reef set"], [[item(f"{listed} {level}", page=12)]])
+    assert value.statement.startswith("68.7%"), value
+    by = "The tuned sonar improves the accuracy on the harbour set by 7% and on the reef set by 27%."
+    value = _value(question, ["accuracy", "tuned sonar", "reef set"], [[item(f"{by} {level}", page=12)]])
+    assert value.statement.startswith("68.7%"), value
