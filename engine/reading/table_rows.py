@@ -78,3 +78,53 @@ def repeated_columns(columns: list[str]) -> set[str]:
     the year's, were lost): a figure under one of them may be either period's, so none is read for a period."""
     named = [c for c in columns if c.strip()]
     return {c for c in named if named.count(c) > 1}
+
+
+_COLUMN_LABEL = re.compile(r"(?:(?:fiscal|fy)\s*(?:year\s+)?)?(?:19|20)\d{2}|%\s*change|\$\s*change|\bchange\b", re.I)
+"""The labels of a header's columns when the text layer runs them into one cell: periods and change columns."""
+
+
+def split_run_together(header: list[str]) -> list[str]:
+    """A header whose column labels the text layer ran into one cell ("FISCAL 2023 FISCAL 2022 % CHANGE") with
+    each label a column of its own; a cell that holds anything but such labels is left whole."""
+    out = header[:1]
+    for cell in header[1:]:
+        labels = [" ".join(m.group(0).split()) for m in _COLUMN_LABEL.finditer(cell)]
+        if len(labels) >= 2 and not re.search(r"[A-Za-z0-9]", _COLUMN_LABEL.sub(" ", cell)):
+            out += labels
+        else:
+            out.append(cell)
+    return out
+
+
+def period_columns(header: list[str], values: int) -> list[str] | None:
+    """A row printing one value per period under a header that also has change columns ("2023 | 2022 | %
+    Change" over a margin's "43.5% | 46.0%"): its values are the periods', left to right; else None."""
+    periods = [c for c in header[1:] if periods_in(c)]
+    return periods if 2 <= len(periods) == values < len(header) - 1 else None
+
+
+_CURRENCY_SIGN = re.compile(r"[$€£¥]")
+
+
+def row_cells(line: str) -> list[str]:
+    """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
+    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
+    cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
+    out: list[str] = []
+    for n, cell in enumerate(cells):
+        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
+            out[-1] = f"{out[-1]} {cell}"
+        elif n and _SEVERAL.fullmatch(cell):
+            out += [m.group(0).strip() for m in _ONE_AMOUNT.finditer(cell)]
+        elif cell or not out:
+            out.append(cell)
+    return out
+
+
+_ONE_AMOUNT = re.compile(r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?(?![\d,.])\s?\)?\s?%?|[—–-](?=\s|$)")
+_SEVERAL = re.compile(rf"\s*(?:{_ONE_AMOUNT.pattern})(?:\s+(?:{_ONE_AMOUNT.pattern}))+\s*")
+"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)"): the table finder
+missed the column gaps; each amount is its own column, left to right (else the first would be read under
+the last column's year). An amount ends where its digits end and amounts are apart by whitespace, so a long
+run of digits is never tried as many amounts (linear time)."""

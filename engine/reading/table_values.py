@@ -14,13 +14,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.contracts import EvidenceItem
-from engine.documents.layout import ROW_SEPARATOR, has_rows
+from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
-from engine.reading.table_rows import dated_years, footnoted, period_led_columns, repeated_columns, unsplit_row
+from engine.reading.table_rows import (
+    dated_years,
+    footnoted,
+    period_columns,
+    period_led_columns,
+    repeated_columns,
+    row_cells,
+    split_run_together,
+    unsplit_row,
+)
 
 _AFTER_NUMBER = "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
 NUMBER = re.compile(
@@ -150,7 +159,6 @@ def _is_header(cells: list[str]) -> bool:
     )
 
 
-_CURRENCY_SIGN = re.compile(r"[$€£¥]")
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
@@ -159,29 +167,6 @@ def is_amount(cell: str) -> bool:
     """A cell holding a number that is not just a year."""
     stripped = re.sub(rf"\b{YEAR}\b", "", cell)
     return bool(re.search(r"\d", stripped))
-
-
-def _row_cells(line: str) -> list[str]:
-    """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
-    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
-    cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
-    out: list[str] = []
-    for n, cell in enumerate(cells):
-        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
-            out[-1] = f"{out[-1]} {cell}"
-        elif n and _SEVERAL.fullmatch(cell):
-            out += [m.group(0).strip() for m in _ONE_AMOUNT.finditer(cell)]
-        elif cell or not out:
-            out.append(cell)
-    return out
-
-
-_ONE_AMOUNT = re.compile(r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?(?![\d,.])\s?\)?\s?%?|[—–-](?=\s|$)")
-_SEVERAL = re.compile(rf"\s*(?:{_ONE_AMOUNT.pattern})(?:\s+(?:{_ONE_AMOUNT.pattern}))+\s*")
-"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)"): the table finder
-missed the column gaps; each amount is its own column, left to right (else the first would be read under
-the last column's year). An amount ends where its digits end and amounts are apart by whitespace, so a long
-run of digits is never tried as many amounts (linear time)."""
 
 
 TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
@@ -286,7 +271,7 @@ def _note_spans(spans: list[str], state: _TableState) -> None:
 
 
 def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
-    row = _row_cells(line)
+    row = row_cells(line)
     if _is_header(row):
         if state.in_rows:
             state.spans = None  # a new table's header
@@ -297,7 +282,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
             state.groups = row
         elif state.in_rows or not state.groups:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
-        state.header, state.years, state.in_rows = row, None, False
+        state.header, state.years, state.in_rows = split_run_together(row), None, False
         state.scale = table_scale(row[0]) or state.scale
         return []
     values = row[1:]
@@ -327,6 +312,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         row = [row[0], *values]
     elif state.header is not None and (led := period_led_columns(state.header, len(values))) is not None:
         columns = led
+    elif state.header is not None and (by_period := period_columns(state.header, len(values))) is not None:
+        columns = by_period  # a margin's one value per period under a header with change columns
     elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:

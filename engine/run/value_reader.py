@@ -281,8 +281,12 @@ def _merged(
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     counts = counted_things(state.parsed.original_question) is not None
-    stated = caveat(K.TYPE_NOT_STATED, "number")  # the values read state numbers: the extractive answer's doubt is moot
-    caveats = (*(c for c in checks.caveats if c != stated), *(c for _, v in found for c in _value_caveats(v, counts)))
+    # the values read state numbers (and a Yes or No where one is asked): the extractive answer's doubt is moot
+    moot = {
+        caveat(K.TYPE_NOT_STATED, "number"),
+        *([caveat(K.TYPE_NOT_STATED, "yes_no")] if _YES_NO.match(text) else []),
+    }
+    caveats = (*(c for c in checks.caveats if c not in moot), *(c for _, v in found for c in _value_caveats(v, counts)))
     if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
@@ -290,6 +294,10 @@ def _merged(
         "confidence": confidence, "uncovered_sides": checks.uncovered,
         "complete_answer_found": exact and not checks.blocked and not state.value_missing,
     })  # fmt: skip
+
+
+_YES_NO = re.compile(r"^(?:Yes|No): ")
+"""A computed change that answers a yes/no question whether an item moved (``computed_text``)."""
 
 
 def _exact(value: ValueAnswer) -> bool:

@@ -195,11 +195,11 @@ def test_a_cell_holding_several_amounts_is_split_into_its_columns_and_parts_take
 
 
 def test_a_cell_of_digits_and_words_is_one_cell():
-    from engine.reading.table_values import _row_cells
+    from engine.reading.table_rows import row_cells
 
     # read in linear time: a run of digits is never tried as many amounts
-    assert _row_cells("Plan | " + "1234567890" * 4 + " units") == ["Plan", "1234567890" * 4 + " units"]
-    assert _row_cells("Codes | " + " ".join(str(n) for n in range(60)) + " apply")[1].endswith("apply")
+    assert row_cells("Plan | " + "1234567890" * 4 + " units") == ["Plan", "1234567890" * 4 + " units"]
+    assert row_cells("Codes | " + " ".join(str(n) for n in range(60)) + " apply")[1].endswith("apply")
 
 
 def test_a_notes_table_gives_way_to_the_primary_statement():

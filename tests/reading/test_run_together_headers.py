@@ -1,0 +1,42 @@
+"""A header whose column labels the text layer ran into one cell, and rows printing one value per period under it."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.line_items import line_item_names
+from engine.reading.table_rows import period_columns, split_run_together
+from engine.reading.table_values import table_cells
+from engine.reading.value_answer import answer_value
+
+RESULTS = [
+    EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="harbour.pdf", page=9, text="RESULTS OF OPERATIONS"),
+    EvidenceItem(
+        chunk_id="d:p9:b1", doc_id="d", file_name="harbour.pdf", page=9,
+        text="(Dollars in millions) | FISCAL 2031 FISCAL 2030 % CHANGE FISCAL 2029 % CHANGE\n"
+        "Port revenues | $ 5,120 $ 4,671 | 10 % $ 4,453 | 5 %\n"
+        "Gross profit | 2,229 | 2,147 | 4 % 1,996 | 8 %\n"
+        "Gross margin | 43.5 % | 46.0 % | 44.8 %",
+    ),
+]  # fmt: skip
+
+
+def test_run_together_column_labels_become_columns() -> None:
+    header = ["(Dollars in millions)", "FISCAL 2031 FISCAL 2030 % CHANGE FISCAL 2029 % CHANGE"]
+    assert split_run_together(header)[1:] == ["FISCAL 2031", "FISCAL 2030", "% CHANGE", "FISCAL 2029", "% CHANGE"]
+    assert split_run_together(["", "Year ended March 31, 2031 2030"]) == ["", "Year ended March 31, 2031 2030"]
+
+
+def test_a_row_of_one_value_per_period_skips_the_change_columns() -> None:
+    header = ["", "FISCAL 2031", "FISCAL 2030", "% CHANGE", "FISCAL 2029", "% CHANGE"]
+    assert period_columns(header, 3) == ["FISCAL 2031", "FISCAL 2030", "FISCAL 2029"]
+    assert period_columns(header, 5) is None  # a full row: every column has its value
+
+
+def test_each_value_is_read_in_its_own_column_and_period() -> None:
+    read = {(c.label, c.column): c.raw for c in table_cells(RESULTS)}
+    assert read[("Gross profit", "FISCAL 2030")] == "2,147" and read[("Gross profit", "FISCAL 2029")] == "1,996"
+    assert read[("Gross margin", "FISCAL 2029")].startswith("44.8")
+    answer = answer_value(
+        "Did the gross margin decline from fiscal 2030 to fiscal 2031?", ["gross margin"], line_item_names, [RESULTS]
+    )
+    assert answer is not None and answer.statement.startswith("Yes: -2.5 percentage points"), answer
