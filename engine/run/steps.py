@@ -44,6 +44,7 @@ from engine.run.census_answer import census_answer
 from engine.run.contact_reader import with_contact
 from engine.run.evidence import RunState
 from engine.run.extreme_reader import with_extreme
+from engine.run.field_reader import with_field
 from engine.run.outline_reader import with_outline
 from engine.run.page_breaks import joined_across_pages
 from engine.run.procedure_reader import with_steps
@@ -119,6 +120,8 @@ REFINERS: tuple[Refiner, ...] = (
             "a value asked for is read from the table row or sentence that names it, for the period asked"),
     Refiner("extremes", lambda a, s, c: with_extreme(a, s),
             "a superlative asked over a table is the extreme cell of the column whose header names the measure"),
+    Refiner("fields", lambda a, s, c: with_field(a, s),
+            "a question naming a filled-in form's field is answered by the value printed against its label"),
     Refiner("outline", lambda a, s, c: with_outline(a, s),
             "the parts of a section the question names are the entries under it in the document's outline"),
     Refiner("procedures", with_steps,

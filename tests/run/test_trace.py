@@ -74,7 +74,9 @@ def test_the_refiners_run_in_their_declared_order_each_with_its_reason():
     names = [r.name for r in REFINERS]
     assert names.index("citations") < names.index("signals"), "signals read only citations that hold"
     assert names.index("signals") < names.index("real_references") < names.index("unfetched_references")
-    assert names[-5] == "values", "a value read leads the answer the other refiners checked"
-    assert names[-4] == "extremes", "a superlative's pick from a table leads over a value read for the measure"
-    assert names[-3:] == ["outline", "procedures", "contacts"], "structure, how-to and contact questions: own rules"
+    assert names[-6] == "values", "a value read leads the answer the other refiners checked"
+    assert names[-5] == "extremes", "a superlative's pick from a table leads over a value read for the measure"
+    assert names[-4:] == ["fields", "outline", "procedures", "contacts"], (
+        "forms, structure, how-to, contacts: own rules"
+    )
     assert len(set(names)) == len(names) and all(r.reason for r in REFINERS)
