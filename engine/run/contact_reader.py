@@ -13,12 +13,11 @@ from __future__ import annotations
 import logging
 
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
-from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import without
 from engine.documents.text import stems
 from engine.reading.contacts import Contact, ContactKind, asked_contact, contacts_in
 from engine.reading.passages import coverage, term_stems
 from engine.run.evidence import RunState
+from engine.run.restate import restated
 from engine.run.value_pages import value_pages
 
 logger = logging.getLogger(__name__)
@@ -63,9 +62,6 @@ def _stated(
         f"; also printed there: {', '.join(others)}" if others else ""
     )
     cited = Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, quote=first.line)
-    rest = [c for c in answer.citations if (c.chunk_id, c.quote) != (cited.chunk_id, cited.quote)]
-    return answer.model_copy(update={
-        "text": text, "citations": (cited, *rest), "answer_found": True, "complete_answer_found": complete,
-        "confidence": NAMED_CONFIDENCE if complete else UNNAMED_CONFIDENCE,
-        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED),
-    })  # fmt: skip
+    return restated(
+        answer, text, [cited], complete=complete, confidence=NAMED_CONFIDENCE if complete else UNNAMED_CONFIDENCE
+    )

@@ -15,7 +15,6 @@ import logging
 
 from engine.contracts import AnswerWithEvidence, Citation
 from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import without
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
@@ -24,6 +23,7 @@ from engine.reading.statement_sense import names_quarter
 from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
+from engine.run.restate import restated
 from engine.run.value_pages import value_pages
 
 logger = logging.getLogger(__name__)
@@ -83,9 +83,5 @@ def _answered(answer: AnswerWithEvidence, text: str, cells: list[Cell]) -> Answe
     cited = list(
         dict.fromkeys(Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for c in cells)
     )
-    rest = [c for c in answer.citations if all((c.chunk_id, c.quote) != (x.chunk_id, x.quote) for x in cited)]
-    return answer.model_copy(update={
-        "text": text, "citations": (*cited, *rest), "answer_found": True,
-        "complete_answer_found": False, "confidence": PICK_CONFIDENCE,
-        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.VALUES_MISSING),
-    })  # fmt: skip
+    return restated(answer, text, cited, complete=False, confidence=PICK_CONFIDENCE,
+                    moot=(K.UNMATCHED, K.PARTIAL_MATCH, K.VALUES_MISSING))  # fmt: skip

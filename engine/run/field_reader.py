@@ -12,11 +12,10 @@ from __future__ import annotations
 import logging
 
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
-from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import without
 from engine.documents.text import stems
 from engine.reading.form_fields import Field, asked_field, asked_target, fields_in
 from engine.run.evidence import RunState
+from engine.run.restate import restated
 from engine.run.value_pages import value_pages
 
 logger = logging.getLogger(__name__)
@@ -46,9 +45,6 @@ def _stated(answer: AnswerWithEvidence, field: Field, items: list[EvidenceItem],
     item = next((i for i in items if field.value in " ".join(i.text.split())), items[0])
     whole = stems(field.label) <= stems(question) | stems(asked_target(question) or "")
     cited = Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, quote=field.line)
-    rest = [c for c in answer.citations if (c.chunk_id, c.quote) != (cited.chunk_id, cited.quote)]
-    return answer.model_copy(update={
-        "text": f"{field.value} ({field.label}, p. {item.page})", "citations": (cited, *rest), "answer_found": True,
-        "complete_answer_found": whole, "confidence": FIELD_CONFIDENCE if whole else PARTLY_NAMED_CONFIDENCE,
-        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.TYPE_NOT_STATED),
-    })  # fmt: skip
+    confidence = FIELD_CONFIDENCE if whole else PARTLY_NAMED_CONFIDENCE
+    return restated(answer, f"{field.value} ({field.label}, p. {item.page})", [cited], complete=whole,
+                    confidence=confidence)  # fmt: skip

@@ -13,10 +13,10 @@ import logging
 
 from engine.contracts import AnswerWithEvidence, Citation, ParsedDocument
 from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import without
 from engine.reading.outline_answer import SectionParts, asked_section, parts_statement, section_parts
 from engine.retrieval.toc import section_chunks
 from engine.run.evidence import RunState
+from engine.run.restate import restated
 
 logger = logging.getLogger(__name__)
 
@@ -43,13 +43,12 @@ def with_outline(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
     ]
     cited = [c for doc, parts in found for c in _headings(doc, parts)]
     bookmarked = all(doc.toc_source == "outline" for doc, _ in found)
-    return answer.model_copy(update={
-        "text": "\n".join(lines), "citations": tuple(cited), "answer_found": True,
-        "complete_answer_found": bookmarked and len(cited) >= sum(len(p.parts) for _, p in found),
-        "confidence": OUTLINE_CONFIDENCE if bookmarked else REBUILT_CONFIDENCE,
-        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.TERM_UNNAMED, K.COUNT_SHORT),
-        "pending_references": (),
-    })  # fmt: skip
+    return restated(
+        answer, "\n".join(lines), cited, keep_citations=False,
+        complete=bookmarked and len(cited) >= sum(len(p.parts) for _, p in found),
+        confidence=OUTLINE_CONFIDENCE if bookmarked else REBUILT_CONFIDENCE,
+        moot=(K.UNMATCHED, K.PARTIAL_MATCH, K.TERM_UNNAMED, K.COUNT_SHORT),
+    ).model_copy(update={"pending_references": ()})  # fmt: skip
 
 
 def _headings(doc: ParsedDocument, found: SectionParts) -> list[Citation]:

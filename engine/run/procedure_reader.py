@@ -13,10 +13,10 @@ import logging
 
 from engine.contracts import AnswerWithEvidence, Chunk, Citation
 from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import without
 from engine.reading.generation import ContextBundle
 from engine.reading.procedure import Step, asks_procedure, holds_step, numbered_steps, steps_statement
 from engine.run.evidence import RunState
+from engine.run.restate import restated
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +56,5 @@ def _section_steps(state: RunState, doc_id: str, chunk_id: str) -> tuple[list[St
 
 def _stated(answer: AnswerWithEvidence, steps: list[Step], chunks: list[Chunk]) -> AnswerWithEvidence:
     cited = [Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.text[:300]) for c in chunks]
-    rest = [c for c in answer.citations if all(c.chunk_id != x.chunk_id for x in cited)]
-    return answer.model_copy(update={
-        "text": steps_statement(steps), "citations": (*cited, *rest), "answer_found": True,
-        "complete_answer_found": False, "confidence": STEPS_CONFIDENCE,
-        "caveats": without(answer.caveats, K.UNMATCHED, K.PARTIAL_MATCH, K.COUNT_SHORT),
-    })  # fmt: skip
+    return restated(answer, steps_statement(steps), cited, complete=False, confidence=STEPS_CONFIDENCE,
+                    moot=(K.UNMATCHED, K.PARTIAL_MATCH, K.COUNT_SHORT))  # fmt: skip

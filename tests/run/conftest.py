@@ -5,6 +5,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from engine.api import answer
 from engine.config import EngineConfig
 from engine.library.local import Library
 
@@ -69,3 +70,29 @@ def report(config: EngineConfig):
     library = Library(config)
     entry = library.ingest(build_report_pdf(), "heron-report.pdf")
     return library, entry
+
+
+HTML_CSS = "* {font-family: sans-serif; font-size: 11px;}"
+
+
+def html_pdf(pages: list[str], toc: list[list[object]] | None = None) -> bytes:
+    """A made-up PDF, one page per HTML snippet (set in a text box), with an optional outline."""
+    doc = pymupdf.open()
+    for html in pages:
+        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css=HTML_CSS)
+    if toc:
+        doc.set_toc(toc)
+    return doc.tobytes()
+
+
+@pytest.fixture
+def ask_about(config: EngineConfig):
+    """``ask_about(pdf_bytes, file_name)`` ingests a PDF and returns a function that answers a question over it."""
+
+    def ingested(data: bytes, name: str):
+        library = Library(config)
+        entry = library.ingest(data, name)
+        library.wait_for_background()
+        return lambda question: answer(question, [entry.doc_id], library=library)
+
+    return ingested

@@ -5,14 +5,10 @@ telephone number in a contact line."""
 
 from __future__ import annotations
 
-import pymupdf
 import pytest
 
-from engine.api import answer
-from engine.config import EngineConfig
-from engine.library.local import Library
+from tests.run.conftest import html_pdf
 
-CSS = "* {font-family: sans-serif; font-size: 11px;}"
 FILLER = "Patients praised the reception staff and the short waiting times reported in the annual survey. "
 PAGES = [
     "<h1>Harbour Clinic</h1><p>The Harbour Clinic serves the old town and the marina.</p><p>" + FILLER * 5 + "</p>"
@@ -24,14 +20,8 @@ PAGES = [
 
 
 @pytest.fixture
-def ask(config: EngineConfig):
-    library = Library(config)
-    doc = pymupdf.open()
-    for html in PAGES:
-        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css=CSS)
-    entry = library.ingest(doc.tobytes(), "trust.pdf")
-    library.wait_for_background()
-    return lambda question: answer(question, [entry.doc_id], library=library)
+def ask(ask_about):
+    return ask_about(html_pdf(PAGES), "trust.pdf")
 
 
 def test_the_number_of_the_practice_named_is_stated_and_its_line_cited(ask) -> None:

@@ -5,14 +5,10 @@ the agency's partners in passing."""
 
 from __future__ import annotations
 
-import pymupdf
 import pytest
 
-from engine.api import answer
-from engine.config import EngineConfig
-from engine.library.local import Library
+from tests.run.conftest import html_pdf
 
-CSS = "* {font-family: sans-serif; font-size: 11px;}"
 PAGES = [
     "<h2>Harbour Works Request</h2><p>1. Date of Request:<br>4/11/2031</p><p>2. Agency:<br>Department of Harbours</p>"
     "<p>3. Division:<br>Dredging and Moorings</p><p>4. Name of this Works Item:<br>East Basin Deepening</p>",
@@ -22,14 +18,8 @@ PAGES = [
 
 
 @pytest.fixture
-def ask(config: EngineConfig):
-    library = Library(config)
-    doc = pymupdf.open()
-    for html in PAGES:
-        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css=CSS)
-    entry = library.ingest(doc.tobytes(), "works_request.pdf")
-    library.wait_for_background()
-    return lambda question: answer(question, [entry.doc_id], library=library)
+def ask(ask_about):
+    return ask_about(html_pdf(PAGES), "works_request.pdf")
 
 
 def test_the_value_of_the_field_named_is_stated_with_its_label(ask) -> None:

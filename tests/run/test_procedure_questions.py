@@ -5,14 +5,10 @@ of which repeats most of the question's words, and another section that mentions
 
 from __future__ import annotations
 
-import pymupdf
 import pytest
 
-from engine.api import answer
-from engine.config import EngineConfig
-from engine.library.local import Library
+from tests.run.conftest import html_pdf
 
-CSS = "* {font-family: sans-serif; font-size: 11px;}"
 PAGES = [
     "<h2>1 Safety</h2><p>Never immerse the kettle in water. Rinse the kettle only as described in this manual.</p>"
     "<h2>2 Rinsing the kettle</h2>"
@@ -25,15 +21,10 @@ PAGES = [
 
 
 @pytest.fixture
-def ask(config: EngineConfig):
-    library = Library(config)
-    doc = pymupdf.open()
-    for html in PAGES:
-        doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), html, css=CSS)
-    doc.set_toc([[1, "1 Safety", 1], [1, "2 Rinsing the kettle", 1], [1, "3 Cleaning", 1]])
-    entry = library.ingest(doc.tobytes(), "kettle.pdf")
-    library.wait_for_background()
-    return lambda question: answer(question, [entry.doc_id], library=library)
+def ask(ask_about):
+    return ask_about(
+        html_pdf(PAGES, toc=[[1, "1 Safety", 1], [1, "2 Rinsing the kettle", 1], [1, "3 Cleaning", 1]]), "kettle.pdf"
+    )
 
 
 def test_the_steps_of_the_task_are_stated_in_order(ask) -> None:
