@@ -87,8 +87,8 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     the question's ask ("the change in dock fees from 2030 to 2031"), the subject is read from it."""
     periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
     plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
-    if len({(p.year, p.quarter) for p in periods}) == 1:
-        return _over_prior_year(question, plain, periods[-1])
+    if len({(p.year, p.quarter) for p in periods}) == 1:  # a yes/no question about one year asks no arithmetic
+        return None if _YES_NO_ASK.match(question) else _over_prior_year(question, plain, periods[-1])
     if len(periods) < 2:
         return None
     whether = _whether(" ".join(question.split()))
@@ -106,6 +106,7 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     return None
 
 
+_YES_NO_ASK = re.compile(r"^\W*(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should)\b", re.I)
 _ONE_PERIOD = re.compile(
     rf"\b(?:growth(?:\s+rate)?|(?:percent(?:age)?|net)\s+(?:change|increase|decrease))\s+(?:in|of)\s+{_ITEM}"
     r"\s+(?:in|for|during)\s*$",

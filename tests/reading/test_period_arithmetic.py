@@ -181,3 +181,7 @@ def test_a_change_asked_as_a_number_for_one_year_is_over_the_year_before(questio
 
 def test_a_plain_change_in_one_year_may_ask_what_changed() -> None:
     assert parse_formula("Describe the change in fee policy in 2031.") is None
+
+
+def test_a_yes_no_question_about_growth_in_one_year_asks_no_arithmetic() -> None:
+    assert parse_formula("Is growth in dock fees expected to slow in 2031?") is None
