@@ -24,6 +24,12 @@ LABEL_SHARE = 0.6
 """At least this share of a label's words must be the question's: "Date of Submission" for "the date of
 submission", not "Date of Last Change" for it."""
 
+MIN_FIELDS = 3
+"""A page that prints fewer fields than this is not a form: a lone "Note:" or "Output:" line labels prose."""
+_ROLES = frozenset(stems("question answer input output prompt context example response query instruction q a"))
+"""Labels that introduce a turn of a dialogue or an example of a prompt ("Question:", "Output:"), in papers as
+much as in forms: the text after them is an example, never the document's own value for the thing."""
+
 _LEAD = re.compile(r"^\s*(?:\(?[0-9]{1,2}[.)]|[a-z][.)]|[A-Z][.)])\s+")
 """A field's number or letter ("2. Agency:", "b) Bureau:")."""
 _SAME_LINE = re.compile(r"^(?P<label>[A-Z][\w/&'’ -]{1,50}?):\s+(?P<value>\S.{0,99})$")
@@ -85,13 +91,13 @@ def asked_target(question: str) -> str | None:
 def asked_field(question: str, fields: Sequence[Field]) -> Field | None:
     """The field ``question`` asks for (module doc), the one sharing most of the question's words; None if none."""
     target = asked_target(question)
-    if target is None:
+    if target is None or len(fields) < MIN_FIELDS:
         return None
     wanted = stems(question) | stems(target)
     best: tuple[float, Field] | None = None
     for field in fields:
         label = stems(field.label)
-        if not label or not stems(target) <= label:
+        if not label or not stems(target) <= label or label <= _ROLES:
             continue
         share = len(label & wanted) / len(label)
         if share >= LABEL_SHARE and (best is None or share > best[0]):

@@ -59,3 +59,12 @@ def test_the_field_asked_is_the_one_whose_label_names_the_thing_asked(question: 
 )
 def test_a_question_about_something_the_label_does_not_name_gets_no_field(question: str) -> None:
     assert asked_field(question, fields_in(FORM)) is None
+
+
+def test_a_prompt_example_or_a_lone_labelled_line_is_not_a_form() -> None:
+    example = (
+        "Question: Which port is deepest?\nAnswer: Port Anselm\nContext: a list of ports\nNote: depths at low tide"
+    )
+    assert asked_field("What is the answer of the model?", fields_in(example)) is None
+    lone = "The dredging plan was approved.\nAgency: Department of Harbours\nIt starts in spring."
+    assert asked_field("Which agency approved the plan?", fields_in(lone)) is None
