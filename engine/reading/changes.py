@@ -91,6 +91,9 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
         return None if _YES_NO_ASK.match(question) else _over_prior_year(question, plain, periods[-1])
     if len(periods) < 2:
         return None
+    compared = _compared_periods(" ".join(question.split()))
+    if compared is not None:
+        return compared
     whether = _whether(" ".join(question.split()))
     if whether is not None:
         subject, direction = whether
@@ -123,6 +126,27 @@ def _over_prior_year(question: str, plain: str, period: Period) -> ChangeAsk | N
         return None
     subject = _CLEANUP.sub("", m.group(1).strip(" ,"))
     return ChangeAsk(subject, replace(period, year=period.year - 1), period, bool(_RELATIVE.search(question)))
+
+
+_HIGHER = ["higher", "greater", "larger", "bigger", "more"]
+_COMPARED = re.compile(
+    rf"^\W*(?:was|were|is|are|did)\s+{_NAMED_ITEM}\s+(?:in|for|during|at|as of)\s+(?P<p1>{PERIOD})\s+"
+    rf"(?P<than>{'|'.join(_HIGHER)}|lower|smaller|less|fewer)\s+than\s+(?:(?:it|they|that|those)\s+\w+\s+)?"
+    rf"(?:in|for|during|at|as of)?\s*(?P<p2>{PERIOD})",
+    re.I,
+)
+"""A yes/no question whether an item was higher in one period than in another ("Were port fees in 2031 higher
+than in 2030?"): the change from the second period to the first, and whether it went the way asked."""
+
+
+def _compared_periods(question: str) -> ChangeAsk | None:
+    m = _COMPARED.match(question)
+    first, last = (periods_in(m.group("p2")), periods_in(m.group("p1"))) if m else ((), ())
+    if m is None or not first or not last:
+        return None
+    subject = re.sub(r"^\S+['’]s\s+", "", _CLEANUP.sub("", m.group("item").strip(" ,")))  # "Acme's fees" -> "fees"
+    direction: Direction = "up" if m.group("than").lower() in _HIGHER else "down"
+    return ChangeAsk(subject, first[0], last[0], False, direction)
 
 
 def asks_relative(question: str) -> bool:

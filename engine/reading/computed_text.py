@@ -71,7 +71,8 @@ def _amount(value: float, working: Working, decimals: int | None, difference: bo
     number = f"{shown:,.{decimals}f}"
     if percent:
         return f"{number} percentage points" if difference else f"{number}%"
-    return f"{cells[0].unit if cells else ''}{number}" + (f" {scale}" if scale else "")
+    sign, unit = ("-" if shown < 0 else ""), (cells[0].unit if cells else "")
+    return f"{sign}{unit}{abs(shown):,.{decimals}f}" + (f" {scale}" if scale else "")  # "-$976 million"
 
 
 def _decimals(question: str) -> int | None:

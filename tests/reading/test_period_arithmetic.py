@@ -185,3 +185,19 @@ def test_a_plain_change_in_one_year_may_ask_what_changed() -> None:
 
 def test_a_yes_no_question_about_growth_in_one_year_asks_no_arithmetic() -> None:
     assert parse_formula("Is growth in dock fees expected to slow in 2031?") is None
+
+
+REVENUE = [item("Income statement (in millions) | 2031 | 2030"), item("Net revenues | $ 5,070 | $ 6,046", n=1)]
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("Were net revenues in 2031 higher than in 2030?", "No: -$976 million"),
+        ("Were net revenues in 2031 lower than they were in 2030?", "Yes: -$976 million"),
+        ("Were net revenues in 2030 greater than in 2031?", "Yes: $976 million"),
+    ],
+)
+def test_a_yes_no_question_whether_one_period_was_higher_than_another(question: str, lead: str) -> None:
+    answer = answer_value(question, ["net revenues"], line_item_names, [REVENUE])
+    assert answer is not None and answer.statement.startswith(lead), answer
