@@ -35,6 +35,7 @@ from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
 )
+from engine.reading.thresholds import asked_threshold, meets, value_question
 from engine.reading.value_answer import ValueAnswer, amount_spent, answer_from_cells, counted_things
 from engine.run.evidence import RunState
 from engine.run.value_checks import holds
@@ -76,8 +77,8 @@ def value_searches(state: RunState) -> tuple[list[str], list[str]]:
 def asks_for_value(state: RunState) -> bool:
     """The question asks for a value, or for arithmetic on values (not a yes/no, which or why question)."""
     content = _content(state)
-    if parse_formula(content, standard_definition) is not None:
-        return True
+    if parse_formula(content, standard_definition) is not None or asked_threshold(state.parsed.original_question):
+        return True  # arithmetic, or a value compared with a number the question states
     if value_never_answers(content):
         return False
     return state.parsed.asks_for_value or bool(_WHAT_AMOUNT.match(content) and names_reporting_term(content))
@@ -90,11 +91,14 @@ a word like "amount" or "revenue" (definitions are asked "what does ... mean", o
 
 
 def _content(state: RunState) -> str:
-    """The question without the answer-format instructions the parse set aside."""
+    """The question without the answer-format instructions the parse set aside (and without the number a yes/no
+    question compares the value with: "Was the margin above 45%?" reads the margin)."""
     text = state.parsed.original_question
     for instruction in state.parsed.instructions:
         text = text.replace(instruction, " ")
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    threshold = asked_threshold(text)
+    return value_question(text, threshold) if threshold else text
 
 
 def _entity_words(state: RunState) -> list[str]:
@@ -264,6 +268,12 @@ def _merged(
     for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
         group = [f for f in found if f[0][1] == part]
         lines += [_line(pair, value) for pair, value in group] + _difference(group, relative)
+    threshold = asked_threshold(state.parsed.original_question)
+    verdict = (
+        meets(threshold, found[0][1].cells[0]) if threshold and len(found) == 1 == len(found[0][1].cells) else None
+    )
+    if threshold and verdict is not None:  # "Was the margin above 45%?": Yes or No, then the value read
+        lines[0] = f"{'Yes' if verdict else 'No'}: {lines[0]} (asked: {threshold.text})"
     for _, value in found:
         for cell in value.cells:
             citations.append(Citation(chunk_id=cell.chunk_id, doc_id=cell.doc_id, page=cell.page, quote=cell.quote))
