@@ -17,7 +17,7 @@ from engine.documents.text import find_cardinality_cue, find_references, listing
 from engine.reading.answer_text import ITEM_LABEL, cover_clauses, distinct, listed_count, render
 from engine.reading.discovery import discovered_keywords
 from engine.reading.focus import focus
-from engine.reading.lists import best_lead, counts_without_items, is_lead, items_after, split_inline
+from engine.reading.lists import best_lead, counts_without_items, in_reading_order, is_lead, items_after, split_inline
 from engine.reading.passages import (
     Unit,
     coverage,
@@ -176,7 +176,7 @@ def _listing_units(units: list[Unit], limit: int, expected: int | None = None, c
             if unit.item.chunk_id not in taken:
                 taken.add(unit.item.chunk_id)
                 picked.append(unit)
-    return sorted(picked, key=lambda u: (u.item.doc_id, u.item.page, u.order))[:limit]
+    return in_reading_order(picked)[:limit]
 
 
 def _near(unit: Unit, cue: Unit) -> bool:

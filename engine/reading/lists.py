@@ -143,6 +143,11 @@ def _in_text_order(units: list[Unit]) -> list[Unit]:
     return sorted(units, key=_at)
 
 
+def in_reading_order(units: Sequence[Unit]) -> list[Unit]:
+    """``units`` as the document prints them: by page, passage and place in the passage (not by evidence rank)."""
+    return sorted(units, key=lambda u: (*block_position(u), _at(u)))
+
+
 def _next_block(lead: Unit, unit: Unit) -> bool:
     _, page, block = block_position(lead)
     _, u_page, u_block = block_position(unit)

@@ -236,3 +236,16 @@ def test_a_lead_that_counts_its_items_names_them_after_its_colon() -> None:
     )
     assert split_inline("Note: the feed pump and the drain pump were replaced.") is None  # no count
     assert split_inline("The rig has three pumps: the feed pump and the drain pump.") is None  # count differs
+
+
+def test_items_found_by_their_markers_are_stated_in_the_documents_order_not_by_score():
+    cue = ev(3, 9, "The pump log distinguishes three grades of fault.", score=0.9)
+    third = ev(3, 12, "Grade 3 (“stop”). The pump is stopped and the district office is called.",
+               bold_terms=("Grade 3 (“stop”).",), score=0.8)  # fmt: skip
+    first = ev(3, 10, "Grade 1 (“watch”). The fault is logged and checked at the next visit.",
+               bold_terms=("Grade 1 (“watch”).",), score=0.5)  # fmt: skip
+    second = ev(3, 11, "Grade 2 (“repair”). A repair is booked within the week.",
+                bold_terms=("Grade 2 (“repair”).",), score=0.4)  # fmt: skip
+    answer = ask("What are the three grades of fault in the pump log?", cue, third, first, second)
+    grades = [line.split(". ", 1)[1][:7] for line in answer.text.splitlines() if line[:1].isdigit()]
+    assert grades == ["Grade 1", "Grade 2", "Grade 3"], answer.text
