@@ -35,7 +35,7 @@ from engine.reading.table_values import (
     SCALE_FACTOR,
     Cell,
 )
-from engine.reading.thresholds import asked_threshold, meets, value_question
+from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import ValueAnswer, amount_spent, answer_from_cells, counted_things
 from engine.run.evidence import RunState
 from engine.run.value_checks import holds
@@ -190,7 +190,15 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
             note = caveat(K.VALUES_MISSING, "; ".join(state.value_missing))
             return answer.model_copy(update={"caveats": (*answer.caveats, note), "complete_answer_found": False})
         return answer
+    threshold = asked_threshold(state.parsed.original_question)
+    if threshold and _verdict(threshold, found) is None:
+        return answer  # the value read is not of the kind compared ("more than 20% of revenue" is no amount)
     return _merged(answer, state, found, len(pairs))
+
+
+def _verdict(threshold: Threshold, found: list[tuple[Pair, ValueAnswer]]) -> bool | None:
+    """Whether the one value read compares with the question's number as asked; None when it cannot be compared."""
+    return meets(threshold, found[0][1].cells[0]) if len(found) == 1 == len(found[0][1].cells) else None
 
 
 def _one_cell_for_all_sides(found: list[tuple[Pair, ValueAnswer]]) -> bool:
@@ -269,9 +277,7 @@ def _merged(
         group = [f for f in found if f[0][1] == part]
         lines += [_line(pair, value) for pair, value in group] + _difference(group, relative)
     threshold = asked_threshold(state.parsed.original_question)
-    verdict = (
-        meets(threshold, found[0][1].cells[0]) if threshold and len(found) == 1 == len(found[0][1].cells) else None
-    )
+    verdict = _verdict(threshold, found) if threshold else None
     if threshold and verdict is not None:  # "Was the margin above 45%?": Yes or No, then the value read
         lines[0] = f"{'Yes' if verdict else 'No'}: {lines[0]} (asked: {threshold.text})"
     for _, value in found:

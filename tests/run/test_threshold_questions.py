@@ -41,3 +41,8 @@ def test_the_value_read_is_compared_with_the_number_asked(ask, question: str, le
     text = ask(question).answer.text
     assert text.startswith(lead), text
     assert "5,120" in text or "655" in text, text
+
+
+def test_a_value_of_another_kind_than_the_number_is_not_stated_as_the_answer(ask) -> None:
+    text = ask("Did any berth earn more than 20% of port revenues in 2031?").answer.text
+    assert not text.startswith(("Yes", "No", "Port revenues, 2031")), text  # no value stated as the answer
