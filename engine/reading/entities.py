@@ -111,3 +111,30 @@ def names_all(text: str, named: Sequence[str]) -> bool:
     """Whether ``text`` names every one of ``named``."""
     held = stems(text)
     return all(stems(word) <= held for word in named)
+
+
+_CLAUSE_BREAK = re.compile(r",\s*(?:which|while|whereas|compared|but)\b|;|\bcompared\s+(?:to|with)\b|\bthan\b", re.I)
+"""Where a sentence passes from one clause to the next: "A reaches 70%, which improves B by 8 points" states A's
+value; B is named in another clause."""
+_IDENTIFIER = re.compile(r"\b(?=[\w.-]*(?:\d|[a-z][A-Z]|[A-Z]{2}))[A-Za-z][\w.-]*[\w]")
+"""A name written as an identifier: with a digit or capitals inside ("GPT-4", "PaLM-2L", "RoBERTa", "BERT")."""
+
+
+def own_clause(sentence: str, position: int) -> str:
+    """The clause of ``sentence`` that holds the character at ``position`` (the whole sentence when no break)."""
+    start, end = 0, len(sentence)
+    for m in _CLAUSE_BREAK.finditer(sentence):
+        if m.end() <= position:
+            start = m.end()
+        elif m.start() > position:
+            end = m.start()
+            break
+    return sentence[start:end]
+
+
+def named_in_another_clause(question: str, sentence: str, position: int) -> list[str]:
+    """The identifier-like names of ``question`` ("GPT-4") that ``sentence`` names only outside the clause of its
+    number at ``position``: the number is another thing's ("X reaches 70%, which beats GPT-4 by 8 points")."""
+    clause, whole = own_clause(sentence, position).lower(), sentence.lower()
+    names = dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(question) if not m.group(0).isdigit())
+    return [name for name in names if name.lower() in whole and name.lower() not in clause]

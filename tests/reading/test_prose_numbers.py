@@ -24,3 +24,17 @@ def test_the_number_of_a_section_named_in_passing_never_answers_a_value_question
     assert not [c for c in cells_in([said]) if c.raw.startswith("5.4")]
     answer = answer_value("What is the gain of the sonar?", ["gain"], line_item_names, [said])
     assert answer is None or not answer.statement.startswith("5.4"), answer
+
+
+def test_a_number_stated_for_another_thing_than_the_name_asked_is_doubted_and_comes_last() -> None:
+    said = [item("The tuned SONAR-2 reaches a detection rate of 71.6%, which beats the baseline SONAR-1 on the reef "
+                 "set. On the reef set the baseline SONAR-1 reaches a detection rate of 64.2%.")]  # fmt: skip
+    answer = answer_value("What detection rate does SONAR-1 reach on the reef set?", ["detection rate", "SONAR-1"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("64.2%"), answer
+    alone = [
+        item("The tuned SONAR-2 reaches a detection rate of 71.6%, which beats the baseline SONAR-1 on the reef set.")
+    ]
+    doubted = answer_value("What detection rate does SONAR-1 reach on the reef set?", ["detection rate", "SONAR-1"],
+                           line_item_names, [alone])  # fmt: skip
+    assert doubted is not None and any("SONAR-1" in d for d in doubted.doubts), doubted
