@@ -11,15 +11,23 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from engine.reading.answer_type import expected_type
 from engine.reading.periods import YEAR, Period, periods_in
 
 PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 """A period as a question names it ("FY2021", "fiscal 2020", "2019")."""
 
-_MOVES = (
-    r"(?:change|increase|decrease|difference|growth|rise|fall|decline|drop|gain|grow|grew|grown|rose|risen|fell|"
-    r"fallen|changed|increased|decreased|declined|dropped|gained)"
+_UP = "increase increased increases grow grew grown grows rise rose risen rises gain gained improve improved raise raised expand expanded"
+_DOWN = (
+    "decrease decreased decreases decline declined declines drop dropped drops fall fell fallen falls shrink shrank "
+    "shrunk reduce reduced reduces cut lower lowered"
 )
+_DIRECTION = {**dict.fromkeys(_UP.split(), "up"), **dict.fromkeys(_DOWN.split(), "down"),
+              **dict.fromkeys(["change", "changed", "changes"], "any")}  # fmt: skip
+"""The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change"."""
+_VERB = "|".join(sorted(_DIRECTION, key=len, reverse=True))
+_MOVES = rf"(?:difference|growth|{_VERB})"
+"""The words that name a change: its nouns and the verbs of ``_DIRECTION`` ("the increase in", "did it grow")."""
 _ITEM = r"([a-z][\w\s&,'’-]{1,60}?)"
 _NAMED_ITEM = r"(?P<item>[a-z][\w\s&,'’-]{1,60}?)"
 _SUBJECT = (
@@ -32,15 +40,6 @@ _SUBJECT = (
     # "the X growth rate from ...", "X growth between ..."
     re.compile(rf"^{_ITEM}\s+growth(?: rate)?\b", re.I),
 )
-_UP = "increase increased increases grow grew grown grows rise rose risen rises gain gained improve improved raise raised expand expanded"
-_DOWN = (
-    "decrease decreased decreases decline declined declines drop dropped drops fall fell fallen falls shrink shrank "
-    "shrunk reduce reduced reduces cut lower lowered"
-)
-_DIRECTION = {**dict.fromkeys(_UP.split(), "up"), **dict.fromkeys(_DOWN.split(), "down"),
-              **dict.fromkeys(["change", "changed", "changes"], "any")}  # fmt: skip
-"""The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change"."""
-_VERB = "|".join(sorted(_DIRECTION, key=len, reverse=True))
 _YES_NO_CHANGE = (
     # "Did Acme grow its fleet between 2030 and 2031?", "Has Acme reduced its debt from 2030 to 2031?"
     re.compile(
@@ -88,7 +87,7 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
     plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
     if len({(p.year, p.quarter) for p in periods}) == 1:  # a yes/no question about one year asks no arithmetic
-        return None if _YES_NO_ASK.match(question) else _over_prior_year(question, plain, periods[-1])
+        return None if expected_type(question) == "yes_no" else _over_prior_year(question, plain, periods[-1])
     if len(periods) < 2:
         return None
     compared = _compared_periods(" ".join(question.split()))
@@ -109,7 +108,6 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     return None
 
 
-_YES_NO_ASK = re.compile(r"^\W*(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should)\b", re.I)
 _ONE_PERIOD = re.compile(
     rf"\b(?:growth(?:\s+rate)?|(?:percent(?:age)?|net)\s+(?:change|increase|decrease))\s+(?:in|of)\s+{_ITEM}"
     r"\s+(?:in|for|during)\s*$",

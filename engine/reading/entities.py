@@ -132,9 +132,13 @@ def own_clause(sentence: str, position: int) -> str:
     return sentence[start:end]
 
 
-def named_in_another_clause(question: str, sentence: str, position: int) -> list[str]:
-    """The identifier-like names of ``question`` ("GPT-4") that ``sentence`` names only outside the clause of its
-    number at ``position``: the number is another thing's ("X reaches 70%, which beats GPT-4 by 8 points")."""
+def identifier_names(question: str) -> tuple[str, ...]:
+    """The names ``question`` writes as identifiers ("GPT-4", "PaLM-2L", "RoBERTa"), each once."""
+    return tuple(dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(question) if not m.group(0).isdigit()))
+
+
+def named_in_another_clause(names: Sequence[str], sentence: str, position: int) -> list[str]:
+    """Those of ``names`` (``identifier_names``) that ``sentence`` names only outside the clause of its number at
+    ``position``: the number is another thing's ("X reaches 70%, which beats GPT-4 by 8 points")."""
     clause, whole = own_clause(sentence, position).lower(), sentence.lower()
-    names = dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(question) if not m.group(0).isdigit())
     return [name for name in names if name.lower() in whole and name.lower() not in clause]

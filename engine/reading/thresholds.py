@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from engine.reading.answer_type import expected_type
 from engine.reading.table_values import NUMBER, SCALE_FACTOR, Cell, parse_number
 
 Comparison = Literal["above", "at_least", "below", "at_most"]
 
-_YES_NO = re.compile(r"^\W*(?:is|are|was|were|did|does|do|has|have|had)\b", re.I)
 _COMPARE = re.compile(
     r"\b(?P<how>(?:greater|higher|more|larger|bigger)\s+than|above|over|exceed(?:s|ed)?|surpass(?:es|ed)?|"
     r"at\s+least|no\s+less\s+than|(?:less|lower|smaller|fewer)\s+than|below|under|at\s+most|no\s+more\s+than)"
@@ -47,7 +47,7 @@ def asked_threshold(question: str) -> Threshold | None:
     q = " ".join(question.split())
     m = _COMPARE.search(q)
     number = NUMBER.match(q, m.end()) if m else None
-    if not _YES_NO.match(q) or m is None or number is None:
+    if expected_type(q) != "yes_no" or m is None or number is None:
         return None
     parsed = parse_number(number.group(0))
     if parsed is None:

@@ -17,7 +17,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
-from engine.reading.entities import named_in_another_clause
+from engine.reading.entities import identifier_names, named_in_another_clause
 from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition
 from engine.reading.periods import Period
@@ -148,7 +148,8 @@ def answer_from_cells(
         )
     # a number stated in prose for another thing than the one the question names ("X reaches 70%, which beats
     # GPT-4 by 8 points" for GPT-4's figure) comes after every number that is not
-    ranked.sort(key=lambda m: bool(_elsewhere(question, m.cell)))
+    names = identifier_names(question)
+    ranked.sort(key=lambda m: bool(_elsewhere(names, m.cell)))
     best = ranked[0]
     asked = stems(question).union(*spec.terms, *spec.alternatives)
     return ValueAnswer(
@@ -159,15 +160,18 @@ def answer_from_cells(
         narrower=narrows(spec, best.cell, [m.cell for m in ranked]) or broader(spec, best.cell),
         doubts=(
             *doubts(best.cell, question, asked),
-            *(f"the sentence states it for another thing than {name}" for name in _elsewhere(question, best.cell)),
+            *(f"the sentence states it for another thing than {name}" for name in _elsewhere(names, best.cell)),
         ),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
         also=agreeing(best.cell, [m.cell for m in ranked]),
     )
 
 
-def _elsewhere(question: str, cell: Cell) -> list[str]:
-    return [] if cell.is_row or cell.position < 0 else named_in_another_clause(question, cell.label, cell.position)
+def _elsewhere(names: Sequence[str], cell: Cell) -> list[str]:
+    """Of the question's identifier names, those a prose cell's sentence names only outside its number's clause."""
+    if not names or cell.is_row or cell.position < 0:
+        return []
+    return named_in_another_clause(names, cell.label, cell.position)
 
 
 @dataclass(frozen=True)
