@@ -17,14 +17,20 @@ from engine.reading.periods import YEAR, Period, periods_in
 PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 """A period as a question names it ("FY2021", "fiscal 2020", "2019")."""
 
-_UP = "increase increased increases grow grew grown grows rise rose risen rises gain gained improve improved raise raised expand expanded"
+_UP = (
+    "increase increased increases increasing grow grew grown grows growing rise rose risen rises rising gain gained "
+    "improve improved improves improving raise raised expand expanded expanding"
+)
 _DOWN = (
-    "decrease decreased decreases decline declined declines drop dropped drops fall fell fallen falls shrink shrank "
-    "shrunk reduce reduced reduces cut lower lowered"
+    "decrease decreased decreases decreasing decline declined declines declining drop dropped drops fall fell fallen "
+    "falls falling shrink shrank shrunk shrinking reduce reduced reduces cut lower lowered worsen worsened worsening "
+    "deteriorate deteriorated deteriorating"
 )
 _DIRECTION = {**dict.fromkeys(_UP.split(), "up"), **dict.fromkeys(_DOWN.split(), "down"),
               **dict.fromkeys(["change", "changed", "changes"], "any")}  # fmt: skip
-"""The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change"."""
+"""The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change".
+"Improve" reads as up: a margin, a ratio of coverage or liquidity improves as it rises; the answer states both
+values, so a reader of a cost ratio sees which way it went."""
 _VERB = "|".join(sorted(_DIRECTION, key=len, reverse=True))
 _MOVES = rf"(?:difference|growth|{_VERB})"
 """The words that name a change: its nouns and the verbs of ``_DIRECTION`` ("the increase in", "did it grow")."""
@@ -46,8 +52,12 @@ _YES_NO_CHANGE = (
         rf"^(?:did|has|have|had|does|do)\s+.+?\s+(?P<move>{_VERB})\s+(?:its|their|the)\s+{_NAMED_ITEM}\s+(?:from|between)\b",
         re.I,
     ),
-    # "Did the fleet grow between ...", "Has Acme's debt increased from ..."
-    re.compile(rf"^(?:did|has|have|had|does|do)\s+{_NAMED_ITEM}\s+(?P<move>{_VERB})\s+(?:from|between)\b", re.I),
+    # "Did the fleet grow between ...", "Has Acme's debt increased from ...", "Has the ratio risen or fallen from ..."
+    re.compile(
+        rf"^(?:did|has|have|had|does|do)\s+{_NAMED_ITEM}\s+(?P<move>{_VERB})(?:\s+or\s+(?P<other>{_VERB}))?\s+"
+        r"(?:from|between)\b",
+        re.I,
+    ),
     # "Was there a fall in berth fees between ...", "Is there any increase in the fleet from ..."
     re.compile(
         rf"^(?:was|were|is|are)\s+there\s+(?:an?\s+|any\s+)?(?:\w+\s+)?(?P<move>{_VERB})s?\s+in\s+{_NAMED_ITEM}\s+"
@@ -57,7 +67,29 @@ _YES_NO_CHANGE = (
 )
 """A yes/no question whether an item moved between two periods: its answer is the change, and whether it went the
 way asked."""
-Direction = Literal["up", "down", "any"]
+_IN_PERIOD = r"(?:as of|in|for|during|over|at the end of)\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?"
+_PROGRESSIVE = "|".join(sorted((verb for verb in _DIRECTION if verb.endswith("ing")), key=len, reverse=True))
+"""The -ing forms of ``_DIRECTION``, which qualify an item as moving ("an improving margin")."""
+_IN_ONE_PERIOD = (
+    # "Is the berth margin improving as of 2031?", "Did the cash ratio rise or fall in FY2031?"
+    re.compile(
+        rf"^(?:does|do|did|has|have|had|is|are|was|were)\s+{_NAMED_ITEM}\s+(?P<move>{_VERB})"
+        rf"(?:\s+or\s+(?P<other>{_VERB}))?\s+{_IN_PERIOD}{PERIOD}",
+        re.I,
+    ),
+    # "Does Acme have an improving cash ratio as of FY2031?", "Is Acme showing a declining debt load in 2031?"
+    re.compile(
+        rf"^(?:does|do|did|has|have|had|is|are|was|were)\s+.+?\s+(?:an?\s+)?(?P<move>{_PROGRESSIVE})\s+"
+        rf"{_NAMED_ITEM}\s+{_IN_PERIOD}{PERIOD}",
+        re.I,
+    ),
+)
+"""A yes/no question whether an item moved in (or as of) one period: over the same period a year before, the way
+statements compare a year with the prior one."""
+_SHAPE = re.compile(r"\s+(?:profile|trend|trajectory|performance)$", re.I)
+"""A word after the item naming its course over time ("an improving margin profile"), not part of its name."""
+Direction = Literal["up", "down", "any", "either"]
+""""either": the question names both ways ("did it rise or fall"); the answer says which."""
 
 _RELATIVE = re.compile(
     r"%|\bper ?cent(?:age)?\b|\bgrowth\b|\bgrew\b|\bgrow\b|\brate of\b|\b(?:year[- ]over[- ]year|yoy)\b|\bfold\b",
@@ -86,8 +118,11 @@ def asked_change(question: str, asked: str) -> ChangeAsk | None:
     the question's ask ("the change in dock fees from 2030 to 2031"), the subject is read from it."""
     periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
     plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
-    if len({(p.year, p.quarter) for p in periods}) == 1:  # a yes/no question about one year asks no arithmetic
-        return None if expected_type(question) == "yes_no" else _over_prior_year(question, plain, periods[-1])
+    if len({(p.year, p.quarter) for p in periods}) == 1:  # whether it moved in one year: over the year before
+        moved = _whether_in_period(" ".join(question.split()), periods[-1])
+        if moved is not None or expected_type(question) == "yes_no":
+            return moved
+        return _over_prior_year(question, plain, periods[-1])
     if len(periods) < 2:
         return None
     compared = _compared_periods(" ".join(question.split()))
@@ -152,15 +187,27 @@ def asks_relative(question: str) -> bool:
     return bool(_RELATIVE.search(question))
 
 
-def _whether(question: str) -> tuple[str, Direction] | None:
+def _whether(question: str, patterns: tuple[re.Pattern[str], ...] = _YES_NO_CHANGE) -> tuple[str, Direction] | None:
     """The item and the direction of a yes/no question whether it moved ("Did the fleet grow between ...")."""
-    for pattern in _YES_NO_CHANGE:
+    for pattern in patterns:
         m = pattern.search(question)
         if m:
             subject = _CLEANUP.sub("", m.group("item").strip(" ,"))
-            subject = re.sub(r"^\S+['’]s\s+", "", subject)  # "Acme's debt" -> "debt"
-            return subject, _DIRECTION[m.group("move").lower()]  # type: ignore[return-value]
+            subject = _SHAPE.sub("", re.sub(r"^\S+['’]s\s+", "", subject))  # "Acme's debt" -> "debt"
+            ways = {_DIRECTION[m.group("move").lower()], _DIRECTION[(m.groupdict().get("other") or "").lower() or
+                                                                    m.group("move").lower()]}  # fmt: skip
+            return subject, ("either" if ways == {"up", "down"} else ways.pop())  # type: ignore[return-value]
     return None
+
+
+def _whether_in_period(question: str, period: Period) -> ChangeAsk | None:
+    """A yes/no question whether an item moved in one period (``_IN_ONE_PERIOD``): from a year before to it."""
+    whether = _whether(question, _IN_ONE_PERIOD)
+    if whether is None:
+        return None
+    subject, direction = whether
+    relative = bool(_RELATIVE.search(question.replace(subject, " ")))
+    return ChangeAsk(subject, replace(period, year=period.year - 1), period, relative, direction)
 
 
 def asked_direction(question: str) -> Direction | None:

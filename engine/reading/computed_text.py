@@ -11,7 +11,9 @@ from dataclasses import replace
 
 from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS
 from engine.reading.changes import asked_direction
-from engine.reading.formulas import Node, Working
+from engine.reading.formula_values import Working, evaluate
+from engine.reading.formulas import Node
+from engine.reading.periods import Period
 from engine.reading.statement_sense import signed_input
 from engine.reading.table_values import SCALE_FACTOR, Cell
 
@@ -29,15 +31,12 @@ def computed_statement(question: str, formula: Node, working: Working) -> str:
     decimals = _decimals(question)
     value = working.value
     top = formula.left.op if formula.op == "avg" and formula.left is not None else formula.op
-    percent = top in ("%", "pct_of") or (_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
-    if top == "/" and percent:
-        value *= 100.0
-    if percent:
-        shown = f"{value:,.{1 if decimals is None else decimals}f}%"
-    elif top in ("+", "-") or (top == "" and formula.operand):
-        shown = _amount(value, working, decimals, difference=top == "-")
+    sides = _sides(formula, working)
+    if sides is not None:
+        shown = _compared(question, formula, working, sides, decimals)
     else:
-        shown = f"{value:,.{2 if decimals is None else decimals}f}"
+        percent = _is_percent(question, top, value)
+        shown = _quantity(value * 100.0 if top == "/" and percent else value, top, percent, working, decimals)
     # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
     inputs = "; ".join(
         dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
@@ -45,8 +44,55 @@ def computed_statement(question: str, formula: Node, working: Working) -> str:
     direction = asked_direction(question)  # "Did the fleet grow between ...?": yes or no, then the change
     if direction is None:
         return f"{shown} (computed from {inputs})"
+    if direction == "either":  # "did it rise or fall": the way it went
+        lead = "Increased" if value > 0 else "Decreased" if value < 0 else "Unchanged"
+        return f"{lead}: {shown} (computed from {inputs})"
     moved = value > 0 if direction == "up" else value < 0 if direction == "down" else value != 0
     return f"{'Yes' if moved else 'No'}: {shown} (computed from {inputs})"
+
+
+def _is_percent(question: str, top: str, value: float) -> bool:
+    return top in ("%", "pct_of") or bool(_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
+
+
+def _quantity(value: float, top: str, percent: bool, working: Working, decimals: int | None) -> str:
+    if percent:
+        return f"{value:,.{1 if decimals is None else decimals}f}%"
+    if top in ("+", "-") or top == "":
+        return _amount(value, working, decimals, difference=top == "-")
+    return f"{value:,.{2 if decimals is None else decimals}f}"
+
+
+def _sides(formula: Node, working: Working) -> tuple[float, float] | None:
+    """For a change of an item computed in each of two periods (``op == "at"``), its earlier and later values,
+    recomputed from the working's inputs; else None."""
+    left, right = formula.left, formula.right
+    if formula.op not in ("-", "%") or left is None or right is None or left.op != "at" or right.op != "at":
+        return None
+    cells = {(operand.phrase, period): cell for operand, period, cell in working.inputs}
+
+    def lookup(phrase: str, period: Period | None) -> Cell | None:
+        return cells.get((phrase, period)) if period is not None else None
+
+    later, earlier = evaluate(left, lookup).value, evaluate(right, lookup).value
+    return None if later is None or earlier is None else (earlier, later)
+
+
+def _compared(question: str, formula: Node, working: Working, sides: tuple[float, float], decimals: int | None) -> str:
+    """ "-2.2 percentage points, from 36.8% in 2030 to 34.6% in 2031": the change, then the item in each period."""
+    assert formula.left is not None and formula.right is not None and formula.left.left is not None
+    top = formula.left.left.op
+    percent = _is_percent(question, top, max(abs(v) for v in sides))
+    earlier, later = (v * 100.0 if top == "/" and percent else v for v in sides)
+    if formula.op == "%":
+        change = f"{working.value:,.{1 if decimals is None else decimals}f}%"
+    elif percent:
+        change = f"{later - earlier:,.{1 if decimals is None else decimals}f} percentage points"
+    else:
+        change = _quantity(later - earlier, "-" if top in ("+", "-") else top, False, working, decimals)
+    first, last = formula.right.periods[0].label(), formula.left.periods[0].label()
+    was, now = (_quantity(v, top, percent, working, decimals) for v in (earlier, later))
+    return f"{change}, from {was} in {first} to {now} in {last}"
 
 
 def _input(cell: Cell) -> str:

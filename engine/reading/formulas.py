@@ -5,23 +5,21 @@ current liabilities", "take owner earnings as: (net income + depreciation - cape
 expression of line items ("operating income less interest", "capex as a % of revenue"), or for a change
 between two periods ("the growth in net sales from FY2016 to FY2017"). ``parse_formula`` turns that
 into an expression tree whose leaves are metric phrases (a phrase the question defines is replaced by
-its definition); ``evaluate`` computes it with a lookup the caller provides (the value brick over the
-evidence), keeping every input for the working. Pure: no I/O.
+its definition); ``formula_values.evaluate`` computes it with a lookup the caller provides (the value brick
+over the evidence), keeping every input for the working. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.changes import PERIOD as _PERIOD
 from engine.reading.changes import asked_change
 from engine.reading.periods import Period, periods_in
-from engine.reading.statement_sense import signed_input
-from engine.reading.table_values import Cell
 
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
@@ -79,7 +77,8 @@ class Operand:
 
 @dataclass(frozen=True)
 class Node:
-    """An operator over two nodes, an average of a node over periods, a number, or an operand."""
+    """An operator over two nodes, an average of a node over periods (``avg``), a node read for one period (``at``),
+    a number, or an operand."""
 
     op: str = ""
     left: Node | None = None
@@ -87,19 +86,6 @@ class Node:
     number: float | None = None
     operand: Operand | None = None
     periods: tuple[Period, ...] = ()
-
-
-@dataclass
-class Working:
-    """A computed value with the inputs it used, for the answer's working."""
-
-    value: float | None
-    inputs: list[tuple[Operand, Period, Cell]] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-
-
-Lookup = Callable[[str, Period | None], Cell | None]
-"""Finds the cell for a metric phrase in a period (None: any period)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,7 +235,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     computed = [tree for tree in definitions.values() if tree.op]
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
-    growth = _growth(text, asked.group("rest") if asked else text)
+    growth = _growth(text, asked.group("rest") if asked else text, standard)
     if growth is not None or standard is None or asked is None or quotient:
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
     definition = standard(asked.group("rest"))
@@ -308,15 +294,36 @@ def _mean_over_periods(tree: Node) -> bool:
     return operand is not None and operand.mode == "average" and len(set(operand.periods)) >= 2
 
 
-def _growth(text: str, asked: str) -> Node | None:
+def _growth(text: str, asked: str, standard: Callable[[str], str | None] | None = None) -> Node | None:
     """A change between the two periods the question names: the later value less the earlier one, or relative to
-    it when asked as a percentage or a rate (``changes.asked_change``)."""
+    it when asked as a percentage or a rate (``changes.asked_change``). An item that is itself arithmetic ("wages
+    as a % of sales", a margin by its textbook definition) is computed in each period, then compared."""
     change = asked_change(text, asked)
     subject = _clean(change.subject) if change else ""
     if change is None or not subject:
         return None
-    later, earlier = Node(operand=Operand(subject, (change.last,))), Node(operand=Operand(subject, (change.first,)))
+    tree = _subject_tree(subject, standard)
+    if tree is not None:
+        later, earlier = (
+            Node(op="at", left=tree, periods=(change.last,)),
+            Node(op="at", left=tree, periods=(change.first,)),
+        )
+    else:
+        later, earlier = Node(operand=Operand(subject, (change.last,))), Node(operand=Operand(subject, (change.first,)))
     return Node(op="%" if change.relative else "-", left=later, right=earlier)
+
+
+def _subject_tree(subject: str, standard: Callable[[str], str | None] | None) -> Node | None:
+    """The arithmetic of a changed item when it has some (its own words, else its textbook definition), else None."""
+    own = _parse(_clean_expression(subject), {})
+    if own is not None and own.op:
+        return own
+    definition = standard(subject) if standard else None
+    shorter = subject.rsplit(maxsplit=1)[0] if " " in subject.strip() else ""
+    if definition and standard and shorter and standard(shorter) == definition:
+        return None  # a word after the metric's name makes another metric ("cash flow conversion", "ebitda per share")
+    tree = _parse(_clean_expression(definition), {}) if definition else None
+    return tree if tree is not None and tree.op else None
 
 
 def operands(node: Node | None) -> list[str]:
@@ -326,65 +333,6 @@ def operands(node: Node | None) -> list[str]:
     if node.operand is not None:
         return [node.operand.phrase]
     return list(dict.fromkeys([*operands(node.left), *operands(node.right)]))
-
-
-# --------------------------------------------------------------------------------------------
-# Evaluation
-# --------------------------------------------------------------------------------------------
-
-
-def evaluate(node: Node, lookup: Lookup, period: Period | None = None) -> Working:
-    """Compute ``node`` (operands without a period of their own are read for ``period``); ``value``
-    is None when an input is missing or a division by zero."""
-    working = Working(value=None)
-    working.value = _eval(node, lookup, working, period)
-    return working
-
-
-def _eval(node: Node, lookup: Lookup, working: Working, period: Period | None) -> float | None:
-    if node.number is not None:
-        return node.number
-    if node.operand is not None:
-        return _operand_value(node.operand, lookup, working, period)
-    if node.op == "avg":
-        assert node.left is not None
-        values = [_eval(node.left, lookup, working, p) for p in node.periods]
-        return None if any(v is None for v in values) else sum(v for v in values if v is not None) / len(values)
-    assert node.left is not None and node.right is not None
-    left, right = _eval(node.left, lookup, working, period), _eval(node.right, lookup, working, period)
-    if left is None or right is None:
-        return None
-    if node.op in ("+", "-", "*"):
-        return left + right if node.op == "+" else (left - right if node.op == "-" else left * right)
-    if right == 0:
-        working.missing.append("a division by zero")
-        return None
-    if node.op == "%":
-        return 100.0 * (left - right) / abs(right)
-    if node.op == "pct_of":
-        return 100.0 * left / right
-    return left / right
-
-
-def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: Period | None) -> float | None:
-    """Money spent is read as a magnitude, money earned with its sign (``signed_input``)."""
-    periods: tuple[Period | None, ...] = operand.periods or (default,)
-    if operand.mode == "average_year" and default is not None and default.quarter is None:
-        periods = (Period(default.year - 1), default)  # the opening and closing balance of the year
-    wanted = periods if operand.mode != "value" else periods[:1]
-    values: list[float] = []
-    for period in wanted:
-        cell = lookup(operand.phrase, period)
-        if cell is None:
-            working.missing.append(f"{operand.phrase} ({period.label()})" if period else operand.phrase)
-            return None
-        working.inputs.append((operand, period or (cell.periods[0] if cell.periods else Period(0)), cell))
-        values.append(signed_input(cell, cell.scaled) if cell.unit != "%" else cell.value)
-    if operand.mode in ("average", "average_year"):
-        return sum(values) / len(values)
-    if operand.mode == "change":
-        return values[-1] - values[0]
-    return values[0]
 
 
 def question_period(question: str) -> Period | None:

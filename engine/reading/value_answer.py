@@ -18,7 +18,8 @@ from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
 from engine.reading.entities import identifier_names, named_in_another_clause
-from engine.reading.formulas import Node, Working, evaluate, parse_formula, question_period
+from engine.reading.formula_values import Working, evaluate
+from engine.reading.formulas import Node, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
@@ -128,8 +129,14 @@ def answer_from_cells(
     formula = parse_formula(question, standard_definition)
     if formula is not None:
         value = _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
-        if value is None or not value.missing or parse_formula(question) is not None:
-            return value  # the question's own arithmetic has no other reading
+        if value is None or not value.missing:
+            return value
+        own = parse_formula(question)
+        if own is not None:  # the question's own arithmetic, over the item as printed rather than as defined
+            again = (
+                _computed(f"{question} {asked_as}", own, cells, alternatives, entity_words) if own != formula else None
+            )
+            return again if again is not None and not again.missing else value
         for definition in other_definitions(question):  # the textbook's other way, from line items printed
             other = parse_formula(question, _Fixed(definition))
             again = _computed(f"{question} {asked_as}", other, cells, alternatives, entity_words) if other else None

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from engine.contracts import EvidenceItem
-from engine.reading.formulas import evaluate, operands, parse_formula
+from engine.reading.formula_values import evaluate
+from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
@@ -201,3 +202,47 @@ REVENUE = [item("Income statement (in millions) | 2031 | 2030"), item("Net reven
 def test_a_yes_no_question_whether_one_period_was_higher_than_another(question: str, lead: str) -> None:
     answer = answer_value(question, ["net revenues"], line_item_names, [REVENUE])
     assert answer is not None and answer.statement.startswith(lead), answer
+
+
+RESULTS = [
+    item("Statement of operations (in millions) | 2031 | 2030"),
+    item(
+        "Net revenues | $ 5,000 | $ 4,000\nGross profit | 2,000 | 1,800\nOperating income | 600 | 500\n"
+        "Crew wages | 450 | 300",
+        n=1,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "keyword", "lead"),
+    [
+        # a margin by its textbook definition, computed in each year, then compared
+        ("Is the harbour showing an improving gross margin in 2031?", "gross margin",
+         "No: -5.0 percentage points, from 45.0% in 2030 to 40.0% in 2031"),
+        ("Was the operating margin growing during fiscal 2031?", "operating margin",
+         "No: -0.5 percentage points, from 12.5% in 2030 to 12.0% in 2031"),
+        # the item's own arithmetic, and a question that names both ways gets the way it went
+        ("Did crew wages as a percent of net revenues rise or fall in 2031?", "crew wages",
+         "Increased: 1.5 percentage points, from 7.5% in 2030 to 9.0% in 2031"),
+        ("Has the operating margin increased or decreased between 2030 and 2031?", "operating margin",
+         "Decreased: -0.5 percentage points"),
+        # a printed line item in one year: over the year before
+        ("Did operating income increase in 2031?", "operating income", "Yes: 100 million"),
+    ],
+)  # fmt: skip
+def test_whether_an_item_moved_in_one_year_compares_it_with_the_year_before(
+    question: str, keyword: str, lead: str
+) -> None:
+    answer = answer_value(question, [keyword], line_item_names, [RESULTS])
+    assert answer is not None and answer.statement.startswith(lead), answer
+
+
+def test_a_word_after_a_metric_s_name_makes_another_metric() -> None:
+    from engine.reading.line_items import standard_definition
+
+    margin = parse_formula("Did the harbour's gross margin improve in 2031?", standard_definition)
+    assert margin is not None and margin.left is not None and margin.left.op == "at"
+    other = parse_formula("Did the harbour's free cash flow conversion improve in 2031?", standard_definition)
+    assert other is not None and other.left is not None and other.left.operand is not None
+    assert other.left.operand.phrase == "free cash flow conversion"

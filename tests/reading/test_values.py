@@ -6,7 +6,8 @@ import pytest
 
 from engine.contracts import EvidenceItem
 from engine.documents.text import stems
-from engine.reading.formulas import evaluate, operands, parse_formula
+from engine.reading.formula_values import evaluate
+from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import cells_in
