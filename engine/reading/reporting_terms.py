@@ -169,8 +169,11 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        search="repurchases of common stock; treasury stock", statements=(CASH_FLOW,),
        reason="buybacks are repurchases of common stock"),
     _t(r"\bquick ratio\b|\bacid[- ]test\b",
+       definition="(cash and cash equivalents + accounts receivable) / total current liabilities",
+       other="(total current assets - inventories) / total current liabilities",
        search="cash and cash equivalents; accounts receivable; total current liabilities", statements=(BALANCE,),
-       reason="the quick ratio uses cash, receivables and current liabilities"),
+       reason="the quick ratio (acid test) sets the assets that turn into cash at once, cash and receivables, "
+              "against current liabilities; textbooks also take current assets less inventories"),
     _t(r"\bcash ratio\b|\bcash balance\b", search="cash and cash equivalents; total current liabilities",
        statements=(BALANCE,), reason="the cash ratio uses cash and current liabilities"),
     _t(r"\binventor(?:y|ies) turnover\b", definition="cost of sales / average inventories",

@@ -128,21 +128,7 @@ def answer_from_cells(
         return None
     formula = parse_formula(question, standard_definition)
     if formula is not None:
-        value = _computed(f"{question} {asked_as}", formula, cells, alternatives, entity_words)
-        if value is None or not value.missing:
-            return value
-        own = parse_formula(question)
-        if own is not None:  # the question's own arithmetic, over the item as printed rather than as defined
-            again = (
-                _computed(f"{question} {asked_as}", own, cells, alternatives, entity_words) if own != formula else None
-            )
-            return again if again is not None and not again.missing else value
-        for definition in other_definitions(question):  # the textbook's other way, from line items printed
-            other = parse_formula(question, _Fixed(definition))
-            again = _computed(f"{question} {asked_as}", other, cells, alternatives, entity_words) if other else None
-            if again is not None and not again.missing:
-                return again
-        return value
+        return _computed_answer(question, f"{question} {asked_as}", formula, cells, alternatives, entity_words)
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
@@ -183,12 +169,12 @@ def _elsewhere(names: Sequence[str], cell: Cell) -> list[str]:
 
 @dataclass(frozen=True)
 class _Fixed:
-    """A standard-definition lookup that gives one definition, whatever the metric's name."""
+    """A standard-definition lookup that gives one definition for whatever standard metric a text names."""
 
     definition: str
 
-    def __call__(self, _: str) -> str:
-        return self.definition
+    def __call__(self, text: str) -> str | None:
+        return self.definition if standard_definition(text) is not None else None
 
 
 def asks_dimensionless(question: str) -> bool:
@@ -271,6 +257,57 @@ def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
 # --------------------------------------------------------------------------------------------
 # Arithmetic
 # --------------------------------------------------------------------------------------------
+
+
+def _computed_answer(
+    question: str, asked: str, formula: Node, cells: list[Cell], alternatives: Alternatives, entity_words: Sequence[str]
+) -> ValueAnswer | None:
+    """The arithmetic ``formula`` over ``cells``; a standard metric missing an input is read as printed, then by
+    the textbook's other definitions; one computed by its first definition is stated beside the others."""
+    value = _computed(asked, formula, cells, alternatives, entity_words)
+    own = parse_formula(question)
+    if value is None or own == formula:
+        return value  # the question's own arithmetic has no other reading
+    if not value.missing:
+        return _beside_other_definitions(question, asked, value, cells, alternatives, entity_words)
+    if own is not None:  # the question's own arithmetic, over the item as printed rather than as defined
+        again = _computed(asked, own, cells, alternatives, entity_words)
+        if again is not None and not again.missing:
+            return again
+    for definition in other_definitions(question):  # the textbook's other way, from line items printed
+        other = parse_formula(question, _Fixed(definition))
+        again = _computed(asked, other, cells, alternatives, entity_words) if other else None
+        if again is not None and not again.missing:
+            return again
+    return value
+
+
+def _beside_other_definitions(
+    question: str, asked: str, value: ValueAnswer, cells: list[Cell], alternatives: Alternatives,
+    entity_words: Sequence[str],
+) -> ValueAnswer:  # fmt: skip
+    """A metric textbooks define in more than one way (the quick ratio: cash and receivables, or current assets
+    less inventories, over current liabilities): when another definition gives another value from the same
+    evidence, the answer states both and is doubted, since which one the analyst means is theirs to say."""
+    for definition in other_definitions(question):
+        other = parse_formula(question, _Fixed(definition))
+        again = _computed(asked, other, cells, alternatives, entity_words) if other else None
+        if again is None or again.missing or not again.statement or _result(again) == _result(value):
+            continue
+        if not {c.page for c in again.cells} <= {c.page for c in value.cells}:
+            continue  # an input read from another page than the statement the first definition read is doubtful
+        return replace(
+            value,
+            statement=f"{value.statement}; computed as {definition}: {again.statement}",
+            cells=(*value.cells, *(c for c in again.cells if c not in value.cells)),
+            doubts=(*value.doubts, f"textbooks also compute it as {definition}, which gives {_result(again)}"),
+        )
+    return value
+
+
+def _result(value: ValueAnswer) -> str:
+    """A computed statement without its inputs ("Yes: 0.04, from 0.53 in 2030 to 0.57 in 2031")."""
+    return value.statement.split(" (computed from ")[0]
 
 
 def _computed(

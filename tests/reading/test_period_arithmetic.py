@@ -246,3 +246,48 @@ def test_a_word_after_a_metric_s_name_makes_another_metric() -> None:
     other = parse_formula("Did the harbour's free cash flow conversion improve in 2031?", standard_definition)
     assert other is not None and other.left is not None and other.left.operand is not None
     assert other.left.operand.phrase == "free cash flow conversion"
+
+
+def test_a_margin_whose_profit_is_not_printed_is_computed_the_textbook_s_other_way() -> None:
+    costs = [
+        item("Statement of operations (in millions) | 2031 | 2030"),
+        item("Net revenues | $ 5,000 | $ 4,000\nCost of sales | 3,000 | 2,200\nOperating income | 600 | 500", n=1),
+    ]
+    answer = answer_value("Did the gross margin improve in 2031?", ["gross margin"], line_item_names, [costs])
+    assert answer is not None and answer.statement.startswith("No: -5.0 percentage points, from 45.0%"), answer
+
+
+BALANCES = [
+    item("Balance sheet (in millions) | 2031 | 2030"),
+    item(
+        "Cash and cash equivalents | 300 | 200\nAccounts receivable, net | 500 | 400\nInventories | 900 | 800\n"
+        "Total current assets | 1,900 | 1,600\nTotal current liabilities | 1,000 | 1,000",
+        n=1,
+    ),
+]
+RESULTS_WITH_COST = [
+    item("Statement of operations (in millions) | 2031 | 2030"),
+    item("Net revenues | $ 5,000 | $ 4,000\nCost of sales | 3,000 | 2,200\nGross profit | 2,000 | 1,800", n=1),
+]
+
+
+def test_a_ratio_of_balances_is_compared_in_its_own_units() -> None:
+    balances = BALANCES
+    answer = answer_value(
+        "Has the harbour's quick ratio improved or declined from 2030 to 2031?", ["quick ratio"], line_item_names,
+        [balances],
+    )  # fmt: skip
+    assert answer is not None and answer.statement.startswith("Increased: 0.20, from 0.60 in 2030 to 0.80"), answer
+
+
+def test_a_metric_textbooks_define_two_ways_states_both_values_and_is_doubted() -> None:
+    answer = answer_value("What was the quick ratio in 2031?", ["quick ratio"], line_item_names, [BALANCES])
+    assert answer is not None and answer.statement.startswith("0.80 (computed from"), answer
+    assert "computed as (total current assets - inventories) / total current liabilities: 1.00" in answer.statement
+    assert answer.doubts and "1.00" in answer.doubts[0]
+
+
+def test_definitions_that_agree_state_one_value_without_doubt() -> None:
+    answer = answer_value("What was the gross margin in 2031?", ["gross margin"], line_item_names, [RESULTS_WITH_COST])
+    assert answer is not None and answer.statement.startswith("40.0% (computed from"), answer
+    assert "computed as" not in answer.statement and not answer.doubts, answer
