@@ -77,13 +77,24 @@ def standard_definition(text: str) -> str | None:
 
 
 _OTHER_COMPILED = tuple((re.compile(term.pattern, re.I), term.other) for term in REPORTING_TERMS if term.other)
+_VARIANT_COMPILED = tuple((re.compile(term.pattern, re.I), term.variant) for term in REPORTING_TERMS if term.variant)
 
 
 def other_definitions(text: str) -> tuple[str, ...]:
-    """The other textbook definitions of the first standard metric ``text`` names that has some, else ()."""
+    """The other textbook definitions of the first standard metric ``text`` names that has some, else (): the
+    same quantity from other line items, then the other measures of the same name."""
+    return _first_listed(text, _OTHER_COMPILED) + variant_definitions(text)
+
+
+def variant_definitions(text: str) -> tuple[str, ...]:
+    """The other measures textbooks give the name of the first standard metric ``text`` names, else ()."""
+    return _first_listed(text, _VARIANT_COMPILED)
+
+
+def _first_listed(text: str, table: tuple[tuple[re.Pattern[str], str], ...]) -> tuple[str, ...]:
     if company_defined(text) or standard_definition(text) is None:
         return ()
-    return next((tuple(other.split(" | ")) for pattern, other in _OTHER_COMPILED if pattern.search(text)), ())
+    return next((tuple(listed.split(" | ")) for pattern, listed in table if pattern.search(text)), ())
 
 
 _QUALIFIER = re.compile(r"\s*(?:before|after|excluding|ex\b|net of|adjusted for)\b", re.I)

@@ -9,6 +9,7 @@ table, so they never disagree about a term. Each entry:
   components: "EBITDA" is not "operating income"); a row whose label is one of them names the metric;
 - ``search``: further document words a search for the term adds (the inputs of a ratio, a note's title);
 - ``definition``: the textbook definition in line items, for a metric computed from them ("" if none);
+- ``other``: the same quantity from other line items; ``variant``: another measure under the same name;
 - ``mentions``: a wider pattern that only adds the search words ("depreciation" alone), never the names;
 - ``statements``: the financial statements that hold the line items;
 - ``reason``: why the entry is general accounting vocabulary.
@@ -41,11 +42,14 @@ class ReportingTerm:
     other: str = ""
     """Other definitions of the same metric from other line items (separated by `` | ``), for a filing that
     does not print the first one's inputs (an income statement without a gross profit line)."""
+    variant: str = ""
+    """Another measure textbooks give the same name (separated by `` | ``): it may give another value from the
+    same statements, so an answer computed by ``definition`` states it beside, or is doubted."""
 
 
 def _t(pattern: str, names: str = "", search: str = "", definition: str = "", statements: tuple[str, ...] = (),
-       reason: str = "", mentions: str = "", other: str = "") -> ReportingTerm:  # fmt: skip
-    return ReportingTerm(pattern, names, search, definition, statements, reason, mentions, other)
+       reason: str = "", mentions: str = "", other: str = "", variant: str = "") -> ReportingTerm:  # fmt: skip
+    return ReportingTerm(pattern, names, search, definition, statements, reason, mentions, other, variant)
 
 
 REPORTING_TERMS: tuple[ReportingTerm, ...] = (
@@ -170,7 +174,7 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        reason="buybacks are repurchases of common stock"),
     _t(r"\bquick ratio\b|\bacid[- ]test\b",
        definition="(cash and cash equivalents + accounts receivable) / total current liabilities",
-       other="(total current assets - inventories) / total current liabilities",
+       variant="(total current assets - inventories) / total current liabilities",
        search="cash and cash equivalents; accounts receivable; total current liabilities", statements=(BALANCE,),
        reason="the quick ratio (acid test) sets the assets that turn into cash at once, cash and receivables, "
               "against current liabilities; textbooks also take current assets less inventories"),

@@ -20,7 +20,7 @@ from engine.reading.computed_text import computed_statement
 from engine.reading.entities import identifier_names, named_in_another_clause
 from engine.reading.formula_values import Working, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
-from engine.reading.line_items import company_defined, other_definitions, standard_definition
+from engine.reading.line_items import company_defined, other_definitions, standard_definition, variant_definitions
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
 from engine.reading.statement_sense import (
@@ -287,15 +287,17 @@ def _beside_other_definitions(
     entity_words: Sequence[str],
 ) -> ValueAnswer:  # fmt: skip
     """A metric textbooks define in more than one way (the quick ratio: cash and receivables, or current assets
-    less inventories, over current liabilities): when another definition gives another value from the same
-    evidence, the answer states both and is doubted, since which one the analyst means is theirs to say."""
-    for definition in other_definitions(question):
+    less inventories, over current liabilities) is doubted, since which one the analyst means is theirs to say:
+    the answer states the other's value beside when it differs and is read from the statement the first read;
+    an input read elsewhere (another table's row of the same name) is not stated."""
+    for definition in variant_definitions(question):
         other = parse_formula(question, _Fixed(definition))
         again = _computed(asked, other, cells, alternatives, entity_words) if other else None
-        if again is None or again.missing or not again.statement or _result(again) == _result(value):
-            continue
-        if not {c.page for c in again.cells} <= {c.page for c in value.cells}:
-            continue  # an input read from another page than the statement the first definition read is doubtful
+        if again is not None and again.statement and _result(again) == _result(value):
+            continue  # both measures agree
+        if again is None or again.missing or not {c.page for c in again.cells} <= {c.page for c in value.cells}:
+            doubt = f"textbooks also compute it as {definition}, which the statement read does not give"
+            return replace(value, doubts=(*value.doubts, doubt))
         return replace(
             value,
             statement=f"{value.statement}; computed as {definition}: {again.statement}",

@@ -291,3 +291,18 @@ def test_definitions_that_agree_state_one_value_without_doubt() -> None:
     answer = answer_value("What was the gross margin in 2031?", ["gross margin"], line_item_names, [RESULTS_WITH_COST])
     assert answer is not None and answer.statement.startswith("40.0% (computed from"), answer
     assert "computed as" not in answer.statement and not answer.doubts, answer
+
+
+def test_a_metric_whose_other_textbook_measure_is_not_printed_is_doubted_without_a_second_value() -> None:
+    short = [
+        item("Balance sheet (in millions) | 2031 | 2030"),
+        item(
+            "Cash and cash equivalents | 300 | 200\nAccounts receivable, net | 500 | 400\n"
+            "Total current liabilities | 1,000 | 1,000",
+            n=1,
+        ),
+    ]
+    answer = answer_value("What was the quick ratio in 2031?", ["quick ratio"], line_item_names, [short])
+    assert answer is not None and answer.statement.startswith("0.80 (computed from"), answer
+    assert "computed as" not in answer.statement
+    assert answer.doubts and "does not give" in answer.doubts[0]
