@@ -282,33 +282,34 @@ def _computed_answer(
     return value
 
 
+VARIANT_DOUBT = "textbooks also compute it as"  # how the doubt of a metric with a textbook variant begins
+
+
 def _beside_other_definitions(
     question: str, asked: str, value: ValueAnswer, cells: list[Cell], alternatives: Alternatives,
     entity_words: Sequence[str],
 ) -> ValueAnswer:  # fmt: skip
-    """A metric textbooks define in more than one way (the quick ratio: cash and receivables, or current assets
-    less inventories, over current liabilities) is doubted, since which one the analyst means is theirs to say:
-    the answer states the other's value beside when it differs and is read from the statement the first read;
-    an input read elsewhere (another table's row of the same name) is not stated."""
+    """A metric textbooks define two ways (the quick ratio: cash and receivables, or current assets less
+    inventories, over current liabilities) is doubted, which one is the analyst's call: the other's value is
+    stated beside when it differs and is read from the same statement (not another table's row of that name)."""
     for definition in variant_definitions(question):
         other = parse_formula(question, _Fixed(definition))
         again = _computed(asked, other, cells, alternatives, entity_words) if other else None
         if again is not None and again.statement and _result(again) == _result(value):
             continue  # both measures agree
         if again is None or again.missing or not {c.page for c in again.cells} <= {c.page for c in value.cells}:
-            doubt = f"textbooks also compute it as {definition}, which the statement read does not give"
+            doubt = f"{VARIANT_DOUBT} {definition}, which the statement read does not give"
             return replace(value, doubts=(*value.doubts, doubt))
         return replace(
             value,
             statement=f"{value.statement}; computed as {definition}: {again.statement}",
             cells=(*value.cells, *(c for c in again.cells if c not in value.cells)),
-            doubts=(*value.doubts, f"textbooks also compute it as {definition}, which gives {_result(again)}"),
+            doubts=(*value.doubts, f"{VARIANT_DOUBT} {definition}, which gives {_result(again)}"),
         )
     return value
 
 
-def _result(value: ValueAnswer) -> str:
-    """A computed statement without its inputs ("Yes: 0.04, from 0.53 in 2030 to 0.57 in 2031")."""
+def _result(value: ValueAnswer) -> str:  # a computed statement without its inputs ("Yes: 0.04, from 0.53 ...")
     return value.statement.split(" (computed from ")[0]
 
 

@@ -36,7 +36,13 @@ from engine.reading.table_values import (
     Cell,
 )
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
-from engine.reading.value_answer import ValueAnswer, amount_spent, answer_from_cells, counted_things
+from engine.reading.value_answer import (
+    VARIANT_DOUBT,
+    ValueAnswer,
+    amount_spent,
+    answer_from_cells,
+    counted_things,
+)
 from engine.run.evidence import RunState
 from engine.run.value_checks import holds
 from engine.run.value_pages import value_cells
@@ -303,7 +309,8 @@ def _merged(
         *([caveat(K.TYPE_NOT_STATED, "yes_no")] if _YES_NO.match(text) else []),
     }
     caveats = (*(c for c in checks.caveats if c not in moot), *(c for _, v in found for c in _value_caveats(v, counts)))
-    if exact:  # the values read name the metric asked: the passages' match with the question's words is moot
+    if exact or _defined_elsewhere(found, wanted):
+        # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest, *also])), "answer_found": True, "caveats": caveats,
@@ -322,6 +329,15 @@ def _exact(value: ValueAnswer) -> bool:
         value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
         and not value.doubts  # a percentage, a per-share figure, a partial table's row: never claimed complete
     )  # fmt: skip
+
+
+def _defined_elsewhere(found: list[tuple[Pair, ValueAnswer]], wanted: int) -> bool:
+    """Every value read would be exact but for one doubt: a textbook variant of its metric gives another value
+    (``value_answer._beside_other_definitions``). It names the metric asked; which measure is the analyst's call,
+    so it is stated, doubted, under the claim line, not declined."""
+    return len(found) == wanted and all(
+        _exact(replace(v, doubts=())) and all(d.startswith(VARIANT_DOUBT) for d in v.doubts) for _, v in found
+    )
 
 
 def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
