@@ -236,10 +236,18 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
     growth = _growth(text, asked.group("rest") if asked else text, standard)
-    if growth is not None or standard is None or asked is None or quotient:
+    basis = _BASED_ON.search(text) if asked is None else None
+    if growth is not None or standard is None or quotient or (asked is None and basis is None):
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
-    definition = standard(asked.group("rest"))
+    definition = standard(asked.group("rest") if asked else basis.group("metric") if basis else "")
     return _parse(_clean_expression(definition), {}) if definition else None
+
+
+_BASED_ON = re.compile(
+    r"\b(?:based on|judging by|as measured by|in terms of)\s+(?:its|their|the)\s+(?P<metric>[^,;?.]{2,60})", re.I
+)
+"""A judgement asked of a metric ("Is the harbour's liquidity sound, based on its current ratio for 2031?"):
+the metric is computed and stated, and the judgement left to the reader."""
 
 
 _RATIO_PARTS = re.compile(

@@ -306,3 +306,11 @@ def test_a_metric_whose_other_textbook_measure_is_not_printed_is_doubted_without
     assert answer is not None and answer.statement.startswith("0.80 (computed from"), answer
     assert "computed as" not in answer.statement
     assert answer.doubts and "does not give" in answer.doubts[0]
+
+
+def test_a_judgement_based_on_a_standard_metric_computes_it_and_on_anything_else_computes_nothing() -> None:
+    from engine.reading.line_items import standard_definition
+
+    ratio = parse_formula("Is the harbour's liquidity sound, based on its current ratio for 2031?", standard_definition)
+    assert ratio is not None and ratio.op == "/", ratio
+    assert parse_formula("Is the harbour doing well based on its fleet?", standard_definition) is None
