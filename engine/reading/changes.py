@@ -86,6 +86,9 @@ _IN_ONE_PERIOD = (
 )
 """A yes/no question whether an item moved in (or as of) one period: over the same period a year before, the way
 statements compare a year with the prior one."""
+_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*\s+){0,3}\S*['’]s\s+")
+"""Whose the item is, at its start: one word ("the harbour's" after cleanup, "Acme's") or a name of up to four
+capitalised words ("Blue Ferry Co's fleet")."""
 _SHAPE = re.compile(r"\s+(?:profile|trend|trajectory|performance)$", re.I)
 """A word after the item naming its course over time ("an improving margin profile"), not part of its name."""
 Direction = Literal["up", "down", "any", "either"]
@@ -177,7 +180,7 @@ def _compared_periods(question: str) -> ChangeAsk | None:
     first, last = (periods_in(m.group("p2")), periods_in(m.group("p1"))) if m else ((), ())
     if m is None or not first or not last:
         return None
-    subject = re.sub(r"^\S+['’]s\s+", "", _CLEANUP.sub("", m.group("item").strip(" ,")))  # "Acme's fees" -> "fees"
+    subject = _OWNER.sub("", _CLEANUP.sub("", m.group("item").strip(" ,")))  # "Acme's fees" -> "fees"
     direction: Direction = "up" if m.group("than").lower() in _HIGHER else "down"
     return ChangeAsk(subject, first[0], last[0], False, direction)
 
@@ -193,7 +196,7 @@ def _whether(question: str, patterns: tuple[re.Pattern[str], ...] = _YES_NO_CHAN
         m = pattern.search(question)
         if m:
             subject = _CLEANUP.sub("", m.group("item").strip(" ,"))
-            subject = _SHAPE.sub("", re.sub(r"^\S+['’]s\s+", "", subject))  # "Acme's debt" -> "debt"
+            subject = _SHAPE.sub("", _OWNER.sub("", subject))  # "Acme's debt" -> "debt"
             ways = {_DIRECTION[m.group("move").lower()], _DIRECTION[(m.groupdict().get("other") or "").lower() or
                                                                     m.group("move").lower()]}  # fmt: skip
             return subject, ("either" if ways == {"up", "down"} else ways.pop())  # type: ignore[return-value]

@@ -314,3 +314,12 @@ def test_a_judgement_based_on_a_standard_metric_computes_it_and_on_anything_else
     ratio = parse_formula("Is the harbour's liquidity sound, based on its current ratio for 2031?", standard_definition)
     assert ratio is not None and ratio.op == "/", ratio
     assert parse_formula("Is the harbour doing well based on its fleet?", standard_definition) is None
+
+
+@pytest.mark.parametrize("owner", ["Blue Ferry Co's", "the harbour's", "Acme's"])
+def test_whose_item_it_is_is_not_part_of_its_name(owner: str) -> None:
+    from engine.reading.changes import asked_change
+
+    question = f"Did {owner} crew wages as a percent of net revenues rise or fall in 2031?"
+    change = asked_change(question, question)
+    assert change is not None and change.subject == "crew wages as a percent of net revenues", change
