@@ -43,7 +43,7 @@ def test_the_first_definition_is_stated_not_claimed_and_its_doubt_shown(ask) -> 
 
 
 def test_a_judgement_asked_of_a_metric_states_the_metric_and_leaves_the_judgement_unclaimed(ask) -> None:
-    result = ask("Is Ferrylink's liquidity sound, based on its quick ratio for 2031?")
+    result = ask("Is Ferrylink's liquidity sound, judging by its quick ratio in 2031?")
     text = result.answer.text
     assert text.startswith("0.80 (computed from"), text
     assert not result.answer.complete_answer_found
