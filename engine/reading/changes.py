@@ -89,7 +89,7 @@ statements compare a year with the prior one."""
 _OWNER = re.compile(r"^(?:[A-Z][\w&.-]*\s+){0,3}\S*['’]s\s+")
 """Whose the item is, at its start: one word ("the harbour's" after cleanup, "Acme's") or a name of up to four
 capitalised words ("Blue Ferry Co's fleet")."""
-_SHAPE = re.compile(r"\s+(?:profile|trend|trajectory|performance)$", re.I)
+_SHAPE = re.compile(r"\s+(?:profile|trend|trajectory)$", re.I)
 """A word after the item naming its course over time ("an improving margin profile"), not part of its name."""
 Direction = Literal["up", "down", "any", "either"]
 """"either": the question names both ways ("did it rise or fall"); the answer says which."""
@@ -197,8 +197,8 @@ def _whether(question: str, patterns: tuple[re.Pattern[str], ...] = _YES_NO_CHAN
         if m:
             subject = _CLEANUP.sub("", m.group("item").strip(" ,"))
             subject = _SHAPE.sub("", _OWNER.sub("", subject))  # "Acme's debt" -> "debt"
-            ways = {_DIRECTION[m.group("move").lower()], _DIRECTION[(m.groupdict().get("other") or "").lower() or
-                                                                    m.group("move").lower()]}  # fmt: skip
+            move = m.group("move").lower()
+            ways = {_DIRECTION[move], _DIRECTION[(m.groupdict().get("other") or move).lower()]}
             return subject, ("either" if ways == {"up", "down"} else ways.pop())  # type: ignore[return-value]
     return None
 

@@ -36,7 +36,8 @@ def computed_statement(question: str, formula: Node, working: Working) -> str:
         shown = _compared(question, formula, working, sides, decimals)
     else:
         percent = _is_percent(question, top, value)
-        shown = _quantity(value * 100.0 if top == "/" and percent else value, top, percent, working, decimals)
+        amount = top in ("+", "-") or (top == "" and formula.operand is not None)
+        shown = _quantity(value * 100.0 if top == "/" and percent else value, percent, amount, top, working, decimals)
     # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
     inputs = "; ".join(
         dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
@@ -55,10 +56,11 @@ def _is_percent(question: str, top: str, value: float) -> bool:
     return top in ("%", "pct_of") or bool(_PERCENT_WANTED.search(question) and top == "/" and abs(value) < 5)
 
 
-def _quantity(value: float, top: str, percent: bool, working: Working, decimals: int | None) -> str:
+def _quantity(value: float, percent: bool, amount: bool, top: str, working: Working, decimals: int | None) -> str:
+    """A value as a percentage, an amount in its inputs' scale (a difference when ``top`` is "-"), or a number."""
     if percent:
         return f"{value:,.{1 if decimals is None else decimals}f}%"
-    if top in ("+", "-") or top == "":
+    if amount:
         return _amount(value, working, decimals, difference=top == "-")
     return f"{value:,.{2 if decimals is None else decimals}f}"
 
@@ -89,9 +91,9 @@ def _compared(question: str, formula: Node, working: Working, sides: tuple[float
     elif percent:
         change = f"{later - earlier:,.{1 if decimals is None else decimals}f} percentage points"
     else:
-        change = _quantity(later - earlier, "-" if top in ("+", "-") else top, False, working, decimals)
+        change = _quantity(later - earlier, False, top in ("+", "-"), "-", working, decimals)
     first, last = formula.right.periods[0].label(), formula.left.periods[0].label()
-    was, now = (_quantity(v, top, percent, working, decimals) for v in (earlier, later))
+    was, now = (_quantity(v, percent, top in ("+", "-"), top, working, decimals) for v in (earlier, later))
     return f"{change}, from {was} in {first} to {now} in {last}"
 
 

@@ -237,9 +237,10 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
         return computed[0]
     growth = _growth(text, asked.group("rest") if asked else text, standard)
     basis = _BASED_ON.search(text) if asked is None else None
-    if growth is not None or standard is None or quotient or (asked is None and basis is None):
+    metric = asked.group("rest") if asked else basis.group("metric") if basis else None
+    if growth is not None or standard is None or quotient or metric is None:
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
-    definition = standard(asked.group("rest") if asked else basis.group("metric") if basis else "")
+    definition = standard(metric)
     return _parse(_clean_expression(definition), {}) if definition else None
 
 
@@ -328,7 +329,7 @@ def _subject_tree(subject: str, standard: Callable[[str], str | None] | None) ->
         return own
     definition = standard(subject) if standard else None
     shorter = subject.rsplit(maxsplit=1)[0] if " " in subject.strip() else ""
-    if definition and standard and shorter and standard(shorter) == definition:
+    if standard and definition and shorter and standard(shorter) == definition:
         return None  # a word after the metric's name makes another metric ("cash flow conversion", "ebitda per share")
     tree = _parse(_clean_expression(definition), {}) if definition else None
     return tree if tree is not None and tree.op else None

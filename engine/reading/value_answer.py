@@ -262,10 +262,8 @@ def signed_amount(cell: Cell, wanted_scale: str = "") -> str:
 def _computed_answer(
     question: str, asked: str, formula: Node, cells: list[Cell], alternatives: Alternatives, entity_words: Sequence[str]
 ) -> ValueAnswer | None:
-    """The arithmetic ``formula`` over ``cells``; a standard metric missing an input is read as printed, then by
-    the textbook's other definitions; one computed by its first definition is stated beside the others."""
-    value = _computed(asked, formula, cells, alternatives, entity_words)
-    own = parse_formula(question)
+    """``formula`` over ``cells``; a standard metric missing an input is read as printed, then by other definitions."""
+    value, own = _computed(asked, formula, cells, alternatives, entity_words), parse_formula(question)
     if value is None or own == formula:
         return value  # the question's own arithmetic has no other reading
     if not value.missing:
@@ -292,6 +290,8 @@ def _beside_other_definitions(
     """A metric textbooks define two ways (the quick ratio: cash and receivables, or current assets less
     inventories, over current liabilities) is doubted, which one is the analyst's call: the other's value is
     stated beside when it differs and is read from the same statement (not another table's row of that name)."""
+    if not value.statement:
+        return value  # one printed number read as two periods' values: nothing stated to set another beside
     for definition in variant_definitions(question):
         other = parse_formula(question, _Fixed(definition))
         again = _computed(asked, other, cells, alternatives, entity_words) if other else None

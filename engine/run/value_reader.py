@@ -309,7 +309,7 @@ def _merged(
         *([caveat(K.TYPE_NOT_STATED, "yes_no")] if _YES_NO.match(text) else []),
     }
     caveats = (*(c for c in checks.caveats if c not in moot), *(c for _, v in found for c in _value_caveats(v, counts)))
-    if exact or _defined_elsewhere(found, wanted):
+    if exact or _exact_but_for_a_variant(found, wanted):
         # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
@@ -331,12 +331,18 @@ def _exact(value: ValueAnswer) -> bool:
     )  # fmt: skip
 
 
-def _defined_elsewhere(found: list[tuple[Pair, ValueAnswer]], wanted: int) -> bool:
+def _exact_but_for_a_variant(found: list[tuple[Pair, ValueAnswer]], wanted: int) -> bool:
     """Every value read would be exact but for one doubt: a textbook variant of its metric gives another value
     (``value_answer._beside_other_definitions``). It names the metric asked; which measure is the analyst's call,
     so it is stated, doubted, under the claim line, not declined."""
-    return len(found) == wanted and all(
-        _exact(replace(v, doubts=())) and all(d.startswith(VARIANT_DOUBT) for d in v.doubts) for _, v in found
+    values = [v for _, v in found]
+    return (
+        bool(values)
+        and len(values) == wanted
+        and all(
+            v.doubts and _exact(replace(v, doubts=())) and all(d.startswith(VARIANT_DOUBT) for d in v.doubts)
+            for v in values
+        )
     )
 
 

@@ -274,7 +274,7 @@ RESULTS_WITH_COST = [
 def test_a_ratio_of_balances_is_compared_in_its_own_units() -> None:
     balances = BALANCES
     answer = answer_value(
-        "Has the harbour's quick ratio improved or declined from 2030 to 2031?", ["quick ratio"], line_item_names,
+        "Did the harbour's quick ratio rise or fall from 2030 to 2031?", ["quick ratio"], line_item_names,
         [balances],
     )  # fmt: skip
     assert answer is not None and answer.statement.startswith("Increased: 0.20, from 0.60 in 2030 to 0.80"), answer
