@@ -51,7 +51,7 @@ def test_no_pending_reference_for_a_table_already_in_the_evidence(config):
 
 def test_no_pending_reference_to_a_target_no_document_has():
     from engine.contracts import AnswerWithEvidence
-    from engine.run.steps import _real_references
+    from engine.run.refiners import _real_references
 
     class _State:  # only what _real_references reads
         def __init__(self) -> None:
@@ -69,7 +69,7 @@ def test_no_pending_reference_to_a_target_no_document_has():
 
 
 def test_the_refiners_run_in_their_declared_order_each_with_its_reason():
-    from engine.run.steps import REFINERS
+    from engine.run.refiners import REFINERS
 
     names = [r.name for r in REFINERS]
     assert names.index("citations") < names.index("signals"), "signals read only citations that hold"
