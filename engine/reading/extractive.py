@@ -11,11 +11,12 @@ import logging
 import re
 from collections.abc import Sequence
 
-from engine.contracts import AnswerWithEvidence, Caveat, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
 from engine.contracts import CaveatKind as K
 from engine.documents.text import find_cardinality_cue, find_references, listing_subject, stems
 from engine.reading.answer_text import ITEM_LABEL, cover_clauses, distinct, listed_count, render
 from engine.reading.discovery import discovered_keywords
+from engine.reading.extractive_signals import closest_citations, extract_caveats, extractive_confidence, own_terms
 from engine.reading.focus import focus
 from engine.reading.lists import best_lead, counts_without_items, in_reading_order, is_lead, items_after, split_inline
 from engine.reading.passages import (
@@ -32,7 +33,6 @@ from engine.reading.question import question_parts
 from engine.reading.side_verdict import with_verdict
 from engine.reading.signals import (
     announced_count,
-    count_caveat,
     cue_order,
     garbled_pages,
     needed_references,
@@ -57,9 +57,6 @@ matched here; a value read by its label and period, by the composition layer).""
 LEAD_SHARE = 0.5
 """A list's lead sentence answers a listing question when it scores at least this share of the best unit
 (it names the listed subject; its items need not repeat the question's words)."""
-SUBJECT_SHARE = 0.5
-"""A question term that at least this share of the evidence passages hold is the documents' subject
-("Transformer" in the Transformer paper): the answer's own sentences need not repeat it."""
 SIDE_MIN_WEIGHTED = MIN_WEIGHTED / 2
 """A document side's best passage is scored on the side's terms plus the document words for them, a
 longer list than one question's: half the share suffices to cite it as that side's closest passage."""
@@ -261,14 +258,6 @@ def _strongest_chunks(
     return [by_id[cid] for cid in ids if cid in by_id]
 
 
-def _confidence(best: Unit | None, second: float, anchor_cov: float, side_share: float, problems: int) -> float:
-    if best is None:
-        return 0.0
-    margin = max(0.0, min(1.0, (best.score - second) / max(best.score, 1e-6)))
-    value = 0.45 * anchor_cov + 0.3 * best.coverage + 0.1 * margin + 0.15 * side_share
-    return round(max(0.0, min(1.0, value * (0.85**problems))), 3)
-
-
 def extract_answer(
     question: str,
     parsed: ParsedQuestion,
@@ -303,13 +292,13 @@ def extract_answer(
     # added for the question's other parts are part of the answer
     chosen_text = " ".join(f"{u.text} {u.caption} {u.lead_in} {' '.join(u.item.section_path[-1:])}" for _, u in chosen)
     anchors = [a for a in parsed.retrieval.anchor_keywords if not find_references(a)] or list(parsed.keywords)
-    anchor_cov = coverage(_own_terms(term_stems(anchors), evidence), stems(chosen_text)) if chosen else 0.0
+    anchor_cov = coverage(own_terms(term_stems(anchors), evidence), stems(chosen_text)) if chosen else 0.0
     doc_sides = [s for s in parsed.sides if s.doc_id]
     if doc_sides and chosen:  # each document side's quote was chosen for holding the side's aspect (its terms
         # or their document words: ``side_aspect``); its label is named by its document: coverage is per side
         anchor_cov = 1.0 - len(uncovered) / len(doc_sides)
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
-    caveats = _caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
+    caveats = extract_caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen], units)
     if missing_parts:
         caveats = (*caveats, caveat(K.PARTS_UNCOVERED, "; ".join(missing_parts)))
@@ -322,9 +311,9 @@ def extract_answer(
     # answer's own lines or the question point to keeps it from being complete
     problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
     confidence = (
-        _confidence(best, second, anchor_cov, side_share, problems)
+        extractive_confidence(best, second, anchor_cov, side_share, problems)
         if found
-        else min(0.2, _confidence(best, second, 0.0, 0.0, problems))
+        else min(0.2, extractive_confidence(best, second, 0.0, 0.0, problems))
     )
     counted = parsed.intent == "listing" and expected is not None and found_count == expected  # the count announced
     if not counted:
@@ -334,15 +323,8 @@ def extract_answer(
             Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text) for _, u in chosen
         )
     )[: max_citations + listed_count(chosen)]  # a list's items are each cited
-    if not chosen:  # no answer: show the closest passages (two pages at most), marked as support
-        closest: dict[tuple[str, int], Unit] = {}
-        for unit in ranked:  # best first: the first unit seen on a page is that page's closest passage
-            if unit.coverage > 0 and len(closest) < 2:
-                closest.setdefault((unit.item.doc_id, unit.item.page), unit)
-        citations = tuple(
-            Citation(chunk_id=u.item.chunk_id, doc_id=u.item.doc_id, page=u.item.page, quote=u.text, role="support")
-            for u in closest.values()
-        )
+    if not chosen:  # no answer: show the closest passages, marked as support
+        citations = closest_citations(ranked)
     return AnswerWithEvidence(
         text=with_verdict(parsed, chosen, render(parsed, chosen, units)) if chosen else NOT_FOUND,
         citations=citations,
@@ -358,42 +340,6 @@ def extract_answer(
         found_count=found_count,
         uncovered_sides=tuple(uncovered),
     )
-
-
-def _own_terms(terms: list[set[str]], evidence: Sequence[EvidenceItem]) -> list[set[str]]:
-    """The question's terms without the documents' subject (``SUBJECT_SHARE``); all of them when every
-    term is the subject."""
-    if len(evidence) < 4:
-        return terms
-    held = [stems(e.text) | stems(" ".join(e.section_path)) for e in evidence]
-    own = [t for t in terms if sum(1 for h in held if t <= h) < SUBJECT_SHARE * len(held)]
-    return own or terms
-
-
-def _caveats(
-    found: bool,
-    uncovered: list[str],
-    expected: int | None,
-    found_count: int | None,
-    pending: tuple[str, ...],
-    bad_pages: tuple[int, ...],
-    anchor_cov: float,
-    evidence: Sequence[EvidenceItem],
-) -> tuple[Caveat, ...]:
-    notes: list[Caveat] = []
-    if not evidence:
-        notes.append(caveat(K.NO_EVIDENCE))
-    elif not found:
-        notes.append(caveat(K.UNMATCHED))
-    elif anchor_cov < 0.5:
-        notes.append(caveat(K.PARTIAL_MATCH))
-    notes += [caveat(K.SIDE_NOT_FOUND, side) for side in uncovered]
-    if expected is not None and found_count is not None and found_count < expected:
-        notes.append(count_caveat(expected, found_count))
-    notes += [caveat(K.PENDING_REFERENCE, r) for r in pending]
-    if bad_pages:
-        notes.append(caveat(K.GARBLED_PAGE, ", ".join(str(p) for p in bad_pages)))
-    return tuple(notes)
 
 
 __all__ = ["NOT_FOUND", "extract_answer", "reference_present"]
