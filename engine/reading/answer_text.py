@@ -67,9 +67,17 @@ def _render_main(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]]) -> 
         if inline:  # "... as follows: (a) X; (b) Y." is a lead and its items: one line each
             lines += [inline[0], *(f"{i}. {text}" for i, text in enumerate(inline[1], start=1))]
         else:
-            lines.append(with_caption(unit, question))
+            lines.append(_without_repeated_lead(unit, with_caption(unit, question), lines))
     listed = any(label == ITEM_LABEL for label, _ in chosen) or any(split_inline(u.text) for _, u in chosen)
     return "\n".join(lines) if listed else " ".join(lines)
+
+
+def _without_repeated_lead(unit: Unit, quoted: str, lines: Sequence[str]) -> str:
+    """A pronoun's sentence is quoted with the sentence naming what it stands for (``with_caption``), unless
+    the answer already quotes that sentence on the line before: "The pump is red. The pump is red. It ..."."""
+    if unit.lead_in and lines and lines[-1].endswith(unit.lead_in):
+        return unit.text
+    return quoted
 
 
 def place(unit: Unit, units: Sequence[Unit]) -> str:

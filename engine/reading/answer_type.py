@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from engine.documents.text import without_references
+from engine.documents.text import SPELLED_NUMBER, without_references
 from engine.reading.periods import YEAR
 
 AnswerType = Literal["number", "date", "yes_no"]
@@ -36,6 +36,9 @@ _NOT_A_VALUE = re.compile(
 """Questions that ask for an entity, a reason ("what drove the margin change") or a place: a number may support
 them, never answer them."""
 _YES_NO_ANSWER = re.compile(r"^\W*(?:yes|no)\b|\b(?:yes|no),", re.I)
+_SPELLED = re.compile(rf"\b(?!one\b)(?:{SPELLED_NUMBER})\b", re.I)
+"""A number written as a word ("covered for five years", "twelve stations"): prose spells out small numbers.
+"one" is left out: it is as often a pronoun ("one of the pumps") as a count."""
 
 
 _FRONTED = re.compile(
@@ -140,4 +143,7 @@ def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
         return bool(_DATE.search(answer))
     asked = set(re.findall(r"\d[\d,.]*", question))
     answer = without_references(answer)
-    return any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer))
+    if any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer)):
+        return True
+    spelled_asked = {w.lower() for w in _SPELLED.findall(question)}
+    return any(w.lower() not in spelled_asked for w in _SPELLED.findall(answer))

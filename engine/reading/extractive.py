@@ -264,17 +264,21 @@ def extract_answer(
     evidence: Sequence[EvidenceItem],
     max_sentences: int = 5,
     max_citations: int = 6,
+    best_effort: bool = False,
 ) -> AnswerWithEvidence:
-    """An extractive answer to ``question`` from ``evidence`` with its feedback signals."""
+    """An extractive answer to ``question`` from ``evidence`` with its feedback signals. With
+    ``best_effort``, the best passages are chosen even when none holds enough of the question's terms;
+    such an answer keeps the caveat saying so, its rule confidence stays capped and it is never complete."""
     units = split_units(evidence)
     score_units(units, parsed)
     ranked = sorted(units, key=lambda u: -u.score)
     best = ranked[0] if ranked else None
-    found = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
+    matched = any(u.coverage >= MIN_OVERLAP or u.anchor_coverage >= 0.5 for u in ranked) and (
         best is not None and best.weighted_coverage >= MIN_WEIGHTED
     )  # the question's rarest terms must be in the best passage, not only its common ones
     if any(side.doc_id for side in parsed.sides):
-        found = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
+        matched = bool(ranked)  # each document's side is judged on its own passages (``_side_units``)
+    found = matched or (best_effort and best is not None and best.coverage > 0)
     chosen, uncovered = select_units(units, parsed, max_sentences) if found else ([], [s.label for s in parsed.sides])
     chosen = distinct(chosen)
     pending = unresolved_references(parsed, units, evidence)
@@ -298,12 +302,12 @@ def extract_answer(
         # or their document words: ``side_aspect``); its label is named by its document: coverage is per side
         anchor_cov = 1.0 - len(uncovered) / len(doc_sides)
     needed = needed_references(pending, parsed, [u.text for _, u in chosen])
-    caveats = extract_caveats(found, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
+    caveats = extract_caveats(matched, uncovered, expected, found_count, needed, bad_pages, anchor_cov, evidence)
     missing_parts = uncovered_parts(parts, [u for _, u in chosen], units)
     if missing_parts:
         caveats = (*caveats, caveat(K.PARTS_UNCOVERED, "; ".join(missing_parts)))
     no_items = parsed.intent == "listing" and not found_count
-    complete = (found and not uncovered and not count_short and not needed and not bad_pages and anchor_cov >= 0.5
+    complete = (matched and not uncovered and not count_short and not needed and not bad_pages and anchor_cov >= 0.5
                 and not missing_parts and not no_items)  # fmt: skip
     side_share = 1.0 - len(uncovered) / len(parsed.sides) if parsed.sides else 1.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
@@ -312,7 +316,7 @@ def extract_answer(
     problems = len(uncovered) + int(count_short) + int(bool(pending)) + int(bool(bad_pages)) + len(missing_parts)
     confidence = (
         extractive_confidence(best, second, anchor_cov, side_share, problems)
-        if found
+        if matched
         else min(0.2, extractive_confidence(best, second, 0.0, 0.0, problems))
     )
     counted = parsed.intent == "listing" and expected is not None and found_count == expected  # the count announced

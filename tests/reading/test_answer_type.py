@@ -42,6 +42,15 @@ def test_a_reference_label_is_no_number_the_answer_states():
     assert states_type("Table 6-2 lists 42 operations.", "number", question)
 
 
+def test_a_number_spelled_as_a_word_is_a_number_the_answer_states():
+    question = "How long is the guarantee on the Heron 2?"
+    assert states_type("Each drone is guaranteed for five years from delivery.", "number", question)
+    assert states_type("The crew of twelve rotates weekly.", "number", "How many crew members are there?")
+    # "one" is as often a pronoun as a count; a number the question names is not the answer's own
+    assert not states_type("One of the drones is grey.", "number", "How many drones are there?")
+    assert not states_type("Both of the two drones are grey.", "number", "Which of the two drones is grey?")
+
+
 @pytest.mark.parametrize(
     ("question", "quotient"),
     [

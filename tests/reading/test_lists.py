@@ -123,8 +123,11 @@ def test_an_answer_whose_passages_cover_the_question_is_stated_under_the_claim_l
     partial = below_the_line(weak, 0.6)
     assert partial.text == base.text, "a reading matching only some key terms is stated, labelled"
     assert {c.kind for c in partial.caveats} == {K.PARTIAL_MATCH, K.UNCLAIMED}
-    unmatched = base.model_copy(update={"caveats": (caveat(K.UNMATCHED),)})
-    declined = below_the_line(unmatched, 0.6)
+    unmatched = below_the_line(base.model_copy(update={"caveats": (caveat(K.UNMATCHED),)}), 0.6)
+    assert unmatched.text == base.text, "the best-effort reading of passages matching too few terms is stated"
+    assert {c.kind for c in unmatched.caveats} == {K.UNMATCHED, K.UNCLAIMED}
+    wrong_kind = base.model_copy(update={"caveats": (caveat(K.VALUE_NOT_COUNT),)})
+    declined = below_the_line(wrong_kind, 0.6)
     assert declined.text.startswith(NOT_ESTABLISHED) and declined.text.endswith(base.text)
 
 
