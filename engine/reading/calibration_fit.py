@@ -43,6 +43,8 @@ FOLDS = 5
 """Cross-validation folds of the training split, by document (all answers of one PDF in one fold)."""
 CLAIM_PRECISION = 0.9
 """The share right the claim line promises: at least 90 % of the answers claimed complete are right."""
+PRIOR_WEIGHT = 2
+"""How many answers' weight the split's share right has in a kind's rate (``_rate``)."""
 MIN_CLAIMED = 5
 """A claim line must rest on at least this many training answers above it (fewer prove nothing)."""
 
@@ -167,10 +169,12 @@ def fit_model(
 
 
 def _rate(rows: Rows, kind: str) -> float:
-    """The share right among the training answers of one kind, with one right and one wrong answer
-    added (a kind seen a few times is not called certain)."""
+    """The share right among the training answers of one kind, drawn towards the training split's share
+    right by two answers' weight: a kind seen a few times is not called certain, and a kind never seen
+    (no declines once weak readings are stated) gets the split's share right, not an even chance."""
+    overall = float(np.mean(rows.right)) if len(rows.right) else 0.5
     inside = [bool(y) for f, y in zip(rows.features, rows.right, strict=True) if answer_kind(f) == kind]
-    return round((sum(inside) + 1) / (len(inside) + 2), 4)
+    return round((sum(inside) + PRIOR_WEIGHT * overall) / (len(inside) + PRIOR_WEIGHT), 4)
 
 
 def _folds(records: Sequence[Mapping]) -> list[int]:
