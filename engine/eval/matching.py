@@ -7,7 +7,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from engine.documents.text import without_references
+from engine.documents.text import stems, without_references
+from engine.reading.periods import without_periods
 
 NUMERIC_TOLERANCE = 0.01
 """Relative tolerance of a numeric answer match."""
@@ -24,6 +25,17 @@ _NUMBER = re.compile(
 )
 _PAGE_MARK = re.compile(r"\bpp?\.\s*\d+(?:\s*[-\u2013]\s*\d+)?", re.I)
 """A page marker ("p. 15"): like a reference's label ("Figure 5"), a number that locates, never one that answers."""
+MAX_SENTENCE_WORDS = 30
+"""A gold sentence longer than this is an explanation: the numbers in it are not all part of the answer."""
+MAX_KEY_NUMBERS = 3
+"""A gold sentence stating more numbers than this is a table in words, not one value."""
+SENTENCE_WORD_SHARE = 1 / 3
+"""A sentence gold's values count as stated only in an answer holding this share of its other words: "spaCy
+2.0" is not stated by an answer that says "2.0" of something else."""
+_DAY = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+"""A date's day ("August 30"): it says when, not what."""
+_GLUED = re.compile(r"\b[A-Za-z]+-\d+\b|\b\d+-[A-Za-z]+\b")
+"""Digits joined to a word by a hyphen name something ("COVID-19", "10-K"); they state no value."""
 _PUNCT = re.compile(r"[^\w%.\s]|(?<!\d)\.|\.(?!\d)")
 
 
@@ -79,6 +91,24 @@ _MEASURE_FAMILY = {form: family for family in _MEASURES for form in family}
 _GOLD_MEASURE = re.compile(r"^\s*(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>[a-z]+)\.?\s*$", re.I)
 
 
+def sentence_numbers(gold: str) -> list[tuple[float, float]]:
+    """The values a short gold sentence states ("JnJ sold its inventory 2.7 times in FY2022." -> 2.7): its
+    numbers other than periods, dates' days, reference labels and names with digits. Empty for a gold that
+    is one number or a list, a long explanation, or a sentence stating more than ``MAX_KEY_NUMBERS``."""
+    if gold_number(gold) is not None or _list_items(gold) is not None or len(gold.split()) > MAX_SENTENCE_WORDS:
+        return []
+    text = _GLUED.sub(" ", _DAY.sub(" ", without_periods(without_references(gold))))
+    found = numbers_in(text)
+    return found if len(found) <= MAX_KEY_NUMBERS else []
+
+
+def _shares_words(gold: str, answer: str) -> bool:
+    """The answer holds at least ``SENTENCE_WORD_SHARE`` of the gold sentence's words (stems; no numbers,
+    no periods)."""
+    words = {w for w in stems(without_periods(gold)) if not any(ch.isdigit() for ch in w)}
+    return not words or len(words & stems(answer)) >= SENTENCE_WORD_SHARE * len(words)
+
+
 def _measure_match(gold: str, answer: str) -> bool | None:
     """For a gold number with a unit of measure ("52 minutes"): whether the answer states the number in
     any spelling of that unit ("52 min"); None when the gold is not such a number."""
@@ -126,7 +156,7 @@ def is_scorable(gold: str) -> bool:
     items = _list_items(gold)
     if items is not None:
         return bool(items) and all(is_scorable(i) for i in items)
-    if gold_number(gold) is not None:
+    if gold_number(gold) is not None or sentence_numbers(gold):
         return True
     words = normalize_answer(gold).split()
     return 0 < len(words) <= MAX_SHORT_WORDS
@@ -136,6 +166,7 @@ def single_match(gold: str, answer: str) -> bool | None:
     """Whether ``answer`` contains the gold answer (None when the gold is not scorable).
 
     A number matches within 1 % relative (thousands separators, currency, units and % ignored); a
+    short sentence stating values matches when the answer states each of them (``sentence_numbers``); a
     short string matches when it appears in the answer after normalisation; a list literal
     ("['a', 'b']") matches when every item does.
     """
@@ -145,12 +176,16 @@ def single_match(gold: str, answer: str) -> bool | None:
     if items is not None:
         return all(single_match(item, answer) for item in items)
     measured = _measure_match(gold, answer)
-    if measured:
-        return True
+    if measured is not None:  # a number with a unit of measure is that measure, in any of its spellings
+        return measured or _string_match(gold, answer)
     number = gold_number(gold)
+    stated = _PAGE_MARK.sub(" ", without_references(answer))
     if number is not None:
-        stated = _PAGE_MARK.sub(" ", without_references(answer))
         return _number_match(number, stated) or _string_match(gold, stated)
+    values = sentence_numbers(gold)
+    if values:  # a sentence is right when it states every value the gold sentence states, about its subject
+        said = all(_number_match(v, stated) for v in values) and _shares_words(gold, answer)
+        return said or _string_match(gold, answer)
     return _string_match(gold, answer)
 
 

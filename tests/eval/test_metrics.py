@@ -46,10 +46,26 @@ IDS = {"a.pdf": DOC}
         ("52 minutes", "Flight endurance, Heron 3: 52 min", True),  # a unit of measure in another spelling
         ("1.9 m", "a wingspan of 1.9 metres", True),
         ("52 minutes", "a range of 52 km", False),  # the number in another unit is another measure
+        # a short gold sentence: right when the answer states each value it states (not its periods or days)
+        ("Acme turned its stock over 4.1 times in FY2031.", "Acme stock turnover: 4.12 (computed from cost of sales)", True),
+        ("Acme's Adj. EBITDA was $1,204mn in FY 2031", "Adjusted EBITDA, 2031: 1,204 million", True),
+        ("Acme's Adj. EBITDA was $1,204mn in FY 2031", "Adjusted EBITDA, 2030: 1,150 million", False),
+        ("The tax rate went from 20% in FY2030 to 23% in FY2031.", "Tax rate: +3.0 points, from 20.1% to 22.9%", True),
+        ("The tax rate went from 20% in FY2030 to 23% in FY2031.", "Tax rate: 22.9% in 2031", False),  # one of two
+        ("The tax rate went from 20% in FY2030 to 23% in FY2031.", "Staff: 20 in 2030, 23 in 2031", False),  # another
+        ("On March 3, 2031 Acme raised $2.5 billion.", "Acme raised $2,500 million", True),  # the day is no value
     ],
 )
 def test_single_match(gold: str, answer: str, expected: bool) -> None:
     assert single_match(gold, answer) is expected
+
+
+def test_a_sentence_gold_is_scored_by_the_values_it_states() -> None:
+    assert is_scorable("Acme sold its plant for $3.1 billion in a deal closed on May 2, 2031 after a long review.")
+    assert not is_scorable("Acme's main risks, as the COVID-19 note and the 10-K say, are currency and supply")
+    explanation = "Sales rose 3% on price, 2% on volume, 1% on mix and 4% on acquisitions in the year"
+    assert single_match(explanation, "3% 2% 1% 4%") is None, "a table in words is not one value"
+    assert single_match("Acme's parser is spaCy 2.0 with a rule layer", "version 2.0 of the release") is False
 
 
 def test_long_and_empty_golds_are_not_scored() -> None:
