@@ -95,12 +95,12 @@ def _months_before(text: str, end: int) -> int | None:
     return months if months and months < 12 else None
 
 
-@lru_cache(maxsize=32_768)
 def without_periods(text: str) -> str:
     """``text`` with every period it names blanked out ("revenue in FY2022 was 5.1" -> "revenue in   was 5.1")."""
     return _PERIODS.sub(" ", text)
 
 
+@lru_cache(maxsize=32_768)
 def periods_in(text: str) -> tuple[Period, ...]:
     """Years and quarters a text names, in order: "FY2018", "fiscal 2022", "Q2 2023", "second quarter of fiscal 2024";
     a year after "three (six, nine) months ended" is that part of the year. Kept per text (the result is
