@@ -17,6 +17,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
+from engine.reading.counts import counted_row, counted_things, wrong_count
 from engine.reading.entities import identifier_names, named_in_another_clause
 from engine.reading.formula_values import Working, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
@@ -63,11 +64,6 @@ _DIMENSIONLESS_ASKED = re.compile(
     r"\b(?:ratio|percent|percentage|margin|rate|times|multiple)s?\b|%",
     re.I,
 )
-_COUNT_ASKED = re.compile(
-    r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
-)
-"""A count of things ("how many exhibits", "how many shares"): a currency amount or a percentage is never it
-(unless the things counted are money: "how many US dollars")."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +119,7 @@ def answer_from_cells(
     counted = counted_things(question)
     cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
     if counted is not None:  # things are counted in whole numbers: "1.2" is a score or a rate, not how many
+        cells = [counted_row(c, counted) for c in cells]
         cells = [c for c in cells if c.value == int(c.value) or c.scale or c.unit or stems(c.measure) & counted]
     if not cells:
         return None
@@ -132,7 +129,7 @@ def answer_from_cells(
     spec = value_spec(question, keywords, alternatives(question), entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
-    ranked = [m for m in ranked if not _wrong_count(counted, m.cell)] or ranked  # a count before a price
+    ranked = [m for m in ranked if not wrong_count(counted, m.cell)] or ranked  # a count before a price
     if not ranked:
         return None
     for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
@@ -155,7 +152,7 @@ def answer_from_cells(
             *doubts(best.cell, question, asked),
             *(f"the sentence states it for another thing than {name}" for name in _elsewhere(names, best.cell)),
         ),
-        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not _wrong_count(counted, best.cell),
+        kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not wrong_count(counted, best.cell),
         also=agreeing(best.cell, [m.cell for m in ranked]),
     )
 
@@ -180,21 +177,6 @@ class _Fixed:
 def asks_dimensionless(question: str) -> bool:
     """Whether ``question`` asks for a ratio, share, rate or count of times (no currency in the answer)."""
     return bool(_DIMENSIONLESS_ASKED.search(question))
-
-
-def counted_things(question: str) -> set[str] | None:
-    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
-    when ``question`` asks for no count of things."""
-    asked = _COUNT_ASKED.search(question)
-    return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
-
-
-def _wrong_count(counted: set[str] | None, cell: Cell) -> bool:
-    """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
-    employees" for "how many exhibits")."""
-    if counted is None:
-        return False
-    return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
 
 
 def is_amount(cell: Cell) -> bool:

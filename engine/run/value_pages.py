@@ -10,11 +10,11 @@ from __future__ import annotations
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
+from engine.reading.counts import counted_things
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
 from engine.reading.sentence_values import cells_in, counted_words
 from engine.reading.table_values import Cell, table_cells
-from engine.reading.value_answer import counted_things
 from engine.retrieval.index import DocumentIndex, DocumentMemo, warm_on_load
 from engine.run.evidence import RunState
 

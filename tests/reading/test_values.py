@@ -6,13 +6,14 @@ import pytest
 
 from engine.contracts import EvidenceItem
 from engine.documents.text import stems
+from engine.reading.counts import counted_things
 from engine.reading.formula_values import evaluate
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import parse_number, table_scale
-from engine.reading.value_answer import answer_value, counted_things
+from engine.reading.value_answer import answer_value
 from engine.reading.value_match import narrows, period_match, rank_cells, value_spec
 
 

@@ -1,0 +1,46 @@
+"""What a count question counts, and which table cells count it.
+
+"How many memberships ...?" counts memberships: a currency amount or a percentage is never its answer, a row
+counting other things is not either, and a row whose head noun is the thing counted is a count even when its
+document's currency was given to it by default. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.documents.text import stems
+from engine.reading.statement_sense import head_noun
+from engine.reading.table_values import Cell
+
+_COUNT_ASKED = re.compile(
+    r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
+)
+"""A count of things ("how many exhibits", "how many shares"): a currency amount or a percentage is never it
+(unless the things counted are money: "how many US dollars")."""
+_PRINTED_CURRENCY = re.compile(r"[$€£¥₹]")
+
+
+def counted_things(question: str) -> set[str] | None:
+    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
+    when ``question`` asks for no count of things."""
+    asked = _COUNT_ASKED.search(question)
+    return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
+
+
+def wrong_count(counted: set[str] | None, cell: Cell) -> bool:
+    """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
+    employees" for "how many exhibits")."""
+    if counted is None:
+        return False
+    return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
+
+
+def counted_row(cell: Cell, counted: set[str]) -> Cell:
+    """A table row whose head noun is what a count question counts (``counted``, stems: "Active ferry passes"
+    for "how many ferry passes"), and that prints no currency of its own, is a count: the currency its document
+    prints on other rows was given to it by default (``document_units.in_units``), and it is taken back."""
+    if not cell.is_row or cell.unit in ("", "%") or _PRINTED_CURRENCY.search(cell.raw):
+        return cell
+    return replace(cell, unit="") if stems(head_noun(cell.label)) & counted else cell

@@ -1,0 +1,43 @@
+"""A count question reads a row that counts the things asked, even in a document whose currency its rows take by
+default (made-up filing text)."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.counts import counted_row, counted_things
+from engine.reading.document_units import with_document_scale
+from engine.reading.line_items import line_item_names
+from engine.reading.sentence_values import cells_in
+from engine.reading.value_answer import answer_from_cells
+
+
+def item(text: str, page: int) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b0", doc_id="d", file_name="ferry_10k.pdf", page=page, text=text)
+
+
+STATEMENT = item("Consolidated Statements of Operations\n(in thousands) | 2041 | 2040\n"
+                 "Ticket revenues | $ 812,400 | $ 760,100\nPass fees | 95,300 | 90,800\n"
+                 "Operating income | $ 120,700 | $ 99,500", page=30)  # fmt: skip
+OTHER_DATA = item("Other Data\n(in thousands) | 2041 | 2040\nActive ferry passes | 4,210 | 3,980", page=18)
+QUESTION = "How many active ferry passes did the line have at the end of 2041?"
+
+
+def _cells():
+    return with_document_scale(cells_in([[STATEMENT, OTHER_DATA]]))
+
+
+def test_a_row_naming_what_is_counted_is_a_count_though_its_document_prints_a_currency() -> None:
+    passes = next(c for c in _cells() if c.label == "Active ferry passes" and "2041" in c.column)
+    assert passes.unit == "$", "the document's currency is given by default to a row that prints none"
+    assert counted_row(passes, counted_things(QUESTION) or set()).unit == ""
+    value = answer_from_cells(QUESTION, ["active ferry passes"], line_item_names, _cells())
+    assert value is not None and value.kind_ok
+    assert value.statement == "Active ferry passes, 2041: 4,210 thousand", value.statement
+
+
+def test_a_money_row_or_a_printed_currency_stays_an_amount() -> None:
+    counted = counted_things("How many passes were sold?") or set()
+    fees = next(c for c in _cells() if c.label == "Pass fees" and "2041" in c.column)
+    assert counted_row(fees, counted).unit == "$", "its head noun is fees: money about passes"
+    revenue = next(c for c in _cells() if c.label == "Ticket revenues" and "2041" in c.column)
+    assert counted_row(revenue, counted_things("How many ticket revenues?") or set()).unit == "$", "printed"
