@@ -73,6 +73,7 @@ ASKING_WORDS = frozenset(
         "generate",  # "how much cash did it generate from operations": how the amount came about, not its name
         "generated",
         "generates",
+        "hold",  # "how much cash did it hold at year end": the verb of having; "held" stays ("shares held" is a row)
         "incur",  # "the costs it incurred"
         "incurred",
         "annual",  # "annual report", "annual revenue": the kind of period, read as a period
@@ -158,10 +159,11 @@ def value_spec(
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
+    joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []
     for keyword in keywords:
-        if MOVED.fullmatch(keyword.strip()):
-            continue
+        if MOVED.fullmatch(keyword.strip()) or re.sub(r"\W", "", keyword).lower() in joined:
+            continue  # a name written apart that a file name runs together ("Best Buy", "BESTBUY_2031_10K"): who
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
         if kept and kept not in terms:
             terms.append(kept)

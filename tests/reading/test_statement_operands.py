@@ -346,3 +346,21 @@ def test_numbers_listed_after_a_verb_of_change_are_amounts_moved_not_levels() ->
     by = "The tuned sonar improves the accuracy on the harbour set by 7% and on the reef set by 27%."
     value = _value(question, ["accuracy", "tuned sonar", "reef set"], [[item(f"{by} {level}", page=12)]])
     assert value.statement.startswith("68.7%"), value
+
+
+PERFORMANCE = [item("Comparison of 5-year cumulative total return\nBlue Ferry, Inc. | $ 100.00 | $ 194.07 | $ 182.50",
+                    page=29)]  # fmt: skip
+FERRY_BALANCE = [item("Blue Ferry, Inc. Consolidated Balance Sheets\n(in millions) | At December 31, 2041 | "
+                      "At December 31, 2040\nCash and cash equivalents | $ 5,794 | $ 4,225\nTotal assets | 19,845 | "
+                      "17,890", page=69)]  # fmt: skip
+
+
+def test_a_company_name_a_file_name_runs_together_names_who_not_the_line_item() -> None:
+    question = "How much cash and cash equivalents did Blue Ferry hold at the end of 2041?"
+    cells = with_document_scale(cells_in([PERFORMANCE, FERRY_BALANCE]))
+    keywords = ["Blue Ferry", "cash equivalents", "hold", "end", "2041"]
+    value = answer_from_cells(question, keywords, line_item_names, cells, entity_words=["BLUEFERRY", "K"])
+    assert value is not None and value.statement == "Cash and cash equivalents, At December 31, 2041: $5,794 million"
+    assert value.label_cover == 1.0, "the line item is all the row must name: not the company, not 'hold'"
+    unnamed = answer_from_cells(question, keywords, line_item_names, cells, entity_words=["K"])
+    assert unnamed is not None and unnamed.label_cover < 0.7, "without the file's name, the company is a term"
