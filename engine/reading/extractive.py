@@ -182,6 +182,21 @@ def _near(unit: Unit, cue: Unit) -> bool:
     return same_doc and cue.item.page <= unit.item.page <= cue.item.page + 2
 
 
+def _inline_list(ranked: list[Unit], expected: int | None) -> Unit | None:
+    """The best passage naming its items itself ("three stages: A, B and C"); below the best passage, one
+    naming as many items as the question counts, scoring at least ``LEAD_SHARE`` of the best: a sentence that
+    only counts the items ("we summarize three paradigms") may outrank the one that names them."""
+    if split_inline(ranked[0].text):
+        return ranked[0]
+    for unit in ranked[1:]:
+        if expected is None or unit.score < LEAD_SHARE * ranked[0].score:
+            return None
+        named = split_inline(unit.text)
+        if named is not None and len(named[1]) == expected:
+            return unit
+    return None
+
+
 def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple[list[tuple[str, Unit]], list[str]]:
     """The units an answer is made of (each with an optional label) and the uncovered sides."""
     ranked = sorted(units, key=lambda u: -u.score)
@@ -194,8 +209,9 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
             return chosen[:limit], uncovered
     elif parsed.intent == "listing":
-        if split_inline(ranked[0].text):  # the best passage names the items itself ("two agents: A and B")
-            return [("", ranked[0])], uncovered
+        inline = _inline_list(ranked, parsed.expected_count)
+        if inline is not None:  # a strong passage names the items itself ("two agents: A and B")
+            return [("", inline)], uncovered
         subject = stems(listing_subject(parsed.original_question) or "")
         led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
         if led is not None:  # the list the evidence states: its lead sentence and the items under it

@@ -169,8 +169,13 @@ MAX_INLINE_ITEM_WORDS = 6
 def _counted_enumeration(head: str, rest: str) -> tuple[str, list[str]] | None:
     """Items named after a colon ("A and B", "A, B and C") by a lead that counts exactly as many ("consists of
     two agents:"): the count is what tells a list from a clause that merely holds an "and"."""
-    parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", rest.strip().rstrip("."))]
-    parts = [p for p in parts if p]
+    pieces = re.split(r"(,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", rest.strip().rstrip("."))
+    parts: list[str] = []
+    for separator, part in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
+        if part.strip():
+            parts.append(part.strip())
+        if re.search(r"\b(?:and|or)\s+$", separator):
+            break  # "A, B and C, as shown in Figure 3": the "and" marks the last item; what follows is a clause
     counts = {count_value(m.group("count")) for m in _COUNTED.finditer(head)}
     if len(parts) < 2 or len(parts) not in counts or any(len(p.split()) > MAX_INLINE_ITEM_WORDS for p in parts):
         return None

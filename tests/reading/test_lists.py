@@ -80,6 +80,24 @@ def test_items_written_in_one_sentence_are_split():
                                             "3. (c) a surcharge"]  # fmt: skip
 
 
+def test_a_counted_list_in_one_sentence_ends_at_its_last_item():
+    text = (
+        "The plant grew, and we group its history into three phases: Pilot, Expansion, and Export, as Figure 2 shows."
+    )
+    lead, items = split_inline(text) or ("", [])
+    assert lead.endswith("three phases:") and items == ["Pilot", "Expansion", "Export"]
+    assert split_inline("It has two parts: the pump, the valve and the float.") is None, "three named, two counted"
+
+
+def test_the_sentence_naming_the_counted_items_answers_before_one_that_only_counts_them():
+    counts = ev(1, 0, "This review of the plant's history summarizes three phases of the plant over forty years.",
+                score=0.9)  # fmt: skip
+    names = ev(2, 0, "We group the plant's history into three phases: Pilot, Expansion, and Export, as Figure 2 "
+               "shows.", score=0.6)  # fmt: skip
+    answer = ask("What are the three phases of the plant's history?", counts, names)
+    assert answer.text.splitlines()[1:] == ["1. Pilot", "2. Expansion", "3. Export"], answer.text
+
+
 TERMS = ev(7, 2, "We use two ways of damping vibration in the rotor:", section_path=("6 Damping",), score=0.8)
 DAMPER = ev(8, 0, "Tuned mass dampers. A small mass on springs absorbs the blade-pass frequency.",
             section_path=("6 Damping",), bold_terms=("Tuned mass dampers.",), score=0.5)  # fmt: skip
