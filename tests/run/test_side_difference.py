@@ -8,11 +8,13 @@ from engine.reading.value_answer import ValueAnswer
 from engine.run.value_reader import _difference
 
 
-def _side(label: str, raw: str, value: float) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
-    cell = Cell(chunk_id=f"d:p3:{label}", doc_id="d", page=3, label="Annual fees", column=label, raw=raw, value=value,
+def _side(
+    label: str, raw: str, value: float, row: str = "Annual fees", cover: float = 1.0
+) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+    cell = Cell(chunk_id=f"d:p3:{label}", doc_id="d", page=3, label=row, column=label, raw=raw, value=value,
                 scale="", unit="$", periods=(), quote=f"{label} | {raw}", is_row=True)  # fmt: skip
     return (ComparisonSide(label=label, query=label), None), ValueAnswer(
-        statement=raw, cells=(cell,), label_cover=1.0, period_ok=True
+        statement=raw, cells=(cell,), label_cover=cover, period_ok=True
     )
 
 
@@ -27,3 +29,10 @@ def test_the_gap_is_stated_and_a_percentage_only_when_asked() -> None:
 def test_the_side_named_last_is_the_base_of_the_percentage() -> None:
     found = [_side("Bo Chen", "$ 48,000", 48_000), _side("Ann Lee", "$ 52,000", 52_000)]
     assert _difference(found, relative=True)[0].endswith("; Bo Chen is 7.69% below Ann Lee")
+
+
+def test_rows_of_other_names_compare_when_each_is_read_exactly_as_the_item_asked() -> None:
+    found = [_side("Acme", "$ 52,000", 52_000, "Revenues"), _side("Zenith", "$ 48,000", 48_000, "Total revenue")]
+    assert _difference(found) == ["Acme is higher by $4,000 ($52,000 against $48,000)"]
+    loose = [_side("Acme", "$ 52,000", 52_000, "Revenues"), _side("Zenith", "$ 48,000", 48_000, "Other", 0.5)]
+    assert _difference(loose) == [], "a row that names only part of the item is no side of the comparison"
