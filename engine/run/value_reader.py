@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.contracts import (
@@ -29,7 +30,7 @@ from engine.reading.answer_type import value_never_answers
 from engine.reading.changes import asks_relative
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
-from engine.reading.periods import YEAR
+from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.table_values import (
     SCALE_FACTOR,
@@ -135,10 +136,28 @@ def _side_content(state: RunState, side: ComparisonSide | None) -> str:
     content = _content(state)
     if side is None:
         return content
+    content = _own_period(content, side, state.parsed.sides)
     for other in state.parsed.sides:
         if other.label != side.label and side.label not in other.label:
             content = re.sub(rf"(?<!\w){re.escape(other.label)}(?!\w)", " ", content)
     return content
+
+
+def _own_period(content: str, side: ComparisonSide, sides: Sequence[ComparisonSide]) -> str:
+    """The question with the periods of the other sides' clauses left out, when each side's clause (from its
+    name to the next side's) names one period of its own and none comes before the first side: "Did A's 2030
+    sales top B's 2031 sales?" asks A's 2030 and B's 2031, not both years of both."""
+    starts = sorted((m.start(), s.label) for s in sides if (m := re.search(rf"(?<!\w){re.escape(s.label)}", content)))
+    if len(starts) != len(sides) or len(sides) < 2 or periods_in(content[: starts[0][0]]):
+        return content
+    if any(periods_in(s.label) for s in sides):
+        return content  # sides that are periods ("FY2030 against FY2031") are read by their labels
+    bounds = [*(start for start, _ in starts), len(content)]
+    clauses = {label: content[bounds[i] : bounds[i + 1]] for i, (_, label) in enumerate(starts)}
+    if any(len(periods_in(clause)) != 1 for clause in clauses.values()):
+        return content
+    own = (clause if label == side.label else without_periods(clause) for label, clause in clauses.items())
+    return content[: starts[0][0]] + "".join(own)
 
 
 def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionPart | None) -> tuple[str, list[str]]:

@@ -36,3 +36,14 @@ def test_rows_of_other_names_compare_when_each_is_read_exactly_as_the_item_asked
     assert _difference(found) == ["Acme is higher by $4,000 ($52,000 against $48,000)"]
     loose = [_side("Acme", "$ 52,000", 52_000, "Revenues"), _side("Zenith", "$ 48,000", 48_000, "Other", 0.5)]
     assert _difference(loose) == [], "a row that names only part of the item is no side of the comparison"
+
+
+def test_each_side_reads_the_period_named_in_its_own_clause() -> None:
+    from engine.run.value_reader import _own_period
+
+    sides = [ComparisonSide(label="Acme", query="Acme"), ComparisonSide(label="Zenith", query="Zenith")]
+    question = "How did Acme's 2030 revenue compare with Zenith's 2031 net sales?"
+    assert _own_period(question, sides[0], sides) == "How did Acme's 2030 revenue compare with Zenith's   net sales?"
+    assert "2030" not in _own_period(question, sides[1], sides) and "2031" in _own_period(question, sides[1], sides)
+    both = "Compare the 2031 revenue of Acme and Zenith."  # one period before the sides: both sides' period
+    assert _own_period(both, sides[0], sides) == both
