@@ -102,11 +102,11 @@ def sentence_numbers(gold: str) -> list[tuple[float, float]]:
     return found if len(found) <= MAX_KEY_NUMBERS else []
 
 
-def _shares_words(gold: str, answer: str) -> bool:
+def _shares_words(gold: str, answer: str, question: str = "") -> bool:
     """The answer holds at least ``SENTENCE_WORD_SHARE`` of the gold sentence's words (stems; no numbers,
-    no periods)."""
+    no periods); words the question names count as held (an answer need not repeat its subject)."""
     words = {w for w in stems(without_periods(gold)) if not any(ch.isdigit() for ch in w)}
-    return not words or len(words & stems(answer)) >= SENTENCE_WORD_SHARE * len(words)
+    return not words or len(words & (stems(answer) | stems(question))) >= SENTENCE_WORD_SHARE * len(words)
 
 
 def _measure_match(gold: str, answer: str) -> bool | None:
@@ -162,7 +162,7 @@ def is_scorable(gold: str) -> bool:
     return 0 < len(words) <= MAX_SHORT_WORDS
 
 
-def single_match(gold: str, answer: str) -> bool | None:
+def single_match(gold: str, answer: str, question: str = "") -> bool | None:
     """Whether ``answer`` contains the gold answer (None when the gold is not scorable).
 
     A number matches within 1 % relative (thousands separators, currency, units and % ignored); a
@@ -174,7 +174,7 @@ def single_match(gold: str, answer: str) -> bool | None:
         return None
     items = _list_items(gold)
     if items is not None:
-        return all(single_match(item, answer) for item in items)
+        return all(single_match(item, answer, question) for item in items)
     measured = _measure_match(gold, answer)
     if measured is not None:  # a number with a unit of measure is that measure, in any of its spellings
         return measured or _string_match(gold, answer)
@@ -184,14 +184,14 @@ def single_match(gold: str, answer: str) -> bool | None:
         return _number_match(number, stated) or _string_match(gold, stated)
     values = sentence_numbers(gold)
     if values:  # a sentence is right when it states every value the gold sentence states, about its subject
-        said = all(_number_match(v, stated) for v in values) and _shares_words(gold, answer)
+        said = all(_number_match(v, stated) for v in values) and _shares_words(gold, answer, question)
         return said or _string_match(gold, answer)
     return _string_match(gold, answer)
 
 
-def answer_match(golds: Sequence[str], answer: str) -> bool | None:
+def answer_match(golds: Sequence[str], answer: str, question: str = "") -> bool | None:
     """Any scorable alternative matches; None when no alternative is scorable."""
-    results = [single_match(g, answer) for g in golds]
+    results = [single_match(g, answer, question) for g in golds]
     scored = [r for r in results if r is not None]
     return any(scored) if scored else None
 

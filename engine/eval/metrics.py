@@ -188,7 +188,7 @@ def score_run(
         # a decline states no value: its closest passages may quote the gold one, which is not an answer
         answer_match=None
         if question.unanswerable
-        else _unless_declined(answer_match(question.answers, text), declined),
+        else _unless_declined(answer_match(question.answers, text, question.question), declined),
         unanswerable_correct=declined if question.unanswerable else None,
         declined=declined,
         llm_calls=usage.llm_calls,

@@ -66,6 +66,12 @@ def test_a_sentence_gold_is_scored_by_the_values_it_states() -> None:
     explanation = "Sales rose 3% on price, 2% on volume, 1% on mix and 4% on acquisitions in the year"
     assert single_match(explanation, "3% 2% 1% 4%") is None, "a table in words is not one value"
     assert single_match("Acme's parser is spaCy 2.0 with a rule layer", "version 2.0 of the release") is False
+    gold, answer = (
+        "No. For Acme there has been a slight decline in gross margins by 0.8%.",
+        "No: -0.8 points (from 19.4%)",
+    )
+    assert single_match(gold, answer) is False, "a bare figure is not the gold sentence's"
+    assert single_match(gold, answer, "Is Acme's gross margin improving in 2031?") is True, "its subject is asked"
 
 
 def test_long_and_empty_golds_are_not_scored() -> None:
