@@ -77,7 +77,7 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
             rows = False
         if not rows:
             parts = _merge_run_ins(parts)
-        caption = parts[0] if rows and parts else ""
+        caption = _header(parts) if rows else ""
         previous = ""
         for part in parts:
             if len(part) >= 2:
@@ -85,6 +85,20 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
                 units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=before))
                 previous = part
     return units
+
+
+def _header(lines: Sequence[str]) -> str:
+    """A table's header as its rows are read with: its first line, and the column names under it when that line
+    only titles the table or states its scale ("(dollars in millions)" over "Year | Pension | Health care")."""
+    if not lines:
+        return ""
+    if len(lines) > 1 and " | " not in lines[0] and " | " in lines[1] and not _DATA_CELL.search(lines[1]):
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
+
+
+_DATA_CELL = re.compile(r"\|\s*[$(]?\s*-?(?!(?:19|20)\d\d\s*(?:\||$))\d[\d,.]*\s*\)?\s*%?\s*(?:\||$)")
+"""A cell after the first holding a number other than a year (a header names years): the line is a row of data."""
 
 
 CONTENTS_LINE_PENALTY = 0.6

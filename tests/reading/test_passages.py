@@ -92,3 +92,16 @@ def test_a_sentence_opening_with_a_pronoun_is_quoted_with_the_sentence_naming_it
     units = split_units([_item(3, "Mara Lind chairs the harbour board. She also leads the audit committee.")])
     pronoun = next(u for u in units if u.text.startswith("She"))
     assert with_caption(pronoun) == "Mara Lind chairs the harbour board. She also leads the audit committee."
+
+
+def test_a_row_is_read_with_the_column_names_under_its_tables_scale_line() -> None:
+    table = _item(
+        9, "(dollars in millions)\nYear | Harbour fees | Pilotage\n2031 | $ 1,097 | $ 862\n2032 | 1,066 | 850"
+    )
+    row = next(u for u in split_units([table]) if u.text.startswith("2031"))
+    assert row.caption == "(dollars in millions) Year | Harbour fees | Pilotage"
+    assert with_caption(row) == "2031 | $ 1,097 | $ 862 ((dollars in millions) Year | Harbour fees | Pilotage)"
+    statement = _item(10, "Statements of Operations\n(in millions) | 2031 | 2030\nNet revenues | 20,410 | 19,880")
+    assert split_units([statement])[-1].caption == "Statements of Operations (in millions) | 2031 | 2030"
+    plain = _item(11, "Fees\nHarbour fees | 1,097 | 1,066\nPilotage | 862 | 850")
+    assert split_units([plain])[-1].caption == "Fees", "a data row under the title is no header"
