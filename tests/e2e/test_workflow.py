@@ -35,7 +35,10 @@ def _wait_for_answers(page, count: int) -> None:
         has=page.locator("[data-testid='stChatMessageAvatarAssistant']")
     )
     expect(assistant).to_have_count(count, timeout=WAIT)
-    page.get_by_text("Evidence pack (PDF)").first.wait_for(timeout=WAIT)
+    # one pack per finished turn (an earlier turn's sits in its collapsed expander, hidden): the latest is shown
+    packs = page.get_by_text("Evidence pack (PDF)")
+    expect(packs).to_have_count(count, timeout=WAIT)
+    packs.last.wait_for(timeout=WAIT)
 
 
 def _pdf_text(path: Path) -> str:
