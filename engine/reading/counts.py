@@ -1,6 +1,6 @@
 """What a count question counts, and which table cells count it.
 
-"How many memberships ...?" counts memberships: a currency amount or a percentage is never its answer, a row
+"How many ferry passes ...?" counts passes: a currency amount or a percentage is never its answer, a row
 counting other things is not either, and a row whose head noun is the thing counted is a count even when its
 document's currency was given to it by default. Pure.
 """
@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from engine.documents.text import stems
 from engine.reading.statement_sense import head_noun
+from engine.reading.table_rows import CURRENCY_SIGN
 from engine.reading.table_values import Cell
 
 _COUNT_ASKED = re.compile(
@@ -19,7 +20,6 @@ _COUNT_ASKED = re.compile(
 )
 """A count of things ("how many exhibits", "how many shares"): a currency amount or a percentage is never it
 (unless the things counted are money: "how many US dollars")."""
-_PRINTED_CURRENCY = re.compile(r"[$€£¥₹]")
 
 
 def counted_things(question: str) -> set[str] | None:
@@ -41,6 +41,6 @@ def counted_row(cell: Cell, counted: set[str]) -> Cell:
     """A table row whose head noun is what a count question counts (``counted``, stems: "Active ferry passes"
     for "how many ferry passes"), and that prints no currency of its own, is a count: the currency its document
     prints on other rows was given to it by default (``document_units.in_units``), and it is taken back."""
-    if not cell.is_row or cell.unit in ("", "%") or _PRINTED_CURRENCY.search(cell.raw):
+    if not cell.is_row or cell.unit in ("", "%") or CURRENCY_SIGN.search(cell.raw):
         return cell
     return replace(cell, unit="") if stems(head_noun(cell.label)) & counted else cell

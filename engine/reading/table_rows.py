@@ -104,7 +104,8 @@ def period_columns(header: list[str], values: int) -> list[str] | None:
     return periods if 2 <= len(periods) == values < len(header) - 1 else None
 
 
-_CURRENCY_SIGN = re.compile(r"[$€£¥]")
+CURRENCY_SIGN = re.compile(r"[$€£¥]")
+"""A currency sign as a cell prints it ("$ 412" in two cells, or in one)."""
 
 
 def row_cells(line: str) -> list[str]:
@@ -113,7 +114,7 @@ def row_cells(line: str) -> list[str]:
     cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
     out: list[str] = []
     for n, cell in enumerate(cells):
-        if out and _CURRENCY_SIGN.fullmatch(out[-1]) and cell:
+        if out and CURRENCY_SIGN.fullmatch(out[-1]) and cell:
             out[-1] = f"{out[-1]} {cell}"
         elif n and _SEVERAL.fullmatch(cell):
             out += [m.group(0).strip() for m in _ONE_AMOUNT.finditer(cell)]

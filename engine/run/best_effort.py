@@ -34,8 +34,9 @@ def unmatched(answer: AnswerWithEvidence) -> bool:
 def best_effort(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
     """``answer``, or, when it states nothing for want of matching terms, the extractive reading of the
     run's strongest evidence (the passages a last answer would be given) through every refiner. The
-    reading keeps the caveat saying no passage matched enough terms and is never complete; it is code
-    reading passages already held, so it spends no backend call and no budget."""
+    reading keeps the caveat saying no passage matched enough terms and is not complete, unless a refiner
+    verifies it (a value read by its label and period, say); it is code reading passages already held, so it
+    spends no backend call and no budget."""
     if not unmatched(answer) or state.census:
         return answer
     settings = state.config.generation
