@@ -17,6 +17,7 @@ from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, normalize_space, split_sentences, stems
 from engine.reading.answer_shape import asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
+from engine.reading.periods import YEAR
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
 _COUNT_WORD = re.compile(rf"\b(?:{'|'.join(w for w in SPELLED_NUMBERS if w != 'one')})\b", re.I)
@@ -97,7 +98,7 @@ def _header(lines: Sequence[str]) -> str:
     return lines[0]
 
 
-_DATA_CELL = re.compile(r"\|\s*[$(]?\s*-?(?!(?:19|20)\d\d\s*(?:\||$))\d[\d,.]*\s*\)?\s*%?\s*(?:\||$)")
+_DATA_CELL = re.compile(rf"\|\s*[$(]?\s*-?(?!{YEAR}\s*(?:\||$))\d[\d,.]*\s*\)?\s*%?\s*(?:\||$)")
 """A cell after the first holding a number other than a year (a header names years): the line is a row of data."""
 
 
