@@ -12,8 +12,9 @@ from dataclasses import replace
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
-from engine.documents.text import reference_spans, split_sentences
-from engine.reading.periods import periods_in
+from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, reference_spans, split_sentences
+from engine.reading.measures import UNITS_AFTER_NUMBER
+from engine.reading.periods import Period, periods_in
 from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
 
 _COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s)?[a-z][a-z\-]+s)\b")
@@ -104,7 +105,28 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
                 context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
             )
         )  # fmt: skip
-    return found
+    return found + _spelled(item, sentence, periods)
+
+
+_SPELLED_MEASURE = re.compile(
+    rf"\b(?P<word>{SPELLED_NUMBER})[\s-](?P<measure>"
+    + "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
+    + r")(?![\w/])",
+    re.I,
+)
+"""A number written as a word before a unit of measure ("within two hours", "a five-year term"): prose spells
+out small numbers, and the unit says what it measures."""
+
+
+def _spelled(item: EvidenceItem, sentence: str, periods: tuple[Period, ...]) -> list[Cell]:
+    """The spelled numbers with a unit of measure ``sentence`` states, as cells like its digits'."""
+    return [
+        Cell(chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
+             raw=m.group("word"), value=float(SPELLED_NUMBERS[m.group("word").lower()]), scale="", unit="",
+             periods=periods, quote=sentence, is_row=False, measure=m.group("measure"),
+             context=" ".join(item.section_path), position=m.start())
+        for m in _SPELLED_MEASURE.finditer(sentence)
+    ]  # fmt: skip
 
 
 def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:

@@ -38,3 +38,14 @@ def test_a_number_stated_for_another_thing_than_the_name_asked_is_doubted_and_co
     doubted = answer_value("What detection rate does SONAR-1 reach on the reef set?", ["detection rate", "SONAR-1"],
                            line_item_names, [alone])  # fmt: skip
     assert doubted is not None and any("SONAR-1" in d for d in doubted.doubts), doubted
+
+
+def test_a_number_spelled_before_a_unit_of_measure_is_a_stated_value() -> None:
+    said = [item("Charging time. The sonar buoy is fully charged within three hours. The status light blinks for "
+                 "2 seconds when charging starts.")]  # fmt: skip
+    spelled = [c for c in cells_in([said]) if c.raw == "three"]
+    assert len(spelled) == 1 and spelled[0].value == 3.0 and spelled[0].measure == "hours"
+    answer = answer_value("How long does it take to fully charge the sonar buoy?", ["fully charged", "sonar buoy"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("3 hours"), answer
+    assert not [c for c in cells_in([[item("One of the buoys drifted; three of them stayed.")]]) if c.raw == "three"]
