@@ -52,7 +52,7 @@ def own_terms(terms: list[set[str]], evidence: Sequence[EvidenceItem]) -> list[s
 
 
 def extract_caveats(
-    found: bool,
+    matched: bool,
     uncovered: list[str],
     expected: int | None,
     found_count: int | None,
@@ -61,10 +61,12 @@ def extract_caveats(
     anchor_cov: float,
     evidence: Sequence[EvidenceItem],
 ) -> tuple[Caveat, ...]:
+    """What an extractive answer may miss: no evidence, too few of the question's terms (``matched``: a passage
+    reached the overlap thresholds), a side, items a count announces, a reference, a garbled page."""
     notes: list[Caveat] = []
     if not evidence:
         notes.append(caveat(K.NO_EVIDENCE))
-    elif not found:
+    elif not matched:
         notes.append(caveat(K.UNMATCHED))
     elif anchor_cov < 0.5:
         notes.append(caveat(K.PARTIAL_MATCH))

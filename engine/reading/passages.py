@@ -14,10 +14,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
+from engine.documents.layout import ROW_SEPARATOR, header_row
 from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, normalize_space, split_sentences, stems
 from engine.reading.answer_shape import asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
-from engine.reading.periods import YEAR
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
 _COUNT_WORD = re.compile(rf"\b(?:{'|'.join(w for w in SPELLED_NUMBERS if w != 'one')})\b", re.I)
@@ -93,13 +93,9 @@ def _header(lines: Sequence[str]) -> str:
     only titles the table or states its scale ("(dollars in millions)" over "Year | Pension | Health care")."""
     if not lines:
         return ""
-    if len(lines) > 1 and " | " not in lines[0] and " | " in lines[1] and not _DATA_CELL.search(lines[1]):
+    if len(lines) > 1 and ROW_SEPARATOR not in lines[0] and header_row(list(lines[1:2])) == lines[1]:
         return f"{lines[0]} {lines[1]}"
     return lines[0]
-
-
-_DATA_CELL = re.compile(rf"\|\s*[$(]?\s*-?(?!{YEAR}\s*(?:\||$))\d[\d,.]*\s*\)?\s*%?\s*(?:\||$)")
-"""A cell after the first holding a number other than a year (a header names years): the line is a row of data."""
 
 
 CONTENTS_LINE_PENALTY = 0.6

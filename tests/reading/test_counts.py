@@ -19,7 +19,7 @@ STATEMENT = item("Consolidated Statements of Operations\n(in thousands) | 2041 |
                  "Ticket revenues | $ 812,400 | $ 760,100\nPass fees | 95,300 | 90,800\n"
                  "Operating income | $ 120,700 | $ 99,500", page=30)  # fmt: skip
 OTHER_DATA = item("Other Data\n(in thousands) | 2041 | 2040\nActive ferry passes | 4,210 | 3,980", page=18)
-QUESTION = "How many active ferry passes did the line have at the end of 2041?"
+QUESTION = "How many active ferry passes were outstanding at year-end 2041?"
 
 
 def _cells():

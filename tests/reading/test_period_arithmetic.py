@@ -223,7 +223,7 @@ RESULTS = [
         ("Was the operating margin growing during fiscal 2031?", "operating margin",
          "No: -0.5 percentage points, from 12.5% in 2030 to 12.0% in 2031"),
         # the item's own arithmetic, and a question that names both ways gets the way it went
-        ("Did crew wages as a percent of net revenues rise or fall in 2031?", "crew wages",
+        ("Did crew wages as a percentage of net revenues rise or fall in 2031?", "crew wages",
          "Increased: 1.5 percentage points, from 7.5% in 2030 to 9.0% in 2031"),
         ("Has the operating margin increased or decreased between 2030 and 2031?", "operating margin",
          "Decreased: -0.5 percentage points"),
@@ -320,6 +320,6 @@ def test_a_judgement_based_on_a_standard_metric_computes_it_and_on_anything_else
 def test_whose_item_it_is_is_not_part_of_its_name(owner: str) -> None:
     from engine.reading.changes import asked_change
 
-    question = f"Did {owner} crew wages as a percent of net revenues rise or fall in 2031?"
+    question = f"Did {owner} crew wages as a percentage of net revenues rise or fall in 2031?"
     change = asked_change(question, question)
-    assert change is not None and change.subject == "crew wages as a percent of net revenues", change
+    assert change is not None and change.subject == "crew wages as a percentage of net revenues", change
