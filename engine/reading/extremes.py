@@ -66,6 +66,8 @@ class ExtremeAsk:
     terms: tuple[str, ...]
     """Every content word of the question, the superlative and its frame left out."""
     comparative: bool
+    asked: tuple[str, ...] = ()
+    """The noun phrase after "which" or "what" ("which current liability"): the kind of thing asked."""
 
 
 def extreme_ask(question: str) -> ExtremeAsk | None:
@@ -83,7 +85,9 @@ def extreme_ask(question: str) -> ExtremeAsk | None:
     # the noun right after "which" names the kind of thing asked ("which model"), not a row to keep: a row
     # label holding it ("Transformer (base model)") is no more asked than the others
     terms = tuple(w for w in question_terms(question) if w.lower() not in (word, asked))
-    return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)))
+    after = re.search(r"\b(?:which|what)\s+(.*)", question, re.I)
+    noun = _measure(_words(re.split(r"[,;:?!()]", after.group(1))[0])) if after and asked not in _FRAME else ()
+    return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)), noun)
 
 
 def _measure(after: list[str]) -> tuple[str, ...]:

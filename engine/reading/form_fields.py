@@ -61,13 +61,20 @@ def fields_in(text: str) -> list[Field]:
             continue
         if line.endswith(":") and len(line) <= MAX_LABEL and n + 1 < len(lines):
             value = lines[n + 1]
-            if not value.endswith(":") and len(value) <= MAX_VALUE:
+            if not value.endswith(":") and len(value) <= MAX_VALUE and ROW_SEPARATOR not in value:
+                # a table row under the colon line ("Current liabilities:" over "Accounts payable | 3,247") makes
+                # the line a heading of the table's rows, not a field whose value is the row
                 found.append(Field(_label(line[:-1]), value, value))
             continue
         same = _SAME_LINE.match(_LEAD.sub("", line))
         if same:
             found.append(Field(_label(same.group("label")), same.group("value"), line))
-    return [f for f in found if f.label]
+    return [f for f in found if f.label and not _LIST_LEAD.search(f.label)]
+
+
+_LIST_LEAD = re.compile(r"\b(?:the following|as follows|below)\s*$", re.I)
+"""A colon after "the following" or "as follows" ends a sentence leading a list or a table ("Costs rose due to the
+following:"), not a field's name: what comes after it is the list's first line, never the field's value."""
 
 
 def _label(text: str) -> str:

@@ -64,11 +64,12 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
     _t(r"\bcogs\b|\bcost of goods sold\b|\bcost of (?:sales|revenues?)\b",
        names="cost of sales; cost of revenues; cost of goods sold; cost of products sold",
        statements=(INCOME,), reason="income statements title the cost of what was sold in these ways"),
-    _t(r"(?<!cost of )\b(?:revenues?|sales)\b|\btop line\b",
+    _t(r"(?<!cost of )\b(?:revenues?|sales)\b(?!\s*(?:and|&)\s*marketing\b)|\btop line\b",
        names="revenues; net sales; total revenues; total net revenues; net revenues; total net sales; "
              "sales to customers; operating revenues; total operating revenues",
        search="total net revenue", statements=(INCOME,),
-       reason="the top line of an income statement (the cost of sales is not it)"),
+       reason="the top line of an income statement (the cost of sales is not it, nor is the expense line 'sales "
+              "and marketing')"),
     _t(r"\bd\s?&\s?a\b|\bdepreciation and amortization\b",
        names="depreciation and amortization; depreciation, depletion and amortization; "
              "depreciation and amortization expense",

@@ -104,6 +104,19 @@ def period_columns(header: list[str], values: int) -> list[str] | None:
     return periods if 2 <= len(periods) == values < len(header) - 1 else None
 
 
+def wrapped_change_columns(header: list[str], values: list[str]) -> list[str] | None:
+    """A row printing one value per period and then a percentage, under a header of periods only ("2022 | 2021 |
+    2020" over "4,968 | 4,321 | 3,591 | 15 %"): the header's change column ("% Change") was printed on a line of
+    its own. The values are the periods', left to right, and the percentage is the change; else None (read
+    right-aligned, each amount would sit under the year after its own)."""
+    periods = [c for c in header[1:] if periods_in(c)]
+    if len(periods) < 2 or len(periods) != len(header) - 1 or len(values) != len(periods) + 1:
+        return None
+    if not values[-1].rstrip().endswith("%") or values[0].rstrip().endswith("%"):
+        return None
+    return [*periods, "% Change"]
+
+
 CURRENCY_SIGN = re.compile(r"[$€£¥]")
 """A currency sign as a cell prints it ("$ 412" in two cells, or in one)."""
 

@@ -29,6 +29,7 @@ from engine.reading.table_rows import (
     row_cells,
     split_run_together,
     unsplit_row,
+    wrapped_change_columns,
 )
 
 _AFTER_NUMBER = "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
@@ -314,6 +315,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = led
     elif state.header is not None and (by_period := period_columns(state.header, len(values))) is not None:
         columns = by_period  # a margin's one value per period under a header with change columns
+    elif state.header is not None and (changed := wrapped_change_columns(state.header, values)) is not None:
+        columns = changed
     elif state.header is not None and len(state.header) >= len(values):
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:

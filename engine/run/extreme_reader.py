@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import logging
 
-from engine.contracts import AnswerWithEvidence, Citation
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
 from engine.contracts import CaveatKind as K
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
 from engine.reading.periods import periods_in
+from engine.reading.section_pick import ranked_section_pick, section_statement
 from engine.reading.statement_sense import names_quarter
 from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
 from engine.run.restate import restated
-from engine.run.value_pages import value_pages
+from engine.run.value_pages import evidence_item, value_pages
 
 logger = logging.getLogger(__name__)
 
@@ -73,9 +74,32 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
         cells = lookup_cells(question, loose)
         logger.debug("table lookup -> %s", cells)
         return _answered(answer, lookup_statement(cells), cells) if cells else answer
+    pages = _cited_pages(answer, state) + value_pages(state, None)
+    ranked = [
+        (found, n)
+        for n, page in enumerate(pages)
+        if (found := ranked_section_pick(ask, question, page, table_cells(page)))
+    ]
+    if ranked:  # a kind of line item a statement's total sums: a pick among those rows, the statement's first
+        summed = min(ranked, key=lambda r: (r[0][0], r[1]))[0][1]
+        logger.debug("line-item pick for %s -> %s", ask, summed)
+        return _answered(answer, section_statement(summed, ask), [summed.cell])
     pick = pick_extreme(ask, page_tables(state))
     logger.debug("extreme pick for %s -> %s", ask, pick)
     return _answered(answer, pick_statement(pick, ask), [pick.cell]) if pick else answer
+
+
+def _cited_pages(answer: AnswerWithEvidence, state: RunState) -> list[list[EvidenceItem]]:
+    """The whole pages the answer so far cites (the value reader may have read the statement a line item of
+    the category sits in: "Total current assets" for the smallest current asset)."""
+    names = state.file_names()
+    pages = dict.fromkeys((c.doc_id, c.page) for c in answer.citations)
+    out = []
+    for doc, page in pages:
+        index = state.layer1_index_of(doc)
+        if index is not None:
+            out.append([evidence_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+    return out
 
 
 def _answered(answer: AnswerWithEvidence, text: str, cells: list[Cell]) -> AnswerWithEvidence:

@@ -39,7 +39,7 @@ def _table_cells_by_page(doc: ParsedDocument) -> dict[int, list[Cell]]:
     for page in range(1, doc.total_pages + 1):
         chunks = by_page.get(page, [])
         if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-            cells[page] = table_cells([_item(c, doc.file_name) for c in chunks])
+            cells[page] = table_cells([evidence_item(c, doc.file_name) for c in chunks])
     return cells
 
 
@@ -141,7 +141,7 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
         index = state.layer1_index_of(doc)
         if index is None:
             continue
-        out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+        out.append([evidence_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
     return out
 
 
@@ -164,7 +164,7 @@ def _counting_pages(state: RunState, chunks: list[Chunk], doc_id: str | None) ->
     return list(found)[:MAX_COUNTING_PAGES]
 
 
-def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
+def evidence_item(chunk: Chunk, file_name: str) -> EvidenceItem:
     return EvidenceItem(
         chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
         section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,

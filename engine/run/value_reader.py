@@ -16,12 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.contracts import (
-    AnswerWithEvidence,
-    Citation,
-    ComparisonSide,
-    QuestionPart,
-)
+from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, QuestionPart
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.text import stems
@@ -32,10 +27,8 @@ from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
-from engine.reading.table_values import (
-    SCALE_FACTOR,
-    Cell,
-)
+from engine.reading.section_pick import summed_searches
+from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
     VARIANT_DOUBT,
@@ -69,6 +62,7 @@ def value_searches(state: RunState) -> tuple[list[str], list[str]]:
     phrases = operands(formula)
     if formula is None and state.parsed.asks_for_value and line_item_names(_content(state)):
         phrases = [_content(state)]  # a line item asked by its analysts' name: search for the names filings use
+    phrases += summed_searches(_content(state))  # "the largest liability": the rows "Total liabilities" sums
     logger.debug("value searches for %s", phrases)
     for phrase in phrases:
         names = line_item_names(phrase)

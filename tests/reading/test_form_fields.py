@@ -68,3 +68,13 @@ def test_a_prompt_example_or_a_lone_labelled_line_is_not_a_form() -> None:
     assert asked_field("What is the answer of the model?", fields_in(example)) is None
     lone = "The dredging plan was approved.\nAgency: Department of Harbours\nIt starts in spring."
     assert asked_field("Which agency approved the plan?", fields_in(lone)) is None
+
+
+def test_a_list_lead_and_a_table_heading_are_not_fields() -> None:
+    text = (
+        "Berth costs rose due to the following:\nCrane hire\n"
+        "Current obligations:\nPilot fees | $ 410 | $ 380\n"
+        "Agency: Department of Harbours\nDivision: Moorings\nOffice: East Quay"
+    )
+    labels = {f.label for f in fields_in(text)}
+    assert labels == {"Agency", "Division", "Office"}

@@ -7,6 +7,7 @@ import pytest
 from engine.reading.focus import enrich, focus
 from engine.reading.glossary import expansions, statements_named
 from engine.reading.lexicon import BALANCE, CASH_FLOW, INCOME
+from engine.reading.line_items import line_item_names
 from engine.reading.question import parse_question
 
 
@@ -88,3 +89,9 @@ def test_enrich_appends_document_words_once_and_keeps_the_question_words():
     assert enrich(enriched) is enriched
     plain = parse_question("Which birds nest on the cliffs?")
     assert enrich(plain) is plain
+
+
+def test_the_sales_and_marketing_expense_is_not_the_top_line() -> None:
+    assert "net sales" in line_item_names("What were the ferry's sales in 2031?")
+    assert "net sales" not in line_item_names("What were the ferry's sales and marketing expenses in 2031?")
+    assert "net sales" not in line_item_names("How much went to sales & marketing in 2031?")

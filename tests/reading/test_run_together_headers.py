@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.contracts import EvidenceItem
 from engine.reading.line_items import line_item_names
-from engine.reading.table_rows import period_columns, split_run_together
+from engine.reading.table_rows import period_columns, split_run_together, wrapped_change_columns
 from engine.reading.table_values import table_cells
 from engine.reading.value_answer import answer_value
 
@@ -40,3 +40,21 @@ def test_each_value_is_read_in_its_own_column_and_period() -> None:
         "Did the gross margin decline from fiscal 2030 to fiscal 2031?", ["gross margin"], line_item_names, [RESULTS]
     )
     assert answer is not None and answer.statement.startswith("Yes: -2.5 percentage points"), answer
+
+
+COSTS = [
+    EvidenceItem(
+        chunk_id="d:p11:b0", doc_id="d", file_name="harbour.pdf", page=11,
+        text="(dollars in millions) | 2031 | 2030 | 2029\n% Change\n2031-2030\n"
+        "Pilotage | 1,210 | 1,050 | 990 | 15 %\n"
+        "Dredging | 640 | 655 | 600 | (2) %",
+    ),
+]  # fmt: skip
+
+
+def test_a_change_column_the_header_printed_on_its_own_line_is_the_rows_last_value() -> None:
+    assert wrapped_change_columns(["(dollars in millions)", "2031", "2030", "2029"], ["1,210", "1,050", "990", "15 %"])
+    assert wrapped_change_columns(["", "2031", "2030"], ["12 %", "11 %", "1 %"]) is None  # a row of percentages
+    rows = {(c.label, c.column): c.raw for c in table_cells(COSTS)}
+    assert rows[("Pilotage", "2031")] == "1,210" and rows[("Pilotage", "2029")] == "990"
+    assert rows[("Dredging", "2030")] == "655"

@@ -1,0 +1,239 @@
+"""Superlatives over the line items a statement's total sums: "the largest liability", "the biggest expense".
+
+A financial statement prints no column named "liability": the liabilities are the rows its "Total
+liabilities" row adds up, printed above it under a heading. So a superlative whose category (the noun
+after "which", or the measure after the superlative) is named by a total row is answered from the rows
+that total sums, in the column of the asked period (the first column when the question names none):
+
+- the total is the shortest total row naming every word of the category ("Total liabilities" over "Total
+  liabilities and shareholders' equity");
+- its rows are those printed above it on the page, back to the first boundary: a total of another
+  category ("Total assets"), or a heading line; a heading naming the category ends the walk unless a
+  subtotal of the category sits right above it ("Total current liabilities" over "Long-term
+  liabilities:": the current ones are summed too);
+- subtotals of the category are not candidates (they sum some of the others).
+
+Pure functions over a page's evidence items and its table cells (``table_values.table_cells``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.contracts import EvidenceItem
+from engine.documents.layout import has_rows
+from engine.documents.text import normalize_space, stems
+from engine.reading.extremes import GENERIC_MEASURES, ExtremeAsk, Pick, extreme_ask, named_count
+from engine.reading.periods import periods_in
+from engine.reading.table_values import TOTAL_ROW, Cell
+
+_HEADING_MAX = 80
+"""A heading line is short (a section's name, "Current liabilities:"); a longer line without figures is prose."""
+
+
+_NOT_A_CATEGORY = GENERIC_MEASURES | {"total", "totals", "overall"}
+"""Words naming no kind of line item: generic measures ("the highest value"), and "total" (every total row has
+it: "the highest total score" asks a column's pick, not the rows of a "Total" row)."""
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A row label (with its cells) or a heading line of the page, in printed order."""
+
+    label: str
+    cells: tuple[Cell, ...]
+
+    @property
+    def is_heading(self) -> bool:
+        return not self.cells
+
+
+def categories(ask: ExtremeAsk) -> list[tuple[str, ...]]:
+    """The words that may name the category picked among: the noun after "which" ("which liability"), then
+    the measure after the superlative ("the largest liability"), words naming no measure left out."""
+    asked = _kind_words(ask.asked)
+    out = [asked] if asked else []
+    measure = _kind_words(ask.measure)
+    if any(w[:1].isupper() for w in measure):
+        return out  # a capitalised word is a name ("the largest for Kestrel"), not a kind of line item
+    return [*out, measure] if measure and measure not in out else out
+
+
+def _kind_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of a phrase that can name a kind of line item: no generic measure, no year ("largest in 2041")."""
+    return tuple(
+        w
+        for w in words
+        if w.lower() not in _NOT_A_CATEGORY and not periods_in(w) and re.fullmatch(r"[A-Za-z][A-Za-z'’-]*", w)
+    )
+
+
+_STATEMENT_SECTIONS = frozenset(
+    stems("asset liability expense cost revenue sale income debt equity receivable payable")
+)
+"""The kinds of line item a financial statement's totals sum ("Total current liabilities", "Total operating
+expenses"): a superlative over one of them is searched for by that total, which finds the statement. A
+superlative over another kind ("the largest region") is read only from pages retrieved anyway."""
+
+
+def summed_searches(question: str) -> list[str]:
+    """A search for the total of each statement category a superlative question may pick among ("total current
+    liability"): the statement printing that total holds the rows to pick from, which the question's own words
+    may not find."""
+    ask = extreme_ask(question)
+    found = categories(ask) if ask else []
+    return [f"total {' '.join(c)}" for c in found if stems(c[-1]) <= _STATEMENT_SECTIONS]
+
+
+def section_pick(ask: ExtremeAsk, question: str, page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> Pick | None:
+    """The extreme line item among the rows a total naming the category sums (module doc), else None."""
+    found = ranked_section_pick(ask, question, page, cells)
+    return found[1] if found else None
+
+
+def ranked_section_pick(
+    ask: ExtremeAsk, question: str, page: Sequence[EvidenceItem], cells: Sequence[Cell]
+) -> tuple[int, Pick] | None:
+    """``section_pick`` with the number of words its total prints beside "Total" and the category: 0 for the
+    statement's own "Total current assets", more for a note's "Total other current assets"."""
+    lines = _lines(page, cells)
+    for category in categories(ask):
+        summed = _summed_rows(lines, category)
+        if summed is None or not _kind_named(ask, category, lines):
+            continue
+        total, rows = summed
+        among = [c for c in _in_asked_column(rows, question) if c.unit != "%"]  # a share of revenue is no item
+        if len({c.label for c in among}) < 2:
+            continue
+        pick_max = ask.direction in ("max", "best")
+        cell = (max if pick_max else min)(among, key=lambda c: abs(c.value))
+        extra = len(total.split()) - 1 - len(category)
+        return extra, Pick(cell, tuple(among), "row", lower_better=False)
+    return None
+
+
+def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line]) -> bool:
+    """Whether the rows are of the kind the question asks: when "which <kind>" is not the category summed ("which
+    segment had the lowest net revenue"), a heading or section of the page must name that kind, or an income
+    statement's revenue lines would be read as segments."""
+    kind = _kind_words(ask.asked)
+    if not kind or kind == category:
+        return True
+    head = kind[-1]
+    sections = {c.context for line in lines for c in line.cells} | {line.label for line in lines if line.is_heading}
+    return any(named_count(text, (head,)) for text in sections)
+
+
+def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
+    """The page's row labels with their cells and its heading lines, in printed order."""
+    by_chunk: dict[str, list[Cell]] = {}
+    for cell in cells:
+        by_chunk.setdefault(cell.chunk_id, []).append(cell)
+    lines: list[_Line] = []
+    for item in page:
+        placed: list[tuple[int, _Line]] = []
+        text = normalize_space(item.text.replace("\n", " \n "))
+        rows: dict[str, list[Cell]] = {}
+        for cell in by_chunk.get(item.chunk_id, []):
+            rows.setdefault(cell.label, []).append(cell)
+        for label, row in rows.items():
+            placed.append((max(text.find(row[0].quote), 0), _Line(label, tuple(row))))
+        offset = 0
+        for raw in item.text.split("\n"):
+            line = normalize_space(raw)
+            at = text.find(line, offset) if line else -1
+            offset = at + len(line) if at >= 0 else offset
+            if line and at >= 0 and _is_heading(line, item):
+                placed.append((at, _Line(line.rstrip(":"), ())))
+        lines += [line for _, line in sorted(placed, key=lambda p: p[0])]
+    return lines
+
+
+def _is_heading(line: str, item: EvidenceItem) -> bool:
+    """A short line without figures: a section's name over the rows below it."""
+    if has_rows(line) or len(line) > _HEADING_MAX or re.search(r"\d", line) or line.endswith("."):
+        return False
+    return item.kind == "heading" or line.endswith(":") or line[:1].isupper()
+
+
+def _names(label: str, category: tuple[str, ...]) -> bool:
+    return named_count(label, category) == len(category)
+
+
+def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[str, list[_Line]] | None:
+    """The total naming ``category`` and the rows it sums (module doc), or None without such a total."""
+    totals = [n for n, line in enumerate(lines) if line.cells and TOTAL_ROW.match(line.label)
+              and _names(line.label, category)]  # fmt: skip
+    if not totals:
+        return None
+    end = min(totals, key=lambda n: (len(lines[n].label.split()), n))
+    rows: list[_Line] = []
+    n = end - 1
+    while n >= 0:
+        line = lines[n]
+        if line.is_heading:
+            above = lines[n - 1] if n else None
+            subtotal_above = above is not None and TOTAL_ROW.match(above.label) and _names(above.label, category)
+            if not (_names(line.label, category) and subtotal_above):
+                break
+        elif TOTAL_ROW.match(line.label) and not _names(line.label, category):
+            heading = _own_heading(lines, n)
+            if heading is None:
+                break  # a total of another category ("Total assets" above the liabilities)
+            rows.append(line)  # "Total inventories" under its "Inventories" heading: one item, its parts skipped
+            n = heading
+        elif not TOTAL_ROW.match(line.label):
+            rows.append(line)  # a subtotal of the category (naming it) is skipped: its rows are summed too
+        n -= 1
+    return lines[end].label, _without_deductions(rows[::-1])
+
+
+_PARTS_REACH = 12
+"""How many lines above a total its own heading may sit: the parts of one item ("Finished goods", "Work in
+process", "Raw materials" under "Inventories")."""
+
+
+def _own_heading(lines: list[_Line], total: int) -> int | None:
+    """Where the heading naming what the total at ``total`` adds up sits ("Inventories" over "Total inventories"),
+    with no other heading or total between; else None."""
+    name = stems(TOTAL_ROW.sub("", lines[total].label))
+    for n in range(total - 1, max(total - 1 - _PARTS_REACH, -1), -1):
+        line = lines[n]
+        if line.is_heading:
+            return n if name and stems(line.label) == name else None
+        if TOTAL_ROW.match(line.label):
+            return None
+    return None
+
+
+_DEDUCTION = re.compile(r"^\s*less\b", re.I)
+
+
+def _without_deductions(rows: list[_Line]) -> list[_Line]:
+    """The rows without a gross amount and what is deducted from it ("Property, plant and equipment" over "Less
+    accumulated depreciation"): the net row under them is the item the total sums, not the gross one."""
+    dropped = {n for n, line in enumerate(rows) if _DEDUCTION.match(line.label)}
+    dropped |= {n - 1 for n in dropped if n}
+    return [line for n, line in enumerate(rows) if n not in dropped]
+
+
+def _in_asked_column(rows: list[_Line], question: str) -> list[Cell]:
+    """Each row's cell of the period the question asks (a year), else of the first column printed."""
+    asked = {p.year for p in periods_in(question)}
+    out = []
+    for line in rows:
+        fits = [c for c in line.cells if asked and any(p.year in asked for p in c.periods)]
+        cell = fits[0] if fits else (line.cells[0] if not asked else None)
+        if cell is not None:
+            out.append(cell)
+    return out
+
+
+def section_statement(pick: Pick, ask: ExtremeAsk) -> str:
+    """ "Customer deposits, 2022: $110,239 million (the largest of 5 line items summed in Total liabilities)." """
+    cell = pick.cell
+    word = "largest" if ask.direction in ("max", "best") else "smallest"
+    period = f", {cell.column}" if cell.column else ""
+    return f"{cell.label}{period}: {cell.display()} (the {word} of {len(pick.among)} line items)."

@@ -1,0 +1,128 @@
+"""Superlatives over the line items a statement's total sums (made-up statements of a ferry operator)."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.extremes import extreme_ask
+from engine.reading.section_pick import categories, section_pick, section_statement, summed_searches
+from engine.reading.table_values import table_cells
+
+
+def item(text: str, n: int, kind: str = "text") -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p7:b{n}", doc_id="d", file_name="ferry.pdf", page=7, text=text, kind=kind)
+
+
+BALANCE = [
+    item("Blue Ferry Consolidated Balance Sheets", 0, "heading"),
+    item("(Dollars in millions) | 2041 | 2040", 1),
+    item(
+        "Current assets:\n"
+        "Cash | $ 310 | $ 290\n"
+        "Fares receivable | 1,250 | 1,100\n"
+        "Fuel stock\n"
+        "Diesel | 400 | 380\n"
+        "Spare parts | 500 | 410\n"
+        "Total fuel stock | 900 | 790\n"
+        "Prepaid charters | 85 | 60\n"
+        "Total current assets | 2,545 | 2,240\n"
+        "Vessels | 9,000 | 8,800\n"
+        "Less accumulated depreciation | (3,000) | (2,700)\n"
+        "Vessels, net | 6,000 | 6,100\n"
+        "Harbour rights | 2,200 | 2,200\n"
+        "Total assets | $ 10,745 | $ 10,540",
+        2,
+    ),
+    item("Liabilities", 3, "heading"),
+    item(
+        "Current liabilities:\n"
+        "Dock fees payable | $ 700 | $ 640\n"
+        "Ticket deposits | 1,900 | 1,500\n"
+        "Total current liabilities | 2,600 | 2,140\n"
+        "Long-term liabilities:\n"
+        "Bonds | 3,100 | 3,300\n"
+        "Lease obligations | 1,200 | 1,250\n"
+        "Total liabilities | $ 6,900 | $ 6,690\n"
+        "Shareholders' equity\n"
+        "Retained earnings | 3,845 | 3,850\n"
+        "Total liabilities and shareholders' equity | $ 10,745 | $ 10,540",
+        4,
+    ),
+]
+
+
+def pick(question: str, page: list[EvidenceItem] = BALANCE):
+    ask = extreme_ask(question)
+    assert ask is not None
+    return section_pick(ask, question, page, table_cells(page))
+
+
+def test_the_rows_a_total_sums_are_those_above_it_back_to_the_other_category() -> None:
+    found = pick("What was Blue Ferry's largest liability in 2041?")
+    assert found is not None
+    assert found.cell.label == "Bonds" and found.cell.raw == "3,100"
+    # a subtotal of the category ("Total current liabilities") is not an item; the heading under it does not
+    # end the walk, so the current liabilities are summed too
+    assert {c.label for c in found.among} == {"Dock fees payable", "Ticket deposits", "Bonds", "Lease obligations"}
+
+
+def test_the_column_is_the_asked_year_else_the_first() -> None:
+    found = pick("Which current liability was the smallest in 2040?")
+    assert found is not None and (found.cell.label, found.cell.raw) == ("Dock fees payable", "$ 640")
+    latest = pick("Which current liability was the largest?")
+    assert latest is not None and (latest.cell.label, latest.cell.column) == ("Ticket deposits", "2041")
+
+
+def test_a_total_under_its_own_heading_is_one_item_and_its_parts_are_not() -> None:
+    found = pick("What was the largest current asset in 2041?")
+    assert found is not None
+    labels = {c.label for c in found.among}
+    assert labels == {"Cash", "Fares receivable", "Total fuel stock", "Prepaid charters"}
+    assert found.cell.label == "Fares receivable"
+
+
+def test_a_gross_amount_and_its_deduction_are_left_for_the_net_row() -> None:
+    found = pick("Which asset was the largest in 2041?")
+    assert found is not None
+    labels = {c.label for c in found.among}
+    assert "Vessels" not in labels and "Less accumulated depreciation" not in labels
+    assert found.cell.label == "Vessels, net"
+
+
+def test_no_total_naming_the_category_picks_nothing() -> None:
+    assert pick("Which vessel was the largest in 2041?") is None
+
+
+def test_a_capitalised_measure_is_a_name_not_a_category_and_total_is_no_category() -> None:
+    ask = extreme_ask("Which was the largest for Blue Ferry?")
+    assert ask is not None and categories(ask) == []
+    total = extreme_ask("Which crew had the highest total score?")
+    assert total is not None and all("total" not in c for c in categories(total))
+
+
+def test_the_statement_names_the_item_its_period_and_how_many_it_was_picked_among() -> None:
+    question = "What was Blue Ferry's largest liability in 2041?"
+    found, ask = pick(question), extreme_ask(question)
+    assert found is not None and ask is not None
+    assert section_statement(found, ask) == "Bonds, 2041: 3,100 million (the largest of 4 line items)."
+
+
+def test_a_search_asks_for_the_total_of_the_category() -> None:
+    assert summed_searches("Which current liability was the largest in 2041?") == ["total current liability"]
+    assert summed_searches("What were the fares in 2041?") == []
+
+
+def test_only_a_statement_category_is_searched_for_by_its_total() -> None:
+    assert summed_searches("Which route had the largest fare revenue in 2041?") == ["total fare revenue"]
+    assert summed_searches("Which harbour had the highest tonnage in 2041?") == []
+
+
+def test_rows_of_another_kind_than_the_one_asked_are_not_picked_among() -> None:
+    # "which route": the balance sheet's liabilities are no routes, and no heading of the page names routes
+    assert pick("Which route had the largest liability in 2041?") is None
+    routes = [
+        item("Revenue by route", 0, "heading"),
+        item("(Dollars in millions) | 2041 | 2040\nNorth Sound | 500 | 450\nEast Quay | 700 | 610\n"
+             "Total revenue | 1,200 | 1,060", 1),
+    ]  # fmt: skip
+    found = pick("Which route had the largest revenue in 2041?", routes)
+    assert found is not None and found.cell.label == "East Quay"
