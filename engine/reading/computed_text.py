@@ -38,6 +38,7 @@ def computed_statement(question: str, formula: Node, working: Working) -> str:
         percent = _is_percent(question, top, value)
         amount = top in ("+", "-") or (top == "" and formula.operand is not None)
         shown = _quantity(value * 100.0 if top == "/" and percent else value, percent, amount, top, working, decimals)
+        shown += _relative(top, working) if not percent else ""
     # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
     inputs = "; ".join(
         dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
@@ -92,9 +93,25 @@ def _compared(question: str, formula: Node, working: Working, sides: tuple[float
         change = f"{later - earlier:,.{1 if decimals is None else decimals}f} percentage points"
     else:
         change = _quantity(later - earlier, False, top in ("+", "-"), "-", working, decimals)
+        change += _percent_of(later - earlier, earlier)
     first, last = formula.right.periods[0].label(), formula.left.periods[0].label()
     was, now = (_quantity(v, percent, top in ("+", "-"), top, working, decimals) for v in (earlier, later))
     return f"{change}, from {was} in {first} to {now} in {last}"
+
+
+def _relative(top: str, working: Working) -> str:
+    """For the change of one amount between two periods (a difference of two inputs of one label), the change as a
+    percentage of the earlier amount too (" (-41.7%)"): analysts state a move both ways."""
+    cells = [(period, cell) for _, period, cell in working.inputs]
+    if top != "-" or len(cells) != 2 or cells[0][1].label != cells[1][1].label or working.value is None:
+        return ""
+    if cells[0][1].unit == "%" or cells[0][0] is None or cells[1][0] is None or cells[0][0] == cells[1][0]:
+        return ""
+    return _percent_of(working.value, abs(cells[1][1].scaled))
+
+
+def _percent_of(change: float, base: float) -> str:
+    return f" ({change / abs(base) * 100.0:+,.1f}%)" if base else ""
 
 
 def _input(cell: Cell) -> str:

@@ -150,9 +150,9 @@ def test_one_number_is_never_both_periods_values_of_a_change() -> None:
     [
         ("Did dock fees grow between 2030 and 2031?", "Yes: "),
         ("Did pilotage fees increase from 2029 to 2031?", "No: -80 thousand"),
-        ("Was there any drop in pilotage fees between 2029 and 2031?", "Yes: -80 thousand"),
+        ("Was there any drop in pilotage fees between 2029 and 2031?", "Yes: -80 thousand (-16.0%)"),
         ("Has the harbour reduced its pilotage fees from 2030 to 2031?", "Yes: -40 thousand"),
-        ("Did dock fees change between 2030 and 2031?", "Yes: 250 thousand"),
+        ("Did dock fees change between 2030 and 2031?", "Yes: 250 thousand (+25.0%)"),
     ],
 )
 def test_a_yes_no_question_whether_an_item_moved_is_answered_by_the_change(question: str, lead: str) -> None:
@@ -277,7 +277,9 @@ def test_a_ratio_of_balances_is_compared_in_its_own_units() -> None:
         "Did the harbour's quick ratio rise or fall from 2030 to 2031?", ["quick ratio"], line_item_names,
         [balances],
     )  # fmt: skip
-    assert answer is not None and answer.statement.startswith("Increased: 0.20, from 0.60 in 2030 to 0.80"), answer
+    assert answer is not None and answer.statement.startswith("Increased: 0.20 (+33.3%), from 0.60 in 2030 to 0.80"), (
+        answer
+    )
 
 
 def test_a_metric_textbooks_define_two_ways_states_both_values_and_is_doubted() -> None:

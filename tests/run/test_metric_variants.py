@@ -37,7 +37,7 @@ def ask(ask_about):
 def test_the_first_definition_is_stated_not_claimed_and_its_doubt_shown(ask) -> None:
     result = ask("Did the quick ratio of Ferrylink rise or fall from 2030 to 2031?")
     text = result.answer.text
-    assert text.startswith("Increased: 0.20, from 0.60 in 2030 to 0.80 in 2031"), text
+    assert text.startswith("Increased: 0.20 (+33.3%), from 0.60 in 2030 to 0.80 in 2031"), text
     assert not result.answer.complete_answer_found
     assert any("textbooks also compute it as" in (c.detail or "") for c in result.answer.caveats)
 
