@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from engine.documents.text import stems
+from engine.documents.text import STOPWORDS, stems
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_rows import CURRENCY_SIGN
 from engine.reading.table_values import Cell
@@ -27,6 +27,27 @@ def counted_things(question: str) -> set[str] | None:
     when ``question`` asks for no count of things."""
     asked = _COUNT_ASKED.search(question)
     return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
+
+
+_MAX_PHRASE = 3
+"""The counted thing is a short noun phrase ("paid streaming memberships"); a longer run is the question's clause."""
+
+
+def counted_phrase(question: str) -> str:
+    """The words naming what a count question counts, up to its verb or first stop word ("how many employees did
+    it have" -> "employees"): searched for alone, they find the sentence that states the count ("we had 8,300
+    employees"), which the question's dates and names rank under the statements' tables. "" for no count."""
+    asked = _COUNT_ASKED.search(question)
+    words: list[str] = []
+    for word in re.findall(r"[\w'-]+", question[asked.end() :]) if asked else []:
+        if word.lower() in STOPWORDS or word.lower() in _VERBS or len(words) == _MAX_PHRASE:
+            break
+        words.append(word)
+    return " ".join(words)
+
+
+_VERBS = frozenset(("did", "does", "do", "has", "have", "had", "was", "were", "are", "is", "will", "would", "can"))
+"""Auxiliaries that end the counted phrase ("how many stores did ..."), should the stop words not hold them."""
 
 
 def wrong_count(counted: set[str] | None, cell: Cell) -> bool:

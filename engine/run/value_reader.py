@@ -23,6 +23,7 @@ from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
 from engine.reading.changes import asks_relative
+from engine.reading.counts import counted_phrase
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
 from engine.reading.periods import YEAR, periods_in, without_periods
@@ -63,6 +64,7 @@ def value_searches(state: RunState) -> tuple[list[str], list[str]]:
     if formula is None and state.parsed.asks_for_value and line_item_names(_content(state)):
         phrases = [_content(state)]  # a line item asked by its analysts' name: search for the names filings use
     phrases += summed_searches(_content(state))  # "the largest liability": the rows "Total liabilities" sums
+    phrases += [p for p in [counted_phrase(_content(state))] if p]  # "how many employees": the count's sentence
     logger.debug("value searches for %s", phrases)
     for phrase in phrases:
         names = line_item_names(phrase)

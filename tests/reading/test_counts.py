@@ -3,8 +3,10 @@ default (made-up filing text)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.contracts import EvidenceItem
-from engine.reading.counts import counted_row, counted_things
+from engine.reading.counts import counted_phrase, counted_row, counted_things
 from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names
 from engine.reading.sentence_values import cells_in
@@ -41,3 +43,17 @@ def test_a_money_row_or_a_printed_currency_stays_an_amount() -> None:
     assert counted_row(fees, counted).unit == "$", "its head noun is fees: money about passes"
     revenue = next(c for c in _cells() if c.label == "Ticket revenues" and "2041" in c.column)
     assert counted_row(revenue, counted_things("How many ticket revenues?") or set()).unit == "$", "printed"
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("How many ferry crew did Blue Ferry employ at year-end 2041?", "ferry crew"),
+        ("How many paid harbour passes were active?", "paid harbour passes"),
+        ("How many berths does the east quay have?", "berths"),
+        ("How much did the dredging cost?", ""),
+        ("How many US dollars did the berth cost?", ""),
+    ],
+)
+def test_the_counted_phrase_ends_at_the_verb(question: str, phrase: str) -> None:
+    assert counted_phrase(question) == phrase
