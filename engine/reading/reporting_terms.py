@@ -52,13 +52,17 @@ def _t(pattern: str, names: str = "", search: str = "", definition: str = "", st
     return ReportingTerm(pattern, names, search, definition, statements, reason, mentions, other, variant)
 
 
+PP_AND_E = r"\bpp\s?(?:&|and|n)\s?e\b"
+"""Property, plant and equipment as analysts abbreviate it: "PP&E", "PP and E", or "PPNE" without the ampersand."""
+
+
 REPORTING_TERMS: tuple[ReportingTerm, ...] = (
     # line items a question may name by an analyst's name
     _t(r"\bcapex\b|\bcapital expenditures?\b|\bcapital spending\b",
        names="capital expenditures; purchases of property and equipment; purchases of property, plant and "
              "equipment; additions to property and equipment; payments for property and equipment; capital spending",
        statements=(CASH_FLOW,), reason="the cash-flow line for money spent on fixed assets goes by these names"),
-    _t(r"\bpp\s?&\s?e\b|\bfixed assets?\b|\bproperty,? plant,? and equipment\b",
+    _t(rf"{PP_AND_E}|\bfixed assets?\b|\bproperty,? plant,? and equipment\b",
        names="property, plant and equipment; property and equipment, net; property, plant and equipment, net",
        statements=(BALANCE,), reason="the balance-sheet line for fixed assets"),
     _t(r"\bcogs\b|\bcost of goods sold\b|\bcost of (?:sales|revenues?)\b",
@@ -185,7 +189,7 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        search="inventories; cost of sales", statements=(BALANCE, INCOME),
        reason="inventory turnover is how many times the average inventory was sold: cost of sales over the mean "
               "of opening and closing inventories"),
-    _t(r"\bfixed[- ]asset turnover\b|\b(?:pp\s?&\s?e|property,? plant,? and equipment) turnover\b",
+    _t(rf"\bfixed[- ]asset turnover\b|(?:{PP_AND_E}|\bproperty,? plant,? and equipment) turnover\b",
        definition="revenue / average property, plant and equipment, net",
        search="property, plant and equipment, net; net sales", statements=(BALANCE, INCOME),
        reason="fixed asset turnover is sales per unit of average net fixed assets (not of all assets)"),
