@@ -20,6 +20,7 @@ from engine.documents.lines import (
     extract_lines,
     find_repeated,
     section_number,
+    text_edges,
 )
 
 _BULLETS = frozenset("•◦▪▫●○■□►▶‣⁃∙·–—-*")
@@ -338,4 +339,5 @@ __all__ = [
     "merge_tiny",
     "section_number",
     "split_long",
+    "text_edges",
 ]

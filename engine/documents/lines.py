@@ -151,9 +151,22 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def band_key(line: Line, height: float) -> str | None:
-    """The normalised form of a line in the top/bottom band (digits masked), else None."""
-    if line.bbox[3] > height * BAND and line.bbox[1] < height * (1 - BAND):
+EDGE_SLACK = 2.0
+"""Points by which a line may sit off the page's first or last line and still be on it (one visual line)."""
+
+
+def text_edges(blocks: list[list[Line]]) -> tuple[float, float] | None:
+    """The top of the page's first line and the bottom of its last, else None for a page without lines."""
+    boxes = [line.bbox for lines in blocks for line in lines]
+    return (min(b[1] for b in boxes), max(b[3] for b in boxes)) if boxes else None
+
+
+def band_key(line: Line, height: float, edges: tuple[float, float] | None = None) -> str | None:
+    """The normalised form (digits masked) of a line in the top/bottom band, or on the page's first or last line
+    (``edges``: a footer printed under the text wherever the text ends, not at the foot of the page); else None."""
+    in_band = line.bbox[3] <= height * BAND or line.bbox[1] >= height * (1 - BAND)
+    on_edge = edges is not None and (line.bbox[1] <= edges[0] + EDGE_SLACK or line.bbox[3] >= edges[1] - EDGE_SLACK)
+    if not (in_band or on_edge):
         return None
     return _DIGITS.sub("#", " ".join(line.text.lower().split()))
 
@@ -169,9 +182,10 @@ def find_repeated(pages: list[tuple[list[list[Line]], float]], min_fraction: flo
     originals: dict[str, str] = {}
     for blocks, height in pages:
         keys: set[str] = set()
+        edges = text_edges(blocks)
         for lines in blocks:
             for line in lines:
-                key = band_key(line, height)
+                key = band_key(line, height, edges)
                 if key:
                     keys.add(key)
                     originals.setdefault(key, line.text)

@@ -33,6 +33,7 @@ from engine.documents.layout import (
     find_repeated,
     merge_tiny,
     split_long,
+    text_edges,
 )
 from engine.documents.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.documents.outline import build_toc
@@ -43,7 +44,7 @@ from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-PARSER_VERSION = 3
+PARSER_VERSION = 4
 """Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -216,9 +217,10 @@ def parse_pdf(
     units_by_page: list[list[Unit]] = []
     for number, (blocks, _, height) in enumerate(raw_pages, 1):
         units: list[Unit] = []
+        edges = text_edges(blocks)
         for lines in blocks:
             if repeated:
-                lines = [line for line in lines if band_key(line, height) not in repeated]
+                lines = [line for line in lines if band_key(line, height, edges) not in repeated]
             if lines:
                 units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio))
         units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 
 from engine.config import EngineConfig, LibraryConfig, ParsingConfig
@@ -316,3 +317,20 @@ def test_a_wrapped_line_in_a_block_of_its_own_joins_the_item_it_continues():
     assert merged[0].kind == "list_item" and len(merged[0].bboxes) == 2
     finished = Unit(3, "The first sentence ends here.", [(0, 0, 1, 1)])
     assert len(merge_tiny([finished, Unit(3, "lower-case start of a new block.", [(0, 2, 1, 3)])], 10)) == 2
+
+
+def test_a_footer_printed_under_the_text_wherever_it_ends_is_a_running_footer() -> None:
+    pdf = pymupdf.open()
+    for n, lines in enumerate((12, 20, 8, 16), 1):
+        page = pdf.new_page()
+        y = 72
+        for k in range(lines):
+            page.insert_text(
+                (72, y), f"Harbour levies rose on berth {k} of page {n} as the quay was rebuilt.", fontsize=10
+            )
+            y += 14
+        page.insert_text((72, y + 20), f"Blue Ferry Annual Report 2041 | {n}", fontsize=9)  # well above the page foot
+    doc = parse_pdf(pdf.tobytes(), "ferry.pdf", EngineConfig())
+    assert any(line.startswith("Blue Ferry Annual Report") for line in doc.repeated_lines)
+    assert not any("Blue Ferry Annual Report" in c.text for c in doc.chunks)
+    assert any("berth 3 of page 2" in c.text for c in doc.chunks), "the body is kept"
