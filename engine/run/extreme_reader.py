@@ -18,6 +18,7 @@ from engine.contracts import CaveatKind as K
 from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
+from engine.reading.option_pick import option_statement, pick_option
 from engine.reading.periods import periods_in
 from engine.reading.section_pick import ranked_section_pick, section_statement
 from engine.reading.statement_sense import names_quarter
@@ -74,6 +75,9 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
         cells = lookup_cells(question, loose)
         logger.debug("table lookup -> %s", cells)
         return _answered(answer, lookup_statement(cells), cells) if cells else answer
+    option = pick_option(ask, question, page_tables(state))
+    if option is not None:  # "among A, B and C, which ...": the options' rows, the extreme of their values
+        return _answered(answer, option_statement(option, ask), [c for _, c in option.among])
     pages = _cited_pages(answer, state) + value_pages(state, None)
     ranked = [
         (found, n)

@@ -1,0 +1,65 @@
+"""Superlatives among the options a question lists (a made-up harbour operator's tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.contracts import EvidenceItem
+from engine.reading.extremes import extreme_ask
+from engine.reading.option_pick import listed_options, option_statement, pick_option
+from engine.reading.table_values import table_cells
+
+
+def item(text: str, n: int) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p5:b{n}", doc_id="d", file_name="harbour.pdf", page=5, text=text)
+
+
+CASH = [
+    item("(Dollars in millions) | 2041 | 2040", 0),
+    item(
+        "Total cash provided by operating activities | $ 1,200 | $ 1,500\n"
+        "Changes in operating leases | 40 | 35\n"
+        "Total cash used in investing activities | (300) | (900)\n"
+        "Total cash used in financing activities | (700) | (200)",
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Among ferries, tugs, and barges, which earned the most in 2041?", ["ferries", "tugs", "barges"]),
+        ("Which route had the highest revenue: North Sound, East Quay or Harbour Loop?",
+         ["North Sound", "East Quay", "Harbour Loop"]),
+        ("Which is larger, dock fees or pilotage fees?", []),  # two options: a comparison
+        ("Among all the routes, which had the highest revenue?", []),
+    ],
+)  # fmt: skip
+def test_the_listed_options(question: str, options: list[str]) -> None:
+    assert listed_options(question) == options
+
+
+def pick(question: str):
+    ask = extreme_ask(question)
+    assert ask is not None
+    return ask, pick_option(ask, question, [table_cells(CASH)])
+
+
+def test_each_option_is_read_from_its_row_in_the_asked_year() -> None:
+    _, found = pick("Among operations, investing, and financing activities, which brought in the most cash in 2041?")
+    assert found is not None and found.option == "operations" and found.cell.raw == "$ 1,200"
+    # "operating" names "operations"; of the two rows naming it, the one naming the question's "cash" is read
+    assert found.among[0][1].label == "Total cash provided by operating activities"
+
+
+def test_values_are_compared_signed_as_printed() -> None:
+    ask, found = pick("Among operations, investing, and financing activities, which had the lowest cash in 2040?")
+    assert found is not None and found.option == "investing" and found.cell.raw == "(900)"
+    assert option_statement(found, ask).startswith("investing: Total cash used in investing activities, 2040: -900")
+
+
+def test_an_option_no_row_names_picks_nothing() -> None:
+    question = "Among operations, dredging and financing activities, which had the highest cash in 2041?"
+    ask = extreme_ask(question)
+    assert ask is not None and pick_option(ask, question, [table_cells(CASH)]) is None
