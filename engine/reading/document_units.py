@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -99,3 +99,12 @@ def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) 
             replace(cell, periods=(quarter,)) if quarter else replace(cell, periods=instant) if instant else cell
         )
     return out
+
+
+def in_table_currency(cell: Cell, table: Sequence[Cell]) -> Cell:
+    """``cell`` with the currency its table prints on another row of the same scale (a statement prints "$" on a
+    section's first row and its total only: "$ 6,021" over "4,796"), when it prints none; else as it is."""
+    if cell.unit or cell.measure or COUNT_ROW.search(cell.label) or PER_SHARE.search(cell.label):
+        return cell
+    currency = next((c.unit for c in table if c.unit not in ("", "%") and c.scale == cell.scale), "")
+    return replace(cell, unit=currency) if currency else cell

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.documents.text import stem
+from engine.reading.document_units import in_table_currency
 from engine.reading.extremes import ExtremeAsk, named_count, question_terms
 from engine.reading.periods import periods_in
 from engine.reading.table_values import Cell
@@ -111,7 +112,8 @@ def option_statement(pick: OptionPick, ask: ExtremeAsk) -> str:
     """ "Operating: Total cash from operating activities, 2041: $1,824 million (the highest of 3 options; investing:
     -$930 million; financing: -$1,806 million)." """
     word = "highest" if ask.direction in ("max", "best") else "lowest"
-    cell = pick.cell
+    cells = [c for _, c in pick.among]
+    cell = in_table_currency(pick.cell, cells)
     column = f", {cell.column}" if cell.column else ""
-    others = "; ".join(f"{option}: {c.display()}" for option, c in pick.among if c is not cell)
+    others = "; ".join(f"{o}: {in_table_currency(c, cells).display()}" for o, c in pick.among if c is not pick.cell)
     return f"{pick.option}: {cell.label}{column}: {cell.display()} (the {word} of {len(pick.among)} options; {others})."

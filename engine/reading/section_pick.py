@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space, stems
+from engine.reading.document_units import in_table_currency
 from engine.reading.extremes import GENERIC_MEASURES, ExtremeAsk, Pick, extreme_ask, named_count
 from engine.reading.periods import periods_in
 from engine.reading.table_values import TOTAL_ROW, Cell
@@ -233,7 +234,7 @@ def _in_asked_column(rows: list[_Line], question: str) -> list[Cell]:
 
 def section_statement(pick: Pick, ask: ExtremeAsk) -> str:
     """ "Customer deposits, 2022: $110,239 million (the largest of 5 line items summed in Total liabilities)." """
-    cell = pick.cell
+    cell = in_table_currency(pick.cell, pick.among)
     word = "largest" if ask.direction in ("max", "best") else "smallest"
     period = f", {cell.column}" if cell.column else ""
     return f"{cell.label}{period}: {cell.display()} (the {word} of {len(pick.among)} line items)."

@@ -56,7 +56,9 @@ def test_each_option_is_read_from_its_row_in_the_asked_year() -> None:
 def test_values_are_compared_signed_as_printed() -> None:
     ask, found = pick("Among operations, investing, and financing activities, which had the lowest cash in 2040?")
     assert found is not None and found.option == "investing" and found.cell.raw == "(900)"
-    assert option_statement(found, ask).startswith("investing: Total cash used in investing activities, 2040: -900")
+    assert option_statement(found, ask).startswith(
+        "investing: Total cash used in investing activities, 2040: -$900 million"
+    )
 
 
 def test_an_option_no_row_names_picks_nothing() -> None:

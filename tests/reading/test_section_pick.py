@@ -103,7 +103,7 @@ def test_the_statement_names_the_item_its_period_and_how_many_it_was_picked_amon
     question = "What was Blue Ferry's largest liability in 2041?"
     found, ask = pick(question), extreme_ask(question)
     assert found is not None and ask is not None
-    assert section_statement(found, ask) == "Bonds, 2041: 3,100 million (the largest of 4 line items)."
+    assert section_statement(found, ask) == "Bonds, 2041: $3,100 million (the largest of 4 line items)."
 
 
 def test_a_search_asks_for_the_total_of_the_category() -> None:
