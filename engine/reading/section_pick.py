@@ -28,7 +28,8 @@ from engine.documents.text import normalize_space, stems
 from engine.reading.document_units import in_table_currency
 from engine.reading.extremes import GENERIC_MEASURES, ExtremeAsk, Pick, extreme_ask, named_count
 from engine.reading.periods import periods_in
-from engine.reading.table_values import TOTAL_ROW, Cell
+from engine.reading.table_rows import row_cells
+from engine.reading.table_values import TOTAL_ROW, Cell, is_amount
 
 _HEADING_MAX = 80
 """A heading line is short (a section's name, "Current liabilities:"); a longer line without figures is prose."""
@@ -55,10 +56,12 @@ def categories(ask: ExtremeAsk) -> list[tuple[str, ...]]:
     """The words that may name the category picked among: the noun after "which" ("which liability"), then
     the measure after the superlative ("the largest liability"), words naming no measure left out."""
     asked = _kind_words(ask.asked)
-    out = [asked] if asked else []
     measure = _kind_words(ask.measure)
     if any(w[:1].isupper() for w in measure):
-        return out  # a capitalised word is a name ("the largest for Kestrel"), not a kind of line item
+        return [asked] if asked else []  # a capitalised word is a name ("the largest for Kestrel"), not a kind
+    if asked and measure and asked != measure and stems(" ".join(measure)) & _STATEMENT_SECTIONS:
+        asked = (*asked, *measure)  # "which segment had the largest net sales": a total of the segments' sales
+    out = [asked] if asked else []
     return [*out, measure] if measure and measure not in out else out
 
 
@@ -104,13 +107,12 @@ def ranked_section_pick(
         summed = _summed_rows(lines, category)
         if summed is None or not _kind_named(ask, category, lines):
             continue
-        total, rows = summed
+        extra, rows = summed
         among = [c for c in _in_asked_column(rows, question) if c.unit != "%"]  # a share of revenue is no item
         if len({c.label for c in among}) < 2:
             continue
         pick_max = ask.direction in ("max", "best")
         cell = (max if pick_max else min)(among, key=lambda c: abs(c.value))
-        extra = len(total.split()) - 1 - len(category)
         return extra, Pick(cell, tuple(among), "row", lower_better=False)
     return None
 
@@ -136,11 +138,14 @@ def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
     for item in page:
         placed: list[tuple[int, _Line]] = []
         text = normalize_space(item.text.replace("\n", " \n "))
-        rows: dict[str, list[Cell]] = {}
+        rows: dict[tuple[str, str], list[Cell]] = {}
         for cell in by_chunk.get(item.chunk_id, []):
-            rows.setdefault(cell.label, []).append(cell)
-        for label, row in rows.items():
-            placed.append((max(text.find(row[0].quote), 0), _Line(label, tuple(row))))
+            rows.setdefault((cell.label, cell.quote), []).append(cell)  # a label may head a row of two tables
+        start = 0
+        for (label, quote), row in rows.items():
+            at = text.find(quote, start)
+            start = at + 1 if at >= 0 else start
+            placed.append((at if at >= 0 else start, _Line(label, tuple(row))))
         offset = 0
         for raw in item.text.split("\n"):
             line = normalize_space(raw)
@@ -148,8 +153,21 @@ def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
             offset = at + len(line) if at >= 0 else offset
             if line and at >= 0 and _is_heading(line, item):
                 placed.append((at, _Line(line.rstrip(":"), ())))
+            elif line and at >= 0 and (name := _header_name(line)):
+                placed.append((at, _Line(name, ())))
         lines += [line for _, line in sorted(placed, key=lambda p: p[0])]
     return lines
+
+
+def _header_name(line: str) -> str:
+    """The first cell of a table's header row of periods ("Net Sales | 2041 | 2040" -> "Net Sales"), else ""."""
+    if not has_rows(line):
+        return ""
+    cells = row_cells(line)
+    periods = cells[1:]
+    if len(cells) < 2 or re.search(r"\d", cells[0]) or not all(periods_in(c) and not is_amount(c) for c in periods):
+        return ""
+    return cells[0]
 
 
 def _is_heading(line: str, item: EvidenceItem) -> bool:
@@ -163,12 +181,14 @@ def _names(label: str, category: tuple[str, ...]) -> bool:
     return named_count(label, category) == len(category)
 
 
-def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[str, list[_Line]] | None:
-    """The total naming ``category`` and the rows it sums (module doc), or None without such a total."""
+def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, list[_Line]] | None:
+    """The rows the total naming ``category`` sums (module doc), or those under a table header naming it down to
+    the table's total ("Net Sales | 2041 | 2040" over segments and "Total Company"); with the number of words that
+    total or header prints beside the category (the statement's own total first). None for neither."""
     totals = [n for n, line in enumerate(lines) if line.cells and TOTAL_ROW.match(line.label)
               and _names(line.label, category)]  # fmt: skip
     if not totals:
-        return None
+        return _under_header(lines, category)
     end = min(totals, key=lambda n: (len(lines[n].label.split()), n))
     rows: list[_Line] = []
     n = end - 1
@@ -188,7 +208,22 @@ def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[str, li
         elif not TOTAL_ROW.match(line.label):
             rows.append(line)  # a subtotal of the category (naming it) is skipped: its rows are summed too
         n -= 1
-    return lines[end].label, _without_deductions(rows[::-1])
+    return len(lines[end].label.split()) - 1 - len(category), _without_deductions(rows[::-1])
+
+
+def _under_header(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, list[_Line]] | None:
+    """The rows under a heading naming ``category`` down to the first total row, which must follow them."""
+    for n, line in enumerate(lines):
+        if not line.is_heading or not _names(line.label, category):
+            continue
+        rows: list[_Line] = []
+        for below in lines[n + 1 :]:
+            if below.is_heading:
+                break
+            if TOTAL_ROW.match(below.label):
+                return len(line.label.split()) - len(category), _without_deductions(rows)
+            rows.append(below)
+    return None
 
 
 _PARTS_REACH = 12
