@@ -14,6 +14,7 @@ from engine.documents.layout import has_rows
 from engine.run.actions import PlannedAction, anchor_share, next_action
 from engine.run.census_answer import count_labels
 from engine.run.evidence import RunState
+from engine.run.first_mention import first_mentions
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
 from engine.run.stops import BUDGET_STOPS, SEARCH_TRIGGERS, LoopView, Phase, first_stop, weaker_evidence
 from engine.run.value_reader import value_searches
@@ -32,7 +33,7 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
         added += _side_searches(state, queries)
     inputs, found = value_searches(state)
     queries += inputs
-    added += found
+    added += found + first_mentions(state)
     if acts.is_on("two_hop_references"):
         for reference in parsed.references:
             added += state.follow_reference(reference)

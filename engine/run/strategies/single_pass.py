@@ -6,6 +6,7 @@ The baseline every other strategy is compared to.
 from __future__ import annotations
 
 from engine.run.evidence import RunState
+from engine.run.first_mention import first_mentions
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
 from engine.run.value_reader import value_searches
 
@@ -17,7 +18,7 @@ def run_single_pass(state: RunState) -> Outcome:
     state.notify("retrieve", f"searching once for: {query}")
     added = state.search(query, k=state.top_k, section_hint=hint, use_dense=False)
     inputs, found = value_searches(state)
-    added = list(dict.fromkeys([*added, *found]))
+    added = list(dict.fromkeys([*added, *found, *first_mentions(state)]))
     answer = answer_now(state)
     also = ""
     if inputs:

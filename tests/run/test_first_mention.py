@@ -1,0 +1,39 @@
+"""A definition question reads the passage where the document introduces its term, which the keyword search ranks
+under the many pages that use it (a made-up methods paper about tide blending)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.run.first_mention import term_pattern
+from tests.run.conftest import html_pdf
+
+USES = (
+    "Tide blending with a two-hour window improved the harbour forecast at every gauge, and tide blending "
+    "with a one-hour window did so at most gauges; tide blending also shortened the runs. "
+)
+PAGES = [
+    "<h1>Abstract</h1><p>Harbour pilots plan their arrivals on forecasts that often miss the surge. We present "
+    "Tide Blending, a forecasting method that averages the predictions of neighbouring gauges weighted by their "
+    "distance. Pilots at four ports used it through a winter of storms.</p>",
+    *[f"<h1>Results {n}</h1><p>{USES * 4}</p>" for n in range(1, 21)],
+]
+
+
+@pytest.fixture
+def ask(ask_about):
+    return ask_about(html_pdf(PAGES), "tides.pdf")
+
+
+def test_the_introducing_passage_answers_what_the_term_is(ask) -> None:
+    result = ask("What is tide blending?")
+    assert "averages the predictions of neighbouring gauges" in result.answer.text, result.answer.text
+    assert result.answer.citations[0].page == 1
+
+
+@pytest.mark.parametrize(
+    ("printed", "found"),
+    [("Step-Back Prompting", True), ("STEP BACK PROMPTING", True), ("stepback prompting", False)],
+)
+def test_the_term_is_found_whatever_its_case_and_hyphens(printed: str, found: bool) -> None:
+    assert bool(term_pattern("step-back prompting").search(f"We present {printed}, a method.")) is found
