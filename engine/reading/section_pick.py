@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
@@ -57,12 +57,18 @@ def categories(ask: ExtremeAsk) -> list[tuple[str, ...]]:
     the measure after the superlative ("the largest liability"), words naming no measure left out."""
     asked = _kind_words(ask.asked)
     measure = _kind_words(ask.measure)
+    if asked and asked[-1].lower() in _PERIOD_KINDS:
+        return []  # "in which year was it lowest": a pick among periods, a time series' question
     if any(w[:1].isupper() for w in measure):
         return [asked] if asked else []  # a capitalised word is a name ("the largest for Kestrel"), not a kind
     if asked and measure and asked != measure and stems(" ".join(measure)) & _STATEMENT_SECTIONS:
         asked = (*asked, *measure)  # "which segment had the largest net sales": a total of the segments' sales
     out = [asked] if asked else []
     return [*out, measure] if measure and measure not in out else out
+
+
+_PERIOD_KINDS = frozenset(("year", "years", "quarter", "quarters", "month", "months", "period", "periods", "date"))
+"""Kinds of thing asked that are periods: the pick is among a row's columns, not among line items."""
 
 
 def _kind_words(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -105,28 +111,53 @@ def ranked_section_pick(
     lines = _lines(page, cells)
     for category in categories(ask):
         summed = _summed_rows(lines, category)
-        if summed is None or not _kind_named(ask, category, lines):
+        grouped = _grouped_rows(lines, category) if summed is None else None
+        if (summed is None and grouped is None) or not _kind_named(ask, category, lines, page):
             continue
-        extra, rows = summed
+        extra, rows = summed if summed is not None else (0, grouped or [])
         among = [c for c in _in_asked_column(rows, question) if c.unit != "%"]  # a share of revenue is no item
         if len({c.label for c in among}) < 2:
             continue
         pick_max = ask.direction in ("max", "best")
-        cell = (max if pick_max else min)(among, key=lambda c: abs(c.value))
+        # line items a total sums compare by size (an expense may print in parentheses); one measure's rows
+        # across groups compare signed (an operating loss is the lowest operating income)
+        cell = (max if pick_max else min)(among, key=lambda c: c.value if grouped else abs(c.value))
         return extra, Pick(cell, tuple(among), "row", lower_better=False)
     return None
 
 
-def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line]) -> bool:
+_GROUP_TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
+"""A group heading that is the whole of the others ("Consolidated", "Total company"): not one of the picks."""
+
+
+def _grouped_rows(lines: list[_Line], category: tuple[str, ...]) -> list[_Line] | None:
+    """The row naming ``category`` under each of several headings ("North America" / "Operating income",
+    "International" / "Operating income (loss)"), named by its heading; the heading of the whole left out. None
+    unless two groups or more print such a row."""
+    found: list[_Line] = []
+    heading = ""
+    for line in lines:
+        if line.is_heading:
+            heading = line.label
+        elif heading and _names(line.label, category) and len(line.label.split()) <= len(category) + 1:
+            if not _GROUP_TOTAL.match(heading) and not TOTAL_ROW.match(line.label):
+                cells = tuple(replace(c, label=f"{heading}: {c.label}") for c in line.cells)
+                found.append(_Line(f"{heading}: {line.label}", cells))
+            heading = ""  # one row per group
+    return found if len({line.label.split(":")[0] for line in found}) >= 2 else None
+
+
+def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line], page: Sequence[EvidenceItem]) -> bool:
     """Whether the rows are of the kind the question asks: when "which <kind>" is not the category summed ("which
-    segment had the lowest net revenue"), a heading or section of the page must name that kind, or an income
-    statement's revenue lines would be read as segments."""
+    segment had the lowest net revenue"), the page must name that kind (a heading, its section, or the sentence
+    leading the table: "Information on reportable segments is as follows"), or an income statement's revenue
+    lines would be read as segments."""
     kind = _kind_words(ask.asked)
     if not kind or kind == category:
         return True
-    head = kind[-1]
-    sections = {c.context for line in lines for c in line.cells} | {line.label for line in lines if line.is_heading}
-    return any(named_count(text, (head,)) for text in sections)
+    head = stems(kind[-1])
+    sections = {c.context for line in lines for c in line.cells} | {item.text for item in page}
+    return any(head <= stems(text) for text in sections)
 
 
 def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:

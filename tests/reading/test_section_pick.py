@@ -155,3 +155,28 @@ def test_a_table_whose_header_names_the_measure_is_read_down_to_its_total() -> N
     # the segments' operating income total is not a total of their net sales
     income = pick("Which segment had the smallest operating income in 2040?", SEGMENTS)
     assert income is not None and (income.cell.label, income.cell.raw) == ("Barges", "70")
+
+
+GROUPS = [
+    item("Information on reportable segments is as follows (in millions):", 0),
+    item("Year Ended | 2041 | 2040", 1),
+    item("North Sound", 2, "heading"),
+    item("Fares | $ 900 | $ 850\nOperating income | $ 120 | $ 100", 3),
+    item("East Quay", 4, "heading"),
+    item("Fares | $ 700 | $ 690\nOperating income (loss) | $ (40) | $ 15", 5),
+    item("Consolidated", 6, "heading"),
+    item("Fares | $ 1,600 | $ 1,540\nOperating income | $ 80 | $ 115", 7),
+]
+
+
+def test_one_measure_under_several_group_headings_is_picked_among_the_groups_signed() -> None:
+    low = pick("Which segment had the lowest operating income in 2041?", GROUPS)
+    assert low is not None and low.cell.label == "East Quay: Operating income (loss)" and low.cell.value == -40
+    assert {c.label.split(":")[0] for c in low.among} == {"North Sound", "East Quay"}, "the whole is no group"
+    high = pick("Which segment had the highest operating income in 2040?", GROUPS)
+    assert high is not None and high.cell.label.startswith("North Sound")
+
+
+def test_a_question_asking_which_year_is_no_pick_among_line_items() -> None:
+    ask = extreme_ask("In which year were the fares of North Sound the lowest?")
+    assert ask is not None and categories(ask) == []
