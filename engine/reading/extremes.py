@@ -85,9 +85,23 @@ def extreme_ask(question: str) -> ExtremeAsk | None:
     # the noun right after "which" names the kind of thing asked ("which model"), not a row to keep: a row
     # label holding it ("Transformer (base model)") is no more asked than the others
     terms = tuple(w for w in question_terms(question) if w.lower() not in (word, asked))
-    after = re.search(r"\b(?:which|what)\s+(.*)", question, re.I)
-    noun = _measure(_words(re.split(r"[,;:?!()]", after.group(1))[0])) if after and asked not in _FRAME else ()
-    return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)), noun)
+    return ExtremeAsk(direction, measure, terms, bool(_COMPARATIVE.match(word)), _asked_noun(question))
+
+
+def _asked_noun(question: str) -> tuple[str, ...]:
+    """The noun phrase right after "which" or "what" ("which current liability" -> current, liability; "which of
+    Acme's segments" -> segments); () when a stop word, a frame word or a superlative follows ("which one had",
+    "what was", "which is highest")."""
+    after = re.search(
+        r"\b(?:which|what)\s+(?:of\s+(?:the\s+|its\s+|their\s+)?(?:\S+['’]s\s+)?)?([^,;:?!()]*)", question, re.I
+    )
+    phrase: list[str] = []
+    for word in _words(after.group(1)) if after else []:
+        low = word.lower()
+        if low in STOPWORDS or low in _FRAME or low == "one" or _SUPERLATIVE.fullmatch(word):
+            break
+        phrase.append(word)
+    return tuple(phrase[:3])
 
 
 def _measure(after: list[str]) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
@@ -28,7 +29,7 @@ from engine.documents.text import normalize_space, stems
 from engine.reading.document_units import in_table_currency
 from engine.reading.extremes import GENERIC_MEASURES, ExtremeAsk, Pick, extreme_ask, named_count
 from engine.reading.periods import periods_in
-from engine.reading.table_rows import row_cells
+from engine.reading.table_rows import INTRODUCES, row_cells
 from engine.reading.table_values import TOTAL_ROW, Cell, is_amount
 
 _HEADING_MAX = 80
@@ -42,14 +43,16 @@ it: "the highest total score" asks a column's pick, not the rows of a "Total" ro
 
 @dataclass(frozen=True)
 class _Line:
-    """A row label (with its cells) or a heading line of the page, in printed order."""
+    """A row label (with its cells), a heading, a caption introducing a table, or another text line of the page,
+    in printed order."""
 
     label: str
     cells: tuple[Cell, ...]
+    kind: Literal["row", "heading", "caption", "text"] = "row"
 
     @property
     def is_heading(self) -> bool:
-        return not self.cells
+        return self.kind in ("heading", "caption")
 
 
 def categories(ask: ExtremeAsk) -> list[tuple[str, ...]]:
@@ -108,9 +111,10 @@ def ranked_section_pick(
 ) -> tuple[int, Pick] | None:
     """``section_pick`` with the number of words its total prints beside "Total" and the category: 0 for the
     statement's own "Total current assets", more for a note's "Total other current assets"."""
-    lines = _lines(page, cells)
+    printed = _lines(page, cells)
+    lines = [line for line in printed if line.kind != "text"]  # a statement's walks step over notes between rows
     for category in categories(ask):
-        summed = _summed_rows(lines, category)
+        summed = _summed_rows(lines, category) or _under_header(printed, category)
         grouped = _grouped_rows(lines, category) if summed is None else None
         if (summed is None and grouped is None) or not _kind_named(ask, category, lines, page):
             continue
@@ -182,10 +186,16 @@ def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
             line = normalize_space(raw)
             at = text.find(line, offset) if line else -1
             offset = at + len(line) if at >= 0 else offset
-            if line and at >= 0 and _is_heading(line, item):
-                placed.append((at, _Line(line.rstrip(":"), ())))
-            elif line and at >= 0 and (name := _header_name(line)):
-                placed.append((at, _Line(name, ())))
+            if not line or at < 0:
+                continue
+            if not has_rows(line) and INTRODUCES.search(line):
+                placed.append((at, _Line(line, (), "caption")))
+            elif _is_heading(line, item):
+                placed.append((at, _Line(line.rstrip(":"), (), "heading")))
+            elif name := _header_name(line):
+                placed.append((at, _Line(name, (), "heading")))
+            elif not has_rows(line):
+                placed.append((at, _Line(line, (), "text")))
         lines += [line for _, line in sorted(placed, key=lambda p: p[0])]
     return lines
 
@@ -219,7 +229,7 @@ def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, li
     totals = [n for n, line in enumerate(lines) if line.cells and TOTAL_ROW.match(line.label)
               and _names(line.label, category)]  # fmt: skip
     if not totals:
-        return _under_header(lines, category)
+        return None
     end = min(totals, key=lambda n: (len(lines[n].label.split()), n))
     rows: list[_Line] = []
     n = end - 1
@@ -243,17 +253,24 @@ def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, li
 
 
 def _under_header(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, list[_Line]] | None:
-    """The rows under a heading naming ``category`` down to the first total row, which must follow them."""
+    """The rows under a heading naming ``category`` down to the first total row, which must follow them; under a
+    caption introducing the table ("The following table sets forth the notional amounts of ..."), down to the
+    table's end when it prints no total."""
     for n, line in enumerate(lines):
         if not line.is_heading or not _names(line.label, category):
             continue
         rows: list[_Line] = []
+        extra = len(line.label.split()) - len(category)
         for below in lines[n + 1 :]:
-            if below.is_heading:
+            if below.kind == "text" and not rows and len(below.label) <= _HEADING_MAX:
+                continue  # the table's scale or unit line under its caption ("(dollars in millions)")
+            if below.kind != "row":
                 break
             if TOTAL_ROW.match(below.label):
-                return len(line.label.split()) - len(category), _without_deductions(rows)
+                return extra, _without_deductions(rows)
             rows.append(below)
+        if line.kind == "caption" and len(rows) >= 2:
+            return extra, _without_deductions(rows)
     return None
 
 

@@ -226,3 +226,17 @@ def test_a_total_row_and_a_currency_sign_on_the_first_row_only_do_not_stop_a_pic
                                "Pumps | 4,796 | 1,027\nTotal Company | $ 10,817 | $ 2,826")])]  # fmt: skip
     text = pick_text("Which segment had the highest sales?", table)
     assert text.startswith("Garden Tools: Sales $ 6,021 (the highest of 2 rows)"), text
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Which current liability was the largest in 2041?", ("current", "liability")),
+        ("Which of Acme's business segments had the lowest revenue?", ("business", "segments")),
+        ("Among the funds, which one had the highest return?", ()),
+        ("What was the largest liability in 2041?", ()),
+    ],
+)
+def test_the_asked_kind_is_the_noun_phrase_after_which(question: str, asked: tuple[str, ...]) -> None:
+    ask = extreme_ask(question)
+    assert ask is not None and ask.asked == asked

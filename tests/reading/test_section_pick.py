@@ -180,3 +180,22 @@ def test_one_measure_under_several_group_headings_is_picked_among_the_groups_sig
 def test_a_question_asking_which_year_is_no_pick_among_line_items() -> None:
     ask = extreme_ask("In which year were the fares of North Sound the lowest?")
     assert ask is not None and categories(ask) == []
+
+
+HEDGES = [
+    item("We hedge fuel and currency with several instruments.", 0),
+    item(
+        "The following table sets forth the notional amounts of our outstanding hedges:\n(dollars in millions)\n"
+        "At December 31, | 2041 | 2040\nFuel swaps | $ 410 | $ 380\nCurrency forwards | 960 | 720\n"
+        "Interest rate caps | 150 | 150",
+        1,
+    ),
+    item("Hedge accounting is applied where the hedge is effective.", 2),
+    item("Dredging contracts | 2,000 | 1,800", 3),
+]
+
+
+def test_a_table_a_caption_introduces_is_read_to_its_end_without_a_total() -> None:
+    found = pick("Among the hedges, which one had the highest notional amount in 2041?", HEDGES)
+    assert found is not None and (found.cell.label, found.cell.raw) == ("Currency forwards", "960")
+    assert len(found.among) == 3, "the rows after the note below the table are another table's"
