@@ -15,7 +15,7 @@ import logging
 
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
 from engine.contracts import CaveatKind as K
-from engine.reading.extremes import extreme_ask, pick_extreme, pick_statement
+from engine.reading.extremes import ExtremeAsk, Pick, extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
 from engine.reading.loose_tables import loose_tables
 from engine.reading.option_pick import option_statement, pick_option
@@ -78,19 +78,24 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
     option = pick_option(ask, question, page_tables(state))
     if option is not None:  # "among A, B and C, which ...": the options' rows, the extreme of their values
         return _answered(answer, option_statement(option, ask), [c for _, c in option.among])
-    pages = _cited_pages(answer, state) + value_pages(state, None)
-    ranked = [
-        (found, n)
-        for n, page in enumerate(pages)
-        if (found := ranked_section_pick(ask, question, page, table_cells(page)))
-    ]
-    if ranked:  # a kind of line item a statement's total sums: a pick among those rows, the statement's first
-        summed = min(ranked, key=lambda r: (r[0][0], r[1]))[0][1]
-        logger.debug("line-item pick for %s -> %s", ask, summed)
+    summed = None if ask.comparative and len(state.parsed.sides) > 1 else _line_item_pick(ask, answer, state)
+    if summed is not None:  # a kind of line item a statement's total sums ("which had more, A or B?" compares sides)
         return _answered(answer, section_statement(summed, ask), [summed.cell])
     pick = pick_extreme(ask, page_tables(state))
     logger.debug("extreme pick for %s -> %s", ask, pick)
     return _answered(answer, pick_statement(pick, ask), [pick.cell]) if pick else answer
+
+
+def _line_item_pick(ask: ExtremeAsk, answer: AnswerWithEvidence, state: RunState) -> Pick | None:
+    """The pick among the line items a total sums, on the page whose total names the category most closely (the
+    statement's own), of the pages the answer cites and the strongest evidence pages."""
+    question = _content(state)
+    pages = _cited_pages(answer, state) + value_pages(state, None)
+    ranked = [(found, n) for n, page in enumerate(pages)
+              if (found := ranked_section_pick(ask, question, page, table_cells(page)))]  # fmt: skip
+    summed = min(ranked, key=lambda r: (r[0][0], r[1]))[0][1] if ranked else None
+    logger.debug("line-item pick for %s -> %s", ask, summed)
+    return summed
 
 
 def _cited_pages(answer: AnswerWithEvidence, state: RunState) -> list[list[EvidenceItem]]:
