@@ -100,6 +100,8 @@ def _asked_noun(question: str) -> tuple[str, ...]:
         low = word.lower()
         if low in STOPWORDS or low in _FRAME or low == "one" or _SUPERLATIVE.fullmatch(word):
             break
+        if phrase and low.endswith("ed"):
+            break  # a past-tense verb after the noun ("which company reported", "which region generated")
         phrase.append(word)
     return tuple(phrase[:3])
 

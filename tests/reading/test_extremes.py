@@ -235,6 +235,7 @@ def test_a_total_row_and_a_currency_sign_on_the_first_row_only_do_not_stop_a_pic
         ("Which of Acme's business segments had the lowest revenue?", ("business", "segments")),
         ("Among the funds, which one had the highest return?", ()),
         ("What was the largest liability in 2041?", ()),
+        ("Which route generated the most fares in 2041?", ("route",)),
     ],
 )
 def test_the_asked_kind_is_the_noun_phrase_after_which(question: str, asked: tuple[str, ...]) -> None:
