@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
-from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, reference_spans, split_sentences
+from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, reference_spans, split_sentences, stems
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import Period, periods_in
 from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
@@ -137,3 +138,28 @@ def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
         for item in items:
             cells += sentence_cells(item)
     return cells
+
+
+_CLAUSE_BREAK = re.compile(r",\s*(?:while|whereas|but|compared with|against)\b|;\s*", re.I)
+"""Where a sentence turns to another measure: "Nearly half describe themselves as moderate, while 24% are
+conservatives"; "a wingspan of 1.9 metres; the Heron 3's is 2.4 metres"."""
+OTHER_CLAUSE = -1.0
+"""The nearness of a number in a clause that names nothing of the metric when another clause of its sentence
+does: it measures something else, and is not read as the metric at all."""
+
+
+def nearness(cell: Cell, wanted: set[str]) -> float:
+    """For a number in a sentence (``wanted``: the metric's stems): 0.2 when it follows one of the metric's words
+    closely in its own clause ("a wingspan of 1.9 metres"); ``OTHER_CLAUSE`` when its own clause names none of them
+    and another clause does; else -0.2 (the sentence's other numbers measure something else)."""
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(cell.label)), len(cell.label)]
+    start, end = next(((a, b) for a, b in pairwise(bounds) if a <= cell.position < b), (0, len(cell.label)))
+    for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label[start:end]):
+        at = start + m.end()
+        if at <= cell.position and cell.position - at <= 25 and stems(m.group(0)) & wanted:
+            return 0.2
+    clauses = [cell.label[a:b] for a, b in pairwise(bounds)]
+    own_named = bool(stems(cell.label[start:end]) & wanted)
+    if len(clauses) > 1 and cell.position >= 0 and not own_named and any(stems(c) & wanted for c in clauses):
+        return OTHER_CLAUSE
+    return -0.2

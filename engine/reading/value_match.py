@@ -18,6 +18,7 @@ from engine.reading.entities import Focus, focus_of, focus_score, named_words, n
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.periods import Period, periods_in
+from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
@@ -307,13 +308,8 @@ def _other_segment(cell: Cell, named: set[str]) -> bool:
 
 
 def _nearness(cell: Cell, spec: ValueSpec) -> float:
-    """For a number in a sentence: 0.2 when it follows one of the metric's words closely ("a wingspan of
-    1.9 metres"), else -0.2 (the sentence's other numbers measure something else)."""
-    wanted = set().union(*spec.terms, *spec.alternatives)
-    for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label):
-        if m.end() <= cell.position and cell.position - m.end() <= 25 and stems(m.group(0)) & wanted:
-            return 0.2
-    return -0.2
+    """For a number in a sentence, how near the metric it sits (``sentence_values.nearness``)."""
+    return nearness(cell, set().union(*spec.terms, *spec.alternatives))
 
 
 NAMED_FIT = 0.8
@@ -356,7 +352,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score -= 0.4  # a sentence that names no period may speak of any
         if not spec.periods and latest is not None and any(p.year == latest for p in cell.periods):
             score += 0.3  # no period asked: the latest one reported
-        score += 0.2 if cell.is_row else _nearness(cell, spec)
+        near = 0.2 if cell.is_row else _nearness(cell, spec)
+        if near == OTHER_CLAUSE:
+            continue  # "Half rate it safe, while 24% rate it crowded": 24% is not the share rating it safe
+        score += near
         score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if named else -NAMED_FIT

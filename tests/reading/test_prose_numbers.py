@@ -49,3 +49,11 @@ def test_a_number_spelled_before_a_unit_of_measure_is_a_stated_value() -> None:
                           line_item_names, [said])  # fmt: skip
     assert answer is not None and answer.statement.startswith("3 hours"), answer
     assert not [c for c in cells_in([[item("One of the buoys drifted; three of them stayed.")]]) if c.raw == "three"]
+
+
+def test_a_number_in_another_clause_than_the_metric_is_not_its_value() -> None:
+    said = [item("Nearly half of the pilots rate the new berths as safe, while 24% rate them as crowded.")]
+    answer = answer_value("What share of the pilots rate the new berths as safe?", ["safe"], line_item_names, [said])
+    assert answer is None or "24%" not in answer.statement.split(":")[0], answer
+    crowded = answer_value("What share of the pilots rate the berths as crowded?", ["crowded"], line_item_names, [said])
+    assert crowded is not None and crowded.statement.startswith("24%"), crowded
