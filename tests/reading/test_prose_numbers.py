@@ -57,3 +57,9 @@ def test_a_number_in_another_clause_than_the_metric_is_not_its_value() -> None:
     assert answer is None or "24%" not in answer.statement.split(":")[0], answer
     crowded = answer_value("What share of the pilots rate the berths as crowded?", ["crowded"], line_item_names, [said])
     assert crowded is not None and crowded.statement.startswith("24%"), crowded
+
+
+def test_a_bare_count_takes_a_noun_with_two_modifiers() -> None:
+    said = [item("In this work we employ k = 4 parallel sonar beams, or channels, on each buoy.")]
+    answer = answer_value("How many sonar beams does each buoy use?", ["sonar beams"], line_item_names, [said])
+    assert answer is not None and answer.statement.startswith("4 parallel sonar beams"), answer
