@@ -54,6 +54,8 @@ class CaveatKind(StrEnum):
     """The row (``subject``; empty for a sentence) names no period, or not the one asked."""
     VALUES_MISSING = "values_missing"
     """The evidence does not hold the inputs named in ``subject``."""
+    PERIOD_NOT_COVERED = "period_not_covered"
+    """The question asks a year (``subject``) that no selected document names anywhere."""
     ONE_OF_TWO_VALUES = "one_of_two_values"
     """A difference is asked; one value was read."""
     ONE_OF_TWO_TERMS = "one_of_two_terms"

@@ -1,0 +1,45 @@
+"""Whether the documents cover the period a question asks: "What was revenue in 2040?" of filings that end in
+2031 has no answer in them, and a figure of another year must not be read as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engine.contracts import AnswerWithEvidence
+from engine.contracts import CaveatKind as K
+from engine.contracts.caveats import caveat, merged
+from engine.reading.periods import periods_in
+from engine.run.evidence import RunState
+
+UNCOVERED_CONFIDENCE = 0.05
+"""The rule confidence of an answer whose asked year no document names: it states nothing, so it is under any
+claim line and is declined with its closest passages."""
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_SHORT_FISCAL = re.compile(r"\b(?:FY|Q[1-4]\s?)'?(\d\d)\b", re.I)
+"""A year printed in two digits after "FY" or a quarter ("FY31", "Q2 31")."""
+
+
+def years_named(texts: Iterable[str]) -> set[int]:
+    """The years the texts print: four digits, or two after "FY" or a quarter."""
+    found: set[int] = set()
+    for text in texts:
+        found.update(int(y) for y in _YEAR.findall(text))
+        found.update(2000 + int(y) for y in _SHORT_FISCAL.findall(text))
+    return found
+
+
+def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer``, declined with a caveat when the question asks a year no selected document names anywhere."""
+    asked = {p.year for p in periods_in(state.parsed.original_question)}
+    if not asked or not state.indexes:
+        return answer
+    named = years_named(page.text for index in state.indexes for page in index.doc.pages)
+    missing = sorted(asked - named)
+    if not missing:
+        return answer
+    note = caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing))
+    update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),
+              "caveats": merged(answer.caveats, (note,))}  # fmt: skip
+    return answer.model_copy(update=update)
