@@ -234,7 +234,7 @@ def test_a_total_row_and_a_currency_sign_on_the_first_row_only_do_not_stop_a_pic
         ("Which current liability was the largest in 2041?", ("current", "liability")),
         ("Which of Acme's business segments had the lowest revenue?", ("business", "segments")),
         ("Among the funds, which one had the highest return?", ()),
-        ("What was the largest liability in 2041?", ()),
+        ("What is the biggest liability shown for 2041?", ()),
         ("Which route generated the most fares in 2041?", ("route",)),
     ],
 )

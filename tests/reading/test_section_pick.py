@@ -196,6 +196,6 @@ HEDGES = [
 
 
 def test_a_table_a_caption_introduces_is_read_to_its_end_without_a_total() -> None:
-    found = pick("Among the hedges, which one had the highest notional amount in 2041?", HEDGES)
+    found = pick("Of our hedges, which had the greatest notional amount in 2041?", HEDGES)
     assert found is not None and (found.cell.label, found.cell.raw) == ("Currency forwards", "960")
     assert len(found.among) == 3, "the rows after the note below the table are another table's"
