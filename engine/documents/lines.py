@@ -20,6 +20,7 @@ BAND = 0.10
 """Share of the page height at the top and at the bottom where running headers/footers live."""
 
 _DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(r"\d+$")
 CURRENCY_ONLY = re.compile(r"^[$€£¥]$")
 _BOLD_FONT = ("Bold", "bold", "BOLD", "Black", "Heavy", "Semibold", "SemiBold")
 
@@ -155,20 +156,27 @@ EDGE_SLACK = 2.0
 """Points by which a line may sit off the page's first or last line and still be on it (one visual line)."""
 
 
+EDGE_MIN_LINES = 3
+"""A page of fewer lines has no running footer apart from its text: its first or last line is the text itself."""
+
+
 def text_edges(blocks: list[list[Line]]) -> tuple[float, float] | None:
-    """The top of the page's first line and the bottom of its last, else None for a page without lines."""
+    """The top of the page's first line and the bottom of its last, else None for a page of fewer than
+    ``EDGE_MIN_LINES`` lines."""
     boxes = [line.bbox for lines in blocks for line in lines]
-    return (min(b[1] for b in boxes), max(b[3] for b in boxes)) if boxes else None
+    return (min(b[1] for b in boxes), max(b[3] for b in boxes)) if len(boxes) >= EDGE_MIN_LINES else None
 
 
 def band_key(line: Line, height: float, edges: tuple[float, float] | None = None) -> str | None:
     """The normalised form (digits masked) of a line in the top/bottom band, or on the page's first or last line
     (``edges``: a footer printed under the text wherever the text ends, not at the foot of the page); else None."""
-    in_band = line.bbox[3] <= height * BAND or line.bbox[1] >= height * (1 - BAND)
-    on_edge = edges is not None and (line.bbox[1] <= edges[0] + EDGE_SLACK or line.bbox[3] >= edges[1] - EDGE_SLACK)
-    if not (in_band or on_edge):
-        return None
-    return _DIGITS.sub("#", " ".join(line.text.lower().split()))
+    text = " ".join(line.text.lower().split())
+    if line.bbox[3] <= height * BAND or line.bbox[1] >= height * (1 - BAND):
+        return _DIGITS.sub("#", text)
+    if edges is not None and (line.bbox[1] <= edges[0] + EDGE_SLACK or line.bbox[3] >= edges[1] - EDGE_SLACK):
+        # off the band only a page number may change: "Acme Inc. 2041 Form 10-K 3" repeats, "Chapter 3" does not
+        return _PAGE_NUMBER.sub("#", text)
+    return None
 
 
 def find_repeated(pages: list[tuple[list[list[Line]], float]], min_fraction: float) -> dict[str, str]:

@@ -106,13 +106,21 @@ def _asked_noun(question: str) -> tuple[str, ...]:
     return tuple(phrase[:3])
 
 
+_CONTAINERS = frozenset(("source", "sources", "component", "components", "type", "types", "kind", "kinds",
+                         "category", "categories", "part", "parts", "element", "elements"))  # fmt: skip
+"""Nouns that name a share of something, not a measure: "the largest source of revenue" measures revenue."""
+
+
 def _measure(after: list[str]) -> tuple[str, ...]:
     """The noun phrase after the superlative: its words up to the next stop word, leading stop words
-    skipped ("the highest alignment score" -> alignment score; "best on the test set" -> test set)."""
+    skipped ("the highest alignment score" -> alignment score; "best on the test set" -> test set); after a
+    container noun, what it is a share of ("the largest source of revenue" -> revenue)."""
     while after and after[0].lower() in STOPWORDS:
         after = after[1:]
     phrase: list[str] = []
-    for word in after[:3]:
+    for n, word in enumerate(after[:3]):
+        if len(phrase) == 1 and phrase[0].lower() in _CONTAINERS and word.lower() == "of":
+            return _measure(after[n + 1 :])
         if word.lower() in STOPWORDS or word.lower() in _FRAME:
             break
         phrase.append(word)

@@ -52,8 +52,8 @@ def _t(pattern: str, names: str = "", search: str = "", definition: str = "", st
     return ReportingTerm(pattern, names, search, definition, statements, reason, mentions, other, variant)
 
 
-PP_AND_E = r"\bpp\s?(?:&|and|n)\s?e\b"
-"""Property, plant and equipment as analysts abbreviate it: "PP&E", "PP and E", or "PPNE" without the ampersand."""
+PP_AND_E = r"\bpp\s?(?:&|and)\s?e\b"
+"""Property, plant and equipment as analysts abbreviate it: "PP&E" or "PP and E"."""
 
 
 REPORTING_TERMS: tuple[ReportingTerm, ...] = (

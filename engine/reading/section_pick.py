@@ -36,6 +36,10 @@ _HEADING_MAX = 80
 """A heading line is short (a section's name, "Current liabilities:"); a longer line without figures is prose."""
 
 
+MAX_EXTRA_WORDS = 1
+"""How many words a total may print beside "Total" and the category ("Total other current assets"): a longer one
+("Total stock-based compensation expense", "Total revenues from contracts with customers") totals a note's
+breakdown of one item, not the category's line items."""
 _NOT_A_CATEGORY = GENERIC_MEASURES | {"total", "totals", "overall"}
 """Words naming no kind of line item: generic measures ("the highest value"), and "total" (every total row has
 it: "the highest total score" asks a column's pick, not the rows of a "Total" row)."""
@@ -65,7 +69,7 @@ def categories(ask: ExtremeAsk) -> list[tuple[str, ...]]:
     if any(w[:1].isupper() for w in measure):
         return [asked] if asked else []  # a capitalised word is a name ("the largest for Kestrel"), not a kind
     if asked and measure and asked != measure and stems(" ".join(measure)) & _STATEMENT_SECTIONS:
-        asked = (*asked, *measure)  # "which segment had the largest net sales": a total of the segments' sales
+        return [measure]  # "which segment had the largest net sales": the rows of net sales, each a segment's
     out = [asked] if asked else []
     return [*out, measure] if measure and measure not in out else out
 
@@ -116,9 +120,14 @@ def ranked_section_pick(
     for category in categories(ask):
         summed = _summed_rows(lines, category) or _under_header(printed, category)
         grouped = _grouped_rows(lines, category) if summed is None else None
-        if (summed is None and grouped is None) or not _kind_named(ask, category, lines, page):
+        if summed is None and grouped is None:
             continue
         extra, rows = summed if summed is not None else (0, grouped or [])
+        first = next((line for line in printed if rows and line.cells and rows[0].cells
+                      and (line.cells[0].chunk_id, line.cells[0].quote) == (rows[0].cells[0].chunk_id,
+                                                                            rows[0].cells[0].quote)), None)  # fmt: skip
+        if not _kind_named(ask, category, printed, [first] if first else []):
+            continue
         among = [c for c in _in_asked_column(rows, question) if c.unit != "%"]  # a share of revenue is no item
         if len({c.label for c in among}) < 2:
             continue
@@ -151,17 +160,24 @@ def _grouped_rows(lines: list[_Line], category: tuple[str, ...]) -> list[_Line] 
     return found if len({line.label.split(":")[0] for line in found}) >= 2 else None
 
 
-def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line], page: Sequence[EvidenceItem]) -> bool:
+KIND_REACH = 4
+"""How many heading, caption or text lines above a table's first row may name the kind of its rows ("Business
+Segment Information" over "Net Sales | 2041 | 2040")."""
+
+
+def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line], rows: list[_Line]) -> bool:
     """Whether the rows are of the kind the question asks: when "which <kind>" is not the category summed ("which
-    segment had the lowest net revenue"), the page must name that kind (a heading, its section, or the sentence
-    leading the table: "Information on reportable segments is as follows"), or an income statement's revenue
-    lines would be read as segments."""
+    segment had the lowest net revenue"), a heading, caption or line just above the rows must name that kind
+    ("Information on reportable segments is as follows:"), or an income statement's revenue lines, or one
+    segment's revenue breakdown, would be read as segments."""
     kind = _kind_words(ask.asked)
     if not kind or kind == category:
         return True
+    if not rows or rows[0] not in lines:
+        return False
     head = stems(kind[-1])
-    sections = {c.context for line in lines for c in line.cells} | {item.text for item in page}
-    return any(head <= stems(text) for text in sections)
+    above = [line.label for line in lines[: lines.index(rows[0])] if line.kind != "row"][-KIND_REACH:]
+    return any(head <= stems(text) for text in above)
 
 
 def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
@@ -188,7 +204,7 @@ def _lines(page: Sequence[EvidenceItem], cells: Sequence[Cell]) -> list[_Line]:
             offset = at + len(line) if at >= 0 else offset
             if not line or at < 0:
                 continue
-            if not has_rows(line) and INTRODUCES.search(line):
+            if not has_rows(line) and (INTRODUCES.search(line) or (line.endswith(":") and len(line) > _HEADING_MAX)):
                 placed.append((at, _Line(line, (), "caption")))
             elif _is_heading(line, item):
                 placed.append((at, _Line(line.rstrip(":"), (), "heading")))
@@ -231,6 +247,8 @@ def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, li
     if not totals:
         return None
     end = min(totals, key=lambda n: (len(lines[n].label.split()), n))
+    if len(lines[end].label.split()) - 1 - len(category) > MAX_EXTRA_WORDS:
+        return None
     rows: list[_Line] = []
     n = end - 1
     while n >= 0:
