@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.contracts import AnswerWithEvidence
+from engine.contracts import AnswerWithEvidence, ParsedDocument
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import caveat, merged
 from engine.reading.periods import periods_in
@@ -30,12 +30,27 @@ def years_named(texts: Iterable[str]) -> set[int]:
     return found
 
 
+_KEPT_DOCUMENTS = 64
+_YEARS_OF: dict[tuple[str, int], frozenset[int]] = {}
+"""The years each document names, kept between questions (a long filing's text is read once, not per question)."""
+
+
+def _years_of(doc: ParsedDocument) -> frozenset[int]:
+    key = (doc.doc_id, doc.parser_version)
+    found = _YEARS_OF.get(key)
+    if found is None:
+        if len(_YEARS_OF) >= _KEPT_DOCUMENTS:
+            _YEARS_OF.clear()
+        found = _YEARS_OF[key] = frozenset(years_named(page.text for page in doc.pages))
+    return found
+
+
 def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
     """``answer``, declined with a caveat when the question asks a year no selected document names anywhere."""
     asked = {p.year for p in periods_in(state.parsed.original_question)}
     if not asked or not state.indexes:
         return answer
-    named = years_named(page.text for index in state.indexes for page in index.doc.pages)
+    named = set().union(*(_years_of(index.doc) for index in state.indexes))
     missing = sorted(asked - named)
     if not missing:
         return answer
