@@ -19,7 +19,6 @@ from dataclasses import replace
 from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, QuestionPart
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
-from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import value_never_answers
 from engine.reading.changes import asks_relative
@@ -29,24 +28,20 @@ from engine.reading.line_items import line_item_names, names_reporting_term, sta
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.section_pick import summed_searches
-from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
     VARIANT_DOUBT,
     ValueAnswer,
-    amount_spent,
     answer_from_cells,
     counted_things,
 )
 from engine.run.evidence import RunState
+from engine.run.side_difference import Pair, difference, exact, same_line_item
 from engine.run.value_checks import holds
 from engine.run.value_pages import value_cells
 
 logger = logging.getLogger(__name__)
 
-GOOD_COVER = 0.7
-"""A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
-answer to be complete."""
 HELD_BACK_MARGIN = 0.1
 """How far under the claim line (``generation.min_claim_confidence``) a value answer a check holds back
 is put: it is then shown as the closest evidence, with what is missing, not as an answer."""
@@ -111,9 +106,6 @@ def _entity_words(state: RunState) -> list[str]:
         stem = re.sub(r"\.pdf$", "", index.doc.file_name, flags=re.I)
         words += [w for w in re.split(r"[_\W]+", stem) if len(w) >= 2 and not any(c.isdigit() for c in w)]
     return words
-
-
-Pair = tuple[ComparisonSide | None, QuestionPart | None]
 
 
 def _pairs(state: RunState) -> list[Pair]:
@@ -202,7 +194,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
             candidates.append(((side, part), value))
             if explicit or _strict_ok(value):
                 found.append(((side, part), value))
-    if compares and len(found) < len(candidates) == len(pairs) > 1 and _same_line_item(candidates):
+    if compares and len(found) < len(candidates) == len(pairs) > 1 and same_line_item(candidates):
         found = candidates
     if _one_cell_for_all_sides(found):
         found = []  # two things compared cannot both be one figure: it is neither's own (a total, a shared row)
@@ -229,56 +221,6 @@ def _one_cell_for_all_sides(found: list[tuple[Pair, ValueAnswer]]) -> bool:
     return len(sides) > 1 and len(found) == len(sides) and len(cells) == 1 and all(len(v.cells) == 1 for _, v in found)
 
 
-def _same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
-    """Every side's value is read from a row of the same name, for the period asked: the comparison's
-    line item, found in each document (one row of one name is weak; the same row in each is not)."""
-    labels = {frozenset(stems(v.cells[0].label)) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
-    return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
-
-
-def _difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
-    """For two sides read from the same line item, or each from a table row read exactly as the item asked (a
-    number in prose may be a quarter's where a year's is asked), in the same unit: which is higher, and by how
-    much; when the question asks for a percentage (``relative``), also the first side's difference as a share
-    of the second's value ("A is 4.07% above B": the side named last is the base it is compared to)."""
-    exact_rows = all(_exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
-    if len(found) != 2 or not (_same_line_item(found) or exact_rows):
-        return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares
-    (first, a), (second, b) = found
-    ca, cb = a.cells[0], b.cells[0]
-    if first[0] is None or second[0] is None or ca.unit != cb.unit or (ca.unit == "%" and ca.scale != cb.scale):
-        return []
-    if amount_spent(ca) and amount_spent(cb):  # the larger outflow is the higher spending, not the lower number
-        ca, cb = replace(ca, value=-ca.value), replace(cb, value=-cb.value)
-    high, low, high_cell, low_cell = (
-        (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
-    )
-    label = a.cells[0].label if a.cells[0].is_row else ""
-    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
-    if high_cell.bound or low_cell.bound:  # "about 25 min" against "under 5 min": no exact gap
-        return [f"{high.label} is higher{what} ({high_cell.display()} against {low_cell.display()})"]
-    if high_cell.scaled == low_cell.scaled:
-        return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
-    scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
-    gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
-    measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
-    number = f"{gap:,.{_decimals_of(high_cell, low_cell)}f}"
-    if high_cell.unit == "%":
-        shown = f"{number} percentage points"
-    else:
-        shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
-    line = f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"
-    if relative and high_cell.unit != "%" and cb.scaled:
-        share = 100.0 * (ca.scaled - cb.scaled) / abs(cb.scaled)
-        line += f"; {first[0].label} is {abs(share):.2f}% {'above' if share > 0 else 'below'} {second[0].label}"
-    return [line]
-
-
-def _decimals_of(*cells: Cell) -> int:
-    places = [re.search(r"\.(\d+)", c.raw) for c in cells]
-    return max((len(m.group(1)) for m in places if m), default=0)
-
-
 def _strict_ok(value: ValueAnswer) -> bool:
     """A value for a question not phrased as one: its label names the metric whole, for what is asked."""
     return value.label_cover >= 0.99 and value.period_ok and not value.missing
@@ -298,7 +240,7 @@ def _merged(
     relative = asks_relative(state.parsed.original_question)
     for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
         group = [f for f in found if f[0][1] == part]
-        lines += [_line(pair, value) for pair, value in group] + _difference(group, relative)
+        lines += [_line(pair, value) for pair, value in group] + difference(group, relative)
     threshold = asked_threshold(state.parsed.original_question)
     verdict = _verdict(threshold, found) if threshold else None
     if threshold and verdict is not None:  # "Was the margin above 45%?": Yes or No, then the value read
@@ -310,13 +252,13 @@ def _merged(
     also = [
         Citation(chunk_id=c.chunk_id, doc_id=c.doc_id, page=c.page, quote=c.quote) for _, v in found for c in v.also
     ]
-    exact = all(_exact(v) for _, v in found) and len(found) == wanted
+    all_exact = all(exact(v) for _, v in found) and len(found) == wanted
     rest = [c for c in answer.citations if all(c.chunk_id != v.chunk_id or c.quote != v.quote for v in citations)]
     # the extractive text stays below the values only where a side or part has no value of its own
     kept = answer.text if answer.answer_found and len(found) < wanted else ""
     text = "\n".join([*lines, *([kept] if kept else [])])
     checks = holds(answer, state.parsed, [v for _, v in found], citations, len(lines) - len(found))
-    confidence = _confidence([v for _, v in found], exact, wanted)
+    confidence = _confidence([v for _, v in found], all_exact, wanted)
     if checks.blocked:  # what holds the answer back is also what makes it unsure: below the claim line
         confidence = min(confidence, round(state.config.generation.min_claim_confidence - HELD_BACK_MARGIN, 3))
     counts = counted_things(state.parsed.original_question) is not None
@@ -326,26 +268,18 @@ def _merged(
         *([caveat(K.TYPE_NOT_STATED, "yes_no")] if _YES_NO.match(text) else []),
     }
     caveats = (*(c for c in checks.caveats if c not in moot), *(c for _, v in found for c in _value_caveats(v, counts)))
-    if exact or _exact_but_for_a_variant(found, wanted):
+    if all_exact or _exact_but_for_a_variant(found, wanted):
         # the values read name the metric asked: the passages' match with the question's words is moot
         caveats = without(caveats, K.UNMATCHED, K.PARTIAL_MATCH)
     return answer.model_copy(update={
         "text": text, "citations": tuple(dict.fromkeys([*citations, *rest, *also])), "answer_found": True, "caveats": caveats,
         "confidence": confidence, "uncovered_sides": checks.uncovered,
-        "complete_answer_found": exact and not checks.blocked and not state.value_missing,
+        "complete_answer_found": all_exact and not checks.blocked and not state.value_missing,
     })  # fmt: skip
 
 
 _YES_NO = re.compile(r"^(?:Yes|No): ")
 """A computed change that answers a yes/no question whether an item moved (``computed_text``)."""
-
-
-def _exact(value: ValueAnswer) -> bool:
-    """The value is the metric asked, for the period asked, of the kind asked."""
-    return (
-        value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
-        and not value.doubts  # a percentage, a per-share figure, a partial table's row: never claimed complete
-    )  # fmt: skip
 
 
 def _exact_but_for_a_variant(found: list[tuple[Pair, ValueAnswer]], wanted: int) -> bool:
@@ -357,7 +291,7 @@ def _exact_but_for_a_variant(found: list[tuple[Pair, ValueAnswer]], wanted: int)
         bool(values)
         and len(values) == wanted
         and all(
-            v.doubts and _exact(replace(v, doubts=())) and all(d.startswith(VARIANT_DOUBT) for d in v.doubts)
+            v.doubts and exact(replace(v, doubts=())) and all(d.startswith(VARIANT_DOUBT) for d in v.doubts)
             for v in values
         )
     )
@@ -379,7 +313,7 @@ def _value_caveats(value: ValueAnswer, counts: bool) -> list[Caveat]:
     return notes
 
 
-def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
+def _confidence(found: list[ValueAnswer], all_exact: bool, wanted: int) -> float:
     """High only when every side's value names the metric for the period asked; lower for a partial
     label, an unchecked period, a narrower row, an amount where a ratio is asked, or a missing side."""
     covers = [
@@ -391,5 +325,5 @@ def _confidence(found: list[ValueAnswer], exact: bool, wanted: int) -> float:
         for v in found
     ]
     share = len(found) / max(1, wanted)
-    value = (sum(covers) / len(covers)) * share * (0.9 if exact else 0.7)
+    value = (sum(covers) / len(covers)) * share * (0.9 if all_exact else 0.7)
     return round(min(0.95, max(0.05, value)), 3)

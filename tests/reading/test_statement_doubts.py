@@ -11,7 +11,8 @@ from engine.reading.line_items import line_item_names
 from engine.reading.sentence_values import cells_in
 from engine.reading.statement_sense import head_noun
 from engine.reading.value_answer import ValueAnswer, answer_from_cells, signed_amount
-from engine.run.value_reader import _exact, _value_caveats
+from engine.run.side_difference import exact as _exact
+from engine.run.value_reader import _value_caveats
 
 
 def item(text: str, page: int = 1, n: int = 0) -> EvidenceItem:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.contracts import ComparisonSide
 from engine.reading.table_values import Cell
 from engine.reading.value_answer import ValueAnswer
-from engine.run.value_reader import _difference
+from engine.run.side_difference import difference as _difference
 
 
 def _side(
@@ -47,3 +47,12 @@ def test_each_side_reads_the_period_named_in_its_own_clause() -> None:
     assert "2030" not in _own_period(question, sides[1], sides) and "2031" in _own_period(question, sides[1], sides)
     both = "Compare the 2031 revenue of Acme and Zenith."  # one period before the sides: both sides' period
     assert _own_period(both, sides[0], sides) == both
+
+
+def test_two_periods_state_the_growth_from_the_earlier() -> None:
+    found = [_side("fiscal 2041", "$ 46,000", 46_000), _side("fiscal 2039", "$ 40,000", 40_000)]
+    assert _difference(found) == [
+        "fiscal 2041 is higher by $6,000 ($46,000 against $40,000); +15.0% from fiscal 2039"
+    ], _difference(found)
+    fell = [_side("fiscal 2039", "$ 40,000", 40_000), _side("fiscal 2041", "$ 30,000", 30_000)]
+    assert _difference(fell)[0].endswith("; -25.0% from fiscal 2039")

@@ -1,0 +1,95 @@
+"""The difference between two comparison sides' values: which is higher and by how much, when both are read
+exactly (the same line item on each side, or each side's own row for the item asked), and for two periods the
+growth from the earlier one. Also the test that a value read is exact: the metric, period and kind asked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.contracts import ComparisonSide, QuestionPart
+from engine.documents.text import stems
+from engine.reading.periods import periods_in
+from engine.reading.table_values import SCALE_FACTOR, Cell
+from engine.reading.value_answer import ValueAnswer, amount_spent
+
+Pair = tuple[ComparisonSide | None, QuestionPart | None]
+"""A comparison side and a question part, either absent: what one value is read for."""
+
+GOOD_COVER = 0.7
+"""A value's row label (with its column) must name most of the metric, its terms weighed by rarity, for the
+answer to be complete."""
+
+
+def exact(value: ValueAnswer) -> bool:
+    """The value is the metric asked, for the period asked, of the kind asked."""
+    return (
+        value.period_ok and value.label_cover >= GOOD_COVER and value.kind_ok and not value.narrower
+        and not value.doubts  # a percentage, a per-share figure, a partial table's row: never claimed complete
+    )  # fmt: skip
+
+
+def same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Every side's value is read from a row of the same name, for the period asked: the comparison's
+    line item, found in each document (one row of one name is weak; the same row in each is not)."""
+    labels = {frozenset(stems(v.cells[0].label)) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
+    return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
+
+
+def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
+    """For two sides read from the same line item, or each from a table row read exactly as the item asked (a
+    number in prose may be a quarter's where a year's is asked), in the same unit: which is higher, and by how
+    much; when the question asks for a percentage (``relative``), also the first side's difference as a share
+    of the second's value ("A is 4.07% above B": the side named last is the base it is compared to)."""
+    exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
+    if len(found) != 2 or not (same_line_item(found) or exact_rows):
+        return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares
+    (first, a), (second, b) = found
+    ca, cb = a.cells[0], b.cells[0]
+    if first[0] is None or second[0] is None or ca.unit != cb.unit or (ca.unit == "%" and ca.scale != cb.scale):
+        return []
+    if amount_spent(ca) and amount_spent(cb):  # the larger outflow is the higher spending, not the lower number
+        ca, cb = replace(ca, value=-ca.value), replace(cb, value=-cb.value)
+    high, low, high_cell, low_cell = (
+        (first[0], second[0], ca, cb) if ca.scaled >= cb.scaled else (second[0], first[0], cb, ca)
+    )
+    label = a.cells[0].label if a.cells[0].is_row else ""
+    what = f" in {label[:1].lower()}{label[1:]}" if label and (first[1] is not None) else ""
+    if high_cell.bound or low_cell.bound:  # "about 25 min" against "under 5 min": no exact gap
+        return [f"{high.label} is higher{what} ({high_cell.display()} against {low_cell.display()})"]
+    if high_cell.scaled == low_cell.scaled:
+        return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
+    scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
+    gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
+    measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
+    number = f"{gap:,.{decimals_of(high_cell, low_cell)}f}"
+    if high_cell.unit == "%":
+        shown = f"{number} percentage points"
+    else:
+        shown = f"{high_cell.unit}{number}{' ' + scale if scale else ''}{measure}"
+    line = f"{high.label} is higher by {shown}{what} ({high_cell.display()} against {low_cell.display()})"
+    line += period_growth(found, high_cell.unit) if not relative else ""
+    if relative and high_cell.unit != "%" and cb.scaled:
+        share = 100.0 * (ca.scaled - cb.scaled) / abs(cb.scaled)
+        line += f"; {first[0].label} is {abs(share):.2f}% {'above' if share > 0 else 'below'} {second[0].label}"
+    return [line]
+
+
+def period_growth(found: list[tuple[Pair, ValueAnswer]], unit: str) -> str:
+    """For two periods' amounts ("fiscal 2031", "fiscal 2029"), the change as a share of the earlier: "; +15.0% from
+    fiscal 2029" (analysts state growth both ways); "" for other sides or percentages."""
+    dated = [(periods_in(pair[0].label), v.cells[0]) for pair, v in found if pair[0] is not None]
+    if unit == "%" or len(dated) != 2 or not all(len(p) == 1 for p, _ in dated) or dated[0][0] == dated[1][0]:
+        return ""
+    (_, earlier), (_, later) = sorted(dated, key=lambda d: (d[0][0].year, d[0][0].quarter or 0))
+    label = next(pair[0].label for pair, v in found if pair[0] is not None and v.cells[0] is earlier)
+    if not earlier.scaled:
+        return ""
+    return f"; {(later.scaled - earlier.scaled) / abs(earlier.scaled) * 100.0:+.1f}% from {label}"
+
+
+def decimals_of(*cells: Cell) -> int:
+    """The most decimal places any of the cells prints."""
+    places = [re.search(r"\.(\d+)", c.raw) for c in cells]
+    return max((len(m.group(1)) for m in places if m), default=0)
