@@ -96,3 +96,22 @@ def test_bad_input_exits_2_with_one_line(tmp_path, library_dir, make, fragment):
 def test_ask_needs_a_question(report_pdf, library_dir):
     proc = run(["ask", str(report_pdf)], library_dir)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ")
+
+
+def test_the_eval_and_calibrate_arguments_are_read_only_for_those_commands():
+    """Their arguments come from modules that import the evaluation harness: a command line of another command
+    parses without importing them, and ``eval`` still parses its own flags (and refuses unknown ones)."""
+    script = (
+        "import sys\n"
+        "from engine.cli.main import _parser\n"
+        "args = _parser().parse_args(['ingest', 'a.pdf', '--json'])\n"
+        "print(args.command, args.json, 'engine.eval' in sys.modules, 'engine.cli.calibrate' in sys.modules)\n"
+        "args = _parser().parse_args(['eval', 'set.jsonl', '--limit', '3', '--strategies', 'auto'])\n"
+        "print(args.command, args.limit, args.strategies, 'engine.eval' in sys.modules)\n"
+        "print(_parser().parse_args(['calibrate', '--l2', '0.5']).l2)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines() == ["ingest True False False", "eval 3 auto True", "0.5"]
+    bad = run(["eval", "set.jsonl", "--no-such-flag"], REPO_ROOT / "no-library")
+    assert bad.returncode == 2 and "--no-such-flag" in bad.stderr

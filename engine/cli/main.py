@@ -31,6 +31,7 @@ from engine.cli.history_commands import (
     cmd_search_all,
     human_result,
 )
+from engine.cli.lazy_arguments import LazyArgumentsParser, calibrate_arguments, eval_arguments
 from engine.config import BYTES_PER_MB, EngineConfig
 from engine.contracts import BudgetOverride
 from engine.errors import DocumentTooLargeError, LoupeError
@@ -51,7 +52,7 @@ class CliError(Exception):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Loupe engine: dispatched RAG over PDFs.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=LazyArgumentsParser)
 
     ingest = sub.add_parser("ingest", help="add a PDF to the library and print its profile")
     ingest.add_argument("file")
@@ -91,12 +92,10 @@ def _parser() -> argparse.ArgumentParser:
         ask.add_argument(flag, type=kind, default=None)
     ask.add_argument("--json", action="store_true")
 
-    from engine.eval.command import add_eval_arguments
-
-    add_eval_arguments(sub.add_parser("eval", help="evaluate strategies on a JSONL question set"))
-    from engine.cli.calibrate import add_calibrate_arguments
-
-    add_calibrate_arguments(sub.add_parser("calibrate", help="refit the calibrated confidence on the training split"))
+    sub.add_parser("eval", help="evaluate strategies on a JSONL question set", arguments=eval_arguments)
+    sub.add_parser(
+        "calibrate", help="refit the calibrated confidence on the training split", arguments=calibrate_arguments
+    )
     add_history_commands(sub)
     add_access_commands(parser, sub)
     return parser
