@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+from engine.library import entry_indexes
 from engine.library.local import Library
 from engine.retrieval.keyword import KeywordIndex
 from tests import pdfs
@@ -46,3 +47,27 @@ def test_the_worker_builds_the_keyword_index_the_library_opens(config, library_d
     for query in ("training", "dropout attention", "results of the model"):
         got = [(h.chunk.chunk_id, h.score) for h in index.keyword.search(query, 10).hits]
         assert got and got == [(h.chunk.chunk_id, h.score) for h in own.search(query, 10).hits]
+
+
+def test_the_background_build_places_the_workers_lsa_and_the_first_use_reads_it(config, library_dir, monkeypatch):
+    """The background build only moves the worker's LSA into the entry (no read of it while the first question
+    runs); the first question that ranks by meaning loads it, once."""
+    from engine.retrieval.dense import LsaRetriever
+
+    loads: list[str] = []
+    real_load = LsaRetriever.load
+
+    def counting_load(path, doc, dims):
+        loads.append(str(path))
+        return real_load(path, doc, dims)
+
+    monkeypatch.setattr(entry_indexes.LsaRetriever, "load", staticmethod(counting_load))
+    library = Library(config)
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    assert loads == []
+    index = library.load(entry.doc_id)
+    assert index.dense.search("dropout training", 3).hits
+    assert index.dense.search("attention heads", 3) is not None
+    assert loads == [str(library_dir / entry.doc_id / "dense.npz")]

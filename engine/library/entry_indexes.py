@@ -133,3 +133,16 @@ def open_dense(
         if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             lsa.save(path, dims)
     return lsa
+
+
+def place_dense(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, staged: Handoff | None) -> None:
+    """Move the LSA the PDF worker built into the entry, without reading it: the first question that needs it
+    loads it and checks it then (a damaged one is rebuilt there, as any saved one), so the background build
+    does not read the file a second time while that question runs. Without the worker's file, it is built here.
+    """
+    if staged is None or not staged.wait(library.config.library.max_parse_seconds):
+        open_dense(library, entry, doc, waiting=False)
+        return
+    with library.entry_lock(entry.doc_id):
+        if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            os.replace(staged.path, library.entry_dir(entry.doc_id) / DENSE_NAME)

@@ -36,7 +36,7 @@ from engine.contracts import LibraryEntry, ParsedDocument
 from engine.documents.parsed_codec import decode
 from engine.documents.parsing import PARSER_VERSION, doc_id_of
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
-from engine.library.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open_keyword
+from engine.library.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open_keyword, place_dense
 from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 from engine.retrieval.cache import invalidate_shared
@@ -253,7 +253,7 @@ class Library:
             build.keyword_ready.set()
         try:
             if build.doc is not None:
-                open_dense(self, entry, build.doc, waiting=False, staged=result.dense)
+                place_dense(self, entry, build.doc, staged=result.dense)
         except Exception:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
