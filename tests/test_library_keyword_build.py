@@ -4,6 +4,7 @@ in the entry rank exactly like it when a later process opens them."""
 from __future__ import annotations
 
 import shutil
+import time
 
 from engine.library import entry_indexes
 from engine.library.local import Library
@@ -47,6 +48,41 @@ def test_the_worker_builds_the_keyword_index_the_library_opens(config, library_d
     for query in ("training", "dropout attention", "results of the model"):
         got = [(h.chunk.chunk_id, h.score) for h in index.keyword.search(query, 10).hits]
         assert got and got == [(h.chunk.chunk_id, h.score) for h in own.search(query, 10).hits]
+
+
+def test_the_keyword_builder_starts_before_the_parse_is_encoded(config, library_dir, tmp_path, monkeypatch):
+    """The worker forks the keyword index's builder as soon as the parse is read, so the index is built while
+    the parse is encoded and sent; a builder done first waits to announce its index until the worker's parse
+    message is sent (one pipe: that long message must not be cut by another), and the library opens it."""
+    from engine.library import pdf_worker
+
+    order = tmp_path / "order.txt"
+    real_fork, real_encode = pdf_worker._fork_keyword_builder, pdf_worker.encode
+
+    def noting_fork(*args, **kwargs):
+        with order.open("a") as out:
+            out.write("fork\n")
+        return real_fork(*args, **kwargs)
+
+    def slow_encode(doc):
+        with order.open("a") as out:
+            out.write("encode\n")
+        time.sleep(1.0)  # the builder of this 4-page document is done long before
+        return real_encode(doc)
+
+    built_here: list[str] = []
+    real_rebuild = entry_indexes._rebuild_keyword
+    monkeypatch.setattr(pdf_worker, "_fork_keyword_builder", noting_fork)
+    monkeypatch.setattr(pdf_worker, "encode", slow_encode)
+    monkeypatch.setattr(entry_indexes, "_rebuild_keyword", lambda *a: built_here.append("parent") or real_rebuild(*a))
+    config = config.model_copy(update={"library": config.library.model_copy(update={"max_parse_seconds": 30.0})})
+    library = Library(config)
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    index = library.load(entry.doc_id)
+    library.wait_for_background()
+    assert order.read_text().split() == ["fork", "encode"]
+    assert built_here == [], "the worker's keyword index was not announced, so the parent built its own"
+    assert index.keyword.search("dropout attention", 5).hits
 
 
 def test_the_background_build_places_the_workers_lsa_and_the_first_use_reads_it(config, library_dir, monkeypatch):

@@ -129,9 +129,9 @@ def run_worker(
     conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None, parent: int | None = None,
     keyword_to: Path | None = None,
 ) -> None:  # fmt: skip
-    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there,
-    and with ``keyword_to`` too, a process it forks saves the keyword index in that folder meanwhile.
-    ``parent`` is the starting process's id, taken before the fork (a parent killed before this line ran is
+    """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there, and
+    with ``keyword_to`` too, a process it forks as soon as the parse is read saves the keyword index in that
+    folder meanwhile. ``parent`` is the starting process's id, taken before the fork (a parent killed before this line ran is
     then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
@@ -144,41 +144,76 @@ def run_worker(
 
     message: tuple[Any, ...]
     doc: ParsedDocument | None = None
+    builder: _Builder | None = None
     try:
         profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(_two_readers, conn))
         profile, doc = with_ocr_pages(profile, doc)
+        if dense_to is not None and keyword_to is not None:  # starts while the parse is encoded and sent
+            builder = _fork_keyword_builder(conn, doc, config, keyword_to)
         message = ("done", profile, encode(doc))
     except BaseException as exc:  # every failure is reported, never a silent death
         message = _outcome(exc)
+    sent = False
     with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
         conn.send(message)
-        if doc is not None and dense_to is not None:
-            builder = _fork_keyword_builder(conn, doc, config, keyword_to) if keyword_to else None
+        sent = True
+    if builder is not None:
+        builder.release(sent and message[0] == "done")
+    with contextlib.suppress(OSError, ValueError, MemoryError):
+        if sent and doc is not None and dense_to is not None and message[0] == "done":
             conn.send(("dense", _save_lsa(doc, config, dense_to, parent)))
-            if builder is not None:
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(builder, 0)
+        if builder is not None:
+            builder.wait()
     conn.close()
 
 
-def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineConfig, folder: Path) -> int | None:
-    """Fork a process that builds the keyword index into ``folder`` and says ``("keyword", ok)``; its id.
+class _Builder:
+    """The forked keyword-index builder, as its parent worker sees it: the builder sends its one message on
+    the shared pipe only once :meth:`release` lets it (the worker's parse message, many kilobytes written in
+    pieces, must not be interleaved with it)."""
 
-    The keyword index is what the first question waits for: built here, beside the LSA on the other core,
-    it neither waits for the LSA nor takes the interpreter of the process that asks (whose threads share one
-    lock). The process dies with this worker (the kernel's parent-death signal, and this process group)."""
+    def __init__(self, pid: int, go: int) -> None:
+        self.pid = pid
+        self._go = go
+
+    def release(self, announce: bool) -> None:
+        """Let the builder announce its index (``announce``), or tell it to exit without a word."""
+        with contextlib.suppress(OSError):
+            os.write(self._go, b"1" if announce else b"0")
+        with contextlib.suppress(OSError):
+            os.close(self._go)
+
+    def wait(self) -> None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineConfig, folder: Path) -> _Builder | None:
+    """Fork a process that builds the keyword index into ``folder`` and, once released, says ``("keyword", ok)``.
+
+    The keyword index is what the first question waits for: built here, beside the encoding of the parse and
+    then the LSA on the other core, it neither waits for them nor takes the interpreter of the process that
+    asks (whose threads share one lock). The process dies with this worker (the kernel's parent-death signal,
+    and this process group)."""
+    go_read, go_write = os.pipe()
     try:
         child = os.fork()
     except OSError:
         logger.warning("could not fork the keyword index builder", exc_info=True)
+        os.close(go_read)
+        os.close(go_write)
         return None
     if child:
-        return child
+        os.close(go_read)
+        return _Builder(child, go_write)
     code = 0
     try:
+        os.close(go_write)
         _die_with_parent()
-        conn.send(("keyword", _save_keyword(doc, config, folder)))
+        ok = _save_keyword(doc, config, folder)
+        if os.read(go_read, 1) == b"1":  # the worker's parse message is sent: the pipe is free
+            conn.send(("keyword", ok))
     except BaseException:
         code = 1
     os._exit(code)
