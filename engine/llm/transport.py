@@ -22,7 +22,6 @@ from engine.config import BackendConfig
 from engine.contracts import LlmUsage
 from engine.documents.text import estimate_tokens
 from engine.errors import BackendError
-from engine.llm.bounded_http import bounded_http_client, limit_of
 from engine.llm.network import ensure_network
 from engine.llm.streaming import StreamDeadline
 from engine.llm.structured import refuses_response_format
@@ -103,7 +102,7 @@ def request_with_retries(
                 raise
             if attempt == retries or (status is not None and status not in _RETRYABLE and status < 500):
                 raise
-            if limit_of(exc) is not None:  # an oversized or endless reply would only come again
+            if _limit_of(exc) is not None:  # an oversized or endless reply would only come again
                 raise
             wait = min(_retry_after(exc, attempt), sender.config.timeout_seconds)
             if deadline is not None and time.monotonic() + wait + MIN_CALL_SECONDS >= deadline:
@@ -114,6 +113,14 @@ def request_with_retries(
             tally.add_reply(reply)
         return reply
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _limit_of(error: BaseException) -> BaseException | None:
+    """``bounded_http.limit_of``, imported when an endpoint's error is looked at: offline runs never load the
+    HTTP client (``httpx2``), which the bounded transport subclasses."""
+    from engine.llm.bounded_http import limit_of
+
+    return limit_of(error)
 
 
 def openai_client(config: BackendConfig) -> Any:
@@ -127,6 +134,8 @@ def openai_client(config: BackendConfig) -> Any:
     url, key = config.credentials()  # whose key may go to which endpoint
     ensure_network(url or "https://api.openai.com/v1")
     import openai
+
+    from engine.llm.bounded_http import bounded_http_client
 
     return openai.OpenAI(
         api_key=key, base_url=url, timeout=config.timeout_seconds, max_retries=0,
@@ -192,7 +201,7 @@ def describe(exc: BaseException) -> str:
 
     if isinstance(exc, BackendError | Deadline | InvalidReply | StreamDeadline):
         return str(exc)
-    limit = limit_of(exc)
+    limit = _limit_of(exc)
     if limit is not None:  # a reply over its byte cap or past its deadline (BoundedTransport)
         return str(limit)
     if isinstance(exc, openai.APITimeoutError):

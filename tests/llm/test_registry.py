@@ -101,3 +101,26 @@ def test_every_task_is_one_registry_entry_with_its_output_schema_prompt_limits_a
     for name, spec in TASKS.items():
         assert spec.output is TASK_OUTPUTS[name] and spec.prompt.strip() and spec.limits.max_tokens > 0
         assert callable(spec.rule)
+
+
+def test_offline_answers_never_load_the_http_client(tmp_path):
+    """The bounded HTTP transport (and with it ``httpx2`` and ``openai``) is imported when an endpoint is used:
+    a fresh interpreter that answers with the offline rules loads neither."""
+    import subprocess
+
+    from engine.config import REPO_ROOT
+    from tests import pdfs
+
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(pdfs.pdf_with_outline())
+    script = (
+        "import sys, engine\n"
+        "from engine.config import EngineConfig, LibraryConfig\n"
+        f"config = EngineConfig(library=LibraryConfig(path={str(tmp_path / 'lib')!r}))\n"
+        f"entry = engine.ingest(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config=config)\n"
+        "result = engine.answer('What regularization is used in training?', [entry.doc_id], config=config)\n"
+        "print(bool(result.answer.citations), sorted(m for m in sys.modules if m.startswith(('httpx', 'openai'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO_ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.splitlines()[-1].endswith(" []"), out.stdout
