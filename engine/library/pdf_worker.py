@@ -131,8 +131,8 @@ def run_worker(
 ) -> None:  # fmt: skip
     """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there, and
     with ``keyword_to`` too, a process it forks as soon as the parse is read saves the keyword index in that
-    folder meanwhile. ``parent`` is the starting process's id, taken before the fork (a parent killed before this line ran is
-    then noticed too)."""
+    folder meanwhile. ``parent`` is the starting process's id, taken before the fork (a parent killed before
+    this line ran is then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
     parent = parent or os.getppid()
@@ -154,18 +154,23 @@ def run_worker(
         message = ("done", profile, encode(doc))
     except BaseException as exc:  # every failure is reported, never a silent death
         message = _outcome(exc)
-    sent = False
-    with contextlib.suppress(OSError, ValueError, MemoryError):  # the parent is gone or stopped listening
-        conn.send(message)
-        sent = True
+    done = _send(conn, message) and message[0] == "done"
     if builder is not None:
-        builder.release(sent and message[0] == "done")
-    with contextlib.suppress(OSError, ValueError, MemoryError):
-        if sent and doc is not None and dense_to is not None and message[0] == "done":
-            conn.send(("dense", _save_lsa(doc, config, dense_to, parent)))
-        if builder is not None:
-            builder.wait()
+        builder.release(done)
+    if done and doc is not None and dense_to is not None:
+        _send(conn, ("dense", _save_lsa(doc, config, dense_to, parent)))
+    if builder is not None:
+        builder.wait()
     conn.close()
+
+
+def _send(conn: Connection, message: tuple[Any, ...]) -> bool:
+    """Send ``message`` to the parent; False when it is gone or stopped listening."""
+    try:
+        conn.send(message)
+        return True
+    except (OSError, ValueError, MemoryError):
+        return False
 
 
 class _Builder:
