@@ -23,7 +23,7 @@ MIN_OPTIONS = 3
 """Two options are a comparison ("which is larger, A or B?"), read by the comparative pick; three or more are a
 list the question names."""
 MAX_OPTION_WORDS = 4
-"""An option is a short name ("financing activities", "North Sound"); a longer run is a clause, not a list item."""
+"""An option is a short name ("pilotage works", "North Sound"); a longer run is a clause, not a list item."""
 
 _AMONG = re.compile(r"^\W*among\s+(?:the\s+)?(?P<options>[^?]+?)\s*,\s*(?=(?:which|what|who)\b)", re.I)
 _LISTED_AFTER = re.compile(r"\b(?:which|what)\b[^?:]*?:\s*(?P<options>[^?:]+?)\s*\??\s*$", re.I)
@@ -44,8 +44,8 @@ def listed_options(question: str) -> list[str]:
 
 
 def _option_words(options: list[str]) -> list[tuple[str, ...]]:
-    """Each option's words; a head noun only the last option prints is shared by all ("operating, investing and
-    financing activities"), so the last option is named by its first word like the others."""
+    """Each option's words; a head noun only the last option prints is shared by all ("dredging, towage and
+    pilotage works"), so the last option is named by its first word like the others."""
     words = [tuple(o.split()) for o in options]
     if all(len(w) == 1 for w in words[:-1]) and len(words[-1]) > 1:
         words[-1] = words[-1][:1]
@@ -109,8 +109,8 @@ def _named_loosely(label: str, word: str) -> bool:
 
 
 def option_statement(pick: OptionPick, ask: ExtremeAsk) -> str:
-    """ "Operating: Total cash from operating activities, 2041: $1,824 million (the highest of 3 options; investing:
-    -$930 million; financing: -$1,806 million)." """
+    """ "operations: Total cash provided by operating activities, 2041: $1,200 million (the highest of 3 options;
+    dredging: -$300 million; pilotage: -$700 million)." """
     word = "highest" if ask.direction in ("max", "best") else "lowest"
     cells = [c for _, c in pick.among]
     cell = in_table_currency(pick.cell, cells)

@@ -13,6 +13,13 @@ that total sums, in the column of the asked period (the first column when the qu
   liabilities:": the current ones are summed too);
 - subtotals of the category are not candidates (they sum some of the others).
 
+Where no total names the category, its rows are read under a table header naming it down to the table's
+total ("Net Sales | 2041 | 2040" over segments and "Total Company"), under a caption introducing the table down
+to its end ("The following table sets forth the notional amounts of ..."), or as one row naming it under each
+of several group headings ("North Sound" / "Operating income", "East Quay" / "Operating income"). When the
+question asks "which <kind>" of another kind than the category, a heading or caption just above the rows must
+name that kind.
+
 Pure functions over a page's evidence items and its table cells (``table_values.table_cells``).
 """
 
@@ -123,10 +130,7 @@ def ranked_section_pick(
         if summed is None and grouped is None:
             continue
         extra, rows = summed if summed is not None else (0, grouped or [])
-        first = next((line for line in printed if rows and line.cells and rows[0].cells
-                      and (line.cells[0].chunk_id, line.cells[0].quote) == (rows[0].cells[0].chunk_id,
-                                                                            rows[0].cells[0].quote)), None)  # fmt: skip
-        if not _kind_named(ask, category, printed, [first] if first else []):
+        if not _kind_named(ask, category, printed, rows):
             continue
         among = [c for c in _in_asked_column(rows, question) if c.unit != "%"]  # a share of revenue is no item
         if len({c.label for c in among}) < 2:
@@ -165,18 +169,21 @@ KIND_REACH = 4
 Segment Information" over "Net Sales | 2041 | 2040")."""
 
 
-def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], lines: list[_Line], rows: list[_Line]) -> bool:
+def _kind_named(ask: ExtremeAsk, category: tuple[str, ...], printed: list[_Line], rows: list[_Line]) -> bool:
     """Whether the rows are of the kind the question asks: when "which <kind>" is not the category summed ("which
-    segment had the lowest net revenue"), a heading, caption or line just above the rows must name that kind
+    route earned the least fare revenue"), a heading, caption or line just above the rows must name that kind
     ("Information on reportable segments is as follows:"), or an income statement's revenue lines, or one
     segment's revenue breakdown, would be read as segments."""
     kind = _kind_words(ask.asked)
     if not kind or kind == category:
         return True
-    if not rows or rows[0] not in lines:
+    first = rows[0].cells[0] if rows and rows[0].cells else None
+    at = next((n for n, line in enumerate(printed) if first and line.cells and line.cells[0].quote == first.quote
+               and line.cells[0].chunk_id == first.chunk_id), None)  # fmt: skip
+    if at is None:
         return False
     head = stems(kind[-1])
-    above = [line.label for line in lines[: lines.index(rows[0])] if line.kind != "row"][-KIND_REACH:]
+    above = [line.label for line in printed[:at] if line.kind != "row"][-KIND_REACH:]
     return any(head <= stems(text) for text in above)
 
 
@@ -239,15 +246,15 @@ def _names(label: str, category: tuple[str, ...]) -> bool:
 
 
 def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, list[_Line]] | None:
-    """The rows the total naming ``category`` sums (module doc), or those under a table header naming it down to
-    the table's total ("Net Sales | 2041 | 2040" over segments and "Total Company"); with the number of words that
-    total or header prints beside the category (the statement's own total first). None for neither."""
+    """The rows the total naming ``category`` sums (module doc), with the number of words that total prints beside
+    "Total" and the category (the statement's own total has none); None without such a total."""
     totals = [n for n, line in enumerate(lines) if line.cells and TOTAL_ROW.match(line.label)
               and _names(line.label, category)]  # fmt: skip
     if not totals:
         return None
     end = min(totals, key=lambda n: (len(lines[n].label.split()), n))
-    if len(lines[end].label.split()) - 1 - len(category) > MAX_EXTRA_WORDS:
+    extra = len(lines[end].label.split()) - 1 - len(category)
+    if extra > MAX_EXTRA_WORDS:
         return None
     rows: list[_Line] = []
     n = end - 1
@@ -267,7 +274,7 @@ def _summed_rows(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, li
         elif not TOTAL_ROW.match(line.label):
             rows.append(line)  # a subtotal of the category (naming it) is skipped: its rows are summed too
         n -= 1
-    return len(lines[end].label.split()) - 1 - len(category), _without_deductions(rows[::-1])
+    return extra, _without_deductions(rows[::-1])
 
 
 def _under_header(lines: list[_Line], category: tuple[str, ...]) -> tuple[int, list[_Line]] | None:
@@ -334,7 +341,7 @@ def _in_asked_column(rows: list[_Line], question: str) -> list[Cell]:
 
 
 def section_statement(pick: Pick, ask: ExtremeAsk) -> str:
-    """ "Customer deposits, 2022: $110,239 million (the largest of 5 line items summed in Total liabilities)." """
+    """ "Ticket deposits, 2041: $1,900 million (the largest of 3 line items)." """
     cell = in_table_currency(pick.cell, pick.among)
     word = "largest" if ask.direction in ("max", "best") else "smallest"
     period = f", {cell.column}" if cell.column else ""

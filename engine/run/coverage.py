@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from engine.contracts import AnswerWithEvidence, ParsedDocument
@@ -16,18 +15,12 @@ from engine.run.evidence import RunState
 UNCOVERED_CONFIDENCE = 0.05
 """The rule confidence of an answer whose asked year no document names: it states nothing, so it is under any
 claim line and is declined with its closest passages."""
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
-_SHORT_FISCAL = re.compile(r"\b(?:FY|Q[1-4]\s?)'?(\d\d)\b", re.I)
-"""A year printed in two digits after "FY" or a quarter ("FY31", "Q2 31")."""
 
 
 def years_named(texts: Iterable[str]) -> set[int]:
-    """The years the texts print: four digits, or two after "FY" or a quarter."""
-    found: set[int] = set()
-    for text in texts:
-        found.update(int(y) for y in _YEAR.findall(text))
-        found.update(2000 + int(y) for y in _SHORT_FISCAL.findall(text))
-    return found
+    """The years the texts name, as the question's are read (``periods_in``: "2041", "FY41", "Q2 '41"); read
+    uncached, since a document's pages are read once (``_years_of``) and would only crowd the per-text cache."""
+    return {period.year for text in texts for period in periods_in.__wrapped__(text)}
 
 
 _KEPT_DOCUMENTS = 64

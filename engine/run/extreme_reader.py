@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
+from engine.contracts import AnswerWithEvidence, Citation
 from engine.contracts import CaveatKind as K
 from engine.reading.extremes import ExtremeAsk, Pick, extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
@@ -26,7 +26,7 @@ from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
 from engine.run.restate import restated
-from engine.run.value_pages import evidence_item, value_pages
+from engine.run.value_pages import value_pages, whole_pages
 
 logger = logging.getLogger(__name__)
 
@@ -75,40 +75,30 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
         cells = lookup_cells(question, loose)
         logger.debug("table lookup -> %s", cells)
         return _answered(answer, lookup_statement(cells), cells) if cells else answer
-    option = pick_option(ask, question, page_tables(state))
+    tables = page_tables(state)
+    option = pick_option(ask, question, tables)
     if option is not None:  # "among A, B and C, which ...": the options' rows, the extreme of their values
         return _answered(answer, option_statement(option, ask), [c for _, c in option.among])
     summed = None if ask.comparative and len(state.parsed.sides) > 1 else _line_item_pick(ask, answer, state)
     if summed is not None:  # a kind of line item a statement's total sums ("which had more, A or B?" compares sides)
         return _answered(answer, section_statement(summed, ask), [summed.cell])
-    pick = pick_extreme(ask, page_tables(state))
+    pick = pick_extreme(ask, tables)
     logger.debug("extreme pick for %s -> %s", ask, pick)
     return _answered(answer, pick_statement(pick, ask), [pick.cell]) if pick else answer
 
 
 def _line_item_pick(ask: ExtremeAsk, answer: AnswerWithEvidence, state: RunState) -> Pick | None:
     """The pick among the line items a total sums, on the page whose total names the category most closely (the
-    statement's own), of the pages the answer cites and the strongest evidence pages."""
+    statement's own), of the pages the answer cites (the value reader may have read the statement the category's
+    total sits in) and the strongest evidence pages, each page read once."""
     question = _content(state)
-    pages = _cited_pages(answer, state) + value_pages(state, None)
-    ranked = [(found, n) for n, page in enumerate(pages)
+    cited = whole_pages(state, list(dict.fromkeys((c.doc_id, c.page) for c in answer.citations)))
+    pages = {(p[0].doc_id, p[0].page): p for p in [*cited, *value_pages(state, None)] if p}
+    ranked = [(found, n) for n, page in enumerate(pages.values())
               if (found := ranked_section_pick(ask, question, page, table_cells(page)))]  # fmt: skip
     summed = min(ranked, key=lambda r: (r[0][0], r[1]))[0][1] if ranked else None
     logger.debug("line-item pick for %s -> %s", ask, summed)
     return summed
-
-
-def _cited_pages(answer: AnswerWithEvidence, state: RunState) -> list[list[EvidenceItem]]:
-    """The whole pages the answer so far cites (the value reader may have read the statement a line item of
-    the category sits in: "Total current assets" for the smallest current asset)."""
-    names = state.file_names()
-    pages = dict.fromkeys((c.doc_id, c.page) for c in answer.citations)
-    out = []
-    for doc, page in pages:
-        index = state.layer1_index_of(doc)
-        if index is not None:
-            out.append([evidence_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
-    return out
 
 
 def _answered(answer: AnswerWithEvidence, text: str, cells: list[Cell]) -> AnswerWithEvidence:

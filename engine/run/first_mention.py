@@ -9,6 +9,7 @@ passages naming the whole term, in document order, join the evidence (one retrie
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from engine.contracts import Hit, RankedList
 from engine.reading.answer_shape import asked_form
@@ -35,7 +36,9 @@ def first_mentions(state: RunState) -> list[str]:
         label = f"first mention of {term} in {index.doc.doc_id}"
         if not state.guard.allows_retrieval(label):
             break
-        chunks = [c for c in index.doc.chunks if c.kind != "heading" and pattern.search(c.text)][:MAX_MENTIONS]
+        chunks = list(
+            islice((c for c in index.doc.chunks if c.kind != "heading" and pattern.search(c.text)), MAX_MENTIONS)
+        )
         state.guard.charge_retrieval(label)
         hits = tuple(Hit(chunk=c, score=1.0, retriever="keyword", rank=n + 1) for n, c in enumerate(chunks))
         added += state.add(RankedList(query=label, retriever="keyword", hits=hits))

@@ -39,7 +39,7 @@ def _table_cells_by_page(doc: ParsedDocument) -> dict[int, list[Cell]]:
     for page in range(1, doc.total_pages + 1):
         chunks = by_page.get(page, [])
         if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-            cells[page] = table_cells([evidence_item(c, doc.file_name) for c in chunks])
+            cells[page] = table_cells([_item(c, doc.file_name) for c in chunks])
     return cells
 
 
@@ -132,16 +132,20 @@ def value_pages(state: RunState, doc_id: str | None) -> list[list[EvidenceItem]]
         chunk = entry.hit.chunk
         if doc_id is None or chunk.doc_id == doc_id:
             pages.setdefault((chunk.doc_id, chunk.page), None)
-    names = state.file_names()
-    out: list[list[EvidenceItem]] = []
     limit = MAX_VALUE_PAGES + (4 if state.value_chunks else 0)  # the value searches' pages too
     read = list(pages)[: limit * (1 if doc_id else max(1, len(state.indexes)))]
     read += [p for p in _counting_pages(state, [e.hit.chunk for e in ordered], doc_id) if p not in read]
-    for doc, page in read:
+    return whole_pages(state, read)
+
+
+def whole_pages(state: RunState, pages: list[tuple[str, int]]) -> list[list[EvidenceItem]]:
+    """The chunks of each (document, page), page by page (a page of a document not loaded is left out)."""
+    names = state.file_names()
+    out: list[list[EvidenceItem]] = []
+    for doc, page in pages:
         index = state.layer1_index_of(doc)
-        if index is None:
-            continue
-        out.append([evidence_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
+        if index is not None:
+            out.append([_item(c, names.get(doc, doc)) for c in index.chunks_on_pages([page])])
     return out
 
 
@@ -164,7 +168,7 @@ def _counting_pages(state: RunState, chunks: list[Chunk], doc_id: str | None) ->
     return list(found)[:MAX_COUNTING_PAGES]
 
 
-def evidence_item(chunk: Chunk, file_name: str) -> EvidenceItem:
+def _item(chunk: Chunk, file_name: str) -> EvidenceItem:
     return EvidenceItem(
         chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, file_name=file_name, page=chunk.page, text=chunk.text,
         section_path=chunk.section_path, kind=chunk.kind, bold_terms=chunk.bold_terms,

@@ -150,7 +150,7 @@ def test_one_number_is_never_both_periods_values_of_a_change() -> None:
     [
         ("Did dock fees grow between 2030 and 2031?", "Yes: "),
         ("Did pilotage fees increase from 2029 to 2031?", "No: -80 thousand"),
-        ("Was there any drop in pilotage fees between 2029 and 2031?", "Yes: -80 thousand (-16.0%)"),
+        ("Was there a fall in pilotage fees between 2029 and 2031?", "Yes: -80 thousand (-16.0%)"),
         ("Has the harbour reduced its pilotage fees from 2030 to 2031?", "Yes: -40 thousand"),
         ("Did dock fees change between 2030 and 2031?", "Yes: 250 thousand (+25.0%)"),
     ],
