@@ -23,6 +23,7 @@ from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     dated_years,
     footnoted,
+    measure_groups,
     period_columns,
     period_led_columns,
     repeated_columns,
@@ -204,6 +205,8 @@ class _TableState:
     pending: str = ""
     """The text line just above, when no row came after it: the first part of a row label the PDF wrapped
     ("Net periodic benefit cost included in Other" over "income, net | (881) | (528)")."""
+    above: list[str] | None = None
+    """The header row just above, when nothing came between: the measures over a header of periods."""
 
 
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
@@ -226,6 +229,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
                 state.pending = ""
             else:
                 _read_caption(line, state)
+                state.above = None
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
     return cells
 
@@ -279,13 +283,16 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         _note_spans(span_headers(line), state)
         # a caption read since the last rows still speaks for this header ("(Percent of net sales)" above it)
         state.percent = percent_caption(row[0]) or (state.percent and not state.in_rows)
-        if all(periods_in(c) for c in row):  # every cell a period: a header of period groups, no label column
+        measured = measure_groups(state.above, row)  # "Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"
+        if measured is None and all(periods_in(c) for c in row):  # every cell a period: period groups, no label
             state.groups = row
-        elif state.in_rows or not state.groups:
+        elif state.in_rows or not state.groups or measured:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
-        state.header, state.years, state.in_rows = split_run_together(row), None, False
+        state.header, state.years, state.in_rows = split_run_together(measured or row), None, False
+        state.above = row
         state.scale = table_scale(row[0]) or state.scale
         return []
+    state.above = None
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):

@@ -8,7 +8,6 @@ in ("in USD billions"). ``rank_cells`` scores every ``Cell`` the evidence holds 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -39,13 +38,13 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, TOTAL_ROW, Cell
+from engine.reading.value_cover import SCOPE_WORDS, label_cover, qualifier_terms, term_weights
 from engine.reading.value_scoring import (
     MOVED,
     RARITY_LABELS,
     basis_restated,
     page_number,
     period_match,
-    term_share,
     wanted_scale,
     word_weights,
 )
@@ -123,6 +122,8 @@ class ValueSpec:
     question: str = ""
     named: tuple[str, ...] = ()
     """Names the question qualifies its metric with ("Zorbex revenue"): a value of the thing named names it."""
+    triggers: frozenset[str] = frozenset()
+    """Stems of the question's words the document phrases translate ("sales" of "comparable sales")."""
     sources: str = ""
     """Where the whole question says to read (an input's spec keeps the question's "from the cash flow
     statement"); empty: the question itself."""
@@ -176,39 +177,8 @@ def value_spec(
         wanted_scale=wanted_scale(question),
         question=question,
         named=named_words(question, entity_words),
+        triggers=frozenset(w for trigger in line_item_triggers(question) for w in stems(trigger)),
     )
-
-
-def _weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
-    """Rarer terms weigh more: a term every label shares ("net", "total") tells little."""
-    n = max(1, len(labels))
-    out = []
-    for term in terms:
-        df = sum(1 for label in labels if 2 * len(term & label) >= len(term))
-        out.append(max(0.2, math.log((n + 1) / (df + 0.5))))
-    return out
-
-
-def label_cover(
-    spec: ValueSpec, label: set[str], weights: Sequence[float], rarity: dict[str, float] | None = None
-) -> float:
-    """How much of the metric a label names: the question's terms (rarity-weighted, and their words too when
-    ``rarity`` is given) or, better, one of the document phrases for it, whole."""
-    own = 0.0
-    if spec.terms:
-        total = sum(weights)
-        own = sum(w * term_share(_named(t), label, rarity) for t, w in zip(spec.terms, weights, strict=True)) / total
-    # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
-    alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
-    return max(own, alternative)
-
-
-def _named(term: frozenset[str]) -> frozenset[str]:
-    """What a question's phrase names, without the words that state its scope ("total headcount" names
-    headcount): a row labelled "Total" alone is the total of its own table, whatever that counts, so
-    sharing the scope word is no evidence that it is the item asked. A phrase of scope words only is
-    kept whole."""
-    return term - _SCOPE_WORDS or term
 
 
 def _core(label: str, spec: ValueSpec) -> set[str]:
@@ -217,7 +187,7 @@ def _core(label: str, spec: ValueSpec) -> set[str]:
     question uses them ("total debt")."""
     wanted = set().union(*spec.terms, *spec.alternatives)
     label = item_label(label)
-    return stems(re.sub(r"\([^)]*\)", " ", label)) - (_SCOPE_WORDS - wanted) or stems(label)
+    return stems(re.sub(r"\([^)]*\)", " ", label)) - (SCOPE_WORDS - wanted) or stems(label)
 
 
 def _precision(spec: ValueSpec, label: set[str]) -> float:
@@ -236,11 +206,6 @@ def _head_precision(spec: ValueSpec, cell: Cell, in_named: bool) -> float:
         return 0.0
     head = OBJECT.sub("", cell.label)
     return _precision(spec, stems(head)) if head != cell.label else 0.0
-
-
-_SCOPE_WORDS = frozenset(stems("total consolidated inc incorporated corp corporation company plc ltd limited llc"))
-"""Words that state a row's scope (the table's total, the whole company: "Total NIKE, Inc. Revenues",
-"Consolidated net sales"), never a narrower item."""
 
 
 def narrows(spec: ValueSpec, cell: Cell, others: Sequence[Cell] | None = None) -> bool:
@@ -264,7 +229,7 @@ def _extra_words(spec: ValueSpec, cell: Cell) -> set[str]:
         return set()
     wanted = set().union(*spec.terms, *spec.alternatives, stems(spec.question))
     own = stems(re.sub(r"\([^)]*\)", " ", item_label(cell.label)))  # the owners' share is the item itself
-    return own - wanted - _SCOPE_WORDS
+    return own - wanted - SCOPE_WORDS
 
 
 def _extra_head_words(spec: ValueSpec, cell: Cell) -> set[str]:
@@ -283,13 +248,14 @@ def narrower_head(spec: ValueSpec, cell: Cell) -> bool:
 def broader(spec: ValueSpec, cell: Cell) -> bool:
     """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
     asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
-    with words that neither the label (a sentence is its own label), its column nor its section holds
-    ("Revenues" of the whole company)."""
+    with words none of which the label (a sentence is its own label), its column or its section holds
+    ("Revenues" of the whole company). A row that prints part of the qualification ("Comparable Sales" for "the
+    comparable sales change") names the qualified item, not the broader one."""
     if not spec.alternatives:
         return False
     named = stems(f"{cell.label} {cell.column} {cell.context}")
-    triggers = {w for trigger in line_item_triggers(spec.question) for w in stems(trigger)}
-    return any(bool(term & triggers) and bool(term - triggers - _SCOPE_WORDS - named) for term in spec.terms)
+    qualifying = [term - spec.triggers - SCOPE_WORDS for term in spec.terms if term & spec.triggers]
+    return any(words and not words & named for words in qualifying)
 
 
 def _in_named_statement(cell: Cell, named: Sequence[re.Pattern[str]]) -> bool:
@@ -322,7 +288,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     if spec.is_empty or not cells:
         return []
     labels = [stems(c.label) for c in cells]
-    weights = _weights(spec.terms, labels)
+    weights = term_weights(spec.terms, labels)
     distinct = {frozenset(label) for label in labels}
     rarity = word_weights(spec.terms, [set(label) for label in distinct]) if len(distinct) >= RARITY_LABELS else None
     latest = max((p.year for c in cells for p in c.periods), default=None)
@@ -333,12 +299,15 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     question_stems = stems(spec.question)
     asked = question_stems.union(*spec.terms, *spec.alternatives)
     dimensions = dimensions_asked(spec.question)
+    qualifiers = qualifier_terms(
+        spec, [label | stems(c.column) for c, label in zip(cells, labels, strict=True) if c.is_row]
+    )
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
-        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity)
+        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity, qualifiers)
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)

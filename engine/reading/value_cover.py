@@ -1,0 +1,102 @@
+"""How much of a value question's metric a row label names: the question's own terms, weighed by how rare they are
+among the labels, or a document phrase for the metric (``line_items``), with the names the question qualifies the
+metric by still to be named. Helpers of ``value_match``; pure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.documents.text import stems
+from engine.reading.value_scoring import term_share
+
+SCOPE_WORDS = frozenset(stems("total consolidated inc incorporated corp corporation company plc ltd limited llc"))
+"""Words that state a row's scope (the table's total, the whole company: "Total NIKE, Inc. Revenues",
+"Consolidated net sales"), never a narrower item."""
+
+
+class MetricTerms(Protocol):
+    """What the cover reads of a value question (``value_match.ValueSpec``)."""
+
+    @property
+    def terms(self) -> tuple[frozenset[str], ...]: ...
+
+    @property
+    def alternatives(self) -> tuple[frozenset[str], ...]: ...
+
+    @property
+    def triggers(self) -> frozenset[str]: ...
+
+    @property
+    def named(self) -> tuple[str, ...]: ...
+
+
+def term_weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
+    """Rarer terms weigh more: a term every label shares ("net", "total") tells little."""
+    n = max(1, len(labels))
+    out = []
+    for term in terms:
+        df = sum(1 for label in labels if 2 * len(term & label) >= len(term))
+        out.append(max(0.2, math.log((n + 1) / (df + 0.5))))
+    return out
+
+
+def label_cover(
+    spec: MetricTerms,
+    label: set[str],
+    weights: Sequence[float],
+    rarity: dict[str, float] | None = None,
+    qualifiers: Sequence[bool] = (),
+) -> float:
+    """How much of the metric a label names: the question's terms (rarity-weighted, and their words too when
+    ``rarity`` is given) or, better, one of the document phrases for it, whole. A document phrase stands for the
+    metric's name only: the terms marked in ``qualifiers`` (see :func:`qualifier_terms`) must still be named."""
+    own = 0.0
+    if spec.terms:
+        total = sum(weights)
+        own = (
+            sum(w * term_share(named_part(t), label, rarity) for t, w in zip(spec.terms, weights, strict=True)) / total
+        )
+    # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
+    alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
+    if alternative and any(qualifiers):
+        named = [
+            (w, term_share(named_part(t), label, rarity))
+            for t, w, q in zip(spec.terms, weights, qualifiers, strict=True)
+            if q
+        ]
+        metric = sum(w for t, w, q in zip(spec.terms, weights, qualifiers, strict=True) if not q and t & spec.triggers)
+        alternative = (alternative * metric + sum(w * share for w, share in named)) / (
+            metric + sum(w for w, _ in named)
+        )
+    return max(own, alternative)
+
+
+def qualifier_terms(spec: MetricTerms, labels: Sequence[set[str]]) -> list[bool]:
+    """Which of the question's terms qualify the metric with a name the tables print as a row or column of its own
+    ("Appliances" of "the Appliances category's comparable sales", when a row is labelled "Appliances"): a document
+    phrase for the metric ("Revenue") names the metric, not the part asked, so a label must name such a term as
+    well. A qualifier is a name the question writes capitalised (``spec.named``); lower-case words around the metric
+    ("going by the cash flow table") say where to read or how to answer, and a label sharing them is no part.
+    The label must name the metric too (half of one of its names at least): the part's own figure is printed, so
+    a label that only shares a name (a company's former name in "Acme Holdings stockholders' equity") makes no part.
+    Only when the question also names the metric by a word the document phrases translate (``spec.triggers``)."""
+    if not spec.alternatives or not any(t & spec.triggers for t in spec.terms):
+        return [False] * len(spec.terms)
+    names = {w for name in spec.named for w in stems(name)}
+    metric = [t for t in spec.terms if t & spec.triggers] + list(spec.alternatives)
+    # the part's own figure: a label (with its column) naming the part and the metric both
+    parts = [label for label in labels if any(2 * len(m & label) >= len(m) for m in metric)]
+    return [
+        bool(t) and t <= names and not t & spec.triggers and any(named_part(t) <= label for label in parts)
+        for t in spec.terms
+    ]
+
+
+def named_part(term: frozenset[str]) -> frozenset[str]:
+    """What a question's phrase names, without the words that state its scope ("total headcount" names
+    headcount): a row labelled "Total" alone is the total of its own table, whatever that counts, so
+    sharing the scope word is no evidence that it is the item asked. A phrase of scope words only is
+    kept whole."""
+    return term - SCOPE_WORDS or term

@@ -1,0 +1,71 @@
+"""Headers of measures over periods, and the parts of a metric a document phrase does not name."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.documents.text import stems
+from engine.reading.line_items import line_item_names
+from engine.reading.periods import Period
+from engine.reading.question import extract_keywords
+from engine.reading.table_rows import measure_groups
+from engine.reading.table_values import table_cells
+from engine.reading.value_cover import qualifier_terms
+from engine.reading.value_match import rank_cells, value_spec
+
+
+def item(text: str, page: int = 1, n: int = 0) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="kayak_co.pdf", page=page, text=text)
+
+
+MIX = item(
+    "Fare Mix | Comparable Sales\n"
+    "2041 | 2040 | 2041 | 2040\n"
+    "Kayaks | 40 % | 38 % | 5.2 % | 3.1 %\n"
+    "Paddles | 60 % | 62 % | (1.5)% | 2.0 %",
+    n=1,
+)
+TOTALS = item("(in millions) | 2041 | 2040\nRevenue | $ 900 | $ 800\nOperating income | 45 | 40", page=2)
+
+
+def _column(label: str, raw: str) -> str:
+    return next(c.column for c in table_cells([MIX]) if c.label == label and c.raw.replace(" ", "") == raw)
+
+
+def test_each_period_column_takes_the_measure_printed_over_it():
+    assert _column("Kayaks", "5.2%") == "Comparable Sales 2041"
+    assert _column("Paddles", "62%") == "Fare Mix 2040"
+    cell = next(c for c in table_cells([MIX]) if c.label == "Kayaks" and c.column == "Comparable Sales 2040")
+    assert cell.periods == (Period(2040),)  # one period per column again, not "2040" printed twice
+
+
+def test_measures_must_split_the_periods_evenly():
+    assert measure_groups(["Fare Mix", "Comparable Sales"], ["2041", "2040", "2041", "2040"]) is not None
+    # three names over four periods: which name is over which period is not printed
+    assert measure_groups(["Region", "Fare Mix", "Comparable Sales"], ["2041", "2040", "2041", "2040"]) is None
+    # one period to each name is a header of names, not groups
+    assert measure_groups(["Ferries", "Barges"], ["2041", "2040"]) is None
+    # spans over periods are the span reader's ("Three months ended 2041")
+    assert measure_groups(["Three Months Ended", "Six Months Ended"], ["2041", "2040", "2041", "2040"]) is None
+    # a label header leading the periods stays the label column's
+    grouped = measure_groups(["Fare Mix", "Comparable Sales"], ["(percent)", "2041", "2040", "2041", "2040"])
+    assert grouped == ["(percent)", "Fare Mix 2041", "Fare Mix 2040", "Comparable Sales 2041", "Comparable Sales 2040"]
+
+
+def test_a_row_of_the_named_part_beats_the_metric_of_the_whole():
+    question = "What were the comparable sales of Kayaks in 2041?"
+    spec = value_spec(question, extract_keywords(question), line_item_names(question))
+    best = rank_cells(spec, table_cells([MIX]) + table_cells([TOTALS]))[0].cell
+    assert (best.label, best.column, best.raw) == ("Kayaks", "Comparable Sales 2041", "5.2 %")  # not the revenue
+
+
+def test_a_capitalised_name_no_row_prints_with_the_metric_qualifies_nothing():
+    question = "Reading the statement of cash flows, what sales did Oarsmen (formerly Kayak Co) book in 2041?"
+    spec = value_spec(question, extract_keywords(question), line_item_names(question), ["Oarsmen"])
+    # "Kayak Co" names the company; a row "Kayak Co stockholders' equity" names no sales
+    labels = [stems("Kayak Co stockholders' equity"), stems("Net sales 2041")]
+    assert not any(qualifier_terms(spec, labels))
+    # a row naming the part and a column naming the metric: the part is asked
+    part = value_spec(
+        "What were the net sales of Kayaks in 2041?", ["net sales", "Kayaks"], line_item_names("net sales")
+    )
+    assert any(qualifier_terms(part, [stems("Kayaks Net Sales 2041")]))
