@@ -59,7 +59,7 @@ def test_a_row_of_the_named_part_beats_the_metric_of_the_whole():
 
 
 def test_a_capitalised_name_no_row_prints_with_the_metric_qualifies_nothing():
-    question = "Reading the statement of cash flows, what sales did Oarsmen (formerly Kayak Co) book in 2041?"
+    question = "Per its ledger of cash movements, what sales did Oarsmen (formerly Kayak Co) book in 2041?"
     spec = value_spec(question, extract_keywords(question), line_item_names(question), ["Oarsmen"])
     # "Kayak Co" names the company; a row "Kayak Co stockholders' equity" names no sales
     labels = [stems("Kayak Co stockholders' equity"), stems("Net sales 2041")]
