@@ -44,6 +44,7 @@ class Line:
     starts_bold: bool = False
     columnar: bool = False  # joined from pieces with wide gaps (a table row), never a heading
     cells: list[str] = field(default_factory=list)  # a table row's cells (pieces split by wide gaps)
+    cell_x: list[tuple[float, float]] = field(default_factory=list)  # each cell's left and right edge
 
 
 _BOLD_NAMES: dict[str, bool] = {}
@@ -124,6 +125,7 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
     size = (prev.size * prev.chars + line.size * line.chars) / (prev.chars + line.chars)
     if not prev.cells:
         prev.cells = [prev.text]
+        prev.cell_x = [(prev.bbox[0], prev.bbox[2])]
     wide = line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size)
     if wide and not (
         len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
@@ -131,8 +133,10 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
         prev.columnar = True
     if wide and not CURRENCY_ONLY.match(prev.cells[-1]):
         prev.cells.append(line.text)
+        prev.cell_x.append((line.bbox[0], line.bbox[2]))
     else:  # a narrow gap, or "$" set apart from its amount: the same cell
         prev.cells[-1] = f"{prev.cells[-1]} {line.text}"
+        prev.cell_x[-1] = (prev.cell_x[-1][0], line.bbox[2])
     prev.text = f"{prev.text} {line.text}"
     prev.bbox = (min(prev.bbox[0], line.bbox[0]), min(prev.bbox[1], line.bbox[1]),
                  max(prev.bbox[2], line.bbox[2]), max(prev.bbox[3], line.bbox[3]))  # fmt: skip

@@ -39,6 +39,7 @@ from engine.documents.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.documents.outline import build_toc
 from engine.documents.parsed_codec import chunk_id_of, make_chunk
 from engine.documents.pdf_guard import FormMemo, check_page_content
+from engine.documents.table_headers import with_table_headers
 from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError, NoTextLayerError
 
 logger = logging.getLogger(__name__)
@@ -218,7 +219,7 @@ def parse_pdf(
     for number, (blocks, _, height) in enumerate(raw_pages, 1):
         units: list[Unit] = []
         edges = text_edges(blocks)
-        for lines in blocks:
+        for lines in with_table_headers(blocks):
             if repeated:
                 lines = [line for line in lines if band_key(line, height, edges) not in repeated]
             if lines:

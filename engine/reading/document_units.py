@@ -54,6 +54,10 @@ def stated_units(cells: list[Cell]) -> Stated:
     return _most_common(cells, "scale", lambda _: True), _most_common(cells, "unit", lambda unit: unit != "%")
 
 
+WHOLE_UNITS = re.compile(r"\(\s*([$€£¥])\s*\)")
+"""A column header stating its currency alone in parentheses ("Total ($)"): figures in whole units of it."""
+
+
 def with_document_scale(cells: list[Cell], stated: Stated | None = None) -> list[Cell]:
     """A table row with no scale of its own takes the scale most of its document's tables state (a page may
     lose its caption), and a row with no currency the currency most of its rows print ("Cost of sales |
@@ -69,7 +73,12 @@ def in_units(cell: Cell, scale: str, currency: str) -> Cell:
     if not cell.is_row or cell.unit == "%":
         return cell
     counted, per_share = _label_kind(cell.label)
-    counts = bool(cell.measure) or counted
+    counts = bool(cell.measure) or counted or _label_kind(cell.column)[0]  # "Outlet Centers" under "Stores Opened"
+    whole = WHOLE_UNITS.search(cell.column)
+    if whole and not cell.scale:
+        # "Salary ($)", "Fees Earned or Paid in Cash ($)": the column states its unit, whole dollars; a proxy
+        # statement's compensation table is never in the millions its financial tables are
+        return cell if cell.unit else replace(cell, unit=whole.group(1))
     if not per_share:
         if not cell.scale and not counts and scale:
             cell = replace(cell, scale=scale)  # a count is in its own table's unit, if any

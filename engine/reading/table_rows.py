@@ -157,7 +157,9 @@ CURRENCY_SIGN = re.compile(r"[$€£¥]")
 
 def row_cells(line: str) -> list[str]:
     """A row's cells, empty ones dropped and a lone currency sign joined to its amount (the table
-    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556")."""
+    finder's grid: "TOTAL ASSETS | $ | 59,268 |  | $ | 55,556"). A row whose label cell is empty ("| 2041 | 2040", a
+    header over no label once the line is stripped) keeps the empty label."""
+    line = f" {line}" if line.startswith(ROW_SEPARATOR.lstrip()) else line
     cells = [c.strip() for c in line.split(ROW_SEPARATOR)]
     out: list[str] = []
     for n, cell in enumerate(cells):

@@ -9,6 +9,7 @@ in ("in USD billions"). ``rank_cells`` scores every ``Cell`` the evidence holds 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -16,7 +17,7 @@ from engine.documents.text import find_references, stems
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import Period, periods_in, without_periods
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
@@ -283,6 +284,15 @@ NAMED_FIT = 0.8
 that does not trails by it: the company's total never answers for a product, segment or region named."""
 
 
+COLUMN_WORD = 0.1
+"""Score per question word a cell's column header names (at most three): small, it tells apart the columns of one
+period ("Stores Opened", "Total Stores at End of Fiscal Year") and never outweighs the label or the period."""
+
+
+def _column_words(cell: Cell) -> set[str]:
+    return {w for w in stems(without_periods(cell.column)) if not w.isdigit()}
+
+
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
@@ -364,4 +374,17 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
                        precision=round(precise, 3))
         )  # fmt: skip
-    return sorted(matches, key=lambda m: -m.score)
+    return sorted(_by_column_words(matches, question_stems), key=lambda m: -m.score)
+
+
+def _by_column_words(matches: list[ValueMatch], question: set[str]) -> list[ValueMatch]:
+    """Of one row's columns in the same period, the one whose header shares more of the question's words leads
+    ("Total Stores at End of Fiscal Year" over "Stores Opened" for the stores a company had at the end of a year).
+    Only between a row's own columns: across rows the label decides."""
+    rows = Counter((m.cell.chunk_id, m.cell.label, m.period_match) for m in matches if m.cell.is_row)
+    return [
+        replace(m, score=round(m.score + COLUMN_WORD * min(3, len(_column_words(m.cell) & question)), 4))
+        if m.cell.is_row and rows[(m.cell.chunk_id, m.cell.label, m.period_match)] > 1
+        else m
+        for m in matches
+    ]

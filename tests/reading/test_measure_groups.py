@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.contracts import EvidenceItem
 from engine.documents.text import stems
+from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period
 from engine.reading.question import extract_keywords
@@ -69,3 +70,33 @@ def test_a_capitalised_name_no_row_prints_with_the_metric_qualifies_nothing():
         "What were the net sales of Kayaks in 2041?", ["net sales", "Kayaks"], line_item_names("net sales")
     )
     assert any(qualifier_terms(part, [stems("Kayaks Net Sales 2041")]))
+
+
+FLEET = item(
+    " | 2041 Boats Launched | 2041 Boats at Season End\nHarbour North | 3 | 15\nHarbour South | 1 | 21",
+    page=3,
+)
+
+
+def test_a_header_over_no_label_keeps_its_columns_in_place():
+    cells = [c for c in table_cells([FLEET]) if c.label == "Harbour North"]
+    assert [(c.column, c.raw) for c in cells] == [("2041 Boats Launched", "3"), ("2041 Boats at Season End", "15")]
+
+
+def test_of_one_rows_columns_in_the_period_the_one_naming_more_of_the_question_leads():
+    question = "How many boats did Harbour North have at the season end of 2041?"
+    spec = value_spec(question, extract_keywords(question), line_item_names(question))
+    best = rank_cells(spec, table_cells([FLEET]))[0].cell
+    assert (best.column, best.raw) == ("2041 Boats at Season End", "15")
+
+
+def test_a_column_in_whole_currency_units_or_counting_things_takes_no_document_scale():
+    fees = item("Name | Fees Paid in Cash ($) | Total ($)\nAda Quill | 102,500 | 280,817", page=4)
+    stores = item("Region | 2041 Stores Opened\nHarbour North | 3", page=5)
+    money = item("(in millions) | 2041\nNet sales | $ 900\nCost of sales | 700\nOther | 50", page=6)
+    cells = with_document_scale(table_cells([fees]) + table_cells([stores]) + table_cells([money]) * 3)
+    fee = next(c for c in cells if c.label == "Ada Quill" and "Fees" in c.column)
+    assert (fee.scale, fee.unit, fee.display()) == ("", "$", "$102,500")  # not "$102,500 million"
+    opened = next(c for c in cells if c.label == "Harbour North")
+    assert opened.scale == ""  # three stores, not three million
+    assert next(c for c in cells if c.label == "Net sales").scale == "million"

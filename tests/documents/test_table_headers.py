@@ -1,0 +1,116 @@
+"""Column headers printed apart from their table are put back over its columns by position."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from engine.config import EngineConfig
+from engine.documents.lines import Line
+from engine.documents.parsing import parse_pdf
+from engine.documents.table_headers import with_table_headers
+
+SIZE = 8.0
+
+
+def piece(text: str, x0: float, y0: float) -> Line:
+    """A header piece in a block of its own (a stacked header cell's line)."""
+    return Line(text, (x0, y0, x0 + 5.0 * len(text), y0 + SIZE), SIZE, False, len(text))
+
+
+def row(y0: float, label: str, *values: tuple[str, float]) -> Line:
+    """A row of figures: the label at the left margin, each value flush right at its x."""
+    cells = [label, *(v for v, _ in values)]
+    xs = [(72.0, 72.0 + 5.0 * len(label)), *((x - 5.0 * len(v), x) for v, x in values)]
+    text = " ".join(cells)
+    return Line(text, (72.0, y0, xs[-1][1], y0 + SIZE), SIZE, False, len(text), columnar=True, cells=cells, cell_x=xs)
+
+
+BODY = [
+    row(120, "Harbour North", ("12", 260), ("3", 330), ("(1)", 400), ("14", 470)),
+    row(130, "Harbour South", ("20", 260), ("-", 330), ("(2)", 400), ("18", 470)),
+]
+
+
+def test_stacked_pieces_and_a_spanning_year_become_one_header_row():
+    years = Line(
+        "2040 2041", (230, 80, 420, 88), SIZE, False, 8, columnar=True, cells=["2040", "2041"],
+        cell_x=[(240.0, 260.0), (386.0, 406.0)],
+    )  # fmt: skip
+    blocks = [
+        [years],
+        [piece("Boats at", 230, 92), piece("Year End", 230, 100)],
+        [piece("Boats", 305, 100), piece("Launched", 300, 108)],
+        [piece("Boats", 375, 100), piece("Retired", 372, 108)],
+        [piece("Boats at", 440, 92), piece("Year End", 440, 100)],
+        BODY,
+    ]
+    out = with_table_headers(blocks)
+    header = out[-1][0]
+    assert header.cells == [
+        "",
+        "2040 Boats at Year End",
+        "2041 Boats Launched",
+        "2041 Boats Retired",
+        "2041 Boats at Year End",
+    ]
+    assert out[-1][1:] == BODY  # the rows follow their header in one block
+    assert sum(len(lines) for lines in out) == len(BODY) + 1  # the pieces left the blocks they were in
+
+
+def test_a_label_column_header_is_left_where_it_was():
+    port = piece("Port", 72, 108)
+    blocks = [[port, piece("North", 240, 108), piece("South", 310, 108), piece("East", 380, 108),
+               piece("West", 450, 108)], BODY]  # fmt: skip
+    out = with_table_headers(blocks)
+    assert out[0] == [port]
+    assert out[-1][0].cells == ["", "North", "South", "East", "West"]
+
+
+def test_a_scale_caption_ends_the_header_and_stays_where_it_is():
+    caption = piece("(dollars in millions)", 300, 100)
+    blocks = [[piece("Fleet", 240, 80)], [caption], BODY]
+    assert with_table_headers(blocks) == blocks  # the reader takes the table's unit from the caption
+
+
+def test_a_row_of_dashes_or_a_bracketed_amount_is_no_header():
+    dashes = Line("— — — —", (230, 108, 470, 116), SIZE, False, 7, columnar=True, cells=["", "—", "—", "—", "—"],
+                  cell_x=[(72.0, 72.0), (250.0, 260.0), (320.0, 330.0), (390.0, 400.0), (460.0, 470.0)])  # fmt: skip
+    assert with_table_headers([[dashes], BODY]) == [[dashes], BODY]
+    assert with_table_headers([[piece("(16)", 380, 108)], BODY]) == [[piece("(16)", 380, 108)], BODY]
+
+
+def test_a_table_with_its_header_row_in_place_is_left_alone():
+    header = Line("Port 2041 2040", (72, 110, 470, 118), SIZE, False, 12, columnar=True,
+                  cells=["Port", "2041", "2040"], cell_x=[(72.0, 92.0), (240.0, 260.0), (450.0, 470.0)])  # fmt: skip
+    blocks = [[piece("Fleet", 240, 80)], [header, *BODY]]
+    assert with_table_headers(blocks) == blocks
+
+
+def _stacked_table_pdf() -> bytes:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    font = pymupdf.Font("helv")
+
+    def write(x: float, y: float, text: str) -> None:
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((x, y), text, font=font, fontsize=SIZE)
+        writer.write_text(page)
+
+    write(72, 60, "Ferry fleet at the end of each of the last two seasons was as follows:")
+    write(250, 90, "2040")
+    write(380, 90, "2041")
+    for x, words in ((230, ("Boats at", "Year End")), (330, ("Boats", "Launched")), (430, ("Boats at", "Year End"))):
+        for n, word in enumerate(words):
+            write(x, 102 + 9 * n, word)
+    for y, label, values in ((130, "Harbour North", ("12", "3", "15")), (141, "Harbour South", ("20", "1", "21"))):
+        write(72, y, label)
+        for x, value in zip((262, 360, 462), values, strict=True):
+            write(x - font.text_length(value, SIZE), y, value)
+    return doc.tobytes()
+
+
+def test_a_parsed_table_carries_its_rebuilt_header_to_the_reader():
+    doc = parse_pdf(_stacked_table_pdf(), "ferries.pdf", EngineConfig())
+    text = "\n".join(chunk.text for chunk in doc.chunks)
+    assert "2040 Boats at Year End | 2041 Boats Launched | 2041 Boats at Year End" in text, text
+    assert "Harbour North | 12 | 3 | 15" in text
