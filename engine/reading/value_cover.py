@@ -5,7 +5,7 @@ metric by still to be named. Helpers of ``value_match``; pure."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from engine.documents.text import stems
@@ -73,7 +73,7 @@ def label_cover(
     return max(own, alternative)
 
 
-def qualifier_terms(spec: MetricTerms, labels: Sequence[set[str]]) -> list[bool]:
+def qualifier_terms(spec: MetricTerms, labels: Iterable[set[str]]) -> list[bool]:
     """Which of the question's terms qualify the metric with a name the tables print as a row or column of its own
     ("Appliances" of "the Appliances category's comparable sales", when a row is labelled "Appliances"): a document
     phrase for the metric ("Revenue") names the metric, not the part asked, so a label must name such a term as
@@ -82,16 +82,14 @@ def qualifier_terms(spec: MetricTerms, labels: Sequence[set[str]]) -> list[bool]
     The label must name the metric too (half of one of its names at least): the part's own figure is printed, so
     a label that only shares a name (a company's former name in "Acme Holdings stockholders' equity") makes no part.
     Only when the question also names the metric by a word the document phrases translate (``spec.triggers``)."""
-    if not spec.alternatives or not any(t & spec.triggers for t in spec.terms):
-        return [False] * len(spec.terms)
     names = {w for name in spec.named for w in stems(name)}
+    candidates = [bool(t) and t <= names and not t & spec.triggers for t in spec.terms]
+    if not spec.alternatives or not any(t & spec.triggers for t in spec.terms) or not any(candidates):
+        return [False] * len(spec.terms)  # the labels are not read: most questions name no such part
     metric = [t for t in spec.terms if t & spec.triggers] + list(spec.alternatives)
     # the part's own figure: a label (with its column) naming the part and the metric both
     parts = [label for label in labels if any(2 * len(m & label) >= len(m) for m in metric)]
-    return [
-        bool(t) and t <= names and not t & spec.triggers and any(named_part(t) <= label for label in parts)
-        for t in spec.terms
-    ]
+    return [c and any(named_part(t) <= label for label in parts) for t, c in zip(spec.terms, candidates, strict=True)]
 
 
 def named_part(term: frozenset[str]) -> frozenset[str]:

@@ -310,7 +310,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     asked = question_stems.union(*spec.terms, *spec.alternatives)
     dimensions = dimensions_asked(spec.question)
     qualifiers = qualifier_terms(
-        spec, [label | stems(c.column) for c, label in zip(cells, labels, strict=True) if c.is_row]
+        spec, (label | stems(c.column) for c, label in zip(cells, labels, strict=True) if c.is_row)
     )
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
