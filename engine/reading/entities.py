@@ -95,7 +95,13 @@ def named_words(question: str, ignore: Sequence[str] = ()) -> tuple[str, ...]:
         if (first is None or m.start() >= first.end()) and not stems(m.group(1)) & skip
         and not any(m.group(1).lower() in issuer for issuer in issuers)
     ]  # fmt: skip
+    found += [m.group(1).lower() for m in _PART_ACRONYM.finditer(text) if not stems(m.group(1)) & skip]
     return tuple(dict.fromkeys(found))
+
+
+_PART_ACRONYM = re.compile(r"\b([A-Z][A-Z&]{1,6})\s+(?:segment|division|business|unit|region|brand|group)s?\b")
+"""An acronym that names a part of the company ("the ZBX segment", "the EMEA region"): capitals are skipped as
+names elsewhere (a metric, "EBITDA"; a unit, "USD"), but a metric or a unit is never followed by "segment"."""
 
 
 _OWNER = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\b")

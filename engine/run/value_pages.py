@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
 from engine.documents.text import stems
+from engine.reading.abbreviations import defined_abbreviations, with_long_names
 from engine.reading.counts import counted_things
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
@@ -28,19 +29,25 @@ def document_cells(state: RunState, doc_id: str) -> dict[int, list[Cell]]:
     index = state.layer1_index_of(doc_id)
     if index is None:
         return {}
-    return index.memo.get("table_cells", lambda: _table_cells_by_page(index.doc))
+    return index.memo.get("table_cells", lambda: _table_cells_by_page(index.doc, index.memo))
 
 
-def _table_cells_by_page(doc: ParsedDocument) -> dict[int, list[Cell]]:
+def _table_cells_by_page(doc: ParsedDocument, memo: DocumentMemo) -> dict[int, list[Cell]]:
     by_page: dict[int, list[Chunk]] = {}
     for chunk in doc.chunks:  # in the document's order, as ``DocumentIndex.chunks_on_pages`` gives them
         by_page.setdefault(chunk.page, []).append(chunk)
+    short = _abbreviations(doc, memo)
     cells: dict[int, list[Cell]] = {}
     for page in range(1, doc.total_pages + 1):
         chunks = by_page.get(page, [])
         if any(has_rows(c.text) for c in chunks):  # a page with table rows, read whole (captions name columns)
-            cells[page] = table_cells([_item(c, doc.file_name) for c in chunks])
+            cells[page] = with_long_names(table_cells([_item(c, doc.file_name) for c in chunks]), short)
     return cells
+
+
+def _abbreviations(doc: ParsedDocument, memo: DocumentMemo) -> dict[str, str]:
+    """The short forms the document defines ("Frito-Lay North America (FLNA)"), read once per document."""
+    return memo.get("abbreviations", lambda: defined_abbreviations(c.text for c in doc.chunks if "(" in c.text))
 
 
 def value_cells(state: RunState, doc_id: str | None) -> list[Cell]:
@@ -71,7 +78,7 @@ def _page_cells(state: RunState, items: list[EvidenceItem]) -> list[Cell]:
     kept: dict[int, list[Cell]] = index.memo.get("page_values", dict)
     found = kept.get(items[0].page)
     if found is None:
-        found = kept[items[0].page] = cells_in([items])
+        found = kept[items[0].page] = with_long_names(cells_in([items]), _abbreviations(index.doc, index.memo))
     return found
 
 
@@ -108,7 +115,7 @@ def _warm_units(doc: ParsedDocument, memo: DocumentMemo) -> None:
     in the units its tables state and its fiscal calendar, while the question waits for the keyword index
     (what a value question reads them in: its own pages' rows are the document's rows, so they state the
     same units; other units are read when asked)."""
-    cells = memo.get("table_cells", lambda: _table_cells_by_page(doc))
+    cells = memo.get("table_cells", lambda: _table_cells_by_page(doc, memo))
     end = memo.get("fiscal_year_end", lambda: _fiscal_year_end(doc))
     scales, currencies = stated_units([cell for page in cells.values() for cell in page])
     _kept_in_units(memo, doc.doc_id, cells, (scales.get(doc.doc_id, ""), currencies.get(doc.doc_id, ""), end))

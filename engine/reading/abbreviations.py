@@ -1,0 +1,68 @@
+"""Abbreviations a document defines ("Frito-Lay North America (FLNA)"), read back into the rows that use them.
+
+A filing names its segments in full once ("Quahog Ferries North (QFN)") and labels its tables with the short form
+("QFN | 3,160 | 2,751"). A question names the segment in full, so without the definition the row naming it is
+not found, and the company's total answers for the segment. A row labelled exactly with a defined abbreviation
+reads "QFN (Quahog Ferries North)". Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from engine.reading.table_values import Cell
+
+_DEFINED = re.compile(
+    r"((?:(?:[A-Z][\w&’'.-]*|and|of|the|for|&)\s+){0,6}[A-Z][\w&’'.-]*)\s+\(\s*[“\"]?([A-Z][A-Za-z&]{1,7})[”\"]?\s*\)"
+)
+"""A capitalised name (connectives allowed inside) followed by a short form in parentheses."""
+MIN_CAPITALS = 2
+"""A short form has two capitals or more ("FLNA", "LatAm"); "(Note)" or "(Other)" defines nothing."""
+
+
+def defined_abbreviations(texts: Iterable[str]) -> dict[str, str]:
+    """Short form -> full name, for every definition in ``texts`` whose short form spells the name's words (its
+    letters in order, the first one the name's first): "Frito-Lay North America (FLNA)", "Latin America (LatAm)";
+    not "Annual Report (Form)". The first definition of a short form holds."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINED.finditer(text):
+            short = m.group(2)
+            if short in found or sum(1 for c in short if c.isupper()) < MIN_CAPITALS:
+                continue
+            name = _spelled(m.group(1).split(), short)
+            if name is not None:
+                found[short] = name
+    return found
+
+
+def _spelled(words: Sequence[str], short: str) -> str | None:
+    """The longest tail of ``words`` (two words or more) that starts with the short form's first letter and
+    holds its letters in order, else None."""
+    for start in range(len(words) - 1):
+        tail = words[start:]
+        if tail[0][:1].upper() != short[0].upper():
+            continue
+        letters = "".join(tail).lower()
+        position = 0
+        for c in short.lower():
+            position = letters.find(c, position) + 1
+            if position == 0:
+                break
+        else:
+            return " ".join(tail)
+    return None
+
+
+def with_long_names(cells: list[Cell], abbreviations: dict[str, str]) -> list[Cell]:
+    """``cells`` with each table row labelled exactly by a defined short form labelled with its name as well."""
+    if not abbreviations:
+        return cells
+    return [
+        replace(cell, label=f"{cell.label} ({abbreviations[cell.label.strip()]})")
+        if cell.is_row and cell.label.strip() in abbreviations
+        else cell
+        for cell in cells
+    ]
