@@ -187,6 +187,9 @@ class _TableState:
 
     header: list[str] | None = None
     scale: str = ""
+    served: bool = False
+    """Rows were read in ``scale`` since it was stated: another table's header below does not inherit it (store
+    counts under a revenue table's "(in millions)"); the document's scale still reaches money rows."""
     years: list[str] | None = None
     """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
     in_rows: bool = False
@@ -195,16 +198,14 @@ class _TableState:
     spans: list[str] | None = None
     """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
     parent: str = ""
-    """A heading row that ends in a colon ("Earnings per common share:"): the rows under it with a one- or
-    two-word label ("Basic", "Diluted") are its parts."""
+    """A heading row ending in a colon ("Earnings per share:"): rows under it labelled "Basic", "Diluted" are parts."""
     groups: list[str] | None = None
     """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
     Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
     percent: bool = False
     """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
     pending: str = ""
-    """The text line just above, when no row came after it: the first part of a row label the PDF wrapped
-    ("Net periodic benefit cost included in Other" over "income, net | (881) | (528)")."""
+    """The text line just above, when no row came after it: a row label's first part ("... included in Other")."""
     above: list[str] | None = None
     """The header row just above, when nothing came between: the measures over a header of periods."""
 
@@ -246,7 +247,7 @@ def _read_caption(line: str, state: _TableState) -> None:
     scale = table_scale(line)  # a scale caption ("in millions, except per share data") heads no per-share rows
     heading = line.endswith(":") or (PER_SHARE_LABEL.search(line) and not scale and not re.search(r"\d|\.$", line))
     state.parent = line.rstrip(": ") if heading and len(line) <= 80 else ""
-    state.scale = scale or state.scale
+    state.scale, state.served = (scale, False) if scale else (state.scale, state.served)
     if (len(line) <= 100 or _INTRODUCES.search(line)) and (STATEMENT_TITLE.search(line) or summary_kind(line)):
         state.title = line  # a statement's title, or a partial table's ("Balance Sheet for Obligor Group")
     if len(line) <= 100 and (scale or percent_caption(line) or STATEMENT_TITLE.search(line)):
@@ -288,11 +289,13 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
             state.groups = row
         elif state.in_rows or not state.groups or measured:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
-        state.header, state.years, state.in_rows = split_run_together(measured or row), None, False
-        state.above = row
-        state.scale = table_scale(row[0]) or state.scale
+        header = split_run_together(measured or row)
+        new_table = state.served and header != state.header  # a continuation repeats its table's header
+        state.header, state.years, state.in_rows, state.above = header, None, False, row
+        state.scale = table_scale(row[0]) or ("" if new_table else state.scale)
+        state.served = state.served and not new_table
         return []
-    state.above = None
+    state.above, state.served = None, True
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):

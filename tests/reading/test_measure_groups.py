@@ -100,3 +100,21 @@ def test_a_column_in_whole_currency_units_or_counting_things_takes_no_document_s
     opened = next(c for c in cells if c.label == "Harbour North")
     assert opened.scale == ""  # three stores, not three million
     assert next(c for c in cells if c.label == "Net sales").scale == "million"
+
+
+def test_a_new_tables_header_does_not_inherit_the_scale_the_table_above_used():
+    page = item(
+        "(in millions)\nRevenue | 2041 | 2040\nFares | $ 900 | $ 800\nCargo | 300 | 280\n"
+        "Piers | 2041 | 2040\nHarbour piers | 12 | 10",
+        page=7,
+    )
+    cells = {c.label: c for c in table_cells([page])}
+    assert cells["Fares"].scale == "million"
+    assert cells["Harbour piers"].scale == ""  # twelve piers, not twelve million
+
+
+def test_a_continued_table_repeating_its_header_keeps_its_scale():
+    first = item("(in millions)\nRevenue | 2041 | 2040\nFares | $ 900 | $ 800", page=8, n=0)
+    rest = item("Revenue | 2041 | 2040\nShares outstanding | 41 | 40", page=8, n=1)
+    cells = {c.label: c for c in table_cells([first, rest])}
+    assert cells["Shares outstanding"].scale == "million"
