@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations, pairwise
+from math import comb
 
 from engine.documents.lines import Line
 
@@ -34,6 +35,10 @@ SPAN_FIT = 0.35
 """A row of periods fewer than the columns spans groups of them when each period is centred over its group to
 within this share of the columns' pitch: figures sit flush right under centred headers, so the fit is loose,
 but a period over its own column with a change column beside it is half a pitch off, and is no span."""
+MAX_BODIES = 64
+"""Tables per page rebuilt at most: each one looks at every line of its page."""
+MAX_SPLITS = 5_000
+"""Splits of the columns among a row's periods tried at most (12 columns under 4 periods: 165)."""
 BAND = 3.0
 """Points within which pieces set in separate blocks stand on one header line."""
 
@@ -77,8 +82,8 @@ class _Body:
 def with_table_headers(blocks: list[list[Line]]) -> list[list[Line]]:
     """The page's blocks with each table's header rebuilt over its columns, where its pieces stood apart."""
     bodies = [body for n, lines in enumerate(blocks) for body in _bodies(n, lines)]
-    if not bodies:
-        return blocks
+    if not bodies or len(bodies) > MAX_BODIES:
+        return blocks  # more tables than a page prints: a hostile or broken page is read as it comes
     taken: set[int] = set()
     inserts: dict[tuple[int, int], Line] = {}
     for body in bodies:
@@ -251,6 +256,8 @@ def _spanning(pieces: list[_Piece], extents: list[tuple[float, float]], pitch: f
     """The contiguous group of columns each period of a header row is centred over (a year over its "Opened |
     Closed | Total" columns), when one split of the columns fits every period; else None. ``extents`` are the
     columns' header extents."""
+    if comb(len(extents) - 1, len(pieces) - 1) > MAX_SPLITS:
+        return None  # a header this wide is not fitted (a hostile page must not make the parser try them all)
     best: tuple[float, list[list[int]]] | None = None
     for cuts in combinations(range(1, len(extents)), len(pieces) - 1):
         bounds = [0, *cuts, len(extents)]

@@ -114,3 +114,11 @@ def test_a_parsed_table_carries_its_rebuilt_header_to_the_reader():
     text = "\n".join(chunk.text for chunk in doc.chunks)
     assert "2040 Boats at Year End | 2041 Boats Launched | 2041 Boats at Year End" in text, text
     assert "Harbour North | 12 | 3 | 15" in text
+
+
+def test_a_very_wide_row_of_periods_is_not_fitted_split_by_split():
+    from engine.documents.table_headers import _Piece, _spanning
+
+    extents = [(100.0 + 20 * k, 110.0 + 20 * k) for k in range(30)]
+    periods = [_Piece(str(2000 + k), 100.0 + 40 * k, 120.0 + 40 * k, 60.0) for k in range(15)]
+    assert _spanning(periods, extents, 20.0) is None  # 77 million splits: none is tried
