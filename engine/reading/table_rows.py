@@ -4,6 +4,7 @@ then as many amounts as the table has period columns), a header led by the perio
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.documents.layout import ROW_SEPARATOR
 from engine.reading.periods import periods_in, span_headers
@@ -178,3 +179,46 @@ _SEVERAL = re.compile(rf"\s*(?:{_ONE_AMOUNT.pattern})(?:\s+(?:{_ONE_AMOUNT.patte
 missed the column gaps; each amount is its own column, left to right (else the first would be read under
 the last column's year). An amount ends where its digits end and amounts are apart by whitespace, so a long
 run of digits is never tried as many amounts (linear time)."""
+
+
+MIN_SHARED_PARTS = 2
+"""Labels two headings' rows must share for the headings to be measures of the same parts."""
+
+
+def measure_headings(lines: Sequence[str]) -> dict[int, str]:
+    """The rows under a heading that names a measure of parts ("Net sales:" over "Harbour North | 10,750.5", "Pet
+    Ferries | 1,694.6", then "Operating profit:" over the same parts): each row's line index -> the measure. Only
+    when two headings head the same parts (two labels in common or more): the parts are segments or regions
+    measured twice, not line items under a class ("Current liabilities:" over "Accounts payable"), which name
+    their item by themselves."""
+    blocks: list[tuple[str, list[int], set[str]]] = []
+    current: tuple[str, list[int], set[str]] | None = None
+    for n, line in enumerate(lines):
+        if ROW_SEPARATOR not in line:
+            current = (line[:-1].strip(), [], set()) if line.endswith(":") and len(line) <= MAX_HEADING else None
+            blocks += [current] if current is not None else []
+        elif current is not None:
+            current[1].append(n)
+            current[2].add(line.split(ROW_SEPARATOR)[0].strip().lower())
+    out: dict[int, str] = {}
+    for name, rows, labels in blocks:
+        if any(other[2] is not labels and len(labels & other[2]) >= MIN_SHARED_PARTS for other in blocks):
+            out.update(dict.fromkeys(rows, name))
+    return out
+
+
+MAX_HEADING = 60
+"""A measure's heading is short ("Operating profit (loss):"); a longer line ending in a colon introduces a list."""
+
+
+def value_offset(columns: list[str], values: list[str]) -> int:
+    """Where a row's values start among the columns: on the right (a blank label column), unless the
+    header's extra columns are not periods while its first ones are ("2021 | 2020 | Change" over
+    two amounts: the change column was left empty)."""
+    extra = len(columns) - len(values)
+    if extra <= 0:
+        return extra
+    lead, tail = columns[: len(values)], columns[len(values) :]
+    if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
+        return 0
+    return extra

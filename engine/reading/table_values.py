@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
-from engine.documents.text import normalize_space
+from engine.documents.text import normalize_space, stems
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
@@ -24,12 +24,14 @@ from engine.reading.table_rows import (
     dated_years,
     footnoted,
     measure_groups,
+    measure_headings,
     period_columns,
     period_led_columns,
     repeated_columns,
     row_cells,
     split_run_together,
     unsplit_row,
+    value_offset,
     wrapped_change_columns,
 )
 
@@ -206,6 +208,8 @@ class _TableState:
     """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
     pending: str = ""
     """The text line just above, when no row came after it: a row label's first part ("... included in Other")."""
+    measure: str = ""
+    """The measure the row's heading names, when it heads the same parts as another (``measure_headings``)."""
     above: list[str] | None = None
     """The header row just above, when nothing came between: the measures over a header of periods."""
 
@@ -219,12 +223,15 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     """
     cells: list[Cell] = []
     state = _TableState()
-    for n, item in enumerate(items):
+    texts = [[normalize_space(x) for x in item.text.split("\n") if x.strip()] for item in items]
+    measures, k = measure_headings([line for lines in texts for line in lines]), 0
+    for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
         if n and item.page != items[n - 1].page:
             state.title = ""  # a partial table's title ("... for the Guarantor Group") ends with its page
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
-        for line in (normalize_space(x) for x in item.text.split("\n") if x.strip()):
+        for line in lines:
             line = unsplit_row(line, _value_columns(state)) or line if not has_rows(line) else line
+            state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
                 cells += _read_row(item, line, state)
                 state.pending = ""
@@ -334,20 +341,9 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     else:
         columns = []
     columns = with_spans(columns, state.spans)
+    if state.measure and not stems(state.measure) <= stems(row[0]):  # "Pet Ferries" under "Net sales:"
+        columns = [f"{state.measure} {c}".strip() for c in columns]
     return _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
-
-
-def _offset(columns: list[str], values: list[str]) -> int:
-    """Where a row's values start among the columns: on the right (a blank label column), unless the
-    header's extra columns are not periods while its first ones are ("2021 | 2020 | Change" over
-    two amounts: the change column was left empty)."""
-    extra = len(columns) - len(values)
-    if extra <= 0:
-        return extra
-    lead, tail = columns[: len(values)], columns[len(values) :]
-    if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
-        return 0
-    return extra
 
 
 def _cells_of_row(
@@ -363,7 +359,7 @@ def _cells_of_row(
     label, values = footnoted(re.sub(r"[\s.·…_]{3,}$", "", row[0])), row[1:]  # no dot leaders ("Total assets....")
     if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
-    offset, repeated = _offset(columns, values), repeated_columns(columns)
+    offset, repeated = value_offset(columns, values), repeated_columns(columns)
     found: list[Cell] = []
     for n, raw in enumerate(values):
         parsed = parse_number(raw)

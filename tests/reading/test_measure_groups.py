@@ -118,3 +118,30 @@ def test_a_continued_table_repeating_its_header_keeps_its_scale():
     rest = item("Revenue | 2041 | 2040\nShares outstanding | 41 | 40", page=8, n=1)
     cells = {c.label: c for c in table_cells([first, rest])}
     assert cells["Shares outstanding"].scale == "million"
+
+
+SEGMENTS = item(
+    "In millions | 2041 | 2040\nNet sales:\nHarbour North | $ 1,075.5 | $ 992.5\nPet Ferries | 169.4 | 143.1\n"
+    "Total | $ 1,244.9 | $ 1,135.6\nOperating profit:\nHarbour North | $ 262.7 | $ 227.7\nPet Ferries | 35.6 | 26.8\n"
+    "Total | $ 298.3 | $ 254.5",
+    page=9,
+)
+CLASSES = item(
+    "(in millions) | 2041 | 2040\nCurrent liabilities:\nTicket deposits | 190 | 170\nAccounts payable | 80 | 75\n"
+    "Long-term liabilities:\nLeases | 40 | 44\nBonds | 300 | 310",
+    page=10,
+)
+
+
+def test_parts_measured_under_two_headings_take_the_measure_their_heading_names():
+    cells = table_cells([SEGMENTS])
+    assert {c.column for c in cells if c.label == "Pet Ferries"} == {
+        "Net sales 2041", "Net sales 2040", "Operating profit 2041", "Operating profit 2040",
+    }  # fmt: skip
+    question = "What was the operating profit of the Pet Ferries segment in 2040?"
+    spec = value_spec(question, extract_keywords(question), line_item_names(question))
+    assert rank_cells(spec, cells)[0].cell.raw == "26.8"
+
+
+def test_line_items_under_a_class_heading_keep_their_own_columns():
+    assert {c.column for c in table_cells([CLASSES])} == {"2041", "2040"}
