@@ -22,6 +22,7 @@ from engine.documents.lines import (
     section_number,
     text_edges,
 )
+from engine.documents.text import YEAR
 
 _BULLETS = frozenset("•◦▪▫●○■□►▶‣⁃∙·–—-*")
 _LIST_START = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivx]{1,4})\s*\)|\d{1,2}[.)]\s|[a-z][.)]\s)")
@@ -117,6 +118,10 @@ def join_lines(texts: list[str]) -> str:
 
 ROW_SEPARATOR = " | "
 """Between the cells of a table row; rows stand on lines of their own."""
+
+FOOTNOTE_MARK = r"(?<=[A-Za-z)])\s*(?:\((?:[a-z]|\d{1,2})\)|\*+)"
+"""A footnote marker after a word of a label or header ("Total assets(b)", "Boats Retired (1)", "Revenue*"): it
+points to a note, it names nothing. Alone, "(16)" is an amount."""
 
 
 def row_text(line: Line) -> str:
@@ -265,8 +270,8 @@ def split_long(units: list[Unit], max_chars: int) -> list[Unit]:
 
 
 _HEADER_CELL = re.compile(
-    r"^(?:\(?[A-Za-z][^\d]*\)?|(?:FY|Q[1-4]|H[12])?\s*'?(?:19|20)\d\d(?:\s*[A-Za-z%()]+)?|"
-    r"(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?(?:19|20)\d\d)$"
+    rf"^(?:\(?[A-Za-z][^\d]*\)?|(?:FY|Q[1-4]|H[12])?\s*'?{YEAR}(?:\s*[A-Za-z%()]+)?|"
+    rf"(?:[A-Z][a-z]+\.?\s+\d{{1,2}},?\s+)?{YEAR})$"
 )
 """A column header: words, a year or period ("2018", "FY2019", "Q3 2022", "December 31, 2018")."""
 

@@ -1,11 +1,11 @@
 """Column headers the text layer set apart from their table, put back over its columns by position.
 
-A filing's table often prints its column headers as stacked words ("Total Stores" / "at End of" / "Fiscal Year")
-with a period spanning groups of columns above them ("2022" over "Stores Opened | Stores Closed | Total Stores").
+A filing's table often prints its column headers as stacked words ("Boats at" / "Season" / "End")
+with a period spanning groups of columns above them ("2041" over "Boats Launched | Boats Retired | Boats at Season End").
 PyMuPDF returns each stacked cell as a block of its own, so the header came out as loose heading-like units far
 from the rows, and each row's figures had no column names. Here the pieces over a table's value columns are
-assigned to the columns under them, by their left and right edges, and the table gets one header row ("| 2022
-Stores Opened | 2022 Stores Closed | ..."); the pieces leave the units they were in.
+assigned to the columns under them, by their left and right edges, and the table gets one header row ("| 2041
+Boats Launched | 2041 Boats Retired | ..."); the pieces leave the units they were in.
 
 Every rule is geometry and typography, never a document's wording. A piece is placed only where its position
 says which columns it heads; when one does not fit, the table keeps the layout it had. Internal to
@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 from math import comb
 
+from engine.documents.layout import FOOTNOTE_MARK
 from engine.documents.lines import Line
+from engine.documents.text import YEAR
 
 MIN_ROWS = 2
 """A table body is at least this many rows of figures, one above the other in one block."""
@@ -44,16 +46,15 @@ BAND = 3.0
 
 _AMOUNT = re.compile(r"\d")
 _NUMBERS = re.compile(r"\d[\d,.]*")
-_FOOTNOTE = re.compile(r"(?<=[A-Za-z)])\s?\((?:\d{1,2}|[a-z])\)|\*+")
-"""A footnote marker after a header's word ("Stores Closed(1)", "Revenue (a)"): no figure. Alone, "(16)" is one."""
+_FOOTNOTE = re.compile(FOOTNOTE_MARK)
 _NO_WORD = re.compile(r"^[\s$€£¥%—–\-.]*$")
 """A cell of dashes or signs only: a row's empty values ("—"), never a header."""
 _SCALE = re.compile(r"\b(?:thousands?|millions?|billions?)\b", re.I)
 """A scale caption ("(dollars in millions)"): the reader takes the table's unit from it, so it stays where it is and
 the header above it is left as printed."""
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = re.compile(rf"\b{YEAR}\b")
 _PERIOD_ONLY = re.compile(
-    r"(?:(?:fiscal(?:\s+year)?|fy)\s*)?'?(?:19|20)\d\d|[A-Z][a-z]{2,8}\.?\s+\d{1,2},?\s+(?:19|20)\d\d", re.I
+    rf"(?:(?:fiscal(?:\s+year)?|fy)\s*)?'?{YEAR}|[A-Z][a-z]{{2,8}}\.?\s+\d{{1,2}},?\s+{YEAR}", re.I
 )
 """A header cell that is a period only: "2041", "Fiscal 2041", "FY2041", "June 30, 2041"."""
 
@@ -253,8 +254,8 @@ def _under(piece: _Piece, columns: list[tuple[float, float]], centres: list[floa
 
 
 def _spanning(pieces: list[_Piece], extents: list[tuple[float, float]], pitch: float) -> list[list[int]] | None:
-    """The contiguous group of columns each period of a header row is centred over (a year over its "Opened |
-    Closed | Total" columns), when one split of the columns fits every period; else None. ``extents`` are the
+    """The contiguous group of columns each period of a header row is centred over (a year over its "Launched |
+    Retired | Afloat" columns), when one split of the columns fits every period; else None. ``extents`` are the
     columns' header extents."""
     if comb(len(extents) - 1, len(pieces) - 1) > MAX_SPLITS:
         return None  # a header this wide is not fitted (a hostile page must not make the parser try them all)

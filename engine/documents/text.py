@@ -10,6 +10,9 @@ import functools
 import re
 from collections.abc import Iterable
 
+YEAR = r"(?:19|20)\d\d"
+"""A year as documents print it ("2041"): the one year pattern of the parser and the readers (``reading.periods``)."""
+
 STOPWORD_ENTRIES: tuple[tuple[str, str], ...] = (
     ("a an the this that these those", "articles and demonstratives"),
     ("i me my we our ours you your yours he him his she her hers it its itself they them their theirs", "pronouns"),

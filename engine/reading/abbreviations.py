@@ -1,7 +1,7 @@
-"""Abbreviations a document defines ("Frito-Lay North America (FLNA)"), read back into the rows that use them.
+"""Abbreviations a document defines ("Quahog Ferries North (QFN)"), read back into the rows that use them.
 
 A filing names its segments in full once ("Quahog Ferries North (QFN)") and labels its tables with the short form
-("QFN | 3,160 | 2,751"). A question names the segment in full, so without the definition the row naming it is
+("QFN | 416 | 388"). A question names the segment in full, so without the definition the row naming it is
 not found, and the company's total answers for the segment. A row labelled exactly with a defined abbreviation
 reads "QFN (Quahog Ferries North)". Pure.
 """
@@ -19,12 +19,12 @@ _DEFINED = re.compile(
 )
 """A capitalised name (connectives allowed inside) followed by a short form in parentheses."""
 MIN_CAPITALS = 2
-"""A short form has two capitals or more ("FLNA", "LatAm"); "(Note)" or "(Other)" defines nothing."""
+"""A short form has two capitals or more ("QFN", "SoC"); "(Note)" or "(Other)" defines nothing."""
 
 
 def defined_abbreviations(texts: Iterable[str]) -> dict[str, str]:
     """Short form -> full name, for every definition in ``texts`` whose short form spells the name's words (its
-    letters in order, the first one the name's first): "Frito-Lay North America (FLNA)", "Latin America (LatAm)";
+    letters in order, the first one the name's first): "Quahog Ferries North (QFN)", "Southern Cargo (SoC)";
     not "Annual Report (Form)". The first definition of a short form holds."""
     found: dict[str, str] = {}
     for text in texts:
@@ -39,12 +39,12 @@ def defined_abbreviations(texts: Iterable[str]) -> dict[str, str]:
 
 
 def _spelled(words: Sequence[str], short: str) -> str | None:
-    """The longest tail of ``words`` (two words or more) that starts with the short form's first letter and
-    holds its letters in order, else None."""
+    """The longest tail of ``words`` (two words or more) that starts with a capitalised word of the short form's
+    first letter and holds its letters in order, else None."""
     for start in range(len(words) - 1):
         tail = words[start:]
-        if tail[0][:1].upper() != short[0].upper():
-            continue
+        if not tail[0][:1].isupper() or tail[0][:1] != short[0].upper():
+            continue  # a name starts with a capital word, never a connective ("and Harbour Tugs")
         letters = "".join(tail).lower()
         position = 0
         for c in short.lower():

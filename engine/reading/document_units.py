@@ -73,10 +73,10 @@ def in_units(cell: Cell, scale: str, currency: str) -> Cell:
     if not cell.is_row or cell.unit == "%":
         return cell
     counted, per_share = _label_kind(cell.label)
-    counts = bool(cell.measure) or counted or _label_kind(cell.column)[0]  # "Outlet Centers" under "Stores Opened"
+    counts = bool(cell.measure) or counted or _label_kind(cell.column)[0]  # "Harbour North" under "Boats Launched"
     whole = WHOLE_UNITS.search(cell.column)
     if whole and not cell.scale:
-        # "Salary ($)", "Fees Earned or Paid in Cash ($)": the column states its unit, whole dollars; a proxy
+        # "Salary ($)", "Retainer ($)": the column states its unit, whole dollars; a proxy
         # statement's compensation table is never in the millions its financial tables are
         return cell if cell.unit else replace(cell, unit=whole.group(1))
     if not per_share:

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-YEAR = r"(?:19|20)\d\d"
+from engine.documents.text import YEAR
+
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _PERIODS = re.compile(
     rf"\b(?:FY\s?'?(?P<fy>{YEAR}|\d\d)(?:\s?Q(?P<fyq>[1-4]))?"

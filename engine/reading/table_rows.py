@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.documents.layout import ROW_SEPARATOR
+from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR
 from engine.reading.periods import periods_in, span_headers
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
@@ -43,7 +43,7 @@ def period_led_columns(header: list[str], values: int) -> list[str] | None:
 
 
 MAX_GROUP_WORDS = 6
-"""A measure group's name is a short header ("Comparable Sales Summary", "Operating income"); a longer cell is a
+"""A measure group's name is a short header ("Fare Mix Summary", "Operating income"); a longer cell is a
 caption or a sentence the header line ran into."""
 
 
@@ -76,8 +76,8 @@ def _measure_name(cell: str) -> bool:
     return len(cell.split()) <= MAX_GROUP_WORDS and not re.search(r"\d", cell) and not span_headers(cell)
 
 
-_FOOTNOTE = re.compile(r"(?<=[A-Za-z)])\s*(?:\((?:[a-z]|\d{1,2})\)|\*+)$")
-"""A footnote marker after a row label: "Total assets(b)", "Total Operating Revenues(2)", "Other (1)", "Revenue*"."""
+_FOOTNOTE = re.compile(f"{FOOTNOTE_MARK}$")
+"""A footnote marker ending a row label: "Total assets(b)", "Total Operating Revenues(2)", "Other (1)", "Revenue*"."""
 
 
 def footnoted(label: str) -> str:
@@ -186,8 +186,8 @@ MIN_SHARED_PARTS = 2
 
 
 def measure_headings(lines: Sequence[str]) -> dict[int, str]:
-    """The rows under a heading that names a measure of parts ("Net sales:" over "Harbour North | 10,750.5", "Pet
-    Ferries | 1,694.6", then "Operating profit:" over the same parts): each row's line index -> the measure. Only
+    """The rows under a heading that names a measure of parts ("Net sales:" over "Harbour North | 412.5", "Pet
+    Ferries | 61.3", then "Operating profit:" over the same parts): each row's line index -> the measure. Only
     when two headings head the same parts (two labels in common or more): the parts are segments or regions
     measured twice, not line items under a class ("Current liabilities:" over "Accounts payable"), which name
     their item by themselves."""

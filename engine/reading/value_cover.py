@@ -75,7 +75,7 @@ def label_cover(
 
 def qualifier_terms(spec: MetricTerms, labels: Iterable[set[str]]) -> list[bool]:
     """Which of the question's terms qualify the metric with a name the tables print as a row or column of its own
-    ("Appliances" of "the Appliances category's comparable sales", when a row is labelled "Appliances"): a document
+    ("Kayaks" of "the Kayaks line's comparable sales", when a row is labelled "Kayaks"): a document
     phrase for the metric ("Revenue") names the metric, not the part asked, so a label must name such a term as
     well. A qualifier is a name the question writes capitalised (``spec.named``); lower-case words around the metric
     ("going by the cash flow table") say where to read or how to answer, and a label sharing them is no part.

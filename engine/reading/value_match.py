@@ -286,7 +286,7 @@ that does not trails by it: the company's total never answers for a product, seg
 
 COLUMN_WORD = 0.1
 """Score per question word a cell's column header names (at most three): small, it tells apart the columns of one
-period ("Stores Opened", "Total Stores at End of Fiscal Year") and never outweighs the label or the period."""
+period ("Boats Launched", "Boats at Season End") and never outweighs the label or the period."""
 
 
 def _column_words(cell: Cell) -> set[str]:
@@ -379,7 +379,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
 
 def _by_column_words(matches: list[ValueMatch], question: set[str]) -> list[ValueMatch]:
     """Of one row's columns in the same period, the one whose header shares more of the question's words leads
-    ("Total Stores at End of Fiscal Year" over "Stores Opened" for the stores a company had at the end of a year).
+    ("Boats at Season End" over "Boats Launched" for the boats a fleet had at the season's end).
     Only between a row's own columns: across rows the label decides."""
     rows = Counter((m.cell.chunk_id, m.cell.label, m.period_match) for m in matches if m.cell.is_row)
     return [

@@ -46,7 +46,7 @@ def _table_cells_by_page(doc: ParsedDocument, memo: DocumentMemo) -> dict[int, l
 
 
 def _abbreviations(doc: ParsedDocument, memo: DocumentMemo) -> dict[str, str]:
-    """The short forms the document defines ("Frito-Lay North America (FLNA)"), read once per document."""
+    """The short forms the document defines ("Quahog Ferries North (QFN)"), read once per document."""
     return memo.get("abbreviations", lambda: defined_abbreviations(c.text for c in doc.chunks if "(" in c.text))
 
 

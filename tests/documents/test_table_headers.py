@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from engine.config import EngineConfig
 from engine.documents.lines import Line
@@ -116,9 +117,14 @@ def test_a_parsed_table_carries_its_rebuilt_header_to_the_reader():
     assert "Harbour North | 12 | 3 | 15" in text
 
 
-def test_a_very_wide_row_of_periods_is_not_fitted_split_by_split():
+def test_a_very_wide_row_of_periods_is_not_fitted_split_by_split(monkeypatch: pytest.MonkeyPatch):
+    from engine.documents import table_headers
     from engine.documents.table_headers import _Piece, _spanning
 
+    def no_splits(*_: object) -> None:
+        raise AssertionError("the splits were enumerated")
+
+    monkeypatch.setattr(table_headers, "combinations", no_splits)
     extents = [(100.0 + 20 * k, 110.0 + 20 * k) for k in range(30)]
     periods = [_Piece(str(2000 + k), 100.0 + 40 * k, 120.0 + 40 * k, 60.0) for k in range(15)]
     assert _spanning(periods, extents, 20.0) is None  # 77 million splits: none is tried
