@@ -24,7 +24,25 @@ from engine.documents.lines import (
 )
 from engine.documents.text import YEAR
 
-_BULLETS = frozenset("•◦▪▫●○■□►▶‣⁃∙·–—-*")
+BULLETS = "•◦▪▫●○■□►▶‣⁃∙·➢–—-*"
+"""The characters that open a bulleted item."""
+_BULLETS = frozenset(BULLETS)
+ITEM_MARK = re.compile(
+    rf"^\s*(?P<mark>[{re.escape(BULLETS)}](?=\s*\S)|\(?(?:\d{{1,2}}|[a-zA-Z]|[ivxIVX]{{1,4}})[.)](?=\s+\S))"
+)
+"""An item's own marker at the start of a passage: a bullet, "1." / "1)", "(a)", "(iv)"."""
+
+
+def item_marker(text: str) -> str | None:
+    """The kind of marker ``text`` opens with, for telling list levels apart: the bullet itself ("·"), or
+    the numbering's shape ("1.", "(a)", "A)"), whatever its number; None without a marker."""
+    match = ITEM_MARK.match(text)
+    if match is None:
+        return None
+    mark = re.sub(r"\d+", "1", match.group("mark"))
+    return re.sub(r"[a-z]+", "a", re.sub(r"[A-Z]+", "A", mark))
+
+
 _LIST_START = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivx]{1,4})\s*\)|\d{1,2}[.)]\s|[a-z][.)]\s)")
 _CAPTION = re.compile(
     r"^(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Exhibit)\s*[0-9]+[A-Za-z]?(?:\.[0-9]+)?"

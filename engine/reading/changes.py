@@ -217,3 +217,27 @@ def asked_direction(question: str) -> Direction | None:
     """For a yes/no question whether an item moved between two periods, the way it asks (else None)."""
     change = asked_change(question, question)
     return change.direction if change else None
+
+
+_CHANGE_NOUNS = (
+    # a "margin of" or "loss of" is a level ("an operating margin of 12%"), so neither is here
+    "increase decrease rise decline drop fall gain growth improvement reduction difference gap change jump lead"
+)
+_ROUGHLY = r"(?:about|approximately|around|roughly|nearly|almost|some|over|more than|less than|up to|only)"
+_STATED_BEFORE = re.compile(
+    rf"(?:\bby|\b(?:{'|'.join(_CHANGE_NOUNS.split())})s?\s+of)\b(?:\s+{_ROUGHLY})?\s*[$€£¥]?\s*$", re.I
+)
+"""Words right before a number that make it a change: "improved by 13.7 points", "an increase of $42 million"."""
+_STATED_AFTER = re.compile(
+    r"^\s*[$€£¥]?\s*[\d.,]*\s*%?\s*(?:(?!and\b|or\b|but\b)[\w-]+\s+){0,2}?(?:more|fewer|less|higher|lower|larger|smaller|greater|"
+    r"bigger|longer|shorter|faster|slower)(?:\s+[\w-]+){0,2}?\s+than\b",
+    re.I,
+)
+"""Words right after a number that make it a difference: "12 more stations than", "3.1 points higher than"."""
+
+
+def states_change(sentence: str, position: int) -> bool:
+    """Whether the number at ``position`` of ``sentence`` is stated as a change or a difference, not as a level:
+    a sentence that says by how much one thing exceeds another answers "by how much" by itself, with no
+    second value to subtract ("Heron 3 outran Heron 2 by 14 km", "four more berths than the old quay")."""
+    return bool(_STATED_BEFORE.search(sentence[:position]) or _STATED_AFTER.match(sentence[position:]))

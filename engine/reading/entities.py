@@ -119,9 +119,13 @@ def names_all(text: str, named: Sequence[str]) -> bool:
     return all(stems(word) <= held for word in named)
 
 
-_CLAUSE_BREAK = re.compile(r",\s*(?:which|while|whereas|compared|but)\b|;|\bcompared\s+(?:to|with)\b|\bthan\b", re.I)
+_CLAUSE_BREAK = re.compile(
+    r",\s*(?:which|while|whereas|compared|but)\b|;|\bcompared\s+(?:to|with)\b|\bthan\b|"
+    r"\b(?:well|far|just|slightly)\s+(?:below|above|behind|ahead\s+of|short\s+of)\b|\b(?:versus|vs\.?)(?=\s)",
+    re.I,
+)
 """Where a sentence passes from one clause to the next: "A reaches 70%, which improves B by 8 points" states A's
-value; B is named in another clause."""
+value; B is named in another clause; so is C in "A scores 8.6, well below C" or "A (8.6) versus C"."""
 _IDENTIFIER = re.compile(r"\b(?=[\w.-]*(?:\d|[a-z][A-Z]|[A-Z]{2}))[A-Za-z][\w.-]*[\w]")
 """A name written as an identifier: with a digit or capitals inside ("GPT-4", "PaLM-2L", "RoBERTa", "BERT")."""
 
@@ -146,5 +150,11 @@ def identifier_names(question: str) -> tuple[str, ...]:
 def named_in_another_clause(names: Sequence[str], sentence: str, position: int) -> list[str]:
     """Those of ``names`` (``identifier_names``) that ``sentence`` names only outside the clause of its number at
     ``position``: the number is another thing's ("X reaches 70%, which beats GPT-4 by 8 points")."""
-    clause, whole = own_clause(sentence, position).lower(), sentence.lower()
-    return [name for name in names if name.lower() in whole and name.lower() not in clause]
+    clause, whole = own_clause(sentence, position), sentence.lower()
+    return [name for name in names if name.lower() in whole and not _names_alone(name, clause)]
+
+
+def _names_alone(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` itself, not only a longer name that holds it: "Lynx-7" in "the Lynx-7
+    model", but not in "Lynx-7+Aux" or "Lynx-7b" (a variant is another thing), nor "BERT" in "RoBERTa"."""
+    return re.search(rf"(?<![\w+.-]){re.escape(name)}(?![\w+]|[-.]\w)", text, re.I) is not None

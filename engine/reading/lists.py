@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
-from engine.documents.layout import has_rows
+from engine.documents.layout import ITEM_MARK, has_rows, item_marker
 from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
 from engine.reading.passages import Unit
 
@@ -27,11 +27,12 @@ ITEM_SENTENCES = 2
 MAX_PAGES_ON = 1
 """A list runs across one page break at most (its continuation); further on is another passage."""
 
-_MARKER = re.compile(r"^\s*(?:[•▪◦●·■□➢►\-–*]\s*|\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+)\S")
-"""An item's own marker: a bullet, "1." / "1)", "(a)", "(iv)"."""
 _INLINE = re.compile(r"(?:^|(?<=[\s;:,]))\((?:[a-h]|[ivx]{1,4}|\d{1,2})\)\s+")
 """Items run together in one sentence: "... as follows: (a) the audit plan; (b) the fees; (c) ..."."""
-_FOLLOWING = re.compile(r"\b(?:the following|as follows|include|includes|including|are|is|were)\s*:\s*$", re.I)
+_FOLLOWING = re.compile(
+    r"\b(?:the following(?:\s+[\w\-]+){0,3}|as follows|include|includes|including|are|is|were)\s*:\s*$", re.I
+)
+"""What a lead says of what follows: "the following:", "the following three steps:", "as follows:", "include:"."""
 
 
 def block_position(unit: Unit) -> tuple[str, int, int]:
@@ -58,7 +59,7 @@ def announces(text: str) -> bool:
 
 def is_item(unit: Unit) -> bool:
     """A unit that opens an item: a marker, a list-item block, or a bold run-in term at its start."""
-    if unit.item.kind == "list_item" or _MARKER.match(unit.text):
+    if unit.item.kind == "list_item" or ITEM_MARK.match(unit.text):
         return True
     return any(t.strip() and unit.text.startswith(t.strip()) for t in unit.item.bold_terms)
 
@@ -115,12 +116,22 @@ def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> li
                     return rows[:limit]
             continue
         if is_item(unit):
+            if items and sibling_of(lead.text, unit.text):
+                break
             items.append(_item_unit(unit, units))
             continue
         if not items and position == 0 and _next_block(lead, unit):
             items.append(unit)  # the one passage the lead announces: a table or a paragraph
         break
     return items[:limit]
+
+
+def sibling_of(lead: str, item: str) -> bool:
+    """Whether ``item`` is the lead's sibling, not its item: both open with the same marker ("• Readings
+    vary in these cases:" over "· after a meal", "· after a bath", then "• Readings also vary ..."): a list
+    nested under an item ends where the outer list goes on."""
+    marker = item_marker(lead)
+    return marker is not None and item_marker(item) == marker
 
 
 def _item_unit(first: Unit, units: Sequence[Unit]) -> Unit:
@@ -234,5 +245,6 @@ __all__ = [
     "is_item",
     "is_lead",
     "items_after",
+    "sibling_of",
     "split_inline",
 ]

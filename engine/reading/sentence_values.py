@@ -99,6 +99,8 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         if parsed is None:
             continue
         value, unit, word, text = parsed
+        if value < 0 and _restated(sentence, m.start(), -value):
+            value, text = -value, text.strip("()")
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
@@ -108,6 +110,16 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
             )
         )  # fmt: skip
     return found + _spelled(item, sentence, periods)
+
+
+_SPELLED_BEFORE = re.compile(rf"\b(?P<word>{SPELLED_NUMBER})\s*$", re.I)
+
+
+def _restated(sentence: str, start: int, value: float) -> bool:
+    """A number in parentheses right after the same number spelled out ("six (6) presets", "thirty (30)
+    days") restates it, as contracts and manuals write; it is no negative amount."""
+    before = _SPELLED_BEFORE.search(sentence[:start])
+    return before is not None and SPELLED_NUMBERS.get(before.group("word").lower()) == value
 
 
 _SPELLED_MEASURE = re.compile(
@@ -164,3 +176,24 @@ def nearness(cell: Cell, wanted: set[str]) -> float:
     if len(clauses) > 1 and cell.position >= 0 and not own_named and any(stems(c) & wanted for c in clauses):
         return OTHER_CLAUSE
     return -0.2
+
+
+_OWN_PHRASE = re.compile(
+    r"[\s\d.,%$€£¥()]*(?:(?:million|billion|thousand|points?|percent|pp)\s+)?"
+    r"(?P<phrase>(?:for|on|in|at|among|across|with|from|under|of|per|during)\s+[^\d;]*)",
+    re.I,
+)
+"""The phrase a number's own preposition opens, up to the next number: "0.63 for the first task (..." ->
+"for the first task (". Sentences that state several numbers tell each one's thing this way ("71% on the reef
+set and 64% on the open-water set")."""
+
+
+def own_words(cell: Cell) -> set[str]:
+    """The stems of the phrase that says what a prose number is of (``_OWN_PHRASE``), or none: "and the
+    Heron 3 reached ..." after a number names the next number's thing, not this one's."""
+    if cell.is_row or cell.position < 0:
+        return set()
+    rest = cell.label[cell.position :]
+    number = NUMBER.match(rest)
+    found = _OWN_PHRASE.match(rest, number.end() if number else 0)
+    return stems(found.group("phrase")) if found else set()

@@ -132,6 +132,16 @@ def split_run_together(header: list[str]) -> list[str]:
     return out
 
 
+def word_columns(header: list[str], values: int) -> list[str] | None:
+    """The columns of a header whose one-word labels the text layer ran into fewer cells than the row has values
+    ("Test run | Hours Stops Faults" over "Kestrel | 412 9 2"): each word heads one value, left to right, when
+    the words are exactly as many as the values; else None."""
+    words = [w for cell in header[1:] for w in cell.split()]
+    if len(header) - 1 < values == len(words) and all(re.fullmatch(r"[A-Za-z][\w.&/-]*", w) for w in words):
+        return words
+    return None
+
+
 def period_columns(header: list[str], values: int) -> list[str] | None:
     """A row printing one value per period under a header that also has change columns ("2023 | 2022 | %
     Change" over a margin's "43.5% | 46.0%"): its values are the periods', left to right; else None."""

@@ -32,6 +32,7 @@ from engine.reading.table_rows import (
     split_run_together,
     unsplit_row,
     value_offset,
+    word_columns,
     wrapped_change_columns,
 )
 
@@ -338,6 +339,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = state.header[len(state.header) - len(values) :]  # right-aligned: the label column may be blank
     elif state.years and len(state.years) == amounts:
         columns = list(state.years)
+    elif state.header is not None and (words := word_columns(state.header, len(values))) is not None:
+        columns = words
     else:
         columns = []
     columns = with_spans(columns, state.spans)

@@ -9,7 +9,6 @@ in ("in USD billions"). ``rank_cells`` scores every ``Cell`` the evidence holds 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -18,7 +17,7 @@ from engine.reading.entities import Focus, focus_of, focus_score, named_words, n
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.periods import Period, periods_in, without_periods
-from engine.reading.sentence_values import OTHER_CLAUSE, nearness
+from engine.reading.sentence_values import OTHER_CLAUSE, nearness, own_words
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
@@ -379,12 +378,20 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
 
 def _by_column_words(matches: list[ValueMatch], question: set[str]) -> list[ValueMatch]:
     """Of one row's columns in the same period, the one whose header shares more of the question's words leads
-    ("Boats at Season End" over "Boats Launched" for the boats a fleet had at the season's end).
-    Only between a row's own columns: across rows the label decides."""
-    rows = Counter((m.cell.chunk_id, m.cell.label, m.period_match) for m in matches if m.cell.is_row)
-    return [
-        replace(m, score=round(m.score + COLUMN_WORD * min(3, len(_column_words(m.cell) & question)), 4))
-        if m.cell.is_row and rows[(m.cell.chunk_id, m.cell.label, m.period_match)] > 1
-        else m
-        for m in matches
-    ]
+    ("Boats at Season End" over "Boats Launched" for the boats a fleet had at the season's end); of one sentence's
+    numbers, the one whose own phrase does ("0.72 for the second task"). Across rows the label decides."""
+    groups: dict[tuple[str, str, bool | None], list[set[str]]] = {}
+    for m in matches:
+        groups.setdefault((m.cell.chunk_id, m.cell.label, m.period_match), []).append(_own_words(m.cell) & question)
+    scored = []
+    for m in matches:
+        group = groups[(m.cell.chunk_id, m.cell.label, m.period_match)]
+        own = _own_words(m.cell) & question
+        shared = set.intersection(*group) if len(group) > 1 else own  # words every sibling has tell none apart
+        scored.append(replace(m, score=round(m.score + COLUMN_WORD * min(3, len(own - shared)), 4)))
+    return scored
+
+
+def _own_words(cell: Cell) -> set[str]:
+    """A row's column header, or the phrase a prose number's preposition opens ("0.72 for the second task")."""
+    return _column_words(cell) if cell.is_row else own_words(cell)

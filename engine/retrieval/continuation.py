@@ -10,11 +10,10 @@ passes the chunks of the pages around the passage.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
-from engine.documents.layout import has_rows
+from engine.documents.layout import ITEM_MARK, has_rows, item_marker
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -56,8 +55,6 @@ def _leading(chunks: Sequence[Chunk], section: tuple[str, ...]) -> list[Chunk]:
 
 MAX_ANNOUNCED = 12
 """Items read after one lead: enough for any list a person asks about (``reading.lists.MAX_ITEMS``)."""
-_ITEM_MARK = re.compile(r"^\s*(?:[•▪◦●·■□➢►\-–*]\s*|\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s+)\S")
-"""An item's own marker: a bullet, "1." / "1)", "(a)", "(iv)"."""
 
 
 def item_block(chunk: Chunk) -> bool:
@@ -66,7 +63,7 @@ def item_block(chunk: Chunk) -> bool:
     (a table is one block, its bold row labels notwithstanding)."""
     if chunk.kind == "table" or has_rows(chunk.text):
         return False
-    if chunk.kind == "list_item" or _ITEM_MARK.match(chunk.text):
+    if chunk.kind == "list_item" or ITEM_MARK.match(chunk.text):
         return True
     return any(t.strip() and chunk.text.lstrip().startswith(t.strip()) for t in chunk.bold_terms)
 
@@ -93,6 +90,8 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
             # the list ends at the first block that is no item; a lone table or paragraph is one block, and
             # one opening the next page is left to the loop's continuation (measured against the cited passage)
             break
+        if found and item_marker(block.text) is not None and item_marker(block.text) == item_marker(chunk.text):
+            break  # the lead's sibling (same marker as the lead): the nested list under it has ended
         found.append(block)
     return tuple(found)
 

@@ -29,6 +29,7 @@ from engine.contracts import (
 )
 from engine.documents.text import listing_subject, stems
 from engine.reading.generation import ContextBundle, assemble_context
+from engine.reading.lists import announces
 from engine.reading.passages import mark_coverage, side_units, split_units
 from engine.retrieval.continuation import announced, continuation
 from engine.retrieval.index import DocumentIndex
@@ -145,7 +146,9 @@ class RunState:
         blocks: list[Hit] = []
         for hit in (h for h in ranked.hits if h.chunk.chunk_id in added):
             index = self.index_of(hit.chunk.doc_id)
-            whole = self.parsed.intent == "listing"  # a list asked for is read whole; otherwise one block, as before
+            # a list asked for is read whole, and so is one its lead announces ("the following steps:", "include:"):
+            # quoting the lead with one item would state a part of the list as all of it; otherwise one block
+            whole = self.parsed.intent == "listing" or announces(hit.chunk.text)
             for n, block in enumerate(announced(hit.chunk, _page_reader(index), whole) if index else (), start=1):
                 if block.chunk_id not in self.ledger and all(b.chunk.chunk_id != block.chunk_id for b in blocks):
                     # ranked just below its lead, one place further each: a long list does not crowd the evidence

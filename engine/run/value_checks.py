@@ -3,7 +3,7 @@
 A value answer (``engine.run.value_reader``) is complete only when nothing here objects: a reference the
 answer needs is still pending, a side is not covered, the question's term that tells one instrument from
 its siblings ("five-year") is in no cited line, a difference of two values is asked and only one value
-was read, or a ratio of two line items is asked and only one line item was read (in one year or several:
+was read (unless its sentence states it as the difference: "ahead by 14 km"), or a ratio of two line items is asked and only one line item was read (in one year or several:
 a three-year average of capex is not capex to revenue).
 """
 
@@ -16,6 +16,7 @@ from engine.contracts import SIDE_KINDS, AnswerWithEvidence, Caveat, Citation, P
 from engine.contracts import CaveatKind as K
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_difference, asks_quotient
+from engine.reading.changes import states_change
 from engine.reading.periods import periods_in
 from engine.reading.signals import missing_durations, needed_references
 from engine.reading.value_answer import ValueAnswer
@@ -42,7 +43,8 @@ def holds(
     computed = any(len(v.cells) > 1 for v in values)  # "3 year average": the span of a computation's inputs
     unnamed = [] if computed else missing_durations(parsed.original_question, [c.quote for c in cited])
     single = not computed_lines and all(len(v.cells) == 1 for v in values)
-    one_value = single and asks_difference(parsed.original_question)
+    stated = any(not c.is_row and states_change(c.quote, c.position) for v in values for c in v.cells)
+    one_value = single and asks_difference(parsed.original_question) and not stated
     terms = {cell.label.strip().lower() for v in values for cell in v.cells}
     one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question)
     needed = needed_references(answer.pending_references, parsed, [c.quote for c in cited])

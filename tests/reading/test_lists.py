@@ -270,3 +270,16 @@ def test_items_found_by_their_markers_are_stated_in_the_documents_order_not_by_s
     answer = ask("What are the three grades of fault in the pump log?", cue, third, first, second)
     grades = [line.split(". ", 1)[1][:7] for line in answer.text.splitlines() if line[:1].isdigit()]
     assert grades == ["Grade 1", "Grade 2", "Grade 3"], answer.text
+
+
+def test_a_nested_list_ends_where_the_outer_list_goes_on() -> None:
+    lead = ev(2, 3, "• Readings of the gauge drift in the following cases:", kind="list_item", score=0.9)
+    inner = [ev(2, 4 + i, f"· {text}", kind="list_item", score=0.2) for i, text in
+             enumerate(["Within an hour of a refill", "After a frost", "When the valve sticks"])]  # fmt: skip
+    outer = ev(2, 7, "• Readings can also drift when the gauge is knocked.", kind="list_item", score=0.2)
+    units = split_units([lead, *inner, outer])
+    found = items_after(next(u for u in units if u.item is lead), units)
+    assert [u.item for u in found] == inner, "the outer list's next item is no item of the nested list"
+    plain = ev(2, 3, "Readings of the gauge drift in the following cases:", score=0.9)
+    units = split_units([plain, *inner])
+    assert [u.item for u in items_after(next(u for u in units if u.item is plain), units)] == inner

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.contracts import EvidenceItem
 from engine.reading.line_items import line_item_names
-from engine.reading.table_rows import period_columns, split_run_together, wrapped_change_columns
+from engine.reading.table_rows import period_columns, split_run_together, word_columns, wrapped_change_columns
 from engine.reading.table_values import table_cells
 from engine.reading.value_answer import answer_value
 
@@ -58,3 +58,14 @@ def test_a_change_column_the_header_printed_on_its_own_line_is_the_rows_last_val
     rows = {(c.label, c.column): c.raw for c in table_cells(COSTS)}
     assert rows[("Pilotage", "2031")] == "1,210" and rows[("Pilotage", "2029")] == "990"
     assert rows[("Dredging", "2030")] == "655"
+
+
+def test_one_word_column_labels_run_into_one_cell_head_the_values_one_each() -> None:
+    assert word_columns(["Test run", "Hours Stops Faults"], 3) == ["Hours", "Stops", "Faults"]
+    assert word_columns(["Test run", "Hours Stops Faults"], 2) is None, "as many words as values, or none"
+    assert word_columns(["Test run", "Hours", "Stops"], 2) is None, "a header with a cell per value is read as is"
+    trials = EvidenceItem(chunk_id="d:p4:b0", doc_id="d", file_name="trials.pdf", page=4,
+                          text="Test run | Hours Stops Faults\nKestrel | 412 9 2\nOsprey | 388 14 5")  # fmt: skip
+    answer = answer_value("How many stops did the Osprey make in its test run?", ["stops", "Osprey"],
+                          line_item_names, [[trials]])  # fmt: skip
+    assert answer is not None and answer.statement == "Osprey, Stops: 14", answer

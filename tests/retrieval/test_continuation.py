@@ -103,3 +103,14 @@ def test_an_announcement_that_ends_its_section_brings_nothing():
     assert announced(page[0], _reader(_pages(page))) == (), "the next section's passage is not what was announced"
     heading = [_chunk(9, 0, "Plans", "We offer three plans:"), _chunk(9, 1, "Plans", "Gold", kind="heading")]
     assert announced(heading[0], _reader(_pages(heading))) == ()
+
+
+def test_an_announced_nested_list_ends_at_the_lead_s_sibling():
+    lead = _chunk(6, 2, "Care", "• Clean the filter in the following cases:", kind="list_item")
+    inner = [_chunk(6, 3 + i, "Care", f"· case {i}", kind="list_item") for i in range(3)]
+    sibling = _chunk(6, 6, "Care", "• Replace the filter once a year.", kind="list_item")
+    assert announced(lead, _reader(_pages([lead, *inner, sibling]))) == tuple(inner)
+    numbered = [_chunk(6, 3 + i, "Care", f"{i + 1}. step {i}", kind="list_item") for i in range(2)]
+    after = _chunk(6, 5, "Care", "3. step 2", kind="list_item")
+    plain = _chunk(6, 2, "Care", "Clean the filter as follows:")
+    assert announced(plain, _reader(_pages([plain, *numbered, after]))) == (*numbered, after), "one level: all"

@@ -52,3 +52,27 @@ def test_the_items_on_the_next_page_are_listed_under_their_lead(run: RunResult) 
     assert len(lines) == 4, "the plain paragraph after the items ends the list"
     assert {1, 2} <= {c.page for c in run.answer.citations if c.role == "answer"}
     assert "five" not in run.answer.text, "the count on page 3 is not the items asked"
+
+
+GAUGE = [
+    "<h1>Gauge Guide</h1><h2>1 Fitting</h2><p>" + FILLER * 6 + "</p>"
+    "<h2>2 Readings</h2><p>" + FILLER * 4 + "</p>"
+    "<p>The pressure gauge drifts in the following cases:</p>"
+    "<p>• Within an hour after the tank is refilled</p><p>• After a night of frost</p>"
+    "<p>• When the relief valve sticks open</p><p>• After the pipe is flushed with hot water</p>"
+    "<p>Readings taken at the same hour each day compare best.</p>"
+    "<h2>3 Storage</h2><p>" + FILLER * 6 + "</p>",
+]
+
+
+def test_a_list_its_lead_announces_is_read_whole_when_a_single_fact_is_asked(config: EngineConfig) -> None:
+    library = Library(config)
+    doc = pymupdf.open()
+    doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), GAUGE[0], css=CSS)
+    entry = library.ingest(doc.tobytes(), "gauge.pdf")
+    library.wait_for_background()
+    run = answer("In which cases does the pressure gauge drift?", [entry.doc_id], strategy="single_pass",
+                 library=library)  # fmt: skip
+    lines = run.answer.text.splitlines()
+    assert lines[0] == "The pressure gauge drifts in the following cases:", run.answer.text
+    assert len(lines) == 5 and "hot water" in lines[4], "all four items under the lead, not its first"

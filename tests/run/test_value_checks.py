@@ -70,6 +70,18 @@ def test_a_difference_asked_needs_more_than_one_value_read() -> None:
     assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
 
 
+def test_a_difference_its_sentence_states_answers_a_difference_asked() -> None:
+    parsed = parse_question("By how much does the Kestrel outrun the Osprey on one charge?")
+    said = EvidenceItem(chunk_id="d:p4:b0", doc_id="d", file_name="r.pdf", page=4,
+                        text="On one charge the Kestrel outruns the Osprey by 14.5 km in calm water.")  # fmt: skip
+    stated = ValueAnswer(statement="x", cells=tuple(cells_in([[said]])), label_cover=1.0, period_ok=True)
+    assert not holds(AnswerWithEvidence(text=""), parsed, [stated], _cited(stated), computed_lines=0).blocked
+    level = EvidenceItem(chunk_id="d:p4:b1", doc_id="d", file_name="r.pdf", page=4,
+                         text="On one charge the Kestrel runs 62.5 km in calm water.")  # fmt: skip
+    one = ValueAnswer(statement="x", cells=tuple(cells_in([[level]])), label_cover=1.0, period_ok=True)
+    assert holds(AnswerWithEvidence(text=""), parsed, [one], _cited(one), computed_lines=0).blocked
+
+
 def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
     parsed = parse_question("How much is Acme's long-term debt to total assets in FY2019?")
     value = _value("2019")
