@@ -226,11 +226,30 @@ def overlap_ratio(terms: Iterable[str], text: str) -> float:
     return sum(1 for t in terms if t in low) / len(terms)
 
 
+_IRREGULAR = {
+    # past forms of common verbs that suffix stripping cannot reach ("cash paid" for "how much did it pay"); words
+    # with another common sense are left out ("left", "won" the currency, "saw", "lead" the metal, "found")
+    **dict.fromkeys(["paid"], "pay"), **dict.fromkeys(["spent"], "spend"), **dict.fromkeys(["sold"], "sell"),
+    **dict.fromkeys(["bought"], "buy"), **dict.fromkeys(["made"], "make"), **dict.fromkeys(["held"], "hold"),
+    **dict.fromkeys(["grew", "grown"], "grow"), **dict.fromkeys(["rose", "risen"], "rise"),
+    **dict.fromkeys(["fell", "fallen"], "fall"), **dict.fromkeys(["lost"], "lose"),
+    **dict.fromkeys(["took", "taken"], "take"), **dict.fromkeys(["gave", "given"], "give"),
+    **dict.fromkeys(["brought"], "bring"), **dict.fromkeys(["built"], "build"), **dict.fromkeys(["kept"], "keep"),
+    **dict.fromkeys(["began", "begun"], "begin"), **dict.fromkeys(["chose", "chosen"], "choose"),
+    **dict.fromkeys(["wrote", "written"], "write"), **dict.fromkeys(["sent"], "send"),
+    **dict.fromkeys(["drove", "driven"], "drive"), **dict.fromkeys(["told"], "tell"),
+    **dict.fromkeys(["thought"], "think"), **dict.fromkeys(["taught"], "teach"), **dict.fromkeys(["sought"], "seek"),
+}  # fmt: skip
+
+
 @functools.lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
-    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read").
+    """A light stem: lower-case, common plural and verb endings stripped ("readings" -> "read"), and the past
+    forms of common irregular verbs taken to their base ("paid" -> "pay").
     Cached: a document's vocabulary is small and every passage score stems the same words again."""
     w = word.lower()
+    if w in _IRREGULAR:
+        w = _IRREGULAR[w]
     for group in ((("ies", "y"), ("s", "")), (("ied", "y"), ("ing", ""), ("ed", ""))):
         for suffix, repl in group:
             if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):

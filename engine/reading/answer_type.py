@@ -104,6 +104,10 @@ _STATEMENT_HEADS = frozenset({
     "dividends", "interest", "flow", "flows", "profit", "profits", "goodwill", "expenditures", "borrowings",
     "obligations", "loans", "deposits", "taxes", "depreciation", "amortization", "investments",
 })  # fmt: skip
+MONEY_FLOWS = frozenset({"payments", "repurchases", "purchases", "proceeds", "borrowings", "receipts", "outflows",
+                         "inflows"})  # fmt: skip
+"""The plural nouns a statement of cash flows names its money flows by ("repurchases of common stock", "proceeds
+from borrowings", "dividend payments"): what such a plural names is an amount, whatever the line item."""
 
 
 def asks_quotient(question: str) -> bool:
@@ -126,7 +130,7 @@ def value_never_answers(question: str) -> bool:
     parts of operating expenses"): a value may support its answer, never be it."""
     clause = main_clause(question)
     parts = _PARTS_OF.match(clause)
-    asks_parts = parts is not None and parts.group("noun").lower() not in _STATEMENT_HEADS
+    asks_parts = parts is not None and parts.group("noun").lower() not in _STATEMENT_HEADS | MONEY_FLOWS
     return expected_type(question) == "yes_no" or bool(_NOT_A_VALUE.match(clause)) or asks_parts
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from engine.contracts import ComparisonSide, Complexity, Intent, LayoutHint, ParsedQuestion, QuestionPart, RetrievalSpec
+from engine.contracts import ComparisonSide, Complexity, Intent, ParsedQuestion, QuestionPart, RetrievalSpec
 from engine.documents.text import (
     STOPWORDS,
     content_words,
@@ -17,6 +17,7 @@ from engine.documents.text import (
     split_reference,
 )
 from engine.reading.answer_shape import searched_topic, where_topic
+from engine.reading.answer_type import MONEY_FLOWS
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
     CONNECTORS,
@@ -26,7 +27,7 @@ from engine.reading.lexicon import (
     QUESTION_WORDS,
     SECTION_KINDS,
 )
-from engine.reading.periods import YEAR
+from engine.reading.question_hints import YEARISH, layout_hint
 from engine.reading.question_sides import find_sides, is_comparison, trim_side
 from engine.reading.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
 
@@ -125,46 +126,17 @@ def extract_keywords(question: str) -> list[str]:
 # Hints
 # --------------------------------------------------------------------------------------------
 
-_TABLE_CUES = re.compile(
-    r"\btables?\b|\btabulated\b|\bbalance sheets?\b|\bcash flows?\b|\bincome statements?\b|"
-    r"\bstatements? of (?:operations|income|cash|financial|comprehensive)|\bfinancial statements?\b|"
-    r"\bin (?:usd|eur|gbp|us\$|\$) ?(?:millions?|billions?|thousands?)\b|\(in (?:millions|billions|thousands)\)|"
-    r"\bbreakdown\b|\bper (?:segment|quarter|station|region|country)\b|"
-    r"\bwhere (?:do|does|did|is|are|were|was)\b.*\b(?:show|shown|report|reported|present|presented|list|listed)\b",
-    re.I,
-)
-_MEASURE_CUES = re.compile(r"\bhow much\b|\bwhat (?:is|was|were|are) the (?:percentage|share|ratio|rate)\b|"
-                           r"\bwhat percentage\b|\bpercent(?:age)?\b", re.I)  # fmt: skip
-_FIGURE_CUES = re.compile(r"\bfig(?:ure)?s?\b|\bcharts?\b|\bgraphs?\b|\bplots?\b|\bdiagrams?\b|\billustrat", re.I)
 # Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales, expenses,
 # earnings, EPS; "earnings release" names a document), measures (rate, share, ratio, score) and a
 # "what/which year" or "when" asking for a date. A bare "year" ("one quarter of the year") is not one.
 _VALUE_CUES = re.compile(
     r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
     r"ratio|rate|total|sum|average|mean|median|costs?|price|revenues?|count|score|accuracy|size|margin|capex|"
-    r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call)))\b|"
+    r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call))|"
+    rf"{'|'.join(sorted(MONEY_FLOWS))})\b|"
     r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
     re.I,
 )
-_YEARISH = re.compile(rf"\b(?:FY|Q[1-4])?\s?{YEAR}\b")
-
-
-def layout_hint(question: str, references: tuple[str, ...]) -> LayoutHint | None:
-    """``table`` or ``figure`` when the question points at one (explicit references win)."""
-    kinds = [split_reference(r)[0] for r in references]
-    if "Table" in kinds:
-        return "table"
-    if "Figure" in kinds:
-        return "figure"
-    if _TABLE_CUES.search(question):
-        return "table"
-    if _FIGURE_CUES.search(question):
-        return "figure"
-    if _MEASURE_CUES.search(question) and (
-        _YEARISH.search(question) or re.search(r"\$|usd|million|billion", question, re.I)
-    ):
-        return "table"
-    return None
 
 
 def section_hint(question: str, references: tuple[str, ...]) -> str | None:
@@ -213,8 +185,11 @@ def asks_for_value(question: str) -> bool:
 # Intent and complexity
 # --------------------------------------------------------------------------------------------
 
+_WHAT_PLURAL = re.compile(
+    r"^(?:which|what)\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-]+\s+){0,3}?(?P<things>[a-z\-]*[^s\W]s)\b", re.I
+)
+"""A question asking what some things are ("What are the main risks?"): a list, unless it asks amounts."""
 _LISTING = re.compile(
-    r"^(?:which|what)\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-]+\s+){0,3}?[a-z\-]*[^s\W]s\b|"
     r"\blist\b|\benumerate\b|\bname (?:all|the|every|each)\b|\ball (?:of )?the\b|\beach of the\b|"
     r"^(?:what|which)\s+(?:kinds?|types?|sorts?|forms?|categories)\s+of\b",
     re.I,
@@ -259,7 +234,11 @@ def detect_intent(question: str, keywords: list[str], references: tuple[str, ...
     if _CORPUS_WIDE.search(q) or (re.match(r"(?i)summari[sz]e\b", q) and len(keywords) <= 1):
         return "open_corpus_wide"
     plural_use = _PLURAL_USE.search(q) and not asks_for_value(q)
-    if _LISTING.search(q) or plural_use or expected_count(q):
+    # "What were the capital expenditures in 2019?" asks for amounts of a period, not for a list of things (its
+    # plural names an amount); "What were the parts of the fleet's running costs in 2031?" asks for a list
+    plural = _WHAT_PLURAL.search(q)
+    what_plural = plural and not (asks_for_value(plural.group("things")) and YEARISH.search(q))
+    if what_plural or _LISTING.search(q) or plural_use or expected_count(q):
         return "listing"
     if _MULTI_HOP.search(q):
         return "multi_hop"

@@ -204,7 +204,7 @@ def _without_common_tail(sides: list[str]) -> list[str]:
 
 
 def _same_kind(sides: list[str], left_text: str) -> list[str]:
-    """Compared sides are of one kind: when B is a period ("... in FY2022 compare to FY2021"), A is the
+    """Compared sides are of one kind: when B is a period ("... in FY2032 compared with FY2031"), A is the
     period the left phrase names, not its subject ("Boeing"). Periods are read as documents' sides are
     (``doc_sides.PERIOD``)."""
     if PERIOD.fullmatch(sides[1]) and not PERIOD.search(sides[0]):

@@ -232,3 +232,26 @@ def value_offset(columns: list[str], values: list[str]) -> int:
     if all(periods_in(c) for c in lead) and not any(periods_in(c) for c in tail):
         return 0
     return extra
+
+
+_PART_LABEL = re.compile(
+    r"(?:basic|diluted|domestic|international|foreign|federal|state(?: and local)?|local|current|deferred|"
+    r"u\.?s\.?|non-u\.?s\.?|united states|other countries)\s*(?:\(\d\))?",
+    re.I,
+)
+"""Row labels that name only a part of what the heading above them names ("Diluted" under "Earnings per common
+share:", "Federal" under "Current:"): read with the heading. Any other label ("Capital expenditures" under "Cash
+flows from investing activities:") names its line item by itself."""
+PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
+"""A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""
+_OPEN_HEADING = re.compile(r"\b(?:for|of|in|on|from|to|by|with|under)$", re.I)
+"""A heading that ends in a preposition ("Cash paid during the year for:"): each row under it finishes its phrase."""
+
+
+def read_under(heading: str, label: str) -> bool:
+    """Whether a row is read with the heading above it: a per-share heading's rows, a part's ("Diluted" under
+    "Earnings per common share:"), and any row under a heading its rows finish ("Interest" under "Cash paid
+    during the year for:" is the interest paid, not the interest expense)."""
+    return bool(
+        PER_SHARE_LABEL.search(heading) or _PART_LABEL.fullmatch(label.strip()) or _OPEN_HEADING.search(heading)
+    )

@@ -21,12 +21,14 @@ from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
+    PER_SHARE_LABEL,
     dated_years,
     footnoted,
     measure_groups,
     measure_headings,
     period_columns,
     period_led_columns,
+    read_under,
     repeated_columns,
     row_cells,
     split_run_together,
@@ -316,8 +318,7 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         state.years.append(wrapped.group(1))
         row = [wrapped.group(2), *values]
     state.in_rows = True
-    per_share = bool(PER_SHARE_LABEL.search(state.parent))
-    if state.parent and (per_share or _PART_LABEL.fullmatch(row[0].strip())):
+    if state.parent and read_under(state.parent, row[0]):
         # "Diluted" under "Earnings per common share:"; any row under "Basic Earnings Per Common Share" (a
         # heading without a colon whose rows repeat "Net income attributable to ..."): a per-share figure
         row = [f"{state.parent}: {row[0]}", *row[1:]]
@@ -385,15 +386,3 @@ def _cells_of_row(
             )
         )  # fmt: skip
     return found
-
-
-_PART_LABEL = re.compile(
-    r"(?:basic|diluted|domestic|international|foreign|federal|state(?: and local)?|local|current|deferred|"
-    r"u\.?s\.?|non-u\.?s\.?|united states|other countries)\s*(?:\(\d\))?",
-    re.I,
-)
-"""Row labels that name only a part of what the heading above them names ("Diluted" under "Earnings per common
-share:", "Federal" under "Current:"): read with the heading. Any other label ("Capital expenditures" under "Cash
-flows from investing activities:") names its line item by itself."""
-PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
-"""A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""

@@ -1,7 +1,7 @@
 """Sides of a question over several documents: one per document, each mapped to its document.
 
 Whichever backend parsed the question, code decides which document each side is about: a side the
-question names ("2018", "OpenAPI 3.1.0", "the HONOR Watch GS Pro") goes to the document that holds
+question names ("2031", "Tidewater 3.1", "the Heron Mk II") goes to the document that holds
 that name most distinctly (``engine.reading.doc_sides``); a document the question names by nothing
 still gets a side, labelled by its title or file name, so retrieval and the answer cover it too.
 """
@@ -67,7 +67,7 @@ def with_document_sides(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]
 
 
 def _without(keywords: Sequence[str], named: set[str]) -> tuple[str, ...]:
-    """The question's keywords without the words that name a side ("URL in OpenAPI 2.0" -> "URL in"):
+    """The question's keywords without the words that name a side ("berth fee in Tidewater 2.0" -> "berth fee in"):
     inside its own document a side's name says nothing about which passage answers."""
     kept: dict[str, None] = {}
     for keyword in keywords:

@@ -14,6 +14,9 @@ from engine.documents.text import stem, stems
         ("sensor", "sensors"),
         ("battery", "batteries"),
         ("flush", "flushing", "flushed"),
+        ("pay", "pays", "paying", "paid"),  # an irregular past form
+        ("spend", "spending", "spent"),
+        ("grow", "grew", "grown", "growing"),
     ],
 )
 def test_a_words_inflections_share_one_stem(forms: tuple[str, ...]) -> None:
@@ -26,3 +29,7 @@ def test_short_words_and_double_vowels_keep_their_e() -> None:
 
 def test_stop_words_have_no_stem() -> None:
     assert stems("the pump and the valve") == {stem("pump"), stem("valve")}
+
+
+def test_a_word_with_another_common_sense_is_not_taken_for_a_past_form() -> None:
+    assert stem("left") != stem("leave") and stem("won") != stem("win")

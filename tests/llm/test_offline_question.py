@@ -66,6 +66,11 @@ CASES: list[tuple[str, str, dict]] = [
     ("List all the datasets used for evaluation.", "listing", {"kw": ["datasets", "evaluation"]}),
     ("What baselines did they consider?", "listing", {"kw": ["baselines"]}),
     ("Which risk factors are described for the supply chain?", "listing", {"kw": ["supply chain"]}),
+    ("What were the components of ferry operating costs in FY2031?", "listing", {"kw": ["components"]}),
+    ("What are the main hazards listed for 2031?", "listing", {}),
+    # plurals that name amounts of a period are values, not lists
+    ("What were the repurchases of common stock in fiscal 2031?", "single_fact", {"value": True}),
+    ("What were the capital expenditures of the ferry line in 2031?", "single_fact", {"value": True}),
     # section retrieval
     ("What does Section 5.4 say about dropout?", "section_retrieval", {"section": "5.4", "refs": ["Section 5.4"]}),
     ("Summarize Item 7 of the 10-K.", "section_retrieval", {"section": "Item 7"}),

@@ -69,3 +69,16 @@ def test_one_word_column_labels_run_into_one_cell_head_the_values_one_each() -> 
     answer = answer_value("How many stops did the Osprey make in its test run?", ["stops", "Osprey"],
                           line_item_names, [[trials]])  # fmt: skip
     assert answer is not None and answer.statement == "Osprey, Stops: 14", answer
+
+
+def test_rows_under_a_heading_ending_in_a_preposition_finish_its_phrase() -> None:
+    flows = EvidenceItem(chunk_id="d:p7:b0", doc_id="d", file_name="ferries.pdf", page=7,
+                         text="(in millions) | 2031 | 2030\nProvision for income taxes | 900 | 800\n"
+                              "Cash paid during the year for:\nInterest | $ 149 | $ 124\nIncome taxes, net | $ 527 | $ 452\n"
+                              "NON-CASH FINANCING ACTIVITIES:\nDividends declared but not paid | 10 | 20")  # fmt: skip
+    labels = {c.label for c in table_cells([flows])}
+    assert "Cash paid during the year for: Income taxes, net" in labels and "Provision for income taxes" in labels
+    assert "Dividends declared but not paid" in labels, "a heading that ends in a noun is not finished by its rows"
+    answer = answer_value("How much cash did the ferry line pay for income taxes in 2031?",
+                          ["income taxes", "cash", "pay", "2031"], line_item_names, [[flows]])  # fmt: skip
+    assert answer is not None and "527" in answer.statement, answer

@@ -75,8 +75,8 @@ def test_a_long_section_is_read_on_for_a_few_chunks_only():
 
 def test_a_passage_ending_in_a_colon_is_read_with_the_block_it_announces():
     page = [
-        _chunk(9, 0, "Benefits", "The benefit payments to retirees are expected to be paid as follows:"),
-        _chunk(9, 1, "Benefits", "Year | Pension\n2024 | 1,097"),
+        _chunk(9, 0, "Benefits", "The ferry line plans its pension payments as follows:"),
+        _chunk(9, 1, "Benefits", "Year | Pension\n2040 | 1,305"),
         _chunk(9, 2, "Benefits", "Contributions were made in cash."),
     ]
     reader = _reader(_pages(page))

@@ -148,10 +148,10 @@ def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_us
 def _rates() -> bytes:
     doc = pymupdf.open()
     page = doc.new_page()
-    page.insert_text((72, 72), "Acme Corporation Annual Report 2022", fontsize=16)
+    page.insert_text((72, 72), "Acme Corporation Annual Report 2032", fontsize=16)
     page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
-    rows = [("(Millions)", "2022", "2021"), ("Net sales", "32,765", "31,657"),
-            ("Effective income tax rate", "(0.6)%", "14.8%"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    rows = [("(Millions)", "2032", "2031"), ("Net sales", "41,200", "39,850"),
+            ("Effective income tax rate", "(1.2)%", "12.9%"), ("Operating income", "8,120", "7,340")]  # fmt: skip
     for n, (label, current, prior) in enumerate(rows):
         for x, text in ((72, label), (360, current), (440, prior)):
             page.insert_text((x, 140 + 16 * n), text, fontsize=10)
@@ -161,16 +161,16 @@ def _rates() -> bytes:
 
 
 def test_two_years_of_one_document_each_read_in_their_own_column(config: EngineConfig) -> None:
-    doc_id = Library(config).ingest(_rates(), "acme_2022_annual_report.pdf").doc_id
-    result = engine.answer("How does the effective tax rate of Acme in FY2022 compare to FY2021?", [doc_id],
+    doc_id = Library(config).ingest(_rates(), "acme_2032_annual_report.pdf").doc_id
+    result = engine.answer("How does Acme's effective income tax rate for FY2032 compare with FY2031?", [doc_id],
                            strategy="auto", config=config)  # fmt: skip
-    assert [s.label for s in result.parsed_question.sides] == ["FY2022", "FY2021"]
+    assert [s.label for s in result.parsed_question.sides] == ["FY2032", "FY2031"]
     text = result.answer.text
     assert (
-        "FY2022: Effective income tax rate, 2022: -0.6%" in text
-        and "FY2021: Effective income tax rate, 2021: 14.8%" in text
+        "FY2032: Effective income tax rate, 2032: -1.2%" in text
+        and "FY2031: Effective income tax rate, 2031: 12.9%" in text
     )
-    assert "FY2021 is higher by 15.4 percentage points" in text, text
+    assert "FY2031 is higher by 14.1 percentage points" in text, text
     assert result.answer.complete_answer_found
 
 
