@@ -177,9 +177,14 @@ MAX_INLINE_ITEM_WORDS = 6
 """An item named inline is a name ("the Crawler", "grid search"), not a clause."""
 
 
+_RELATIVE = re.compile(r",\s*(?:which|who|whose|where)\b[^,;]*")
+"""A relative clause set off by commas after an item ("deep berths, which take tankers,"): it describes the item."""
+
+
 def _counted_enumeration(head: str, rest: str) -> tuple[str, list[str]] | None:
     """Items named after a colon ("A and B", "A, B and C") by a lead that counts exactly as many ("consists of
     two agents:"): the count is what tells a list from a clause that merely holds an "and"."""
+    rest = _RELATIVE.sub("", rest)  # "A, which ..., and B, which ...": the items are A and B
     pieces = re.split(r"(,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", rest.strip().rstrip("."))
     parts: list[str] = []
     for separator, part in zip(["", *pieces[1::2]], pieces[0::2], strict=True):

@@ -290,9 +290,15 @@ def _between_and(question: str) -> bool:
     """Whether a line holds "between ... and" (``\bbetween\b.+\band\b`` without its quadratic backtracking)."""
     for line in question.splitlines():  # ".+" does not cross a line break
         between = re.search(r"\bbetween\b", line, re.I)
+        if between and _GERUND.search(line[: between.start()]):
+            continue  # "round-tripping between YAML and JSON": an activity that joins the two, not a comparison
         if between and re.search(r"\band\b", line[between.end() + 1 :], re.I):
             return True
     return False
+
+
+_GERUND = re.compile(r"\b[a-z][a-z-]*[^aeiou\W]ing\s*$", re.I)
+"""An activity named right before "between" ("switching between", "round-tripping between"); not "during"."""
 
 
 def is_comparison(question: str, sides: list[str]) -> bool:

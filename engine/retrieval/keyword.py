@@ -28,7 +28,7 @@ from whoosh.analysis.tokenizers import default_pattern
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
 from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
-from whoosh.lang.porter import stem
+from whoosh.lang.porter import stem as porter_stem
 from whoosh.qparser import MultifieldParser, OrGroup
 from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
@@ -42,7 +42,7 @@ from engine.retrieval.hit_map import ChunkMap
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 """Bump when the schema or the term computation changes: older indexes read as stale and are rebuilt."""
 META_NAME = "loupe-index.json"
 _WHOOSH_SUFFIXES = (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp")
@@ -56,6 +56,18 @@ _WORD = re.compile(default_pattern.pattern.replace("(\\.?", "(?:\\.?"))
 """Whoosh's token pattern without its capturing group, so ``findall`` returns whole tokens."""
 _STEMS: dict[str, str] = {}
 _MAX_STEMS = 200_000
+
+
+_DOUBLED = re.compile(r"([b-dghj-km-npqrtv-y])\1$")
+
+
+def stem(word: str) -> str:
+    """Whoosh's Porter stem, with the step its port skips: a consonant doubled before "-ing" or "-ed" is undone
+    ("tripping" -> "trip", as "trip"; whoosh gives "tripp"), so a question's "round-tripping" finds "round-trip"."""
+    term = porter_stem(word)
+    if term != word and word.endswith(("ing", "ed")) and len(term) >= 4 and _DOUBLED.search(term):
+        return term[:-1]
+    return term
 
 
 def _stem_all(words: list[str]) -> list[str]:
@@ -93,8 +105,8 @@ class _PrecountedText(TEXT):
 
 def _schema(config: RetrievalConfig) -> Schema:
     return Schema(
-        body=_PrecountedText(analyzer=StemmingAnalyzer(), phrase=False),
-        section=_PrecountedText(analyzer=StemmingAnalyzer(), phrase=False, field_boost=config.heading_boost),
+        body=_PrecountedText(analyzer=StemmingAnalyzer(stemfn=stem), phrase=False),
+        section=_PrecountedText(analyzer=StemmingAnalyzer(stemfn=stem), phrase=False, field_boost=config.heading_boost),
     )
 
 

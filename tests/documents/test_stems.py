@@ -17,6 +17,10 @@ from engine.documents.text import stem, stems
         ("pay", "pays", "paying", "paid"),  # an irregular past form
         ("spend", "spending", "spent"),
         ("grow", "grew", "grown", "growing"),
+        ("moor", "moored", "mooring"),
+        ("trip", "tripping", "tripped"),  # a consonant doubled before the ending
+        ("staff", "staffed"),  # a base that ends in a double consonant keeps it
+        ("fall", "falling"),
     ],
 )
 def test_a_words_inflections_share_one_stem(forms: tuple[str, ...]) -> None:

@@ -179,9 +179,16 @@ def test_index_terms_are_the_stemming_analyzer_terms(text):
 
     from whoosh.analysis import StemmingAnalyzer
 
-    from engine.retrieval.keyword import index_terms
+    from engine.retrieval.keyword import index_terms, stem
 
-    assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+    assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer(stemfn=stem)(text)))
+
+
+def test_a_consonant_doubled_before_its_ending_is_undone_in_the_index_terms():
+    from engine.retrieval.keyword import stem
+
+    assert stem("mooring") == stem("moor") and stem("tripping") == stem("trip") == "trip"
+    assert stem("planned") == stem("plan") and stem("falling") == stem("fall") and stem("staffed") == stem("staff")
 
 
 def test_index_terms_match_on_random_text():
