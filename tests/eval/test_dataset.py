@@ -21,7 +21,7 @@ BASE = {
     "id": "a",
     "doc": "papers/x.pdf",
     "question": "What?",
-    "answer": "$1577.00",
+    "answer": "$1264.00",
     "evidence_pages": [60],
     "type": "t",
 }
@@ -31,7 +31,7 @@ def test_single_doc_string_answer(tmp_path: Path) -> None:
     s = load_eval_set(_write(tmp_path, BASE, {**BASE, "id": "b", "answer": ["no", "No"], "evidence_pages": []}))
     assert s.name == "set" and len(s.questions) == 2
     first, second = s.questions
-    assert first.docs == ("papers/x.pdf",) and first.answers == ("$1577.00",)
+    assert first.docs == ("papers/x.pdf",) and first.answers == ("$1264.00",)
     assert first.gold_pages == (GoldPage(doc="papers/x.pdf", page=60),)
     assert second.answers == ("no", "No") and second.gold_pages == () and second.line == 2
 

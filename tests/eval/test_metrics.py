@@ -11,7 +11,7 @@ from engine.eval.metrics import aggregate, failure_score, page_recall_precision,
 from tests.eval.factories import DOC, run_result
 
 
-def _q(pages=(3, 5), answer=("18.29%",), type_="cross_page", qid="q1") -> EvalQuestion:
+def _q(pages=(3, 5), answer=("27.46%",), type_="cross_page", qid="q1") -> EvalQuestion:
     return EvalQuestion(
         id=qid, docs=("a.pdf",), question="q?", answers=answer,
         gold_pages=tuple(GoldPage(doc="a.pdf", page=p) for p in pages), type=type_,
@@ -24,17 +24,17 @@ IDS = {"a.pdf": DOC}
 @pytest.mark.parametrize(
     ("gold", "answer", "expected"),
     [
-        ("$1,577.00", "Capital expenditure was 1577 in FY2018.", True),
-        ("$1577.00", "purchases of PP&E: $1,577 million", True),
-        ("1577", "$1,577.00", True),
-        ("18.29%", "about 18.29 percent of the population", True),
-        ("18.29 percent", "18.29%", True),
+        ("$1,264.00", "Capital expenditure was 1264 in FY2038.", True),
+        ("$1264.00", "purchases of PP&E: $1,264 million", True),
+        ("1264", "$1,264.00", True),
+        ("27.46%", "about 27.46 percent of the population", True),
+        ("27.46 percent", "27.46%", True),
         ("8.7", "8.70", True),
         ("$8.70", "$8.7 billion", True),
-        ("1577", "1,600", False),  # 1.5 % off: outside the 1 % tolerance
+        ("1264", "1,283", False),  # 1.5 % off: outside the 1 % tolerance
         ("100", "101", True),  # 1 % off: inside
         ("3", "FY2013 revenue", False),  # digits inside a word are not a number
-        ("Louis XIV", "The band LOUIS  XIV formed first.", True),
+        ("Harbour XII", "The band HARBOUR  XII formed first.", True),
         ("no", "I do not know", False),  # whole words only
         ("2.5-3cm", "between 2.5-3 cm", True),
         ("['green', 'yellow']", "Yellow and green.", True),
@@ -83,13 +83,13 @@ def test_long_and_empty_golds_are_not_scored() -> None:
 
 
 def test_alternatives_any_match() -> None:
-    assert answer_match(["Marsilea", "Marsilea genus"], "It is the Marsilea.") is True
-    assert answer_match(["yes", "Marsilea"], "none of them") is False
+    assert answer_match(["Tarnweed", "Tarnweed genus"], "It is the Tarnweed.") is True
+    assert answer_match(["yes", "Tarnweed"], "none of them") is False
 
 
 def test_normalize_answer() -> None:
-    assert normalize_answer("  $1,577.00 USD ") == "1577"
-    assert normalize_answer("18.29 Percent") == "18.29%"
+    assert normalize_answer("  $1,264.00 USD ") == "1264"
+    assert normalize_answer("27.46 Percent") == "27.46%"
     assert normalize_answer("2.50") == "2.5"
 
 
@@ -112,7 +112,7 @@ def test_recall_without_gold_or_citations() -> None:
 
 
 def test_score_run_answerable() -> None:
-    score = score_run(_q(), "dispatched", run_result(pages=(3, 4), text="It is 18.29 percent."), IDS)
+    score = score_run(_q(), "dispatched", run_result(pages=(3, 4), text="It is 27.46 percent."), IDS)
     assert score.recall == 0.5 and score.precision == 0.5
     assert score.retrieved_recall == 0.5 and score.retrieved_pages == 2
     assert score.answer_match is True and score.correct is True
@@ -133,11 +133,11 @@ def test_unanswerable_correct_when_run_declines() -> None:
 def test_a_decline_that_quotes_the_gold_value_in_its_closest_passages_is_no_match() -> None:
     """An answer under the claim line that only offers its closest passages (support) states nothing, even
     when a passage holds the gold value; it counts as declined."""
-    support = (Citation(chunk_id="c1", doc_id=DOC, page=3, quote="It is 18.29 percent.", role="support"),)
+    support = (Citation(chunk_id="c1", doc_id=DOC, page=3, quote="It is 27.46 percent.", role="support"),)
     stated = (support[0].model_copy(update={"role": "answer"}),)
-    text = "The evidence does not establish an answer.\nClosest passages:\nIt is 18.29 percent."
+    text = "The evidence does not establish an answer.\nClosest passages:\nIt is 27.46 percent."
     offered = score_run(_q(), "auto", run_result(pages=(3,), text=text, citations=support), IDS)
-    answered = score_run(_q(), "auto", run_result(pages=(3,), text="It is 18.29 percent.", citations=stated), IDS)
+    answered = score_run(_q(), "auto", run_result(pages=(3,), text="It is 27.46 percent.", citations=stated), IDS)
     assert offered.declined and offered.answer_match is False
     assert not answered.declined and answered.answer_match is True
     summary = next(s for s in aggregate([offered, answered]) if s.slice == "all")
@@ -155,7 +155,7 @@ def test_aggregate_hand_computed() -> None:
     q2 = _q(pages=(7,), answer=("42",), type_="single_page", qid="q2")
     q3 = _q(pages=(), answer=("Not answerable",), type_="unanswerable", qid="q3")
     rows = [
-        score_run(q1, "sp", run_result(pages=(3,), text="18.29%", latency_ms=100, tokens=(500, 500)), IDS),
+        score_run(q1, "sp", run_result(pages=(3,), text="27.46%", latency_ms=100, tokens=(500, 500)), IDS),
         score_run(
             q2, "sp", run_result(pages=(7, 8), text="41", latency_ms=300, tokens=(1500, 500), exhausted=True), IDS
         ),

@@ -22,7 +22,7 @@ ROWS = [
         "id": "q1",
         "doc": "a.pdf",
         "question": "What is the rate?",
-        "answer": "18.29%",
+        "answer": "27.46%",
         "evidence_pages": [3, 5],
         "type": "cross_page",
     },
@@ -55,7 +55,7 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
         calls.append({"question": question, "strategy": kwargs["strategy"], "top_k": kwargs["top_k"]})
         if question == "boom":
             raise LoupeError("the backend failed")
-        return run_result(pages=(3,), text="It is 18.29 percent.", strategy=kwargs["strategy"])
+        return run_result(pages=(3,), text="It is 27.46 percent.", strategy=kwargs["strategy"])
 
     monkeypatch.setattr(runner, "engine_answer", lambda: (answer, lambda config: None))
     return calls

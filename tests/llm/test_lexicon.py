@@ -52,8 +52,8 @@ def test_the_glossary_holds_no_misspelling_or_phrasing_of_one_question(phrase):
         "Work out what is asked by drawing on the figures shown.",
         "Address the question by adopting the perspective of an analyst.",
         "Tackle the problem by taking the usual definition.",
-        "Relying on the statement of cash flows, explain.",
-        "Using the line items clearly shown, compute it.",
+        "Relying on the table of cash flows, explain.",
+        "Using the rows printed on that page, compute it.",
         "If operating margin tells little about a business of this type, say so and give the reason.",
         "List the chapter titles in bullet form.",
         "We need to work out a finance ratio.",
@@ -69,7 +69,7 @@ def test_phrasings_outside_the_general_openings_are_not_instructions(sentence):
 @pytest.mark.parametrize(
     "sentence",
     ["Round the result to two decimals.", "Answer in EUR thousands.", "Give me an integer.",
-     "Directly answer yes or no.", "The answer should be a list."],
+     "Directly answer with one word, yes or no.", "The answer must come as a list."],
 )  # fmt: skip
 def test_general_answer_format_instructions_are_set_aside(sentence):
     assert focus(f"What is the operating margin of the group? {sentence}").content == (

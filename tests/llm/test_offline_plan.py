@@ -32,7 +32,7 @@ def make(question: str) -> ExecutionPlan:
 
 
 def test_comparison_is_split_per_side():
-    queries = [q.query for q in plan("Were Copper Kettle and Nightjar formed in the same city?").sub_queries]
+    queries = [q.query for q in plan("Were Copper Kettle and Nightjar founded in the same town?").sub_queries]
     assert len(queries) == 2
     assert queries[0].startswith("Copper Kettle") and queries[1].startswith("Nightjar")
 
@@ -63,9 +63,9 @@ def test_replan_with_only_repeated_gaps_still_proposes_something_new():
 
 
 def test_sufficiency_needs_evidence_for_every_side():
-    question = "Were Copper Kettle and Nightjar formed in the same city?"
-    goo = ev(3, "The Copper Kettle are a rock band formed in 1986 in Buffalo, New York.")
-    echo = ev(9, "Nightjar is a band formed in Chino, California in 2009.")
+    question = "Were Copper Kettle and Nightjar founded in the same town?"
+    goo = ev(3, "The Copper Kettle are a rock band founded in 1979 in Port Elsby, Maine.")
+    echo = ev(9, "Nightjar is a band founded in Dunmore Flats, Oregon in 2012.")
     partial = judge(question, goo)
     assert not partial.sufficient and partial.missing and partial.missing[0].startswith("Nightjar")
     assert judge(question, goo, echo).sufficient

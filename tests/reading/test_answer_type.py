@@ -54,14 +54,14 @@ def test_a_number_spelled_as_a_word_is_a_number_the_answer_states():
 @pytest.mark.parametrize(
     ("question", "quotient"),
     [
-        ("What is Net Debt to Total Equity for Acme in FY2021?", True),
-        ("What is the net debt to EBITDA ratio of Acme in FY2016?", True),
+        ("What is Net Debt to Total Equity for Acme in FY2035?", True),
+        ("What is the net debt to EBITDA ratio for Acme in FY2036?", True),
         ("What is the debt-to-equity ratio of Acme?", True),
         ("What is the ratio of inventory to sales?", True),
-        ("What is total operating income to total assets for Acme in FY2016?", True),
+        ("What is total operating income to total assets for Acme in FY2036?", True),
         ("What is the maximum time to charge the battery?", False),  # "A to B" between no two line items
-        ("What was the change in revenue from 2019 to 2020?", False),
-        ("What is the current ratio of Acme in FY2021?", False),  # one named ratio, not two terms
+        ("What was the change in revenue from 2039 to 2040?", False),
+        ("What is the current ratio of Acme in FY2035?", False),  # one named ratio, not two terms
         ("How much did the ferry line plan to pay to its pensioners in 2040?", False),
     ],
 )
@@ -72,13 +72,13 @@ def test_asks_quotient(question, quotient):
 @pytest.mark.parametrize(
     ("question", "never"),
     [
-        ("What are the components of operating expenses for Acme in FY2017?", True),  # its parts, not its amount
+        ("What are the components of Acme's operating expenses in FY2037?", True),  # its parts, not its amount
         ("What were the main drivers of the decline in margin?", True),
         ("Which company acquired Acme?", True),
         ("Did Acme pay a dividend?", True),
         ("What were the revenues of the cloud segment in 2021?", False),  # a line item's own plural
         ("What were the repurchases of common stock in fiscal 2031?", False),  # a money flow's plural
-        ("What is the cost of sales for Acme in FY2017?", False),
+        ("What is the cost of sales for Acme in FY2037?", False),
     ],
 )
 def test_value_never_answers(question, never):

@@ -62,8 +62,8 @@ def test_a_follow_up_keeps_the_one_document_its_previous_turn_was_read_from():
 
 def test_a_document_is_named_as_its_pages_spell_its_file_name():
     assert ACME.name == "Acme" and GLOBEX.name == "Globex"
-    pages = "FORM 10-K\nJOHNSON & JOHNSON\nNew Brunswick"
-    assert entity_name("JOHNSON_JOHNSON_2031_10K.pdf", pages, "Johnson & Johnson reported") == "Johnson & Johnson"
+    pages = "FORM 10-K\nBARLOW & BARLOW\nPort Elsby"
+    assert entity_name("BARLOW_BARLOW_2031_10K.pdf", pages, "Barlow & Barlow reported") == "Barlow & Barlow"
     # a name written without its space in the file name, set in capitals on the cover page
     assert entity_name("GREENLEAF_2031_10K.pdf", "GREEN LEAF INC.", "Green Leaf sells tea") == "Green Leaf"
     assert entity_name("report_2031.pdf", "Annual report of Zenith Ltd") == ""

@@ -137,7 +137,7 @@ def test_rows_the_table_finder_split_into_cells_are_not_read_loosely() -> None:
 
 def test_a_header_naming_only_part_of_the_measure_is_not_its_column() -> None:
     table = loose_tables([item("Segment | Net Margin\nRetail 120 4.1\nWholesale 95 6.3")])
-    assert pick_text("Which segment had the lowest net revenue?", table) == ""
+    assert pick_text("Which segment posted the lowest net revenue?", table) == ""
     assert pick_text("Which segment had the lowest net?", table).startswith("Wholesale: Net 95")
 
 
@@ -214,7 +214,7 @@ def test_a_capitalised_column_name_that_spells_a_stop_word_is_still_a_name() -> 
 
 def test_a_header_that_is_the_measures_head_noun_is_its_column_and_rows_named_whole_are_compared() -> None:
     table = [table_cells([item("Segment results (Millions) | Sales | Income\nGarden Tools | 6,021 | 1,799\n"
-                               "Pumps | 4,796 | 1,027\nTotal Company | 32,765 | 7,207")])]  # fmt: skip
+                               "Pumps | 4,796 | 1,027\nTotal Company | 27,430 | 5,962")])]  # fmt: skip
     text = pick_text("Which segment had higher net sales, Garden Tools or Pumps?", table)
     assert text.startswith("Garden Tools: Sales 6,021 (the highest of 2 rows)"), text
     text = pick_text("Which segment had lower net sales, Garden Tools or Pumps?", table)

@@ -63,7 +63,7 @@ def test_a_change_between_two_named_periods_is_the_later_value_less_the_earlier(
     "question",
     [
         "What was the percentage change in dock fees from 2030 to 2031?",
-        "What is the change in dock fees as a percentage between 2030 and 2031?",
+        "Express as a percentage the change in dock fees from 2030 to 2031.",
         "What is the dock fees growth rate from 2030 to 2031?",
         "By what percent did dock fees increase from 2030 to 2031?",
         "What was the change in dock fees from 2030 to 2031, in %?",
@@ -101,19 +101,19 @@ def test_the_answer_states_a_change_in_the_items_unit_with_both_inputs() -> None
 
 
 RATES = [
-    item("Effective rates | 2031 | 2030", n=0),
-    item("Effective levy rate | 18.5% | 21.0%\nLevy paid | 312 | 298", n=1),
+    item("Blended rates | 2031 | 2030", n=0),
+    item("Blended levy rate | 18.5% | 21.0%\nLevy paid | 312 | 298", n=1),
 ]
 
 
 def test_a_change_asked_in_the_past_tense_is_read_too() -> None:
-    formula = parse_formula("How much has the effective levy rate changed between 2030 and 2031?")
-    assert formula is not None and formula.op == "-" and operands(formula) == ["effective levy rate"], formula
+    formula = parse_formula("How much has the blended levy rate changed between 2030 and 2031?")
+    assert formula is not None and formula.op == "-" and operands(formula) == ["blended levy rate"], formula
 
 
 def test_a_change_of_a_percentage_is_stated_in_percentage_points() -> None:
     answer = answer_value(
-        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        "How much has the blended levy rate changed between 2030 and 2031?", ["blended levy rate"],
         line_item_names, [RATES],
     )  # fmt: skip
     assert answer is not None and answer.statement.startswith("-2.5 percentage points"), answer
@@ -121,11 +121,11 @@ def test_a_change_of_a_percentage_is_stated_in_percentage_points() -> None:
 
 
 def test_numbers_stated_respectively_for_named_periods_are_each_of_its_own_period() -> None:
-    said = [item("The effective levy rate was 19.4 percent and 22.1 percent for 2031 and 2030, respectively.")]
+    said = [item("The blended levy rate was 19.4 percent and 22.1 percent for 2031 and 2030, respectively.")]
     cells = cells_in([said])
     assert [(c.raw, [p.year for p in c.periods]) for c in cells] == [("19.4 percent", [2031]), ("22.1 percent", [2030])]
     answer = answer_value(
-        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        "How much has the blended levy rate changed between 2030 and 2031?", ["blended levy rate"],
         line_item_names, [said],
     )  # fmt: skip
     assert answer is not None and answer.statement.startswith("-2.7 percentage points"), answer
@@ -137,9 +137,9 @@ def test_without_respectively_a_sentence_s_numbers_keep_all_its_periods() -> Non
 
 
 def test_one_number_is_never_both_periods_values_of_a_change() -> None:
-    said = [item("The effective levy rate reached 19.4 percent in 2031, its highest since 2030.")]
+    said = [item("The blended levy rate reached 19.4 percent in 2031, its highest since 2030.")]
     answer = answer_value(
-        "How much has the effective levy rate changed between 2030 and 2031?", ["effective levy rate"],
+        "How much has the blended levy rate changed between 2030 and 2031?", ["blended levy rate"],
         line_item_names, [said],
     )  # fmt: skip
     assert answer is None or not answer.statement, answer

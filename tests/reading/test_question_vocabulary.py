@@ -15,8 +15,8 @@ from engine.reading.question import parse_question
     ("question", "content", "dropped"),
     [
         (
-            "What is the net debt in FY2016? Round the result to two decimals.",
-            "What is the net debt in FY2016?",
+            "What is the net debt in FY2036? Round the result to two decimals.",
+            "What is the net debt in FY2036?",
             1,
         ),
         (
@@ -43,11 +43,11 @@ from engine.reading.question import parse_question
             0,
         ),
         (
-            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
-            "What is the turnover ratio? Turnover ratio is defined as: sales / average assets.",
+            "What is the berth turnover? Berth turnover is defined as: sailings / average berths.",
+            "What is the berth turnover? Berth turnover is defined as: sailings / average berths.",
             0,
         ),
-        ("What is the FY2019 capex (in USD millions) for the group?", "What is the FY2019 capex for the group?", 0),
+        ("What is the FY2039 capex (in USD millions) for the group?", "What is the FY2039 capex for the group?", 0),
     ],
 )
 def test_focus_sets_answer_format_instructions_aside(question, content, dropped):
@@ -57,16 +57,18 @@ def test_focus_sets_answer_format_instructions_aside(question, content, dropped)
 
 
 def test_focus_keeps_a_question_that_only_looks_like_an_instruction():
-    assert focus("Write down the pseudo code of step 5.").content == "Write down the pseudo code of step 5."
+    assert focus("Write down the pseudocode for step 4 of the search.").content == (
+        "Write down the pseudocode for step 4 of the search."
+    )
     assert focus("Format the deadline on page 9 as YYYY-MM-DD.").instructions == ()
 
 
 def test_focus_reports_the_named_financial_statements():
     found = focus(
-        "From the cash flow statement, answer this question: how much cash did operations "
-        "generate in FY2016? Base your answer on the P&L as well as the statement of financial position."
+        "According to the cash flows statement, answer this question: how much cash did operations "
+        "produce in FY2036? Base your answer on the P&L and on the statement of financial condition too."
     )
-    assert found.content.startswith("how much cash did operations generate")
+    assert found.content.startswith("how much cash did operations produce")
     assert set(found.sources) == {CASH_FLOW, INCOME, BALANCE}
     assert statements_named("the weather report") == ()
 
@@ -80,7 +82,7 @@ def test_glossary_maps_question_terms_to_document_words_and_statements():
 
 
 def test_enrich_appends_document_words_once_and_keeps_the_question_words():
-    parsed = parse_question("How large was the FY2016 capital expenditure of the group? Answer in EUR millions.")
+    parsed = parse_question("How large was the FY2036 capital expenditure of the group? Answer in EUR millions.")
     assert parsed.instructions == ("Answer in EUR millions.",)
     enriched = enrich(parsed)
     assert enriched.retrieval.main_query.startswith(parsed.retrieval.main_query)

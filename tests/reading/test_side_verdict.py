@@ -27,7 +27,7 @@ def test_a_comparison_of_ends_reads_the_end_of_a_span() -> None:
 
 def test_a_more_comparative_picks_the_larger_amount_of_the_counted_thing() -> None:
     sides = {"Alpha": "Alpha is a genus of about 40 species of shrubs.", "Beta": "Beta is a genus of a single species."}
-    verdict = side_verdict("Which genus has more species, Alpha or Beta?", sides)
+    verdict = side_verdict("Of the plant groups Alpha and Beta, which counts more species?", sides)
     assert verdict is not None and verdict.startswith("Alpha (40, against 1 for Beta)")
 
 
@@ -38,18 +38,18 @@ def test_a_fewer_comparative_picks_the_smaller_amount() -> None:
 
 
 def test_no_verdict_when_a_side_states_no_amount_of_the_counted_thing() -> None:
-    sides = {"Cal Dee": "Cal Dee (born January 14, 1966) is an actor.", "Di Fox": "Di Fox has won four awards."}
-    assert side_verdict("Who has won more awards, Cal Dee or Di Fox?", sides) is None
+    sides = {"Cal Dee": "Cal Dee (born January 14, 1966) is an actor.", "Di Fox": "Di Fox has collected four trophies."}
+    assert side_verdict("Which of Cal Dee and Di Fox collected more trophies?", sides) is None
 
 
 def test_same_place_is_answered_no_when_the_places_differ() -> None:
-    verdict = side_verdict("Were Heron and Swift formed in the same city?", {"Heron": HERON, "Swift": SWIFT})
+    verdict = side_verdict("Did Heron and Swift start out in the same town?", {"Heron": HERON, "Swift": SWIFT})
     assert verdict is not None and verdict.startswith("No: Leeds, England for Heron, Tulsa, Oklahoma for Swift")
 
 
 def test_same_place_is_answered_yes_when_they_share_a_place() -> None:
     sides = {"Heron": HERON, "Wren": "Wren is a band formed in 2004 in Leeds."}
-    verdict = side_verdict("Were Heron and Wren formed in the same city?", sides)
+    verdict = side_verdict("Do Heron and Wren come from the same town?", sides)
     assert verdict is not None and verdict.startswith("Yes")
 
 

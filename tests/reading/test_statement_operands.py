@@ -224,8 +224,8 @@ def test_a_joint_ventures_combined_figures_are_theirs_not_the_filers() -> None:
 
 def test_income_from_continuing_operations_is_not_operating_income_and_a_stated_increase_is_no_input() -> None:
     page = [item("Tarn Corp. Consolidated Statements of Income\n(millions) | 2041 | 2040\n"
-                 "Revenues | 81,288 | 41,651\nIncome from continuing operations | 22,459 | 7,047", page=57),
-            item("The increase in Income from continuing operations before taxes on income of $17.3 billion in 2041 "
+                 "Revenues | 64,917 | 47,203\nIncome from continuing operations | 18,512 | 6,130", page=57),
+            item("The increase in Income from continuing operations before taxes on income of $12.4 billion in 2041 "
                  "was primarily attributable to higher revenues.", page=34)]  # fmt: skip
     margin = _value("What was Tarn's operating margin in 2041?", ["operating margin"], [page])
     assert not margin.statement and margin.missing, margin
@@ -319,7 +319,7 @@ def test_a_table_of_contents_row_holds_a_page_number_not_a_value() -> None:
     contents = [EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="tarn_manual.pdf", page=2,
                              section_path=("Contents",), text="Pairing the strap sensor | 7\nCleaning the lens | 9")]  # fmt: skip
     cells = with_document_scale(cells_in([contents]))
-    assert answer_from_cells("How many steps are needed for pairing the strap sensor?", ["pairing", "strap sensor"],
+    assert answer_from_cells("How many steps does pairing the strap sensor take?", ["pairing", "strap sensor"],
                              line_item_names, cells) is None  # fmt: skip
 
 
@@ -348,11 +348,11 @@ def test_numbers_listed_after_a_verb_of_change_are_amounts_moved_not_levels() ->
     assert value.statement.startswith("68.7%"), value
 
 
-PERFORMANCE = [item("Comparison of 5-year cumulative total return\nBlue Ferry, Inc. | $ 100.00 | $ 194.07 | $ 182.50",
+PERFORMANCE = [item("Comparison of 5-year cumulative total return\nBlue Ferry, Inc. | $ 100.00 | $ 171.35 | $ 158.92",
                     page=29)]  # fmt: skip
 FERRY_BALANCE = [item("Blue Ferry, Inc. Consolidated Balance Sheets\n(in millions) | At December 31, 2041 | "
-                      "At December 31, 2040\nCash and cash equivalents | $ 5,794 | $ 4,225\nTotal assets | 19,845 | "
-                      "17,890", page=69)]  # fmt: skip
+                      "At December 31, 2040\nCash and cash equivalents | $ 4,318 | $ 3,176\nTotal assets | 16,420 | "
+                      "14,760", page=69)]  # fmt: skip
 
 
 def test_a_company_name_a_file_name_runs_together_names_who_not_the_line_item() -> None:
@@ -360,7 +360,7 @@ def test_a_company_name_a_file_name_runs_together_names_who_not_the_line_item() 
     cells = with_document_scale(cells_in([PERFORMANCE, FERRY_BALANCE]))
     keywords = ["Blue Ferry", "cash equivalents", "hold", "end", "2041"]
     value = answer_from_cells(question, keywords, line_item_names, cells, entity_words=["BLUEFERRY", "K"])
-    assert value is not None and value.statement == "Cash and cash equivalents, At December 31, 2041: $5,794 million"
+    assert value is not None and value.statement == "Cash and cash equivalents, At December 31, 2041: $4,318 million"
     assert value.label_cover == 1.0, "the line item is all the row must name: not the company, not 'hold'"
     unnamed = answer_from_cells(question, keywords, line_item_names, cells, entity_words=["K"])
     assert unnamed is not None and unnamed.label_cover < 0.7, "without the file's name, the company is a term"

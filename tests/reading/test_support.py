@@ -6,7 +6,7 @@ import pytest
 
 from engine.reading.support import best_support, closest_quote, numbers_in, supports
 
-PASSAGE = "Capital spending on new pipes reached 19.7 million euros. Revenue was 1,577.00 million."
+PASSAGE = "Capital spending on new pipes reached 19.7 million euros. Revenue was 1,264.00 million."
 
 
 @pytest.mark.parametrize(
@@ -14,7 +14,7 @@ PASSAGE = "Capital spending on new pipes reached 19.7 million euros. Revenue was
     [
         ("Capital spending on pipes was 19.7 million euros.", True),
         ("Capital spending on pipes was 21.3 million euros.", False),  # a number the passage does not state
-        ("Revenue was 1577 million.", True),  # separators and zero decimals do not matter
+        ("Revenue was 1264 million.", True),  # separators and zero decimals do not matter
         ("The board meets monthly.", False),  # nothing shared
         ("", False),
     ],
@@ -24,7 +24,7 @@ def test_supports(statement, expected):
 
 
 def test_numbers_are_compared_without_separators_or_zero_decimals():
-    assert numbers_in("$1,577.00 and 2.50% and 3.") == {"1577", "2.5", "3"}
+    assert numbers_in("$1,264.00 and 2.50% and 3.") == {"1264", "2.5", "3"}
 
 
 def test_best_support_picks_the_passage_sharing_most():

@@ -23,8 +23,10 @@ def test_a_value_asked_of_two_named_things_is_read_for_both(config) -> None:
 
 
 def test_an_answer_under_the_claim_line_is_not_called_complete() -> None:
-    cited = (Citation(chunk_id="d:p1:b0", doc_id="d", page=1, quote="PepsiCo, Inc. | February 8, 2023"),)
-    weak = AnswerWithEvidence(text="PepsiCo, Inc.", citations=cited, complete_answer_found=True, confidence=0.29)
+    cited = (Citation(chunk_id="d:p1:b0", doc_id="d", page=1, quote="Harbourline Ferries, Inc. | March 14, 2034"),)
+    weak = AnswerWithEvidence(
+        text="Harbourline Ferries, Inc.", citations=cited, complete_answer_found=True, confidence=0.29
+    )
     held = below_the_line(weak, 0.6)
     assert not held.complete_answer_found and held.text == weak.text
     assert held.caveats == (caveat(K.UNCLAIMED, figures=(0.29, 0.6)),)

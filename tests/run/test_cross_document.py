@@ -36,22 +36,22 @@ def _report(year: int, staff: str, extra_pages: int = 5) -> bytes:
 @pytest.fixture
 def two_reports(config: EngineConfig) -> tuple[EngineConfig, str, str]:
     library = Library(config)
-    first = library.ingest(_report(2018, "93,516"), "acme_2018_annual_report.pdf")
-    second = library.ingest(_report(2022, "92,000"), "acme_2022_annual_report.pdf")
+    first = library.ingest(_report(2033, "71,420"), "acme_2033_annual_report.pdf")
+    second = library.ingest(_report(2037, "69,800"), "acme_2037_annual_report.pdf")
     return config, first.doc_id, second.doc_id
 
 
 def test_each_document_is_a_side_and_each_side_cites_its_own_evidence(two_reports) -> None:
     config, first, second = two_reports
     result = engine.answer(
-        "How did Acme's headcount change between 2018 and 2022?", [first, second], strategy="auto", config=config
+        "How did Acme's headcount change between 2033 and 2037?", [first, second], strategy="auto", config=config
     )
     sides = result.parsed_question.sides
     assert {s.doc_id for s in sides} == {first, second}
     cited = {(c.doc_id, c.page) for c in result.answer.citations}
     assert (first, 2) in cited and (second, 2) in cited, cited
     quotes = " ".join(c.quote for c in result.answer.citations)
-    assert "93,516" in quotes and "92,000" in quotes
+    assert "71,420" in quotes and "69,800" in quotes
     # the answer is each side's own passage; other pages are only support
     assert {c.page for c in result.answer.citations if c.role == "answer"} == {2}, result.answer.citations
     for doc_id in (first, second):
@@ -61,21 +61,21 @@ def test_each_document_is_a_side_and_each_side_cites_its_own_evidence(two_report
 
 def test_a_side_without_evidence_is_named_missing_and_the_answer_is_not_complete(config: EngineConfig) -> None:
     library = Library(config)
-    first = library.ingest(_report(2018, "93,516"), "acme_2018_annual_report.pdf")
+    first = library.ingest(_report(2033, "71,420"), "acme_2033_annual_report.pdf")
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_htmlbox(
         pymupdf.Rect(72, 72, 540, 720),
-        "<h1>Acme Corporation Annual Report 2022</h1><p>Fiscal year 2022. The company sold its garden "
+        "<h1>Acme Corporation Annual Report 2037</h1><p>Fiscal year 2037. The company sold its garden "
         "furniture business and opened a plant in Ohio.</p>",
     )
-    second = library.ingest(doc.tobytes(), "acme_2022_annual_report.pdf")
+    second = library.ingest(doc.tobytes(), "acme_2037_annual_report.pdf")
     result = engine.answer(
-        "How did Acme's headcount change between 2018 and 2022?",
+        "How did Acme's headcount change between 2033 and 2037?",
         [first.doc_id, second.doc_id], strategy="dispatched", config=config,
     )  # fmt: skip
     assert not result.answer.complete_answer_found
-    assert result.answer.uncovered_sides or any("2022" in c.subject for c in result.answer.caveats), result.answer
+    assert result.answer.uncovered_sides or any("2037" in c.subject for c in result.answer.caveats), result.answer
 
 
 def _statement(year: int, research: str) -> bytes:
@@ -84,8 +84,8 @@ def _statement(year: int, research: str) -> bytes:
     page = doc.new_page()
     page.insert_text((72, 72), f"Acme Corporation Annual Report {year}", fontsize=16)
     page.insert_text((72, 110), "Consolidated Statement of Income", fontsize=12)
-    rows = [("(Millions)", str(year), str(year - 1)), ("Net sales", "32,765", "31,657"),
-            ("Research and development expenses", research, "1,870"), ("Operating income", "7,207", "6,063")]  # fmt: skip
+    rows = [("(Millions)", str(year), str(year - 1)), ("Net sales", "27,430", "26,615"),
+            ("Research and development expenses", research, "1,575"), ("Operating income", "5,962", "5,118")]  # fmt: skip
     for n, (label, current, prior) in enumerate(rows):
         y = 140 + 16 * n
         for x, text in ((72, label), (360, current), (440, prior)):
@@ -97,17 +97,17 @@ def _statement(year: int, research: str) -> bytes:
 
 def test_the_same_line_item_read_in_each_document_is_compared_with_both_values_cited(config: EngineConfig) -> None:
     library = Library(config)
-    first = library.ingest(_statement(2018, "1,821"), "acme_2018_annual_report.pdf").doc_id
-    second = library.ingest(_statement(2022, "1,862"), "acme_2022_annual_report.pdf").doc_id
+    first = library.ingest(_statement(2033, "1,540"), "acme_2033_annual_report.pdf").doc_id
+    second = library.ingest(_statement(2037, "1,583"), "acme_2037_annual_report.pdf").doc_id
     result = engine.answer(
-        "Which Acme annual report states higher research and development expenses, 2018 or 2022?",
+        "Which Acme annual report states higher research and development expenses, 2033 or 2037?",
         [first, second], strategy="auto", config=config,
     )  # fmt: skip
     text = result.answer.text
-    assert "1,821" in text and "1,862" in text and "2022 is higher by 41 million" in text, text
+    assert "1,540" in text and "1,583" in text and "2037 is higher by 43 million" in text, text
     quotes = {(c.doc_id, c.quote) for c in result.answer.citations}
-    assert (first, "Research and development expenses | 1,821 | 1,870") in quotes
-    assert (second, "Research and development expenses | 1,862 | 1,870") in quotes
+    assert (first, "Research and development expenses | 1,540 | 1,575") in quotes
+    assert (second, "Research and development expenses | 1,583 | 1,575") in quotes
 
 
 def _spec(version: str, pages: list[str]) -> bytes:
@@ -119,27 +119,27 @@ def _spec(version: str, pages: list[str]) -> bytes:
 
 
 def test_a_side_with_no_passage_is_searched_with_the_words_the_answering_side_uses(config: EngineConfig) -> None:
-    """Version 1.0 never says "upload": the search for its side borrows version 2.0's "multipart"."""
+    """Version 1.0 never says "upload": the search for its side borrows version 2.0's "chunked"."""
     library = Library(config)
     newer = library.ingest(_spec("2.0", [
         "<p>This document describes version 2.0 of the Acme API.</p>",
-        "<h2>Considerations for file uploads</h2><p>A file upload uses a multipart request body; each multipart "
-        "part carries one file.</p>",
-        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
+        "<h2>Sending cargo manifests</h2><p>A manifest upload travels as a chunked stream; each chunked "
+        "piece carries one sheet of the manifest.</p>",
+        *[f"<h2>Berths {n}</h2><p>Each berth lists its sailings and their tide windows.</p>" for n in range(6)],
     ]), "acme_api_2.0.pdf").doc_id  # fmt: skip
     older = library.ingest(_spec("1.0", [
-        "<p>This document describes version 1.0 of the Acme API. By convention, the specification file is "
-        "named acme.json.</p>",
-        *[f"<h2>Paths {n}</h2><p>Each path lists its operations and their responses.</p>" for n in range(6)],
-        "<h2>Form parameters</h2><p>Form parameters are sent as multipart/form-data, the only way to send a "
-        "parameter of type file.</p>",
+        "<p>This document describes version 1.0 of the Acme API. Clients keep their settings in a file "
+        "named harbour.yaml.</p>",
+        *[f"<h2>Berths {n}</h2><p>Each berth lists its sailings and their tide windows.</p>" for n in range(6)],
+        "<h2>Manifest sheets</h2><p>Manifest sheets are sent as a chunked stream, the only way to send a "
+        "manifest longer than one sheet.</p>",
     ]), "acme_api_1.0.pdf").doc_id  # fmt: skip
     result = engine.answer(
-        "Contrast how a file upload is explained in Acme API 1.0 with how it is explained in Acme API 2.0.",
+        "Contrast how a manifest upload works in Acme API 1.0 with how it works in Acme API 2.0.",
         [older, newer], strategy="dispatched", config=config,
     )  # fmt: skip
     side_passes = [h for h in result.history if h.trigger == "side_missing"]
-    assert side_passes and any("multipart" in q for h in side_passes for q in h.queries), result.history
+    assert side_passes and any("chunked" in q for h in side_passes for q in h.queries), result.history
     assert "words the other side's passages use: " in side_passes[0].narration
     cited = {(c.doc_id, c.page) for c in result.answer.citations}
     assert (older, 8) in cited and (newer, 2) in cited, result.answer.citations
@@ -177,14 +177,14 @@ def test_two_years_of_one_document_each_read_in_their_own_column(config: EngineC
 def _statements() -> bytes:
     doc = pymupdf.open()
     for title, rows in (
-        ("Consolidated Balance Sheets", [("(Millions)", "2019", "2018"), ("Property and equipment, net", "253", "282"),
-                                         ("Total long-term debt", "3,610", "2,671"),
-                                         ("Total assets", "19,845", "17,890")]),
-        ("Consolidated Statements of Operations", [("(Millions)", "2019", "2018"),
-                                                   ("Total net revenues", "6,489", "7,500")]),
+        ("Consolidated Balance Sheets", [("(Millions)", "2039", "2038"), ("Property and equipment, net", "214", "238"),
+                                         ("Total long-term debt", "2,904", "2,150"),
+                                         ("Total assets", "16,420", "14,760")]),
+        ("Consolidated Statements of Operations", [("(Millions)", "2039", "2038"),
+                                                   ("Total net revenues", "5,318", "6,045")]),
     ):  # fmt: skip
         page = doc.new_page()
-        page.insert_text((72, 72), "Acme Corporation Annual Report 2019", fontsize=16)
+        page.insert_text((72, 72), "Acme Corporation Annual Report 2039", fontsize=16)
         page.insert_text((72, 110), title, fontsize=12)
         for n, (label, current, prior) in enumerate(rows):
             for x, text in ((72, label), (360, current), (440, prior)):
@@ -193,22 +193,22 @@ def _statements() -> bytes:
 
 
 def test_a_computation_over_two_years_is_complete_when_its_inputs_are_read_for_both(config: EngineConfig) -> None:
-    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    question = ("What is the FY2019 net PP&E turnover for Acme? Net PP&E turnover is defined as: "
-                "revenue in FY2019 / (average PP&E from FY2018 to FY2019). Round to two decimal places.")  # fmt: skip
+    doc_id = Library(config).ingest(_statements(), "acme_2039_annual_report.pdf").doc_id
+    question = ("What is the FY2039 net PP&E turnover for Acme? Net PP&E turnover is defined as: "
+                "revenue in FY2039 / (average PP&E from FY2038 to FY2039). Round the result to two decimals.")  # fmt: skip
     # the run's own verdict; the calibrated one is tests/reading/test_calibration.py's
     result = engine.answer(question, [doc_id], strategy="auto", config=config, calibrate=False)
-    assert result.answer.text.startswith("24.26"), result.answer.text
-    assert result.answer.complete_answer_found, result.answer.caveats  # FY2018 and FY2019 are its inputs' periods
-    assert not any("FY2018" in c.subject for c in result.answer.caveats)
+    assert result.answer.text.startswith("23.53"), result.answer.text  # 5,318 / ((214 + 238) / 2)
+    assert result.answer.complete_answer_found, result.answer.caveats  # FY2038 and FY2039 are its inputs' periods
+    assert not any("FY2038" in c.subject for c in result.answer.caveats)
 
 
 def test_a_ratio_named_by_its_two_line_items_is_computed_from_both(config: EngineConfig) -> None:
-    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    result = engine.answer("What is total net revenues to total assets for Acme in FY2019?", [doc_id],
+    doc_id = Library(config).ingest(_statements(), "acme_2039_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total assets for Acme in FY2039?", [doc_id],
                            strategy="dispatched", config=config)  # fmt: skip
     answer = result.answer
-    assert answer.text.startswith("0.33"), answer.text  # 6,489 / 19,845
+    assert answer.text.startswith("0.32"), answer.text  # 5,318 / 16,420
     assert answer.complete_answer_found, answer.caveats
     assert {c.page for c in answer.citations if c.role == "answer"} == {1, 2}, answer.citations
     assert not any(c.kind in (K.UNMATCHED, K.PARTIAL_MATCH) for c in answer.caveats), (
@@ -219,8 +219,8 @@ def test_a_ratio_named_by_its_two_line_items_is_computed_from_both(config: Engin
 def test_a_ratio_whose_second_line_item_is_not_in_the_document_is_shown_as_the_closest_evidence(
     config: EngineConfig,
 ) -> None:
-    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    result = engine.answer("What is total net revenues to total equity for Acme in FY2019?", [doc_id],
+    doc_id = Library(config).ingest(_statements(), "acme_2039_annual_report.pdf").doc_id
+    result = engine.answer("What is total net revenues to total equity for Acme in FY2039?", [doc_id],
                            strategy="dispatched", config=config)  # fmt: skip
     answer = result.answer  # one term read: the value stated is not the ratio asked for
     assert not answer.complete_answer_found
@@ -229,11 +229,11 @@ def test_a_ratio_whose_second_line_item_is_not_in_the_document_is_shown_as_the_c
 
 
 def test_a_ratio_read_with_a_narrower_line_item_is_not_claimed(config: EngineConfig) -> None:
-    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    exact = engine.answer("How much is Acme's long-term debt to total assets in FY2019?", [doc_id],
+    doc_id = Library(config).ingest(_statements(), "acme_2039_annual_report.pdf").doc_id
+    exact = engine.answer("How much is total assets to long-term debt for Acme in FY2039?", [doc_id],
                           strategy="dispatched", config=config).answer  # fmt: skip
-    assert exact.text.startswith("0.18") and exact.complete_answer_found, exact.text  # 3,610 / 19,845
-    narrower = engine.answer("How much is Acme's total debt to total assets in FY2019?", [doc_id],
+    assert exact.text.startswith("5.65") and exact.complete_answer_found, exact.text  # 16,420 / 2,904
+    narrower = engine.answer("How much is total assets to total debt for Acme in FY2039?", [doc_id],
                              strategy="dispatched", config=config).answer  # fmt: skip
     assert not narrower.complete_answer_found  # long-term debt is part of the total debt, not all of it
     assert narrower.confidence < config.generation.min_claim_confidence, narrower
@@ -243,10 +243,12 @@ def test_a_ratio_read_with_a_narrower_line_item_is_not_claimed(config: EngineCon
 
 
 def test_a_computed_ratio_that_names_the_items_asked_carries_no_stale_match_caveat(config: EngineConfig) -> None:
-    doc_id = Library(config).ingest(_statements(), "acme_2019_annual_report.pdf").doc_id
-    question = "What is sales to total assets ratio of Acmee Holdings Group in FY 2019? Round to three decimal places."
+    doc_id = Library(config).ingest(_statements(), "acme_2039_annual_report.pdf").doc_id
+    question = (
+        "What is the sales to total assets ratio of Acmee Holdings Group in FY 2039? Round the result to 3 decimals."
+    )
     answer = engine.answer(question, [doc_id], strategy="dispatched", config=config).answer
-    assert answer.text.startswith("0.327") and answer.complete_answer_found, answer.text  # 6,489 / 19,845
+    assert answer.text.startswith("0.324") and answer.complete_answer_found, answer.text  # 5,318 / 16,420
     assert not any(c.kind in (K.UNMATCHED, K.PARTIAL_MATCH) for c in answer.caveats), (
         answer.caveats
     )  # the passages' words are moot
@@ -290,7 +292,7 @@ def _cash_flows() -> bytes:
     page.insert_text((72, 72), "Acme Corporation Annual Report 2031", fontsize=16)
     page.insert_text((72, 110), "Consolidated Statement of Cash Flows", fontsize=12)
     rows = [("(Millions)", "2031", "2030"), ("Net cash provided by operating activities", "2,410", "2,120"),
-            ("Purchases of property, plant and equipment", "(1,577)", "(1,373)")]  # fmt: skip
+            ("Purchases of property, plant and equipment", "(1,264)", "(1,118)")]  # fmt: skip
     for n, (label, current, prior) in enumerate(rows):
         for x, text in ((72, label), (360, current), (440, prior)):
             page.insert_text((x, 140 + 16 * n), text, fontsize=10)
@@ -305,8 +307,8 @@ def test_a_change_from_one_year_to_the_next_reads_both_and_the_larger_outflow_is
     result = engine.answer(question, [doc_id], strategy="auto", config=config)
     assert [s.label for s in result.parsed_question.sides] == ["2030", "2031"]
     text = result.answer.text
-    assert "1,373" in text and "1,577" in text, text
-    assert "2031 is higher by 204 million" in text, text  # not "2030", the smaller number printed
+    assert "1,118" in text and "1,264" in text, text
+    assert "2031 is higher by 146 million" in text, text  # not "2030", the smaller number printed
 
 
 def _sales_with_a_restatement_note() -> bytes:

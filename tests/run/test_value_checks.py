@@ -11,7 +11,7 @@ from engine.reading.value_answer import ValueAnswer
 from engine.run.value_checks import holds
 
 ROWS = EvidenceItem(chunk_id="d:p5:b0", doc_id="d", file_name="r.pdf", page=5,
-                    text="(Millions) | 2019 | 2018\nProperty and equipment, net | 253 | 282")  # fmt: skip
+                    text="(Millions) | 2039 | 2038\nProperty and equipment, net | 214 | 238")  # fmt: skip
 
 
 def _value(*columns: str) -> ValueAnswer:
@@ -20,10 +20,10 @@ def _value(*columns: str) -> ValueAnswer:
 
 
 def _terms(*labels: str) -> ValueAnswer:
-    """A value computed from the 2019 figures of two line items."""
+    """A value computed from the 2039 figures of two line items."""
     rows = EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="r.pdf", page=6,
-                        text="(Millions) | 2019 | 2018\nLong-term debt | 500 | 480\nTotal assets | 2,000 | 1,900")  # fmt: skip
-    cells = tuple(c for c in cells_in([[rows]]) if c.column == "2019" and c.label in labels)
+                        text="(Millions) | 2039 | 2038\nLong-term debt | 500 | 480\nTotal assets | 2,000 | 1,900")  # fmt: skip
+    cells = tuple(c for c in cells_in([[rows]]) if c.column == "2039" and c.label in labels)
     return ValueAnswer(statement="x", cells=cells, label_cover=1.0, period_ok=True)
 
 
@@ -32,14 +32,14 @@ def _cited(value: ValueAnswer) -> list[Citation]:
 
 
 def test_period_sides_are_covered_by_the_inputs_read_for_them() -> None:
-    parsed = parse_question("What is the average PP&E for FY2018 and FY2019?")
-    answer = AnswerWithEvidence(text="", uncovered_sides=("FY2018", "FY2019"),
-                                caveats=(caveat(K.SIDE_NOT_FOUND, "FY2018"),))  # fmt: skip
-    both = _value("2019", "2018")
+    parsed = parse_question("What is the average PP&E for FY2038 and FY2039?")
+    answer = AnswerWithEvidence(text="", uncovered_sides=("FY2038", "FY2039"),
+                                caveats=(caveat(K.SIDE_NOT_FOUND, "FY2038"),))  # fmt: skip
+    both = _value("2039", "2038")
     verdict = holds(answer, parsed, [both], _cited(both), computed_lines=0)
     assert verdict.uncovered == () and not verdict.blocked and verdict.caveats == ()
-    only_2019 = _value("2019")
-    assert holds(answer, parsed, [only_2019], _cited(only_2019), computed_lines=0).uncovered == ("FY2018",)
+    only_2039 = _value("2039")
+    assert holds(answer, parsed, [only_2039], _cited(only_2039), computed_lines=0).uncovered == ("FY2038",)
 
 
 def test_named_sides_are_covered_by_the_column_a_value_was_read_in() -> None:
@@ -54,17 +54,17 @@ def test_named_sides_are_covered_by_the_column_a_value_was_read_in() -> None:
 
 
 def test_a_note_another_passage_mentions_does_not_hold_back_a_value_read_from_its_row() -> None:
-    parsed = parse_question("What is the FY2019 net PP&E?")
-    value = _value("2019")
+    parsed = parse_question("What is the FY2039 net PP&E?")
+    value = _value("2039")
     noted = AnswerWithEvidence(text="", pending_references=("Note 9",))
     assert not holds(noted, parsed, [value], _cited(value), computed_lines=0).blocked
-    named = parse_question("What is the FY2019 net PP&E in Note 9?")
+    named = parse_question("What is the FY2039 net PP&E in Note 9?")
     assert holds(noted, named, [value], _cited(value), computed_lines=0).blocked
 
 
 def test_a_difference_asked_needs_more_than_one_value_read() -> None:
-    parsed = parse_question("By how much did net PP&E fall from FY2018 to FY2019?")
-    value = _value("2019")
+    parsed = parse_question("By how much did net PP&E fall from FY2038 to FY2039?")
+    value = _value("2039")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
     assert verdict.blocked and caveat(K.ONE_OF_TWO_VALUES) in verdict.caveats
     assert not holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=1).blocked
@@ -83,13 +83,13 @@ def test_a_difference_its_sentence_states_answers_a_difference_asked() -> None:
 
 
 def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
-    parsed = parse_question("How much is Acme's long-term debt to total assets in FY2019?")
-    value = _value("2019")
+    parsed = parse_question("How much is total assets to long-term debt for Acme in FY2039?")
+    value = _value("2039")
     verdict = holds(AnswerWithEvidence(text=""), parsed, [value], _cited(value), computed_lines=0)
     assert verdict.blocked and caveat(K.ONE_OF_TWO_TERMS) in verdict.caveats, (
-        "one line item alone is not its ratio to total assets"
+        "one line item alone is not its ratio to long-term debt"
     )
-    years = _value("2019", "2018")  # one line item in two years: an average of it is no ratio to another
+    years = _value("2039", "2038")  # one line item in two years: an average of it is no ratio to another
     assert holds(AnswerWithEvidence(text=""), parsed, [years], _cited(years), computed_lines=0).blocked
     both = _terms("Long-term debt", "Total assets")  # a computation's two inputs
     assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
@@ -98,14 +98,14 @@ def test_a_ratio_of_two_line_items_needs_more_than_one_value_read() -> None:
 
 
 def test_the_term_that_names_the_instrument_must_be_in_a_cited_line() -> None:
-    question = "By how much did Acme increase its five year revolving credit agreement?"
-    assert missing_durations(question, ["Acme entered into a new $4.2 billion 364 day credit agreement."]) == [
-        "five year"
+    question = "By how much did Acme enlarge its seven year term loan facility?"
+    assert missing_durations(question, ["Acme entered into a new $2.6 billion 364 day term loan facility."]) == [
+        "seven year"
     ]
-    assert missing_durations(question, ["The 5-year credit agreement was raised to $8.4 billion."]) == []
+    assert missing_durations(question, ["The 7-year term loan facility was raised to $5.1 billion."]) == []
 
 
 def test_a_computations_span_is_not_an_instrument_name() -> None:
     parsed = parse_question("What is the 2 year average of net PP&E?")
-    both = _value("2019", "2018")
+    both = _value("2039", "2038")
     assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
