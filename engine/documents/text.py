@@ -214,7 +214,21 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of a paragraph (rule-based: ends at . ! ? followed by a capital, a digit, an opening
     bracket or quote, or markup such as ``![`` or ``**``: text that starts that way is a sentence of its own)."""
     parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(\[{<!*#\"'])", normalize_space(text))
-    return [p for p in parts if p]
+    sentences: list[str] = []
+    for part in parts:
+        if sentences and _ABBREVIATION_END.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {part}"  # "including U.S. Representatives": one sentence
+        elif part:
+            sentences.append(part)
+    return sentences
+
+
+_ABBREVIATION_END = re.compile(
+    r"(?:^|[\s(])(?:(?:[A-Z]\.){2,4}|[A-Z]\.|(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|No|Nos|Inc|Corp|Co|Ltd|Fig|Figs|Eq|Sec|"
+    r"Art|Vol|vs|v|e\.g|i\.e|cf|al|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.)$"
+)
+"""A part that ends in an abbreviation's point ("the U.S.", "W.", "Dr.", "No.", "et al.", "e.g."), after which a capital
+does not start a new sentence."""
 
 
 def overlap_ratio(terms: Iterable[str], text: str) -> float:
