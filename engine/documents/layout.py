@@ -22,27 +22,10 @@ from engine.documents.lines import (
     section_number,
     text_edges,
 )
+from engine.documents.list_marks import BULLETS
 from engine.documents.text import YEAR
 
-BULLETS = "•◦▪▫●○■□►▶‣⁃∙·➢–—-*"
-"""The characters that open a bulleted item."""
 _BULLETS = frozenset(BULLETS)
-ITEM_MARK = re.compile(
-    rf"^\s*(?P<mark>[{re.escape(BULLETS)}](?=\s*\S)|\(?(?:\d{{1,2}}|[a-zA-Z]|[ivxIVX]{{1,4}})[.)](?=\s+\S))"
-)
-"""An item's own marker at the start of a passage: a bullet, "1." / "1)", "(a)", "(iv)"."""
-
-
-def item_marker(text: str) -> str | None:
-    """The kind of marker ``text`` opens with, for telling list levels apart: the bullet itself ("·"), or
-    the numbering's shape ("1.", "(a)", "A)"), whatever its number; None without a marker."""
-    match = ITEM_MARK.match(text)
-    if match is None:
-        return None
-    mark = re.sub(r"\d+", "1", match.group("mark"))
-    return re.sub(r"[a-z]+", "a", re.sub(r"[A-Z]+", "A", mark))
-
-
 _LIST_START = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivx]{1,4})\s*\)|\d{1,2}[.)]\s|[a-z][.)]\s)")
 _CAPTION = re.compile(
     r"^(?:Table|TABLE|Figure|FIGURE|Fig\.|FIG\.|Exhibit)\s*[0-9]+[A-Za-z]?(?:\.[0-9]+)?"
@@ -80,9 +63,11 @@ def _is_heading_text(text: str, size: float, big: float) -> bool:
     return not text.endswith((".", ",", ";")) or bool(section_number(text) and len(text.split()) <= 25)
 
 
-def block_units(lines: list[Line], page: int, height: float, body: float, ratio: float) -> list[Unit]:
+def block_units(
+    lines: list[Line], page: int, height: float, body: float, ratio: float, glyph: str | None = None
+) -> list[Unit]:
     """Turn one block into units: headings (a run of bold/large lines at the block start or after a
-    sentence end), body paragraphs and list items."""
+    sentence end), body paragraphs and list items (``glyph``: the page's symbol-font bullet, ``glyph_bullet``)."""
     big = body * ratio
     flags = [_heading_like(line, big) for line in lines]
     units: list[Unit] = []
@@ -98,21 +83,21 @@ def block_units(lines: list[Line], page: int, height: float, body: float, ratio:
         text = join_lines([line.text for line in head])
         size = max(line.size for line in head)
         if _is_heading_text(text, size, big) and (j == len(lines) or len(text) <= 150):
-            units.extend(_body_units(lines[start:i], page, height))
+            units.extend(_body_units(lines[start:i], page, height, glyph))
             units.append(Unit(page, text, [line.bbox for line in head], "heading", [], size, height))
             start = j
         i = j
-    units.extend(_body_units(lines[start:], page, height))
+    units.extend(_body_units(lines[start:], page, height, glyph))
     return units
 
 
-def _body_units(lines: list[Line], page: int, height: float) -> list[Unit]:
+def _body_units(lines: list[Line], page: int, height: float, glyph: str | None) -> list[Unit]:
     units: list[Unit] = []
     start = 0
     for i in range(1, len(lines) + 1):
-        if i == len(lines) or _starts_item(lines[i].text):
+        if i == len(lines) or _starts_item(lines[i].text) or (glyph and lines[i].text.startswith(glyph)):
             if i > start:
-                units.append(_body_unit(lines[start:i], page, height))
+                units.append(_body_unit(lines[start:i], page, height, glyph))
             start = i
     return units
 
@@ -176,8 +161,10 @@ def has_rows(text: str) -> bool:
     return ROW_SEPARATOR in text
 
 
-def _body_unit(lines: list[Line], page: int, height: float) -> Unit:
+def _body_unit(lines: list[Line], page: int, height: float, glyph: str | None = None) -> Unit:
     text = join_rows(lines)
+    if glyph and text.startswith(glyph):
+        text = "• " + text[len(glyph) :].lstrip()  # the bullet the reader sees, not the font's letter
     terms: list[str] = []
     for n, line in enumerate(lines):
         for pos, run in line.bold_runs:

@@ -35,6 +35,7 @@ from engine.documents.layout import (
     split_long,
     text_edges,
 )
+from engine.documents.list_marks import glyph_bullet
 from engine.documents.ocr import needs_ocr, no_text_message, ocr_lines
 from engine.documents.outline import build_toc
 from engine.documents.parsed_codec import chunk_id_of, make_chunk
@@ -45,7 +46,7 @@ from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 """Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -219,11 +220,12 @@ def parse_pdf(
     for number, (blocks, _, height) in enumerate(raw_pages, 1):
         units: list[Unit] = []
         edges = text_edges(blocks)
+        glyph = glyph_bullet([line for lines in blocks for line in lines])
         for lines in with_table_headers(blocks):
             if repeated:
                 lines = [line for line in lines if band_key(line, height, edges) not in repeated]
             if lines:
-                units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio))
+                units.extend(block_units(lines, number, height, body, cfg.heading_size_ratio, glyph))
         units_by_page.append(split_long(merge_tiny(demote_cells(units), cfg.min_chunk_chars), cfg.max_chunk_chars))
     toc, toc_source, paths = build_toc(raw_outline, units_by_page)
     # the parser's own values have the contract's types: built without re-validating 10,000 chunks

@@ -18,7 +18,15 @@ from engine.reading.answer_text import ITEM_LABEL, cover_clauses, distinct, list
 from engine.reading.discovery import discovered_keywords
 from engine.reading.extractive_signals import closest_citations, extract_caveats, extractive_confidence, own_terms
 from engine.reading.focus import focus
-from engine.reading.lists import best_lead, counts_without_items, in_reading_order, is_lead, items_after, split_inline
+from engine.reading.lists import (
+    best_lead,
+    counts_without_items,
+    in_reading_order,
+    is_lead,
+    items_after,
+    leads_items,
+    split_inline,
+)
 from engine.reading.passages import (
     Unit,
     coverage,
@@ -250,7 +258,7 @@ def _with_items(chosen: list[tuple[str, Unit]], units: list[Unit]) -> list[tuple
         if any(unit is u for _, u in result):
             continue
         result.append((label, unit))
-        if is_lead(unit.text):
+        if leads_items(unit, units):
             result += [(ITEM_LABEL, u) for u in items_after(unit, units) if all(u is not x for _, x in result)]
     return result
 

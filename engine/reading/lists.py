@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
-from engine.documents.layout import ITEM_MARK, has_rows, item_marker
+from engine.documents.layout import has_rows
+from engine.documents.list_marks import ITEM_MARK, introduces_list, item_marker
 from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
 from engine.reading.passages import Unit
 
@@ -50,6 +51,19 @@ def is_lead(text: str) -> bool:
     points at the table that follows it."""
     text = normalize_space(text)
     return len(text.split()) >= 3 and (text.endswith(":") or bool(_TABLE_LEAD.search(text)))
+
+
+def leads_items(unit: Unit, units: Sequence[Unit]) -> bool:
+    """Whether ``unit`` leads a list: a lead sentence (``is_lead``), or a short paragraph of one sentence that two
+    list items of its section follow in the evidence (``documents.layout.introduces_list``: "You can help the
+    pump last longer." over "• Flush it monthly.")."""
+    if is_lead(unit.text):
+        return True
+    if normalize_space(unit.item.text) != unit.text:
+        return False  # a sentence inside a longer paragraph introduces nothing by its place
+    doc, page, block = block_position(unit)
+    nxt = {block_position(u)[2]: u.item for u in units if block_position(u)[:2] == (doc, page)}
+    return introduces_list(unit.item, [nxt[b] for b in (block + 1, block + 2) if b in nxt])
 
 
 def announces(text: str) -> bool:
@@ -122,8 +136,18 @@ def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> li
             continue
         if not items and position == 0 and _next_block(lead, unit):
             items.append(unit)  # the one passage the lead announces: a table or a paragraph
+        elif items and _between_items(items[-1], unit, following[position + 1 : position + 2]):
+            continue  # an item's second paragraph, printed between it and the next item
         break
     return items[:limit]
+
+
+def _between_items(last: Unit, unit: Unit, nxt: Sequence[Unit]) -> bool:
+    """Whether a plain passage sits right between two list items (the evidence holds the block after each)."""
+    return (
+        bool(nxt) and last.item.kind == "list_item" and nxt[0].item.kind == "list_item"
+        and _next_block(last, unit) and _next_block(unit, nxt[0])
+    )  # fmt: skip
 
 
 def sibling_of(lead: str, item: str) -> bool:
@@ -229,7 +253,7 @@ def best_lead(
     names the listed ``subject`` (stems of "regularization techniques": "three types of regularization:"
     is the list asked for, whatever else scores higher); one that names what follows ("the following", a
     count) comes before one that only ends in a colon."""
-    leads = [u for u in units if is_lead(u.text) and u.coverage > 0]
+    leads = [u for u in units if u.coverage > 0 and leads_items(u, units)]
     names = {id(u) for u in leads if subject & stems(u.text)}
     leads = sorted((u for u in leads if id(u) in names or u.score >= floor),
                    key=lambda u: (id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
@@ -250,6 +274,7 @@ __all__ = [
     "is_item",
     "is_lead",
     "items_after",
+    "leads_items",
     "sibling_of",
     "split_inline",
 ]

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
-from engine.documents.layout import ITEM_MARK, has_rows, item_marker
+from engine.documents.layout import has_rows
+from engine.documents.list_marks import ITEM_MARK, introduces_list, item_marker
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -74,18 +75,24 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
     list is one passage to a reader wherever the page ends): the block right after it (the table or list
     it introduces), and, when that is a list item, the items after it up to the first block that is none.
     Not ``whole``: the block right after it on its page only (the caller reads a list whole when one is asked)."""
-    if not chunk.text.rstrip().endswith(":"):
-        return ()
     here = list(chunks_on_page(chunk.page))
     if chunk not in here:
         return ()
     after = here[here.index(chunk) + 1 :]
+    if not chunk.text.rstrip().endswith(":"):
+        if not introduces_list(chunk, after):
+            return ()
+        whole = True  # what it introduces is a list, and a list is read whole
     found: list[Chunk] = []
-    for block in [*after, *chunks_on_page(chunk.page + 1)]:
+    blocks = [*after, *chunks_on_page(chunk.page + 1)]
+    for n, block in enumerate(blocks):
         if block.section_path != chunk.section_path or block.kind == "heading" or len(found) >= MAX_ANNOUNCED:
             break
         if found and not whole:
             break
+        if found and whole and not item_block(block) and _items_resume(found[-1], blocks[n + 1 : n + 2]):
+            found.append(block)  # an item's second paragraph, set between it and the next item
+            continue
         if (found or not after) and not (whole and item_block(block)):
             # the list ends at the first block that is no item; a lone table or paragraph is one block, and
             # one opening the next page is left to the loop's continuation (measured against the cited passage)
@@ -94,6 +101,16 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
             break  # the lead's sibling (same marker as the lead): the nested list under it has ended
         found.append(block)
     return tuple(found)
+
+
+def _items_resume(last: Chunk, nxt: Sequence[Chunk]) -> bool:
+    """Whether the block after a paragraph is an item like the last one read: the paragraph is that item's own."""
+    return (
+        bool(nxt)
+        and last.kind == "list_item"
+        and nxt[0].kind == "list_item"
+        and nxt[0].section_path == last.section_path
+    )
 
 
 __all__ = ["MAX_ANNOUNCED", "MAX_CONTINUATION", "announced", "continuation", "item_block"]

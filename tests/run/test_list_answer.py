@@ -76,3 +76,28 @@ def test_a_list_its_lead_announces_is_read_whole_when_a_single_fact_is_asked(con
     lines = run.answer.text.splitlines()
     assert lines[0] == "The pressure gauge drifts in the following cases:", run.answer.text
     assert len(lines) == 5 and "hot water" in lines[4], "all four items under the lead, not its first"
+
+
+PUMP = (
+    "<h1>Pump Guide</h1><h2>1 Fitting</h2><p>" + FILLER * 6 + "</p>"
+    "<h2>2 Saving power</h2><p>You can help the pump use less power.</p>"
+    "<ul><li>Flush the intake grille every month.</li><li>Run the pump at night when rates are low.</li></ul>"
+    "<p>Plan the night runs a week ahead so the tank never runs dry.</p>"
+    "<ul><li>Keep the pipes insulated in winter.</li></ul>"
+    "<h2>3 Storage</h2><p>" + FILLER * 6 + "</p>"
+)
+
+
+def test_a_short_paragraph_over_list_items_leads_them_and_an_item_s_second_paragraph_does_not_end_them(
+    config: EngineConfig,
+) -> None:
+    library = Library(config)
+    doc = pymupdf.open()
+    doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 540, 720), PUMP, css=CSS)
+    entry = library.ingest(doc.tobytes(), "pump.pdf")
+    library.wait_for_background()
+    run = answer("How can I help the pump use less power?", [entry.doc_id], strategy="single_pass", library=library)
+    lines = run.answer.text.splitlines()
+    assert lines[0] == "You can help the pump use less power.", run.answer.text
+    assert any("insulated" in line for line in lines[1:]), "the item after the second paragraph is read too"
+    assert sum(1 for line in lines[1:] if line[:1].isdigit()) == 3, run.answer.text

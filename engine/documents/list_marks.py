@@ -1,0 +1,69 @@
+"""The marks of a list: item markers, a symbol font's bullets read as letters, and a lead without a colon. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.documents.lines import Line
+from engine.documents.text import split_sentences
+
+BULLETS = "•◦▪▫●○■□►▶‣⁃∙·➢–—-*"
+"""The characters that open a bulleted item."""
+ITEM_MARK = re.compile(
+    rf"^\s*(?P<mark>[{re.escape(BULLETS)}](?=\s*\S)|\(?(?:\d{{1,2}}|[a-zA-Z]|[ivxIVX]{{1,4}})[.)](?=\s+\S))"
+)
+"""An item's own marker at the start of a passage: a bullet, "1." / "1)", "(a)", "(iv)"."""
+
+
+def item_marker(text: str) -> str | None:
+    """The kind of marker ``text`` opens with, for telling list levels apart: the bullet itself ("·"), or
+    the numbering's shape ("1.", "(a)", "A)"), whatever its number; None without a marker."""
+    match = ITEM_MARK.match(text)
+    if match is None:
+        return None
+    mark = re.sub(r"\d+", "1", match.group("mark"))
+    return re.sub(r"[a-z]+", "a", re.sub(r"[A-Z]+", "A", mark))
+
+
+_GLYPH_BULLET = re.compile(r"^([lnquv§¨Ø])\s+[A-Z]")
+"""A symbol font's bullet that the text layer gives as a letter ("l Check the seals."): Wingdings prints its round
+bullet for "l", its square for "n"; no English line opens with a lone "l" or "n"."""
+
+
+def glyph_bullet(lines: list[Line]) -> str | None:
+    """The letter a page's lines open with as a symbol-font bullet, when two lines or more do: one such line may
+    be a stray letter; a run of them is a list."""
+    opened = [m.group(1) for line in lines if (m := _GLYPH_BULLET.match(line.text))]
+    letter = max(set(opened), key=opened.count) if opened else None
+    return f"{letter} " if letter and opened.count(letter) >= 2 else None
+
+
+class Passage(Protocol):
+    """What a list lead is judged by: a chunk's or an evidence item's text, kind and section."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def section_path(self) -> tuple[str, ...]: ...
+
+
+MAX_LEAD_WORDS = 30
+"""A paragraph that introduces a list without a colon is one short sentence; a longer one is a paragraph of its own."""
+
+
+def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
+    """Whether a short paragraph of one sentence, right before two list items of its section, introduces them as a
+    colon would ("You can help the pump last longer." over "• Flush it monthly.", "• Keep the intake clear.")."""
+    text = lead.text.strip()
+    return (
+        lead.kind == "text"
+        and text.endswith(".")
+        and len(text.split()) <= MAX_LEAD_WORDS
+        and len(split_sentences(text)) == 1
+        and len(after) >= 2
+        and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:2])
+    )

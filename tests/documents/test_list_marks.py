@@ -1,0 +1,55 @@
+"""List marks: a symbol font's bullet read as a letter, and a short paragraph that introduces a list without a colon
+(made-up passages)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pymupdf
+
+from engine.config import EngineConfig
+from engine.documents.list_marks import introduces_list
+from engine.documents.parsing import parse_pdf
+
+
+@dataclass(frozen=True)
+class P:
+    text: str
+    kind: str = "text"
+    section_path: tuple[str, ...] = ("Care",)
+
+
+def test_a_short_sentence_over_two_list_items_introduces_them() -> None:
+    items = [P("• Flush the pump monthly.", "list_item"), P("• Keep the intake clear.", "list_item")]
+    assert introduces_list(P("You can help the pump last longer."), items)
+    assert not introduces_list(P("You can help the pump last longer."), items[:1]), "two items at least"
+    long = P("You can help the pump last longer. " + "It was built in a yard by the sea and tested for years. " * 2)
+    assert not introduces_list(long, items), "a paragraph of several sentences is a paragraph of its own"
+    assert not introduces_list(P("You can help the pump last longer."), [P("Other text."), *items])
+    other = [P(i.text, "list_item", ("Storage",)) for i in items]
+    assert not introduces_list(P("You can help the pump last longer."), other), "items of another section"
+
+
+def test_letters_a_symbol_font_prints_as_bullets_open_list_items() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["Pump care", "You can help the pump last longer.", "l Flush the pump with clean water every month.",
+             "l Keep the intake grille clear of leaves.", "l Store the hose out of the sun."]  # fmt: skip
+    for n, line in enumerate(lines):
+        page.insert_text((72, 90 + 40 * n), line, fontsize=11)
+    parsed = parse_pdf(doc.tobytes(), "pump.pdf", EngineConfig())
+    items = [c for c in parsed.chunks if c.kind == "list_item"]
+    assert [c.text for c in items] == [
+        "• Flush the pump with clean water every month.",
+        "• Keep the intake grille clear of leaves.",
+        "• Store the hose out of the sun.",
+    ], [(c.kind, c.text) for c in parsed.chunks]
+
+
+def test_one_line_opening_with_a_lone_letter_is_no_list() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for n, line in enumerate(["Pump care", "l Flush the pump with clean water every month.", "Keep it dry."]):
+        page.insert_text((72, 90 + 40 * n), line, fontsize=11)
+    parsed = parse_pdf(doc.tobytes(), "pump.pdf", EngineConfig())
+    assert not [c for c in parsed.chunks if c.kind == "list_item"]
