@@ -106,17 +106,29 @@ def _starts_item(text: str) -> bool:
     return text[:1] in _BULLETS or bool(_LIST_START.match(text))
 
 
+_SUSPENDED = re.compile(r"(?:and|or|to|nor)\b")
+"""The word after a suspended hyphen ("pre- and post-war", "short- or long-term"): the hyphen joins no word."""
+
+
 def join_lines(texts: list[str]) -> str:
     """Join line texts with spaces, re-joining words hyphenated across a line break."""
     out = ""
     for text in texts:
         if not out:
             out = text
-        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
-            out = out[:-1] + text
+        elif _hyphenated(cut := out.rstrip(), text.lstrip()):
+            out = cut[:-1] + text.lstrip()  # "refrig- " over "erator": the line's trailing space is no word break
         else:
             out = f"{out} {text}"
     return out
+
+
+def _hyphenated(before: str, after: str) -> bool:
+    """Whether a line ending in a hyphen and the next line are one word cut in two."""
+    return (
+        before.endswith("-") and len(before) > 1 and before[-2].isalpha()
+        and after[:1].islower() and not _SUSPENDED.match(after)
+    )  # fmt: skip
 
 
 ROW_SEPARATOR = " | "

@@ -19,6 +19,7 @@ from engine.contracts import ParsedQuestion
 from engine.documents.text import NUMBER_WORDS, stems
 from engine.reading.answer_type import expected_type
 from engine.reading.passages import Unit
+from engine.reading.polarity import stated_polarity
 
 Direction = Literal["least", "most"]
 
@@ -68,7 +69,11 @@ TIME_UNITS = frozenset({"year", "decade", "century", "date", "day", "month"})
 
 
 def with_verdict(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]], text: str) -> str:
-    """``text`` (the answer's side lines) led by the comparison's verdict when its passages settle it."""
+    """``text`` (the answer's side lines) led by the comparison's verdict when its passages settle it; a yes/no
+    question of one thing, by the yes or no its first passage states (``polarity``)."""
+    if not parsed.sides and chosen and expected_type(parsed.original_question) == "yes_no":
+        stated = stated_polarity(parsed.original_question, chosen[0][1].text)
+        return f"{stated}.\n{text}" if stated else text
     labels = [side.label for side in parsed.sides]
     quoted = {label: " ".join(u.text for lab, u in chosen if lab == label) for label in labels}
     verdict = side_verdict(parsed.original_question, quoted)

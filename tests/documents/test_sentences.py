@@ -1,4 +1,5 @@
-"""Sentences of a paragraph: an abbreviation's point before a capital ends no sentence (made-up text)."""
+"""Sentences of a paragraph (an abbreviation's point before a capital ends none) and words cut at a line end (made-up
+text)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,11 @@ def test_a_sentence_ending_in_a_word_or_a_number_ends_there() -> None:
         "The ferry ran 12 trips.",
         "2031 was a record.",
     ]
+
+
+def test_a_word_hyphenated_across_a_line_is_joined_even_with_a_trailing_space() -> None:
+    from engine.documents.layout import join_lines
+
+    assert join_lines(["Drain the reser- ", "voir first."]) == "Drain the reservoir first."
+    assert join_lines(["Drain the reser-", "voir first."]) == "Drain the reservoir first."
+    assert "short- or long-term" in join_lines(["short-", "or long-term loans"]), "a suspended hyphen joins nothing"
