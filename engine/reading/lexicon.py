@@ -45,6 +45,10 @@ GENERIC_ENTRIES: tuple[Entry, ...] = (
     ("best better worse whereas there", "evaluative and linking words"),
     ("drove drive drives driven", "'what drove X' asks for causes of X"),
     ("achieve achieved achieves explored explore explores", "verbs of research prose, not terms"),
+    (
+        "reach reaches reached attain attains attained get gets got",
+        "verbs of attaining a figure ('what rate does X reach')",
+    ),
     ("considered consider applied apply applies described", "verbs of research prose, not terms"),
     ("perform performs performed obtain obtained work works", "verbs of research prose, not terms"),
     ("usd millions billions thousands", "units of the answer, not of the evidence"),

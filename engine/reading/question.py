@@ -134,7 +134,9 @@ _VALUE_CUES = re.compile(
     r"ratio|rate|total|sum|average|mean|median|costs?|price|revenues?|count|score|accuracy|size|margin|capex|"
     r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call))|"
     rf"{'|'.join(sorted(MONEY_FLOWS))})\b|"
-    r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b",
+    r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b|"
+    # "What <measure> does X reach / get / achieve / score?": the figure X attains
+    r"^(?:what|which)\b[^?]*\b(?:does|do|did)\b[^?]*\b(?:reach|get|achieve|attain|obtain|score)\b(?!\s+\w+ed\b)",
     re.I,
 )
 

@@ -101,12 +101,16 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         value, unit, word, text = parsed
         if value < 0 and _restated(sentence, m.start(), -value):
             value, text = -value, text.strip("()")
+        low = range_low(sentence, m.start("num"))
+        if low and value < 0:  # "10–15 minutes": the dash joins the range's ends, it is no minus sign
+            value, text = -value, text.lstrip("-–—− ")
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
                 raw=text, value=value, scale=word, unit=unit, periods=periods, quote=sentence, is_row=False,
                 measure=counted.group(1) if counted else m.group("measure") or "",
                 context=" ".join(item.section_path), position=m.start(), bare=counted is not None,
+                bound=f"{low} to" if low else "",
             )
         )  # fmt: skip
     return found + _spelled(item, sentence, periods)
@@ -120,6 +124,19 @@ def _restated(sentence: str, start: int, value: float) -> bool:
     days") restates it, as contracts and manuals write; it is no negative amount."""
     before = _SPELLED_BEFORE.search(sentence[:start])
     return before is not None and SPELLED_NUMBERS.get(before.group("word").lower()) == value
+
+
+_RANGE_LOW = re.compile(rf"(?:\b(?P<word>{SPELLED_NUMBER})|(?<![\d.,])(?P<num>\d+(?:\.\d+)?))\s*(?:to|-|–|—)\s*$", re.I)
+"""The low end of a range written before its high end ("one to two weeks", "3-5 days", "10 to 15 minutes")."""
+
+
+def range_low(sentence: str, start: int) -> str | None:
+    """The low end, in digits, of a range whose high end starts at ``start`` ("one to two weeks" -> "1"), else
+    None: such a number is a range's end, and is stated with its start."""
+    found = _RANGE_LOW.search(sentence[:start]) if start else None
+    if found is None:
+        return None
+    return found.group("num") or str(SPELLED_NUMBERS[found.group("word").lower()])
 
 
 _SPELLED_MEASURE = re.compile(
@@ -138,7 +155,8 @@ def _spelled(item: EvidenceItem, sentence: str, periods: tuple[Period, ...]) -> 
         Cell(chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
              raw=m.group("word"), value=float(SPELLED_NUMBERS[m.group("word").lower()]), scale="", unit="",
              periods=periods, quote=sentence, is_row=False, measure=m.group("measure"),
-             context=" ".join(item.section_path), position=m.start())
+             context=" ".join(item.section_path), position=m.start(),
+             bound=f"{low} to" if (low := range_low(sentence, m.start())) else "")
         for m in _SPELLED_MEASURE.finditer(sentence)
     ]  # fmt: skip
 

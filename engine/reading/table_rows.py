@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR
+from engine.documents.text import STOPWORDS
 from engine.reading.periods import periods_in, span_headers
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
@@ -255,3 +256,27 @@ def read_under(heading: str, label: str) -> bool:
     return bool(
         PER_SHARE_LABEL.search(heading) or _PART_LABEL.fullmatch(label.strip()) or _OPEN_HEADING.search(heading)
     )
+
+
+_NAME_WORD = re.compile(r"[A-Z][\w.+/-]*|[a-z]+[A-Z0-9][\w.+/-]*")
+"""A column name written as one word: capitalised, or with a capital or a digit inside ("FewNERD", "ACE05", "iOS")."""
+
+
+def name_line(line: str) -> list[str] | None:
+    """The one-word column names of a line printed over a table's rows without cell breaks ("Kestrel Osprey
+    Heron-2"), else None: three to fifteen names and nothing else (no connective, no sentence). Two capitalised
+    words are as often one name ("North Sound", a group of rows) as two columns."""
+    words = line.split()
+    if not 3 <= len(words) <= 15 or any(w.lower() in STOPWORDS or not _NAME_WORD.fullmatch(w) for w in words):
+        return None
+    return words
+
+
+_LABEL_DECIMAL = re.compile(r"^(?P<label>.*[A-Za-z)\]].*?)\s+(?P<value>[-−–]?\d+\.\d+)$")
+
+
+def peeled(row: list[str]) -> list[str]:
+    """A row whose label cell ran into its first value ("Hard trials (τ < 0.6) 1.28 | 2.68") as the label and
+    that value apart; a decimal only, so a label's own number ("Notes due 2031", "Tier 1") stays in it."""
+    found = _LABEL_DECIMAL.match(row[0]) if row else None
+    return [found.group("label"), found.group("value"), *row[1:]] if found else row

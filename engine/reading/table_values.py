@@ -26,6 +26,8 @@ from engine.reading.table_rows import (
     footnoted,
     measure_groups,
     measure_headings,
+    name_line,
+    peeled,
     period_columns,
     period_led_columns,
     read_under,
@@ -214,6 +216,8 @@ class _TableState:
     measure: str = ""
     """The measure the row's heading names, when it heads the same parts as another (``measure_headings``)."""
     above: list[str] | None = None
+    names: list[str] | None = None
+    """A line of one-word column names just above the rows ("Kestrel Osprey Heron"), while its rows last."""
     """The header row just above, when nothing came between: the measures over a header of periods."""
 
 
@@ -240,7 +244,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
                 state.pending = ""
             else:
                 _read_caption(line, state)
-                state.above = None
+                state.above, state.names = None, name_line(line) if item.kind != "heading" else None
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
     return cells
 
@@ -301,11 +305,12 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
         header = split_run_together(measured or row)
         new_table = state.served and header != state.header  # a continuation repeats its table's header
-        state.header, state.years, state.in_rows, state.above = header, None, False, row
+        state.header, state.years, state.in_rows, state.above, state.names = header, None, False, row, None
         state.scale = table_scale(row[0]) or ("" if new_table else state.scale)
         state.served = state.served and not new_table
         return []
     state.above, state.served = None, True
+    row = peeled(row) if state.names else row
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):
@@ -330,6 +335,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
         columns = [groups[n * len(groups) // amounts] for n in range(amounts)]
         values = [v for v in values if is_amount(v)]
         row = [row[0], *values]
+    elif state.names and len(state.names) == len(values):
+        columns = state.names  # names printed over the rows without cell breaks, newer than any header row
     elif state.header is not None and (led := period_led_columns(state.header, len(values))) is not None:
         columns = led
     elif state.header is not None and (by_period := period_columns(state.header, len(values))) is not None:

@@ -68,6 +68,8 @@ CASES: list[tuple[str, str, dict]] = [
     ("Which risk factors are described for the supply chain?", "listing", {"kw": ["supply chain"]}),
     ("What were the components of ferry operating costs in FY2031?", "listing", {"kw": ["components"]}),
     ("What are the main hazards listed for 2031?", "listing", {}),
+    # a figure something attains: the verb names no term
+    ("What recall does the Kestrel tagger get on the harbour set?", "single_fact", {"value": True, "kw": ["recall"]}),
     # plurals that name amounts of a period are values, not lists
     ("What were the repurchases of common stock in fiscal 2031?", "single_fact", {"value": True}),
     ("What were the capital expenditures of the ferry line in 2031?", "single_fact", {"value": True}),
@@ -239,3 +241,13 @@ def test_two_modifiers_of_one_head_noun_are_the_sides_not_the_aspect(question: s
     from engine.reading.question_sides import find_sides
 
     assert find_sides(question) == sides
+
+
+def test_a_verb_of_attaining_a_figure_is_no_keyword() -> None:
+    for question in ("What recall does the Kestrel tagger reach on the harbour set?",
+                     "What recall does the Kestrel tagger get on the harbour set?"):  # fmt: skip
+        words = {k.lower() for k in extract_keywords(question)}
+        assert "recall" in words and not words & {"reach", "get"}, words
+    assert not parse_question("Which berth did the ferry get moved to?").asks_for_value, (
+        "a passive 'get' asks no figure"
+    )

@@ -102,3 +102,14 @@ def test_of_one_sentence_s_numbers_the_one_whose_own_phrase_names_the_thing_aske
     first = answer_value("What is the sonar's hit rate for the shallow reef survey?", ["hit rate", "shallow reef"],
                          line_item_names, [said])  # fmt: skip
     assert first is not None and first.statement.startswith("0.61"), first
+
+
+def test_a_range_is_stated_from_its_low_end_and_its_dash_is_no_minus_sign() -> None:
+    said = [item("Soak the filter for 10–15 minutes, and rinse the hose every one to two weeks.")]
+    cells = {c.measure: c for c in cells_in([said])}
+    assert cells["minutes"].value == 15.0 and cells["minutes"].bound == "10 to", cells
+    assert cells["weeks"].value == 2.0 and cells["weeks"].bound == "1 to", cells
+    answer = answer_value("How often should the hose be rinsed?", ["hose", "rinsed"], line_item_names, [said])
+    assert answer is not None and answer.statement.startswith("1 to 2 weeks"), answer
+    alone = [item("The crossing lost 15 minutes; the ferry was -2 knots under its speed.")]
+    assert all(not c.bound for c in cells_in([alone])), "no range without a low end"

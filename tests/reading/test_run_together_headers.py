@@ -82,3 +82,18 @@ def test_rows_under_a_heading_ending_in_a_preposition_finish_its_phrase() -> Non
     answer = answer_value("How much cash did the ferry line pay for income taxes in 2031?",
                           ["income taxes", "cash", "pay", "2031"], line_item_names, [[flows]])  # fmt: skip
     assert answer is not None and "527" in answer.statement, answer
+
+
+def test_names_printed_over_the_rows_without_cell_breaks_head_their_values() -> None:
+    trials = EvidenceItem(chunk_id="d:p5:b0", doc_id="d", file_name="trials.pdf", page=5,
+                          text="Table 4: Sea trials.\nKestrel Osprey Heron-2\nTop speed (knots) | 31.5 | 28.25 30.75\n"
+                               "Range at sea (nmi) 410.5 | 388.0 402.25\nThe trials ran in March.")  # fmt: skip
+    cells = {(c.label, c.column): c.raw for c in table_cells([trials])}
+    assert cells[("Top speed (knots)", "Osprey")] == "28.25" and cells[("Top speed (knots)", "Heron-2")] == "30.75"
+    assert cells[("Range at sea (nmi)", "Kestrel")] == "410.5", "the first value ran into the label"
+    answer = answer_value("What top speed does the Osprey reach?", ["top speed", "Osprey"], line_item_names,
+                          [[trials]])  # fmt: skip
+    assert answer is not None and answer.statement.endswith("28.25"), answer
+    prose = EvidenceItem(chunk_id="d:p5:b1", doc_id="d", file_name="trials.pdf", page=5,
+                         text="Speeds by the hour\nCalm | 1.25 | 2.50")  # fmt: skip
+    assert {c.column for c in table_cells([prose])} == {""}, "a line with a connective names no columns"
