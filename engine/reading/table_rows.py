@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR
 from engine.documents.text import STOPWORDS
@@ -280,3 +281,43 @@ def peeled(row: list[str]) -> list[str]:
     that value apart; a decimal only, so a label's own number ("Notes due 2031", "Tier 1") stays in it."""
     found = _LABEL_DECIMAL.match(row[0]) if row else None
     return [found.group("label"), found.group("value"), *row[1:]] if found else row
+
+
+TABLE_CAPTION = re.compile(r"\b(?:Table|TABLE)\s+(?:\d{1,2}[A-Za-z]?|[IVXL]{1,5})\s*[:.]\s*(?P<caption>[A-Za-z].*)$")
+"""A table's numbered caption ("Table 4: Stops per hundred hours.", "TABLE II: Comparison of test sets"), also
+where the text layer ran a figure's last label into it."""
+
+
+@dataclass
+class TableState:
+    """What a page's earlier lines said about the table being read."""
+
+    header: list[str] | None = None
+    scale: str = ""
+    served: bool = False
+    """Rows were read in ``scale`` since it was stated: another table's header below does not inherit it (store
+    counts under a revenue table's "(in millions)"); the document's scale still reaches money rows."""
+    years: list[str] | None = None
+    """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
+    in_rows: bool = False
+    title: str = ""
+    """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
+    spans: list[str] | None = None
+    """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
+    parent: str = ""
+    """A heading row ending in a colon ("Earnings per share:"): rows under it labelled "Basic", "Diluted" are parts."""
+    groups: list[str] | None = None
+    """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
+    Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
+    percent: bool = False
+    """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
+    pending: str = ""
+    """The text line just above, when no row came after it: a row label's first part ("... included in Other")."""
+    measure: str = ""
+    """The measure the row's heading names, when it heads the same parts as another (``measure_headings``)."""
+    above: list[str] | None = None
+    caption: str = ""
+    """The numbered caption printed over the table ("Table 4: Stops per hundred hours"): what its rows measure."""
+    names: list[str] | None = None
+    """A line of one-word column names just above the rows ("Kestrel Osprey Heron"), while its rows last."""
+    """The header row just above, when nothing came between: the measures over a header of periods."""

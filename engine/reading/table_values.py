@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
@@ -22,6 +22,8 @@ from engine.reading.statement_sense import percent_caption, percent_column, summ
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     PER_SHARE_LABEL,
+    TABLE_CAPTION,
+    TableState,
     dated_years,
     footnoted,
     measure_groups,
@@ -91,6 +93,8 @@ class Cell:
     """Where the number starts in its sentence (prose only), to tell which of a sentence's numbers is meant."""
     bound: str = ""
     """The word a table cell prints before an approximate or bounding number ("about", "under"), if any."""
+    caption: str = ""
+    """The numbered caption of the row's table ("Table 4: Stops per hundred hours"): what its values measure."""
     bare: bool = False
     """A bare number in prose followed by what it counts ("64 survey flights"): only a count question reads it."""
 
@@ -188,39 +192,6 @@ STATEMENT_TITLE = re.compile(
 """The titles of the primary financial statements, where a filing's audited figures are printed."""
 
 
-@dataclass
-class _TableState:
-    """What a page's earlier lines said about the table being read."""
-
-    header: list[str] | None = None
-    scale: str = ""
-    served: bool = False
-    """Rows were read in ``scale`` since it was stated: another table's header below does not inherit it (store
-    counts under a revenue table's "(in millions)"); the document's scale still reaches money rows."""
-    years: list[str] | None = None
-    """Column years read from lines that are not rows ("August 29, 2021 August 30," / "2020")."""
-    in_rows: bool = False
-    title: str = ""
-    """A financial statement's title printed above the table ("CONSOLIDATED STATEMENTS OF CASH FLOWS")."""
-    spans: list[str] | None = None
-    """The spans the header prints over the year columns ("Three months ended", "Twelve months ended")."""
-    parent: str = ""
-    """A heading row ending in a colon ("Earnings per share:"): rows under it labelled "Basic", "Diluted" are parts."""
-    groups: list[str] | None = None
-    """A header row of periods only, each over several sub-columns ("Twelve Months Ended June 30, 2022 |
-    Twelve Months Ended June 30, 2023" over "EBITDA | EBIT | Net income" each)."""
-    percent: bool = False
-    """The table's caption or first header cell says its figures are percentages ("(Percent of net sales)")."""
-    pending: str = ""
-    """The text line just above, when no row came after it: a row label's first part ("... included in Other")."""
-    measure: str = ""
-    """The measure the row's heading names, when it heads the same parts as another (``measure_headings``)."""
-    above: list[str] | None = None
-    names: list[str] | None = None
-    """A line of one-word column names just above the rows ("Kestrel Osprey Heron"), while its rows last."""
-    """The header row just above, when nothing came between: the measures over a header of periods."""
-
-
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     """Every numeric cell of the table rows of one page, its chunks given in reading order.
 
@@ -229,12 +200,14 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     ("amounts in millions"), header cell "(Millions)" or section title.
     """
     cells: list[Cell] = []
-    state = _TableState()
+    state = TableState()
     texts = [[normalize_space(x) for x in item.text.split("\n") if x.strip()] for item in items]
     measures, k = measure_headings([line for lines in texts for line in lines]), 0
     for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
         if n and item.page != items[n - 1].page:
-            state.title = ""  # a partial table's title ("... for the Guarantor Group") ends with its page
+            state.title = state.caption = (
+                ""  # a partial table's title ("... for the Guarantor Group") ends with its page
+            )
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in lines:
             line = unsplit_row(line, _value_columns(state)) or line if not has_rows(line) else line
@@ -249,7 +222,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     return cells
 
 
-def _value_columns(state: _TableState) -> int:
+def _value_columns(state: TableState) -> int:
     """How many value columns the table being read has: its header's period columns, else the years read above
     it; 0 when no table is being read."""
     if state.header is not None:
@@ -257,7 +230,8 @@ def _value_columns(state: _TableState) -> int:
     return len(state.years or [])
 
 
-def _read_caption(line: str, state: _TableState) -> None:
+def _read_caption(line: str, state: TableState) -> None:
+    state.caption = caption.group("caption") if (caption := TABLE_CAPTION.search(line)) else state.caption
     scale = table_scale(line)  # a scale caption ("in millions, except per share data") heads no per-share rows
     heading = line.endswith(":") or (PER_SHARE_LABEL.search(line) and not scale and not re.search(r"\d|\.$", line))
     state.parent = line.rstrip(": ") if heading and len(line) <= 80 else ""
@@ -281,7 +255,7 @@ def _read_caption(line: str, state: _TableState) -> None:
     state.years += years
 
 
-def _note_spans(spans: list[str], state: _TableState) -> None:
+def _note_spans(spans: list[str], state: TableState) -> None:
     """A header line of spans starts the header of a new table whose year columns they cover."""
     if not spans:
         return
@@ -290,7 +264,7 @@ def _note_spans(spans: list[str], state: _TableState) -> None:
     state.spans = spans
 
 
-def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
+def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     row = row_cells(line)
     if _is_header(row):
         if state.in_rows:
@@ -354,7 +328,8 @@ def _read_row(item: EvidenceItem, line: str, state: _TableState) -> list[Cell]:
     columns = with_spans(columns, state.spans)
     if state.measure and not stems(state.measure) <= stems(row[0]):  # "Pet Ferries" under "Net sales:"
         columns = [f"{state.measure} {c}".strip() for c in columns]
-    return _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
+    cells = _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
+    return [replace(c, caption=state.caption) for c in cells] if state.caption else cells
 
 
 def _cells_of_row(

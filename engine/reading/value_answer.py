@@ -37,6 +37,7 @@ from engine.reading.statement_sense import (
 from engine.reading.table_values import Cell
 from engine.reading.value_match import (
     ValueMatch,
+    ValueSpec,
     broader,
     narrower_head,
     narrows,
@@ -124,9 +125,9 @@ def answer_from_cells(
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)
-    if formula is not None:
-        return _computed_answer(question, f"{question} {asked_as}", formula, cells, alternatives, entity_words)
     spec = value_spec(question, keywords, alternatives(question), entity_words)
+    if formula is not None and not _printed_ratio(spec, cells):
+        return _computed_answer(question, f"{question} {asked_as}", formula, cells, alternatives, entity_words)
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
     ranked = [m for m in ranked if not wrong_count(counted, m.cell)] or ranked  # a count before a price
@@ -155,6 +156,17 @@ def answer_from_cells(
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not wrong_count(counted, best.cell),
         also=agreeing(best.cell, [m.cell for m in ranked]),
     )
+
+
+PRINTED_COVER = 0.9
+"""How fully a table row (with its column and caption) must name the ratio asked to be read instead of computed."""
+
+
+def _printed_ratio(spec: ValueSpec, cells: Sequence[Cell]) -> bool:
+    """Whether a table prints the ratio asked ("Table 2: Ratios of failures to trips" over its rows): it is read
+    as printed, not computed from two values read elsewhere."""
+    rows = [c for c in cells if c.is_row and "ratio" in stems(f"{c.label} {c.column} {c.caption}")]
+    return any(m.label_cover >= PRINTED_COVER for m in rank_cells(spec, rows)[:3]) if rows else False
 
 
 def _elsewhere(names: Sequence[str], cell: Cell) -> list[str]:

@@ -315,8 +315,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
     for cell, label, named in zip(cells, labels, names, strict=True):
-        # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights")
-        cover = label_cover(spec, label | stems(cell.column) if cell.is_row else label, weights, rarity, qualifiers)
+        # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
+        # table's numbered caption ("Table 4: Stops per hundred hours")
+        held = label | stems(f"{cell.column} {cell.caption}") if cell.is_row else label
+        cover = label_cover(spec, held, weights, rarity, qualifiers)
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)

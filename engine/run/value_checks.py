@@ -4,7 +4,7 @@ A value answer (``engine.run.value_reader``) is complete only when nothing here 
 answer needs is still pending, a side is not covered, the question's term that tells one instrument from
 its siblings ("five-year") is in no cited line, a difference of two values is asked and only one value
 was read (unless its sentence states it as the difference: "ahead by 14 km"), or a ratio of two line items is asked and only one line item was read (in one year or several:
-a three-year average of capex is not capex to revenue).
+a three-year average of capex is not capex to revenue), unless the row read prints the ratio itself.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ def holds(
     stated = any(not c.is_row and states_change(c.quote, c.position) for v in values for c in v.cells)
     one_value = single and asks_difference(parsed.original_question) and not stated
     terms = {cell.label.strip().lower() for v in values for cell in v.cells}
-    one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question)
+    printed = any("ratio" in stems(f"{c.label} {c.column} {c.caption}") for v in values for c in v.cells if c.is_row)
+    one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question) and not printed
     needed = needed_references(answer.pending_references, parsed, [c.quote for c in cited])
     blocked = bool(needed or answer.garbled_pages or uncovered or unnamed or one_value or one_term)
     caveats = (

@@ -97,3 +97,13 @@ def test_names_printed_over_the_rows_without_cell_breaks_head_their_values() -> 
     prose = EvidenceItem(chunk_id="d:p5:b1", doc_id="d", file_name="trials.pdf", page=5,
                          text="Speeds by the hour\nCalm | 1.25 | 2.50")  # fmt: skip
     assert {c.column for c in table_cells([prose])} == {""}, "a line with a connective names no columns"
+
+
+def test_a_ratio_a_table_prints_is_read_by_its_caption_not_computed() -> None:
+    trials = EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="trials.pdf", page=6,
+                          text="Table 3: Ratios of failures to trips across boats and seas.\nKestrel Osprey Heron\n"
+                               "Calm seas | 0.12 | 0.20 0.15\nRough seas 0.45 | 0.61 0.52")  # fmt: skip
+    assert {c.caption for c in table_cells([trials])} == {"Ratios of failures to trips across boats and seas."}
+    answer = answer_value("What is the ratio of failures to trips for the Osprey in rough seas?",
+                          ["failures", "trips", "Osprey", "rough seas"], line_item_names, [[trials]])  # fmt: skip
+    assert answer is not None and answer.statement.endswith("0.61") and not answer.missing, answer

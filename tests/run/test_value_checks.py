@@ -109,3 +109,12 @@ def test_a_computations_span_is_not_an_instrument_name() -> None:
     parsed = parse_question("What is the 2 year average of net PP&E?")
     both = _value("2039", "2038")
     assert not holds(AnswerWithEvidence(text=""), parsed, [both], _cited(both), computed_lines=0).blocked
+
+
+def test_a_ratio_the_row_prints_needs_no_second_line_item() -> None:
+    parsed = parse_question("What is the ratio of failures to trips for the Osprey in 2031?")
+    table = EvidenceItem(chunk_id="d:p6:b0", doc_id="d", file_name="r.pdf", page=6,
+                         text="Table 3: Ratios of failures to trips.\nBoat | 2031 | 2030\nOsprey | 0.61 | 0.58")  # fmt: skip
+    printed = ValueAnswer(statement="x", cells=tuple(c for c in cells_in([[table]]) if c.column == "2031"),
+                          label_cover=1.0, period_ok=True)  # fmt: skip
+    assert not holds(AnswerWithEvidence(text=""), parsed, [printed], _cited(printed), computed_lines=0).blocked
