@@ -240,7 +240,7 @@ def overlap_ratio(terms: Iterable[str], text: str) -> float:
     return sum(1 for t in terms if t in low) / len(terms)
 
 
-_DOUBLED = re.compile(r"([b-dghj-km-npqrtv-y])\1$")
+DOUBLED_CONSONANT = re.compile(r"([b-dghj-km-npqrtv-y])\1$")
 """A doubled final consonant other than f, l, s and z, which base forms end in ("staff", "fall", "press", "buzz")."""
 _IRREGULAR = {
     # past forms of common verbs that suffix stripping cannot reach ("cash paid" for "how much did it pay"); words
@@ -270,7 +270,7 @@ def stem(word: str) -> str:
         for suffix, repl in group:
             if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith(("ss", "us", "is")):
                 w = w[: len(w) - len(suffix)] + repl
-                if suffix in ("ing", "ed") and _DOUBLED.search(w) and len(w) >= 4:
+                if suffix in ("ing", "ed") and DOUBLED_CONSONANT.search(w) and len(w) >= 4:
                     w = w[:-1]  # "tripping", "planned": the consonant doubled before the ending ("trip", "plan")
                 break
     # a verb's silent e goes with -ing and -ed ("descaling", "descaled"): without it on the base form too

@@ -36,7 +36,7 @@ from whoosh.writing import SegmentWriter
 
 from engine.config import RetrievalConfig
 from engine.contracts import Chunk, ParsedDocument, RankedList
-from engine.documents.text import content_words, tokenize
+from engine.documents.text import DOUBLED_CONSONANT, content_words, tokenize
 from engine.errors import LibraryCorruptError
 from engine.retrieval.hit_map import ChunkMap
 
@@ -58,14 +58,11 @@ _STEMS: dict[str, str] = {}
 _MAX_STEMS = 200_000
 
 
-_DOUBLED = re.compile(r"([b-dghj-km-npqrtv-y])\1$")
-
-
 def stem(word: str) -> str:
     """Whoosh's Porter stem, with the step its port skips: a consonant doubled before "-ing" or "-ed" is undone
     ("tripping" -> "trip", as "trip"; whoosh gives "tripp"), so a question's "round-tripping" finds "round-trip"."""
     term = porter_stem(word)
-    if term != word and word.endswith(("ing", "ed")) and len(term) >= 4 and _DOUBLED.search(term):
+    if term != word and word.endswith(("ing", "ed")) and len(term) >= 4 and DOUBLED_CONSONANT.search(term):
         return term[:-1]
     return term
 
