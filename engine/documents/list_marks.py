@@ -67,3 +67,17 @@ def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
         and len(after) >= 2
         and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:2])
     )
+
+
+def sibling_of(lead: str, item: str) -> bool:
+    """Whether ``item`` is the lead's sibling, not its item: both open with the same marker ("• Readings
+    vary in these cases:" over "· after a meal", "· after a bath", then "• Readings also vary ..."): a list
+    nested under an item ends where the outer list goes on."""
+    marker = item_marker(lead)
+    return marker is not None and item_marker(item) == marker
+
+
+def resumes_list(last: Passage, after: Passage) -> bool:
+    """Whether the items go on after a plain paragraph: the item before it and the passage after it are items
+    of one section, so the paragraph is the first item's own (its second paragraph, printed between them)."""
+    return last.kind == "list_item" and after.kind == "list_item" and after.section_path == last.section_path

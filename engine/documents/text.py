@@ -243,18 +243,17 @@ def overlap_ratio(terms: Iterable[str], text: str) -> float:
 DOUBLED_CONSONANT = re.compile(r"([b-dghj-km-npqrtv-y])\1$")
 """A doubled final consonant other than f, l, s and z, which base forms end in ("staff", "fall", "press", "buzz")."""
 _IRREGULAR = {
-    # past forms of common verbs that suffix stripping cannot reach ("cash paid" for "how much did it pay"); words
-    # with another common sense are left out ("left", "won" the currency, "saw", "lead" the metal, "found")
-    **dict.fromkeys(["paid"], "pay"), **dict.fromkeys(["spent"], "spend"), **dict.fromkeys(["sold"], "sell"),
-    **dict.fromkeys(["bought"], "buy"), **dict.fromkeys(["made"], "make"), **dict.fromkeys(["held"], "hold"),
-    **dict.fromkeys(["grew", "grown"], "grow"), **dict.fromkeys(["rose", "risen"], "rise"),
-    **dict.fromkeys(["fell", "fallen"], "fall"), **dict.fromkeys(["lost"], "lose"),
-    **dict.fromkeys(["took", "taken"], "take"), **dict.fromkeys(["gave", "given"], "give"),
-    **dict.fromkeys(["brought"], "bring"), **dict.fromkeys(["built"], "build"), **dict.fromkeys(["kept"], "keep"),
-    **dict.fromkeys(["began", "begun"], "begin"), **dict.fromkeys(["chose", "chosen"], "choose"),
-    **dict.fromkeys(["wrote", "written"], "write"), **dict.fromkeys(["sent"], "send"),
-    **dict.fromkeys(["drove", "driven"], "drive"), **dict.fromkeys(["told"], "tell"),
-    **dict.fromkeys(["thought"], "think"), **dict.fromkeys(["taught"], "teach"), **dict.fromkeys(["sought"], "seek"),
+    form: base
+    for base, forms in (
+        # past forms of common verbs that suffix stripping cannot reach ("cash paid" for "how much did it pay");
+        # words with another common sense are left out ("left", "won" the currency, "saw", "lead" the metal, "found")
+        ("pay", "paid"), ("spend", "spent"), ("sell", "sold"), ("buy", "bought"), ("make", "made"),
+        ("hold", "held"), ("grow", "grew grown"), ("rise", "rose risen"), ("fall", "fell fallen"), ("lose", "lost"),
+        ("take", "took taken"), ("give", "gave given"), ("bring", "brought"), ("build", "built"), ("keep", "kept"),
+        ("begin", "began begun"), ("choose", "chose chosen"), ("write", "wrote written"), ("send", "sent"),
+        ("drive", "drove driven"), ("tell", "told"), ("think", "thought"), ("teach", "taught"), ("seek", "sought"),
+    )
+    for form in forms.split()
 }  # fmt: skip
 
 

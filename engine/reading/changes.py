@@ -229,8 +229,9 @@ _STATED_BEFORE = re.compile(
 )
 """Words right before a number that make it a change: "improved by 13.7 points", "an increase of $42 million"."""
 _STATED_AFTER = re.compile(
-    r"^\s*[$€£¥]?\s*[\d.,]*\s*%?\s*(?:(?!and\b|or\b|but\b)[\w-]+\s+){0,2}?(?:more|fewer|less|higher|lower|larger|smaller|greater|"
-    r"bigger|longer|shorter|faster|slower)(?:\s+[\w-]+){0,2}?\s+than\b",
+    r"^\s*[$€£¥]?\s*[\d.,]*\s*%?\s*(?:(?!and\b|or\b|but\b)[\w-]+\s+){0,2}?"
+    r"(?:more|fewer|less|higher|lower|larger|smaller|greater|bigger|longer|shorter|faster|slower)"
+    r"(?:\s+[\w-]+){0,2}?\s+than\b",
     re.I,
 )
 """Words right after a number that make it a difference: "12 more stations than", "3.1 points higher than"."""

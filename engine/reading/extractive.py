@@ -24,7 +24,7 @@ from engine.reading.lists import (
     in_reading_order,
     is_lead,
     items_after,
-    leads_items,
+    list_leads,
     split_inline,
 )
 from engine.reading.passages import (
@@ -254,11 +254,12 @@ def _with_items(chosen: list[tuple[str, Unit]], units: list[Unit]) -> list[tuple
     """Each chosen sentence that ends in a colon is followed by the items it announces (``lists``): quoted
     alone, "The plan covers the following:" says only that something follows."""
     result: list[tuple[str, Unit]] = []
+    leading = list_leads(units)
     for label, unit in chosen:
         if any(unit is u for _, u in result):
             continue
         result.append((label, unit))
-        if leads_items(unit, units):
+        if id(unit) in leading:
             result += [(ITEM_LABEL, u) for u in items_after(unit, units) if all(u is not x for _, x in result)]
     return result
 

@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, introduces_list, item_marker
+from engine.documents.list_marks import ITEM_MARK, introduces_list, resumes_list, sibling_of
 from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
 from engine.reading.passages import Unit
 
@@ -53,17 +53,21 @@ def is_lead(text: str) -> bool:
     return len(text.split()) >= 3 and (text.endswith(":") or bool(_TABLE_LEAD.search(text)))
 
 
-def leads_items(unit: Unit, units: Sequence[Unit]) -> bool:
-    """Whether ``unit`` leads a list: a lead sentence (``is_lead``), or a short paragraph of one sentence that two
-    list items of its section follow in the evidence (``documents.layout.introduces_list``: "You can help the
-    pump last longer." over "• Flush it monthly.")."""
-    if is_lead(unit.text):
-        return True
-    if normalize_space(unit.item.text) != unit.text:
-        return False  # a sentence inside a longer paragraph introduces nothing by its place
-    doc, page, block = block_position(unit)
-    nxt = {block_position(u)[2]: u.item for u in units if block_position(u)[:2] == (doc, page)}
-    return introduces_list(unit.item, [nxt[b] for b in (block + 1, block + 2) if b in nxt])
+def list_leads(units: Sequence[Unit]) -> set[int]:
+    """The ids of the units that lead a list: a lead sentence (``is_lead``), or a short paragraph of one sentence
+    that two list items of its section follow in the evidence (``documents.list_marks.introduces_list``: "You can
+    help the pump last longer." over "• Flush it monthly.")."""
+    passages = {block_position(u): u.item for u in units}
+    leads: set[int] = set()
+    for unit in units:
+        if is_lead(unit.text):
+            leads.add(id(unit))
+        elif normalize_space(unit.item.text) == unit.text:  # a sentence inside a paragraph introduces nothing
+            doc, page, block = block_position(unit)
+            after = [passages[k] for k in ((doc, page, block + 1), (doc, page, block + 2)) if k in passages]
+            if introduces_list(unit.item, after):
+                leads.add(id(unit))
+    return leads
 
 
 def announces(text: str) -> bool:
@@ -143,19 +147,9 @@ def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> li
 
 
 def _between_items(last: Unit, unit: Unit, nxt: Sequence[Unit]) -> bool:
-    """Whether a plain passage sits right between two list items (the evidence holds the block after each)."""
-    return (
-        bool(nxt) and last.item.kind == "list_item" and nxt[0].item.kind == "list_item"
-        and _next_block(last, unit) and _next_block(unit, nxt[0])
-    )  # fmt: skip
-
-
-def sibling_of(lead: str, item: str) -> bool:
-    """Whether ``item`` is the lead's sibling, not its item: both open with the same marker ("• Readings
-    vary in these cases:" over "· after a meal", "· after a bath", then "• Readings also vary ..."): a list
-    nested under an item ends where the outer list goes on."""
-    marker = item_marker(lead)
-    return marker is not None and item_marker(item) == marker
+    """Whether a plain passage sits right between two list items (``list_marks.resumes_list``; the evidence holds
+    the block after each)."""
+    return bool(nxt) and resumes_list(last.item, nxt[0].item) and _next_block(last, unit) and _next_block(unit, nxt[0])
 
 
 def _item_unit(first: Unit, units: Sequence[Unit]) -> Unit:
@@ -253,7 +247,8 @@ def best_lead(
     names the listed ``subject`` (stems of "regularization techniques": "three types of regularization:"
     is the list asked for, whatever else scores higher); one that names what follows ("the following", a
     count) comes before one that only ends in a colon."""
-    leads = [u for u in units if u.coverage > 0 and leads_items(u, units)]
+    leading = list_leads(units)
+    leads = [u for u in units if u.coverage > 0 and id(u) in leading]
     names = {id(u) for u in leads if subject & stems(u.text)}
     leads = sorted((u for u in leads if id(u) in names or u.score >= floor),
                    key=lambda u: (id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
@@ -274,7 +269,6 @@ __all__ = [
     "is_item",
     "is_lead",
     "items_after",
-    "leads_items",
-    "sibling_of",
+    "list_leads",
     "split_inline",
 ]

@@ -23,9 +23,6 @@ NEGATION_REACH = 4
 """A negation settles the sign when it stands this many words or fewer before a word of the question."""
 _NEGATION = re.compile(r"^(?:not|no|never|cannot|neither|nor|without|none)$|n't$", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
-_ASKING = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has",
-                     "have", "had", "should", "may", "must"})  # fmt: skip
-"""The verbs a yes/no question opens with: they ask, they name nothing."""
 
 
 _MEASURED = re.compile(
@@ -40,10 +37,9 @@ not by a passage that merely speaks of the same things."""
 
 def stated_polarity(question: str, passage: str) -> Literal["Yes", "No"] | None:
     """The yes or no ``passage`` states to ``question`` (module doc), or None when it does not settle it."""
-    asked_words = [w for w in _WORD.findall(question) if w.lower() not in _ASKING]
     if any(_NEGATION.search(w) for w in _WORD.findall(question)) or _MEASURED.search(question):
         return None
-    asked = stems(" ".join(asked_words))
+    asked = stems(question)  # the verbs a yes/no question opens with ("are", "can") are stop words: no stems
     words = _WORD.findall(passage)
     held = stems(passage)
     if not asked or len(asked & held) / len(asked) < MIN_COVER:

@@ -138,10 +138,8 @@ def word_columns(header: list[str], values: int) -> list[str] | None:
     """The columns of a header whose one-word labels the text layer ran into fewer cells than the row has values
     ("Test run | Hours Stops Faults" over "Kestrel | 412 9 2"): each word heads one value, left to right, when
     the words are exactly as many as the values; else None."""
-    words = [w for cell in header[1:] for w in cell.split()]
-    if len(header) - 1 < values == len(words) and all(re.fullmatch(r"[A-Za-z][\w.&/-]*", w) for w in words):
-        return words
-    return None
+    words = name_line(" ".join(header[1:]))
+    return words if words is not None and len(header) - 1 < values == len(words) else None
 
 
 def period_columns(header: list[str], values: int) -> list[str] | None:
@@ -260,7 +258,7 @@ def read_under(heading: str, label: str) -> bool:
 
 
 _NAME_WORD = re.compile(r"[A-Z][\w.+/-]*|[a-z]+[A-Z0-9][\w.+/-]*")
-"""A column name written as one word: capitalised, or with a capital or a digit inside ("FewNERD", "ACE05", "iOS")."""
+"""A column name written as one word: capitalised, or with a capital or a digit inside ("KestrelNet", "HB7", "iOS")."""
 
 
 def name_line(line: str) -> list[str] | None:
@@ -316,8 +314,8 @@ class TableState:
     measure: str = ""
     """The measure the row's heading names, when it heads the same parts as another (``measure_headings``)."""
     above: list[str] | None = None
+    """The header row just above, when nothing came between: the measures over a header of periods."""
     caption: str = ""
     """The numbered caption printed over the table ("Table 4: Stops per hundred hours"): what its rows measure."""
     names: list[str] | None = None
     """A line of one-word column names just above the rows ("Kestrel Osprey Heron"), while its rows last."""
-    """The header row just above, when nothing came between: the measures over a header of periods."""

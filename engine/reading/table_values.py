@@ -205,9 +205,8 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     measures, k = measure_headings([line for lines in texts for line in lines]), 0
     for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
         if n and item.page != items[n - 1].page:
-            state.title = state.caption = (
-                ""  # a partial table's title ("... for the Guarantor Group") ends with its page
-            )
+            # a partial table's title ("... for the Guarantor Group") and a table's caption end with its page
+            state.title = state.caption = ""
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in lines:
             line = unsplit_row(line, _value_columns(state)) or line if not has_rows(line) else line

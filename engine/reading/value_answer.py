@@ -162,10 +162,15 @@ PRINTED_COVER = 0.9
 """How fully a table row (with its column and caption) must name the ratio asked to be read instead of computed."""
 
 
+def prints_ratio(cell: Cell) -> bool:
+    """Whether a table row is a ratio as printed: its label, column or table caption names one ("Table 2: Ratios
+    of failures to trips")."""
+    return cell.is_row and "ratio" in stems(f"{cell.label} {cell.column} {cell.caption}")
+
+
 def _printed_ratio(spec: ValueSpec, cells: Sequence[Cell]) -> bool:
-    """Whether a table prints the ratio asked ("Table 2: Ratios of failures to trips" over its rows): it is read
-    as printed, not computed from two values read elsewhere."""
-    rows = [c for c in cells if c.is_row and "ratio" in stems(f"{c.label} {c.column} {c.caption}")]
+    """Whether a table prints the ratio asked: it is read as printed, not computed from two values read elsewhere."""
+    rows = [c for c in cells if prints_ratio(c)]
     return any(m.label_cover >= PRINTED_COVER for m in rank_cells(spec, rows)[:3]) if rows else False
 
 

@@ -382,15 +382,16 @@ def _by_column_words(matches: list[ValueMatch], question: set[str]) -> list[Valu
     """Of one row's columns in the same period, the one whose header shares more of the question's words leads
     ("Boats at Season End" over "Boats Launched" for the boats a fleet had at the season's end); of one sentence's
     numbers, the one whose own phrase does ("0.72 for the second task"). Across rows the label decides."""
+    owns = [_own_words(m.cell) & question for m in matches]
     groups: dict[tuple[str, str, bool | None], list[set[str]]] = {}
-    for m in matches:
-        groups.setdefault((m.cell.chunk_id, m.cell.label, m.period_match), []).append(_own_words(m.cell) & question)
+    for m, own in zip(matches, owns, strict=True):
+        groups.setdefault((m.cell.chunk_id, m.cell.label, m.period_match), []).append(own)
     scored = []
-    for m in matches:
-        group = groups[(m.cell.chunk_id, m.cell.label, m.period_match)]
-        own = _own_words(m.cell) & question
-        shared = set.intersection(*group) if len(group) > 1 else own  # words every sibling has tell none apart
-        scored.append(replace(m, score=round(m.score + COLUMN_WORD * min(3, len(own - shared)), 4)))
+    for m, own in zip(matches, owns, strict=True):
+        shared = set.intersection(*groups[(m.cell.chunk_id, m.cell.label, m.period_match)])  # tell none apart
+        scored.append(
+            replace(m, score=round(m.score + COLUMN_WORD * min(3, len(own - shared)), 4)) if own - shared else m
+        )
     return scored
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, introduces_list, item_marker
+from engine.documents.list_marks import ITEM_MARK, introduces_list, resumes_list, sibling_of
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -90,27 +90,17 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
             break
         if found and not whole:
             break
-        if found and whole and not item_block(block) and _items_resume(found[-1], blocks[n + 1 : n + 2]):
+        if found and whole and not item_block(block) and n + 1 < len(blocks) and resumes_list(found[-1], blocks[n + 1]):
             found.append(block)  # an item's second paragraph, set between it and the next item
             continue
         if (found or not after) and not (whole and item_block(block)):
             # the list ends at the first block that is no item; a lone table or paragraph is one block, and
             # one opening the next page is left to the loop's continuation (measured against the cited passage)
             break
-        if found and item_marker(block.text) is not None and item_marker(block.text) == item_marker(chunk.text):
+        if found and sibling_of(chunk.text, block.text):
             break  # the lead's sibling (same marker as the lead): the nested list under it has ended
         found.append(block)
     return tuple(found)
-
-
-def _items_resume(last: Chunk, nxt: Sequence[Chunk]) -> bool:
-    """Whether the block after a paragraph is an item like the last one read: the paragraph is that item's own."""
-    return (
-        bool(nxt)
-        and last.kind == "list_item"
-        and nxt[0].kind == "list_item"
-        and nxt[0].section_path == last.section_path
-    )
 
 
 __all__ = ["MAX_ANNOUNCED", "MAX_CONTINUATION", "announced", "continuation", "item_block"]

@@ -3,8 +3,9 @@
 A value answer (``engine.run.value_reader``) is complete only when nothing here objects: a reference the
 answer needs is still pending, a side is not covered, the question's term that tells one instrument from
 its siblings ("five-year") is in no cited line, a difference of two values is asked and only one value
-was read (unless its sentence states it as the difference: "ahead by 14 km"), or a ratio of two line items is asked and only one line item was read (in one year or several:
-a three-year average of capex is not capex to revenue), unless the row read prints the ratio itself.
+was read (unless its sentence states it as the difference: "ahead by 14 km"), or a ratio of two line items is
+asked and only one line item was read (in one year or several: a three-year average of capex is not capex to
+revenue), unless the row read prints the ratio itself.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.reading.answer_type import asks_difference, asks_quotient
 from engine.reading.changes import states_change
 from engine.reading.periods import periods_in
 from engine.reading.signals import missing_durations, needed_references
-from engine.reading.value_answer import ValueAnswer
+from engine.reading.value_answer import ValueAnswer, prints_ratio
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def holds(
     stated = any(not c.is_row and states_change(c.quote, c.position) for v in values for c in v.cells)
     one_value = single and asks_difference(parsed.original_question) and not stated
     terms = {cell.label.strip().lower() for v in values for cell in v.cells}
-    printed = any("ratio" in stems(f"{c.label} {c.column} {c.caption}") for v in values for c in v.cells if c.is_row)
+    printed = any(prints_ratio(c) for v in values for c in v.cells)
     one_term = not computed_lines and len(terms) < 2 and asks_quotient(parsed.original_question) and not printed
     needed = needed_references(answer.pending_references, parsed, [c.quote for c in cited])
     blocked = bool(needed or answer.garbled_pages or uncovered or unnamed or one_value or one_term)
