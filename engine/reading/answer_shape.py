@@ -56,18 +56,20 @@ _CAUSAL = re.compile(
 
 WHERE_QUESTION = re.compile(
     r"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\b"
+    r"|^\s*(?:on\s+)?(?:which|what)\s+pages?\b"
     r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
     re.IGNORECASE,
 )
 """A question that asks where in the document something is ("Which section describes ...", "Where does the
-report discuss ..."; not "Where is the plant?", which asks for a place in the world)."""
+report discuss ...", "On which page does the glossary start?"; not "Where is the plant?", which asks for a place
+in the world)."""
 _LOCATING_VERB = (
     r"(?:discuss|describ|explain|mention|show|present|cover|defin|list|report|deal|talk|introduc|detail|address"
     r"|give|provide|contain|document|specif|outlin)\w*"
 )
 _WHERE_TOPIC = (
     re.compile(
-        rf"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\s+(?:of\s+[^?]*?\s+)?"
+        rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading|page)s?\s+(?:of\s+[^?]*?\s+)?"
         rf"(?:best\s+|mainly\s+)?{_LOCATING_VERB}\s+(?:with\s+|about\s+|on\s+)?(?P<topic>[^?]+)",
         re.I,
     ),
@@ -79,6 +81,12 @@ _WHERE_TOPIC = (
     re.compile(
         rf"^\s*where\s+(?:does|do|did|is|are|can)\s+(?:[^?]*?\s)?{_LOCATING_VERB}\s+(?:about\s+|on\s+)?"
         rf"(?P<topic>[^?]+)",
+        re.I,
+    ),
+    re.compile(
+        r"^\s*(?:on\s+)?(?:which|what)\s+pages?\s+(?:does|do|did|is|are|can)\s+(?:the\s+)?(?P<topic>[^?]+?)"
+        rf"(?:\s+(?:section|chapter|part|appendix))?(?:\s+(?:start|begin|appear|open)s?|\s+{_LOCATING_VERB})?"
+        r"(?:\s+on)?\s*\??\s*$",
         re.I,
     ),
 )

@@ -11,10 +11,9 @@ from dataclasses import replace
 
 from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS
 from engine.reading.changes import asked_direction
-from engine.reading.formula_values import Working, evaluate
+from engine.reading.formula_values import Working, evaluate, signed_input
 from engine.reading.formulas import Node
 from engine.reading.periods import Period
-from engine.reading.statement_sense import signed_input
 from engine.reading.table_values import SCALE_FACTOR, Cell
 
 _DECIMALS = re.compile(rf"\b(?:round(?:ed)?|to)\b[^.]*?\b(zero|{SPELLED_NUMBER}|\d)\s+decimal", re.I)

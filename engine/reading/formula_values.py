@@ -1,17 +1,18 @@
 """Computing a formula tree (``formulas.Node``) from cells a lookup finds, keeping every input for the working.
 
 ``evaluate`` reads each operand for the periods it names (else the period asked), money spent as a magnitude and
-money earned with its sign (``statement_sense.signed_input``). Pure: the lookup is the caller's.
+money earned with its sign (``signed_input``, below). Pure: the lookup is the caller's.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.reading.formulas import Node, Operand
 from engine.reading.periods import Period
-from engine.reading.statement_sense import signed_input
+from engine.reading.statement_sense import head_noun
 from engine.reading.table_values import Cell
 
 
@@ -83,3 +84,22 @@ def _operand_value(operand: Operand, lookup: Lookup, working: Working, default: 
     if operand.mode == "change":
         return values[-1] - values[0]
     return values[0]
+
+
+EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
+"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
+_LOSS_ONLY = re.compile(r"\bloss(?:es)?\b", re.I)
+_GAIN_WORDS = re.compile(r"\b(?:income|earnings|profits?|gains?)\b", re.I)
+
+
+def signed_input(cell: Cell, value: float) -> float:
+    """An amount as a computation takes it (``value`` is the cell's, scaled). Money earned keeps its sign: a loss
+    from operations printed "(3,547)" makes a negative margin, and a row titled only as a loss ("Operating loss",
+    "Net loss") that prints a positive figure states the loss's size, so it is negative too. A net cash flow
+    ("Net cash used in operating activities") keeps its sign. Any other amount, money spent printed in
+    parentheses ("Purchases of property (1,577)", "Interest expense (310)"), enters as what was spent."""
+    label = cell.label
+    if EARNED.search(head_noun(label) or label):
+        loss_only = _LOSS_ONLY.search(label) and not _GAIN_WORDS.search(label)
+        return -abs(value) if loss_only else value
+    return value if re.match(r"\s*net cash\b", label, re.I) else abs(value)

@@ -78,12 +78,16 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
     found: list[Cell] = []
     periods = periods_in(sentence)
     references = reference_spans(sentence)
+    sizes: list[int] = []
     for m in NUMBER.finditer(sentence):
         raw = m.group(0).strip()
         counted = None
         if _in_reference(m, references):
             continue  # "Table 2", "Section 3.5": a label, never a value
-        if not is_amount(raw) or not (
+        kilo = _thousands(sentence, m)
+        if kilo is not None:
+            counted = _COUNT_NOUN.match(sentence, m.end() + 1) if kilo else None
+        elif not is_amount(raw) or not (
             m.group("cur")
             or m.group("lead")
             or m.group("pct")
@@ -99,11 +103,15 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         if parsed is None:
             continue
         value, unit, word, text = parsed
+        if kilo is not None:
+            word, text = "thousand", f"{text}k"
         if value < 0 and _restated(sentence, m.start(), -value):
             value, text = -value, text.strip("()")
         low = range_low(sentence, m.start("num"))
         if low and value < 0:  # "10–15 minutes": the dash joins the range's ends, it is no minus sign
             value, text = -value, text.lstrip("-–—− ")
+        if _SAMPLE_SIZE.search(sentence[: m.start()]):
+            sizes.append(m.start())
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
@@ -113,7 +121,29 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
                 bound=f"{low} to" if low else "",
             )
         )  # fmt: skip
-    return found + _spelled(item, sentence, periods)
+    found += _spelled(item, sentence, periods)
+    return [c for c in found if c.position not in sizes] if len(sizes) < len(found) else found
+
+
+_KILO = re.compile(r"[kK](?![\w.,])")
+
+
+def _thousands(sentence: str, number: re.Match[str]) -> bool | None:
+    """Whether a number written in thousands with a "k" counts things ("35k queries": True) or is money ("$50k":
+    False); None for any other number. One digit before a "K" is a name ("4K videos", a "5K run"), not a count."""
+    if number.group("word") or number.group("pct") or not _KILO.match(sentence, number.end()):
+        return None
+    if re.fullmatch(r"\d", number.group("num")):
+        return None
+    if _COUNT_NOUN.match(sentence, number.end() + 1):
+        return True
+    return False if number.group("cur") or number.group("lead") else None
+
+
+_SAMPLE_SIZE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")
+"""A sample's size as statistics annotates it ("(n=1,526)", "N = 240"): the count of observations behind a
+figure the sentence states, not that figure. When the sentence states another number, the size is dropped
+("The error margin for members (n=812) is 3.4 points" states 3.4); alone, it stays (a count of the sample)."""
 
 
 _SPELLED_BEFORE = re.compile(rf"\b(?P<word>{SPELLED_NUMBER})\s*$", re.I)
@@ -189,11 +219,28 @@ def nearness(cell: Cell, wanted: set[str]) -> float:
         at = start + m.end()
         if at <= cell.position and cell.position - at <= 25 and stems(m.group(0)) & wanted:
             return 0.2
+    if _complement_of(cell.label[start : cell.position], wanted):
+        return 0.2
     clauses = [cell.label[a:b] for a, b in pairwise(bounds)]
     own_named = bool(stems(cell.label[start:end]) & wanted)
     if len(clauses) > 1 and cell.position >= 0 and not own_named and any(stems(c) & wanted for c in clauses):
         return OTHER_CLAUSE
     return -0.2
+
+
+_COPULA = re.compile(
+    r"\b(?:is|was|are|were|equals|stood at|stands at)\s+(?:(?:about|approximately|approx\.|roughly|nearly|around|"
+    r"plus or minus|an estimated)\s*)?[±~]?\s*$",
+    re.I,
+)
+"""A verb that gives its subject a value, and the hedges between it and the number ("The fare is about 4.50")."""
+
+
+def _complement_of(before: str, wanted: set[str]) -> bool:
+    """The number completes "<subject> is ..." and the subject names the metric: "The error margin for pilots
+    (n=812) is plus or minus 3.4 points" states the margin, however far its words sit from the number."""
+    verb = _COPULA.search(before)
+    return verb is not None and bool(stems(before[: verb.start()]) & wanted)
 
 
 _OWN_PHRASE = re.compile(

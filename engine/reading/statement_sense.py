@@ -13,6 +13,7 @@ import re
 from typing import Protocol
 
 from engine.documents.text import stems
+from engine.reading.answer_type import asks_difference
 from engine.reading.line_items import names_balance
 from engine.reading.periods import YEAR
 
@@ -204,11 +205,13 @@ _SHARE_ASKED = re.compile(
 table of each line as a percent of sales never answers "what were the R&D expenses")."""
 _RATIO_MEASURE = re.compile(
     r"\b(?:accuracy|accuracies|precision|recall|f1|probability|probabilities|likelihood|chance|efficiency"
-    r"|utili[sz]ation|occupancy|coverage|turnout|prevalence|penetration|adoption|approval|satisfaction)\b",
+    r"|utili[sz]ation|occupancy|coverage|turnout|prevalence|penetration|adoption|approval|satisfaction"
+    r"|availability|durability|uptime|humidity)\b",
     re.I,
 )
 """Measures that are ratios by definition and that documents print as percentages ("an accuracy of 70.4%", "a
-precision of 91%", "occupancy of 83%"): a question asking for one asks for a percentage."""
+precision of 91%", "occupancy of 83%"; a service's availability and durability are shares of time up and of data
+kept, "99.9%"; relative humidity is a share of saturation): a question asking for one asks for a percentage."""
 
 
 def percent_unasked(cell: Cell, question: str) -> bool:
@@ -322,8 +325,11 @@ _CHANGE_CLAUSE = re.compile(
 
 def stated_change(cell: Cell, question: str) -> bool:
     """A number a sentence states as a change ("diluted EPS increased by $0.18", "sales were up 4%"), for a
-    question that asks for no change: the amount moved is not the amount reported."""
+    question that asks for no change: the amount moved is not the amount reported. A question that asks by how
+    much one thing exceeds another asks for exactly such a number."""
     if cell.is_row or cell.position < 0 or _CHANGE_ASKED.search(question) or _SHARE_ASKED.search(question):
+        return False
+    if asks_difference(question):
         return False
     before = cell.label[: cell.position]
     return bool(_BY.search(before) or _CHANGE_OF.search(before) or _CHANGE_CLAUSE.search(before[-200:]))
@@ -378,22 +384,3 @@ def item_label(label: str) -> str:
     without what it is stated net of: a receivable net of its allowance is the receivable the balance sheet
     reports, not a narrower item."""
     return _NET_OF.sub("", owners_share(label)) or label
-
-
-EARNED = re.compile(r"\b(?:income|earnings|profit|loss|gains?|proceeds|revenues?|sales)\b", re.I)
-"""A row of money earned: printed in parentheses, it is a loss (a negative amount)."""
-_LOSS_ONLY = re.compile(r"\bloss(?:es)?\b", re.I)
-_GAIN_WORDS = re.compile(r"\b(?:income|earnings|profits?|gains?)\b", re.I)
-
-
-def signed_input(cell: Cell, value: float) -> float:
-    """An amount as a computation takes it (``value`` is the cell's, scaled). Money earned keeps its sign: a loss
-    from operations printed "(3,547)" makes a negative margin, and a row titled only as a loss ("Operating loss",
-    "Net loss") that prints a positive figure states the loss's size, so it is negative too. A net cash flow
-    ("Net cash used in operating activities") keeps its sign. Any other amount, money spent printed in
-    parentheses ("Purchases of property (1,577)", "Interest expense (310)"), enters as what was spent."""
-    label = cell.label
-    if EARNED.search(head_noun(label) or label):
-        loss_only = _LOSS_ONLY.search(label) and not _GAIN_WORDS.search(label)
-        return -abs(value) if loss_only else value
-    return value if re.match(r"\s*net cash\b", label, re.I) else abs(value)

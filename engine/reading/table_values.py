@@ -164,12 +164,21 @@ such a cell is a value, not a column header."""
 
 def _is_header(cells: list[str]) -> bool:
     """A row of column headers: after its first cell (a label, or the first header) only words,
-    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change")."""
+    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change"), none of them a sentence."""
     rest = [c.strip() for c in cells[1:] if c.strip()]
     return bool(rest) and all(
-        _HEADER_CELL.match(c) and not _BOUND.match(c) and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
+        _HEADER_CELL.match(c)
+        and not _BOUND.match(c)
+        and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
+        and not _PROSE_CELL.search(c)
         for c in rest
     )
+
+
+_PROSE_CELL = re.compile(r"[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
+"""A cell written as prose: a closing full stop, a comma before more lower-case words ("Reliable, inexpensive
+storage with real-time access") or six lower-case words. A comparison table's rows of descriptions are data,
+never the column headers the numbers below are read by ("Standard | Archive", "FISCAL 2031 % CHANGE" are)."""
 
 
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")

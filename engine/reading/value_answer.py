@@ -19,13 +19,12 @@ from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
 from engine.reading.counts import counted_row, counted_things, wrong_count
 from engine.reading.entities import identifier_names, named_in_another_clause
-from engine.reading.formula_values import Working, evaluate
+from engine.reading.formula_values import EARNED, Working, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition, variant_definitions
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
 from engine.reading.statement_sense import (
-    EARNED,
     balance_change,
     doubts,
     head_noun,

@@ -13,11 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.documents.text import find_references, stems
+from engine.reading.answer_type import asks_difference
+from engine.reading.changes import states_change
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
-from engine.reading.periods import Period, periods_in, without_periods
-from engine.reading.sentence_values import OTHER_CLAUSE, nearness, own_words
+from engine.reading.metric_words import ASKING_STEMS, condition_words
+from engine.reading.periods import Period, periods_in
+from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
@@ -43,56 +46,12 @@ from engine.reading.value_scoring import (
     MOVED,
     RARITY_LABELS,
     basis_restated,
+    column_word_bonuses,
     page_number,
     period_match,
     wanted_scale,
     word_weights,
 )
-
-ASKING_WORDS = frozenset(
-    {
-        "amount",  # "the capital expenditure amount": names the asking, not the line item
-        "value",  # "the value of ..."
-        "figure",  # "what figure does it give"
-        "number",  # "the number reported"
-        "level",  # "the level of inventory"
-        "fy",  # the fiscal-year prefix left over once the year is read as a period
-        "fiscal",  # "fiscal 2022": the period, read separately
-        "year",  # "year end", "for the year"
-        "end",  # "year end"
-        "usd",  # the currency the answer is wanted in
-        "dollar",
-        "million",  # the scale the answer is wanted in
-        "billion",
-        "thousand",
-        "report",  # "what does Table 3 report": where the value is written, not what it measures
-        "show",
-        "state",
-        "disclose",
-        "give",
-        "generate",  # "how much cash did it generate from operations": how the amount came about, not its name
-        "generated",
-        "generates",
-        "hold",  # "how much cash did it hold at year end": the verb of having; "held" stays ("shares held" is a row)
-        "incur",  # "the costs it incurred"
-        "incurred",
-        "annual",  # "annual report", "annual revenue": the kind of period, read as a period
-        "quarterly",
-        "consolidated",  # "as shown in the consolidated balance sheets": where it is printed
-        "statement",
-        "quarter",  # "the third quarter of fiscal 2016": the period, read separately
-        "half",  # "the first half": a period too
-        "season",  # "the 2025 season": a period too
-        "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
-        "second",
-        "third",
-        "fourth",
-    }
-)
-"""Question words that say how a value is asked for, never what the line item is called (stemmed
-before use: "statements" and "consolidated" are dropped with their singular and base forms)."""
-
-_ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
 
 MIN_LABEL_COVER = 0.5
 """A cell answers only when its label holds at least half of the metric's (weighted) terms."""
@@ -159,8 +118,9 @@ def value_spec(
     periods = periods_in(question)
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
-    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | _ASKING_STEMS
+    drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
+    drop |= condition_words(question)
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []
     for keyword in keywords:
@@ -283,13 +243,9 @@ NAMED_FIT = 0.8
 that does not trails by it: the company's total never answers for a product, segment or region named."""
 
 
-COLUMN_WORD = 0.1
-"""Score per question word a cell's column header names (at most three): small, it tells apart the columns of one
-period ("Boats Launched", "Boats at Season End") and never outweighs the label or the period."""
-
-
-def _column_words(cell: Cell) -> set[str]:
-    return {w for w in stems(without_periods(cell.column)) if not w.isdigit()}
+STATED_DIFFERENCE = 0.4
+"""For a question that asks by how much two things differ, what a number its sentence states as the difference
+gains ("outran the Heron 2 by 14.5 km") over a level the sentence also states ("a range of 310.5 km")."""
 
 
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
@@ -311,6 +267,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     qualifiers = qualifier_terms(
         spec, (label | stems(c.column) for c, label in zip(cells, labels, strict=True) if c.is_row)
     )
+    differs = asks_difference(spec.question)
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
@@ -356,6 +313,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if total_for_per_share(cell, spec.question) else 0.0  # net earnings for earnings per share
         score -= 1.0 if balance_change(cell, spec.question) else 0.0  # a receivable's change, not its balance
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
+        score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()
@@ -375,26 +333,6 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             ValueMatch(cell=cell, score=round(score, 4), label_cover=round(cover, 3), period_match=matched,
                        precision=round(precise, 3))
         )  # fmt: skip
-    return sorted(_by_column_words(matches, question_stems), key=lambda m: -m.score)
-
-
-def _by_column_words(matches: list[ValueMatch], question: set[str]) -> list[ValueMatch]:
-    """Of one row's columns in the same period, the one whose header shares more of the question's words leads
-    ("Boats at Season End" over "Boats Launched" for the boats a fleet had at the season's end); of one sentence's
-    numbers, the one whose own phrase does ("0.72 for the second task"). Across rows the label decides."""
-    owns = [_own_words(m.cell) & question for m in matches]
-    groups: dict[tuple[str, str, bool | None], list[set[str]]] = {}
-    for m, own in zip(matches, owns, strict=True):
-        groups.setdefault((m.cell.chunk_id, m.cell.label, m.period_match), []).append(own)
-    scored = []
-    for m, own in zip(matches, owns, strict=True):
-        shared = set.intersection(*groups[(m.cell.chunk_id, m.cell.label, m.period_match)])  # tell none apart
-        scored.append(
-            replace(m, score=round(m.score + COLUMN_WORD * min(3, len(own - shared)), 4)) if own - shared else m
-        )
-    return scored
-
-
-def _own_words(cell: Cell) -> set[str]:
-    """A row's column header, or the phrase a prose number's preposition opens ("0.72 for the second task")."""
-    return _column_words(cell) if cell.is_row else own_words(cell)
+    bonuses = column_word_bonuses([(m.cell, m.period_match) for m in matches], question_stems)
+    scored = [replace(m, score=round(m.score + b, 4)) if b else m for m, b in zip(matches, bonuses, strict=True)]
+    return sorted(scored, key=lambda m: -m.score)

@@ -8,7 +8,8 @@ import re
 from collections.abc import Sequence
 
 from engine.documents.text import stems
-from engine.reading.periods import Period
+from engine.reading.periods import Period, without_periods
+from engine.reading.sentence_values import own_words
 from engine.reading.statement_sense import in_primary_statement
 from engine.reading.table_values import SCALE_FACTOR, Cell
 
@@ -144,3 +145,42 @@ def wanted_scale(text: str) -> str:
     return {"thousands": "thousand", "millions": "million", "billions": "billion"}.get(
         scale.group(1).lower() if scale else "", ""
     )
+
+
+COLUMN_WORD = 0.1
+"""Score per question word a cell's column header names (at most three): small, it tells apart the columns of one
+period ("Boats Launched", "Boats at Season End") and never outweighs the label or the period."""
+
+
+def _column_words(cell: Cell) -> set[str]:
+    return {w for w in stems(without_periods(cell.column)) if not w.isdigit()}
+
+
+def column_word_bonuses(found: Sequence[tuple[Cell, bool | None]], question: set[str]) -> list[float]:
+    """What each (cell, period match) gains over the others of its row or sentence: of one row's columns in the same
+    period, the one whose header shares more of the question's words leads ("Boats at Season End" over "Boats
+    Launched" for the boats a fleet had at the season's end); of one sentence's numbers, the one whose own phrase
+    does ("0.72 for the second task"). Of columns sharing as many, the one whose header adds fewer words the
+    question does not use ("Archive" over "Deep Archive" for the archive tier). Across rows the label decides."""
+    owns = [_own_words(cell) & question for cell, _ in found]
+    extras = [len(_column_words(cell) - question) if cell.is_row else 0 for cell, _ in found]
+    groups: dict[tuple[str, str, bool | None], list[tuple[set[str], int]]] = {}
+    for (cell, matched), own, extra in zip(found, owns, extras, strict=True):
+        groups.setdefault((cell.chunk_id, cell.label, matched), []).append((own, extra))
+    bonuses = []
+    for (cell, matched), own, extra in zip(found, owns, extras, strict=True):
+        group = groups[(cell.chunk_id, cell.label, matched)]
+        shared = set.intersection(*(o for o, _ in group))  # tell none apart
+        fewest = min(e for o, e in group if o == own)
+        bonuses.append(COLUMN_WORD * min(3, len(own - shared)) - COLUMN_EXTRA * min(3, extra - fewest))
+    return bonuses
+
+
+COLUMN_EXTRA = 0.02
+"""What a column header gives up per word the question does not use, against a column of the same row that
+shares as many of the question's words: a tie-break, never more than a tenth of a shared word's gain."""
+
+
+def _own_words(cell: Cell) -> set[str]:
+    """A row's column header, or the phrase a prose number's preposition opens ("0.72 for the second task")."""
+    return _column_words(cell) if cell.is_row else own_words(cell)

@@ -82,6 +82,9 @@ def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
         ("In which chapter is battery care discussed?", "battery care"),
         ("Where does the handbook describe the refund policy?", "the refund policy"),
         ("Which sections of the manual deal with safety?", "safety"),
+        ("On which page does the glossary section start?", "glossary"),
+        ("What page is the kettle's warranty on?", "kettle's warranty"),
+        ("Which page shows the wiring diagram?", "the wiring diagram"),
     ],
 )
 def test_a_where_question_is_searched_for_its_topic_not_its_frame(question: str, topic: str) -> None:

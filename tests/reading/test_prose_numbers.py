@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.contracts import EvidenceItem
-from engine.documents.text import reference_spans
+from engine.documents.text import reference_spans, stems
 from engine.reading.line_items import line_item_names
-from engine.reading.sentence_values import cells_in
+from engine.reading.metric_words import condition_words
+from engine.reading.sentence_values import cells_in, nearness
 from engine.reading.value_answer import answer_value
 
 
@@ -113,3 +114,43 @@ def test_a_range_is_stated_from_its_low_end_and_its_dash_is_no_minus_sign() -> N
     assert answer is not None and answer.statement.startswith("1 to 2 weeks"), answer
     alone = [item("The crossing lost 15 minutes; the ferry was -2 knots under its speed.")]
     assert all(not c.bound for c in cells_in([alone])), "no range without a low end"
+
+
+def test_a_sample_size_is_not_the_figure_its_sentence_states() -> None:
+    said = [item("The error margin for harbour pilots (n=812) is plus or minus 3.4 percentage points.")]
+    assert [c.value for c in cells_in([said])] == [3.4]
+    answer = answer_value("What is the error margin for harbour pilots?", ["error margin", "harbour pilots"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("3.4"), answer
+    alone = [item("The survey of harbour pilots (N = 812 respondents) ran in May.")]
+    assert [c.value for c in cells_in([alone])] == [812.0], "a size stated alone is the sample's count"
+
+
+def test_a_number_that_completes_is_after_the_metric_sits_near_it_however_long_the_subject() -> None:
+    said = [
+        item("The error margin reported for the whole panel of retired harbour pilots is plus or minus 3.4 points.")
+    ]
+    (cell,) = cells_in([said])
+    assert nearness(cell, stems("error margin")) == 0.2
+    assert nearness(cell, stems("fleet size")) == -0.2, "a subject that names another metric"
+
+
+def test_a_count_or_an_amount_written_with_a_k_is_in_thousands() -> None:
+    said = [item("The harbour log holds 48k sonar pings and cost $12k; the 4K videos and the 5K run are names.")]
+    read = sorted((c.raw, c.scale, c.measure) for c in cells_in([said]))
+    assert read == [("$12k", "thousand", ""), ("48k", "thousand", "sonar pings")], read
+    answer = answer_value("How many sonar pings does the harbour log hold?", ["sonar pings", "harbour log"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("48 thousand sonar pings"), answer
+
+
+def test_the_words_of_a_condition_need_not_be_in_the_value_s_sentence() -> None:
+    said = [item("Fill the ballast tank before the crossing. Ballast pump cycle 20–25 minutes.")]
+    asked = "How long does the ballast pump cycle take when the tank is full?"
+    answer = answer_value(asked, ["ballast pump cycle", "tank", "full"], line_item_names, [said])
+    assert answer is not None and answer.statement.startswith("20 to 25 minutes"), answer
+    assert condition_words("If the tank is full, how long does the pump cycle take?") == stems("tank full")
+    assert condition_words("How long does the pump cycle take?") == set()
+    assert condition_words("When does the pump run?") == set(), "a question that is all condition keeps its words"
+    assert condition_words("What would the fare be if the ferry ran at night?") == set(), "hypothetical: computed"
+    assert condition_words("What is the fare if the ferry runs at night?") == set(), "a one-word metric keeps them"

@@ -6,7 +6,10 @@ import re
 
 import pytest
 
+from engine.contracts import EvidenceItem
 from engine.reading.changes import states_change
+from engine.reading.line_items import line_item_names
+from engine.reading.value_answer import answer_value
 
 
 def _first_number(sentence: str) -> int:
@@ -42,3 +45,14 @@ def test_a_number_stated_as_a_change(sentence: str) -> None:
 )
 def test_a_number_stated_as_a_level(sentence: str) -> None:
     assert not states_change(sentence, _first_number(sentence))
+
+
+def test_a_stated_difference_answers_by_how_much_without_a_penalty() -> None:
+    said = [
+        EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="ferry.pdf", page=2,
+                     text="On the winter route the Heron 3 outran the Heron 2 by 14.5 km in range, with a range of "
+                          "310.5 km in all.")
+    ]  # fmt: skip
+    answer = answer_value("By how much does the Heron 3 outrun the Heron 2 in range?", ["Heron 3", "Heron 2", "range"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("14.5"), answer

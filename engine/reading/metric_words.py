@@ -1,0 +1,75 @@
+"""Which words of a value question name its metric, and which say how the value is asked for or when it holds.
+
+"What was the capital expenditure amount in fiscal 2022?" names the metric "capital expenditure"; "amount" and
+"fiscal" say how it is asked. "How long does the rinse take when the tank is full?" names "rinse" and the time
+it takes; "when the tank is full" is a condition on it. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.documents.text import stems
+
+ASKING_WORDS = frozenset(
+    {
+        "amount",  # "the capital expenditure amount": names the asking, not the line item
+        "value",  # "the value of ..."
+        "figure",  # "the figure reported for ..."
+        "number",  # "the number reported"
+        "level",  # "the level of inventory"
+        "fy",  # the fiscal-year prefix left over once the year is read as a period
+        "fiscal",  # "fiscal 2022": the period, read separately
+        "year",  # "year end", "for the year"
+        "end",  # "year end"
+        "usd",  # the currency the answer is wanted in
+        "dollar",
+        "million",  # the scale the answer is wanted in
+        "billion",
+        "thousand",
+        "report",  # "what does Table 3 report": where the value is written, not what it measures
+        "show",
+        "state",
+        "disclose",
+        "give",
+        "generate",  # "how much cash did it generate from operations": how the amount came about, not its name
+        "generated",
+        "generates",
+        "hold",  # "how much cash did it hold at year end": the verb of having; "held" stays ("shares held" is a row)
+        "incur",  # "the costs it incurred"
+        "incurred",
+        "annual",  # "annual report", "annual revenue": the kind of period, read as a period
+        "quarterly",
+        "consolidated",  # "as shown in the consolidated balance sheets": where it is printed
+        "statement",
+        "quarter",  # "the third quarter of fiscal 2016": the period, read separately
+        "half",  # "the first half": a period too
+        "season",  # "the 2025 season": a period too
+        "first",  # the ordinals of "the first quarter" ... "the fourth quarter": part of the period
+        "second",
+        "third",
+        "fourth",
+    }
+)
+"""Question words that say how a value is asked for, never what the line item is called (stemmed
+before use: "statements" and "consolidated" are dropped with their singular and base forms)."""
+
+ASKING_STEMS = frozenset(w for word in ASKING_WORDS for w in stems(word))
+
+_CONDITION = re.compile(r"(?:^|,\s*|\s)(?:when|whenever|if|while)\s+(?P<clause>[^,?]+)", re.I)
+"""A clause that says when the metric holds ("how long does the rinse take when the tank is full?", "If the
+lid is open, how long ..."): its words name a condition, not the metric, and a value's label need not hold them."""
+
+
+def condition_words(question: str) -> set[str]:
+    """The stems only a conditional clause of ``question`` uses (``_CONDITION``); none when the rest of the question
+    names less than a two-word metric, or when it is hypothetical ("what would the balance be if ..." computes the
+    value under the condition: the condition's words are what to read)."""
+    found = _CONDITION.search(question)
+    if found is None or _HYPOTHETICAL.search(question):
+        return set()
+    rest = stems(question[: found.start()] + " " + question[found.end() :]) - ASKING_STEMS
+    return stems(found.group("clause")) - rest if len(rest) >= 2 else set()
+
+
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
