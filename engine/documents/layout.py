@@ -52,7 +52,19 @@ class Unit:
 
 
 def _heading_like(line: Line, big: float) -> bool:
-    return (line.size >= big or line.bold) and len(line.text) <= 150 and not line.columnar
+    return (
+        (line.size >= big or line.bold) and len(line.text) <= 150 and not line.columnar and not figures_row(line.text)
+    )
+
+
+_FIGURE = re.compile(r"^[(\-−]?[$€£]?[\d,]*\.\d+%?\)?$|^[(\-−]?[\d,]+%\)?$")
+"""A measured figure as a table prints it: a decimal or a percentage ("30.87%", "6.42", "(1.5)")."""
+
+
+def figures_row(text: str) -> bool:
+    """A line holding two or more measured figures ("Lynx-7 with tides 30.87% 23.50%") is a table row, even when it
+    is printed bold to mark the best result: never a heading."""
+    return sum(1 for token in text.split() if _FIGURE.match(token)) >= 2
 
 
 def _is_heading_text(text: str, size: float, big: float) -> bool:

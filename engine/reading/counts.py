@@ -52,9 +52,11 @@ _VERBS = frozenset(("did", "does", "do", "has", "have", "had", "was", "were", "a
 
 def wrong_count(counted: set[str] | None, cell: Cell) -> bool:
     """A count asked and a currency amount or a percentage read, or a count of other things ("5,000
-    employees" for "how many exhibits")."""
+    employees" for "how many exhibits"; a table row whose label, column and caption name nothing counted)."""
     if counted is None:
         return False
+    if cell.is_row and counted and not stems(f"{cell.label} {cell.column} {cell.caption}") & counted:
+        return True
     return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
 
 

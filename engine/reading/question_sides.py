@@ -70,7 +70,13 @@ def _phrase_after(text: str) -> str:
 
 
 def _split_list(text: str) -> list[str]:
-    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|vs\.?|versus|with|to)\s+", text)
+    """The things a "compare ..." lists: split at commas and "and"/"or" first, so a thing named with "with" or "to"
+    stays whole ("X with tides and X without tides"); at "with", "to" or "versus" only when those do not split it
+    ("Compare X with Y")."""
+    parts = [p for p in (trim_side(x) for x in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", text)) if p]
+    if len(parts) >= 2:
+        return parts
+    parts = re.split(r"\s+(?:vs\.?|versus|with|to)\s+", text)
     return [p for p in (trim_side(x) for x in parts) if p]
 
 
@@ -101,6 +107,8 @@ def find_sides(question: str) -> list[str]:
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
+        if len(parts) == 2 and (paired := _with_and_without(parts[0], parts[1])):
+            return paired
         if len(parts) == 2 and (shared := _shared_head(parts[0], parts[1])):
             return shared
         if len(parts) >= 2:
@@ -178,6 +186,22 @@ def _shared_head(left: str, right: str) -> list[str] | None:
     if m is None or len(words) < 2 or not words[0][:1].islower() or m.group("modifier").lower() in _SIDE_STOP:
         return None
     return [f"{m.group('modifier')} {' '.join(words[1:])}", " ".join(words)]
+
+
+_WITH_OR_WITHOUT = re.compile(r"^(?:the\s+)?(?P<head>.+?)\s+(?P<prep>with|without)\s+(?P<what>.+)$", re.I)
+
+
+def _with_and_without(left: str, right: str) -> list[str] | None:
+    """One thing with and without something ("the fuel use of the ferry with sails and the ferry without sails"):
+    the sides are the two whole phrases, each with its "with"/"without" part, not their first nouns."""
+    m = _WITH_OR_WITHOUT.match(right.strip())
+    if m is None:
+        return None
+    other = "without" if m.group("prep").lower() == "with" else "with"
+    mirrored = f"{m.group('head')} {other} {m.group('what')}"
+    if not left.lower().endswith(mirrored.lower()):
+        return None
+    return [mirrored, f"{m.group('head')} {m.group('prep')} {m.group('what')}"]
 
 
 _OWNER = re.compile(r"^(?:the\s+)?[A-Z0-9][\w&.\-]*['’]s\s+(?=\S)")

@@ -206,12 +206,13 @@ table of each line as a percent of sales never answers "what were the R&D expens
 _RATIO_MEASURE = re.compile(
     r"\b(?:accuracy|accuracies|precision|recall|f1|probability|probabilities|likelihood|chance|efficiency"
     r"|utili[sz]ation|occupancy|coverage|turnout|prevalence|penetration|adoption|approval|satisfaction"
-    r"|availability|durability|uptime|humidity)\b",
+    r"|availability|durability|uptime|humidity|scores?)\b",
     re.I,
 )
 """Measures that are ratios by definition and that documents print as percentages ("an accuracy of 70.4%", "a
 precision of 91%", "occupancy of 83%"; a service's availability and durability are shares of time up and of data
-kept, "99.9%"; relative humidity is a share of saturation): a question asking for one asks for a percentage."""
+kept, "99.9%"; relative humidity is a share of saturation; a score is a measure's result, no money): a question
+asking for one asks for a percentage."""
 
 
 def percent_unasked(cell: Cell, question: str) -> bool:

@@ -231,10 +231,12 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
 
 
 def _value_columns(state: TableState) -> int:
-    """How many value columns the table being read has: its header's period columns, else the years read above
-    it; 0 when no table is being read."""
+    """How many value columns the table being read has: its header's period columns, else its one-word column
+    names ("Model | Recall Precision F1", ``name_line``); else the years read above it; 0 when no table is read."""
     if state.header is not None:
-        return sum(1 for c in state.header[1:] if periods_in(c))
+        periods = sum(1 for c in state.header[1:] if periods_in(c))
+        names = name_line(" ".join(state.header[1:])) if not periods else None
+        return len(names) if names else periods
     return len(state.years or [])
 
 
@@ -292,7 +294,8 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
         state.served = state.served and not new_table
         return []
     state.above, state.served = None, True
-    row = peeled(row) if state.names else row
+    columns_known = _value_columns(state) if state.header is not None else 0
+    row = peeled(row, columns_known) if state.names or columns_known else row
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):

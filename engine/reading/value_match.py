@@ -243,6 +243,11 @@ NAMED_FIT = 0.8
 that does not trails by it: the company's total never answers for a product, segment or region named."""
 
 
+_WITHOUT = re.compile(r"\b(?:without|excluding|w/o)\b", re.I)
+WITHOUT_MISMATCH = 0.5
+"""A row that names its thing without something ("Lynx without tides", "Sales excluding fuel") when the question does
+not, or the other way round: stop words to the label's cover, yet they name the other row of the pair."""
+
 STATED_DIFFERENCE = 0.4
 """For a question that asks by how much two things differ, what a number its sentence states as the difference
 gains ("outran the Heron 2 by 14.5 km") over a level the sentence also states ("a range of 310.5 km")."""
@@ -268,6 +273,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         spec, (label | stems(c.column) for c, label in zip(cells, labels, strict=True) if c.is_row)
     )
     differs = asks_difference(spec.question)
+    without = bool(_WITHOUT.search(spec.question))
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
@@ -316,6 +322,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
+        score -= (
+            WITHOUT_MISMATCH if bool(_WITHOUT.search(cell.label)) != without else 0.0
+        )  # "X without Y" for "X with Y"
         extra = _extra_head_words(spec, cell) if spec.alternatives else set()
         score -= 0.2 * min(3, len(extra)) + (0.8 if qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"

@@ -334,3 +334,12 @@ def test_a_footer_printed_under_the_text_wherever_it_ends_is_a_running_footer() 
     assert any(line.startswith("Blue Ferry Annual Report") for line in doc.repeated_lines)
     assert not any("Blue Ferry Annual Report" in c.text for c in doc.chunks)
     assert any("berth 3 of page 2" in c.text for c in doc.chunks), "the body is kept"
+
+
+def test_a_bold_line_of_figures_is_a_table_row_not_a_heading() -> None:
+    from engine.documents.layout import figures_row
+
+    assert figures_row("Lynx with tides 30.87% 23.50% 6.42% 19.20%")
+    assert figures_row("Net margin (1.5) 2.75")
+    assert not figures_row("3.2.1 Results on the 2031 survey")
+    assert not figures_row("Table 4: Stops per 100 hours")

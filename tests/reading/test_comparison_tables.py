@@ -41,3 +41,30 @@ def test_a_measure_that_is_a_share_by_definition_is_read_as_its_percentage() -> 
                                "Availability of berths | 40 berths | 65 berths")]]  # fmt: skip
     answer = answer_value(asked, ["designed availability", "Harbour tier"], line_item_names, page)
     assert answer is not None and answer.statement.endswith("99%"), answer
+
+
+RESULTS = (
+    "Model | Recall Precision F1\n"
+    "Lynx with tides 71.20% 64.50% 67.70%\n"
+    "Lynx without tides 69.80% 61.10% | 65.20%\n"
+    "Osprey with tides | 58.40% 55.00% 56.60%"
+)
+
+
+def test_figures_run_into_a_row_label_are_the_row_s_values_under_one_word_column_names() -> None:
+    item = EvidenceItem(chunk_id="d:p4:b0", doc_id="d", file_name="sonar.pdf", page=4, text=RESULTS)
+    read = {(c.label, c.column): c.raw for c in table_cells([item])}
+    assert read[("Lynx with tides", "Recall")] == "71.20%" and read[("Lynx with tides", "F1")] == "67.70%", read
+    assert read[("Lynx without tides", "Precision")] == "61.10%", read
+    assert read[("Lynx without tides", "F1")] == "65.20%", read
+
+
+def test_a_row_without_something_answers_only_a_question_without_it() -> None:
+    page = [[EvidenceItem(chunk_id="d:p4:b0", doc_id="d", file_name="sonar.pdf", page=4, text=RESULTS)]]
+    kept = answer_value("What recall score does Lynx without tides reach?", ["recall score", "Lynx without tides"],
+                        line_item_names, page)  # fmt: skip
+    assert kept is not None and kept.statement.endswith("69.80%"), kept
+    plain = answer_value("What recall score does Lynx with tides reach?", ["recall score", "Lynx with tides"],
+                         line_item_names, page)  # fmt: skip
+    assert plain is not None and plain.statement.endswith("71.20%"), plain
+    assert not any("percentage" in d for d in plain.doubts), "a score is read as its percentage"

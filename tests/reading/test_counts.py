@@ -57,3 +57,16 @@ def test_a_money_row_or_a_printed_currency_stays_an_amount() -> None:
 )
 def test_the_counted_phrase_ends_at_the_verb(question: str, phrase: str) -> None:
     assert counted_phrase(question) == phrase
+
+
+def test_a_row_that_names_nothing_counted_is_no_count_of_it() -> None:
+    from engine.reading.counts import counted_things, wrong_count
+    from engine.reading.table_values import Cell
+
+    def row(label: str, column: str) -> Cell:
+        return Cell(chunk_id="d:p2:b0", doc_id="d", page=2, label=label, column=column, raw="1", value=1.0, scale="",
+                    unit="", periods=(), quote=f"{label} | 1", is_row=True)  # fmt: skip
+
+    counted = counted_things("How many sonar buoys does the fleet carry?")
+    assert wrong_count(counted, row("Lumo Guide (01,en)", "View your tide data"))
+    assert not wrong_count(counted, row("Sonar buoys carried", "2031"))

@@ -55,3 +55,17 @@ def test_comparison_sides_are_the_things_compared_not_the_aspect_or_the_owner():
         "Heron 3",
     ]
     assert find_sides("How does Acme's revenue compare with Zenith's?") == ["Acme", "Zenith"]
+
+
+def test_one_thing_with_and_without_something_is_two_whole_sides():
+    from engine.reading.question_sides import find_sides
+
+    assert find_sides("Compare the fuel use of the ferry with sails and the ferry without sails.") == [
+        "ferry with sails",
+        "ferry without sails",
+    ]
+    assert find_sides("Compare the recall of Lynx with Tides and Lynx without Tides") == [
+        "Lynx with Tides",
+        "Lynx without Tides",
+    ]
+    assert find_sides("Compare the Heron 2 with the Heron 3.") == ["Heron 2", "Heron 3"], "'with' still separates"
