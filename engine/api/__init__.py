@@ -40,7 +40,7 @@ from engine.run.calls import LlmCalls
 from engine.run.column import activation_column, run_side_quota, settled_column
 from engine.run.evidence import RunState
 from engine.run.followup import inherit_parsed, rewrite_question, seed_previous_evidence
-from engine.run.side_quota import follow_up_scope, scoped_indexes, with_document_sides, without_document_names
+from engine.run.side_quota import follow_up_scope, scoped_indexes, with_document_sides
 from engine.run.steps import finished_answer, understand_question
 from engine.run.strategies import STRATEGY_NAMES, strategy_runner
 from engine.run.strategies.router import route
@@ -121,7 +121,7 @@ def answer(
     indexes = scoped_indexes(parsed, indexes)  # a question that names one of the documents is about that one
     if previous is not None:
         indexes = follow_up_scope(question, selected, indexes, previous)
-    parsed = without_document_names(with_document_sides(parsed, indexes), indexes)
+    parsed = with_document_sides(parsed, indexes)
     profiles = tuple(ix.profile for ix in indexes)
     llm.guard.rebudget(_limits(budget, config.budgets.for_complexity(parsed.complexity)))
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.documents.text import stems
 from engine.reading.doc_sides import DocIdentity, DocSide, collective_noun, is_name, map_sides
 
 ACROSS = re.compile(
@@ -71,18 +70,3 @@ def previous_scope(selected: Sequence[str], cited: Sequence[str], across: bool) 
     if len(selected) > 1 and len(docs) == 1 and not across:
         return docs
     return list(selected)
-
-
-def subject_stems(file_name: str, running_lines: Sequence[str]) -> set[str]:
-    """The stems of what names a document on every page: its file name's words and its running headers and footers
-    ("User Manual Lumo 300 S", "Harbour Report 2031"), page numbers left out."""
-    words = re.sub(r"\.pdf$", "", file_name, flags=re.I).replace("_", " ").replace("-", " ")
-    return stems(" ".join([words, *(line for line in running_lines if not line.strip().isdigit())]))
-
-
-def without_subject_anchors(anchors: Sequence[str], subject: set[str]) -> list[str]:
-    """The question's anchor phrases without those that only name the document itself: in a manual whose every page
-    names the Lumo 300, a passage that says "Lumo 300" says nothing yet of the warranty asked about. All are kept
-    when every anchor names the document (a question about the product as a whole)."""
-    own = [a for a in anchors if not stems(a) <= subject or not stems(a)]
-    return own if own else list(anchors)

@@ -73,3 +73,18 @@ def condition_words(question: str) -> set[str]:
 
 
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.I)
+
+
+_SHARE_FRAME = re.compile(
+    r"^\s*(?:what|which)\s+(?P<kind>share|percentage|percent|proportion|fraction)\s+of\b|"
+    r"^\s*how\s+many\s+(?P<unit>percent|percentage\s+points)\b",
+    re.I,
+)
+"""The frame that asks for a value as a share ("What share of pilots ...", "What percentage of ..."): its noun
+says what kind of number answers, not what is measured; "the market share" names a metric and keeps it."""
+
+
+def frame_words(question: str) -> set[str]:
+    """The stems of the share frame ``question`` opens with (``_SHARE_FRAME``), else none."""
+    found = _SHARE_FRAME.match(question)
+    return stems(found.group("kind") or found.group("unit")) if found else set()

@@ -255,10 +255,25 @@ set and 64% on the open-water set")."""
 
 def own_words(cell: Cell) -> set[str]:
     """The stems of the phrase that says what a prose number is of (``_OWN_PHRASE``), or none: "and the
-    Heron 3 reached ..." after a number names the next number's thing, not this one's."""
+    Heron 3 reached ..." after a number names the next number's thing, not this one's. In a sentence of
+    coordinated clauses, the words of the number's own clause too ("a survey of 412 pilots in Oslo, and a
+    survey of 380 pilots in Bergen": Bergen is 380's)."""
     if cell.is_row or cell.position < 0:
         return set()
     rest = cell.label[cell.position :]
     number = NUMBER.match(rest)
     found = _OWN_PHRASE.match(rest, number.end() if number else 0)
-    return stems(found.group("phrase")) if found else set()
+    return (stems(found.group("phrase")) if found else set()) | _own_clause_words(cell.label, cell.position)
+
+
+_COORDINATED = re.compile(r",\s*(?:and|while|whereas|but)\s|;\s")
+"""Where a sentence passes to a coordinated clause of its own ("..., and a survey of 380 pilots ...")."""
+
+
+def _own_clause_words(sentence: str, position: int) -> set[str]:
+    """The stems of the coordinated clause (``_COORDINATED``) that holds ``position``; none for a one-clause sentence."""
+    bounds = [0, *(m.end() for m in _COORDINATED.finditer(sentence)), len(sentence)]
+    if len(bounds) == 2:
+        return set()
+    start, end = next(((a, b) for a, b in pairwise(bounds) if a <= position < b), (0, len(sentence)))
+    return stems(sentence[start:end])

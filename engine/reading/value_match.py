@@ -18,7 +18,7 @@ from engine.reading.changes import states_change
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
 from engine.reading.line_items import line_item_triggers
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
-from engine.reading.metric_words import ASKING_STEMS, condition_words
+from engine.reading.metric_words import ASKING_STEMS, condition_words, frame_words
 from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
@@ -120,7 +120,7 @@ def value_spec(
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
-    drop |= condition_words(question)
+    drop |= condition_words(question) | frame_words(question)
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []
     for keyword in keywords:

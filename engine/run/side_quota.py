@@ -12,13 +12,7 @@ from collections.abc import Sequence
 
 from engine.contracts import ComparisonSide, ParsedQuestion, RunResult
 from engine.documents.text import content_words
-from engine.reading.doc_scope import (
-    names_a_document,
-    previous_scope,
-    scoped_doc_ids,
-    subject_stems,
-    without_subject_anchors,
-)
+from engine.reading.doc_scope import names_a_document, previous_scope, scoped_doc_ids
 from engine.reading.doc_sides import DocIdentity, DocSide, aspect_of, collective_noun, identity, map_sides
 from engine.retrieval.index import DocumentIndex
 
@@ -90,19 +84,3 @@ def _side(parsed: ParsedQuestion, side: DocSide, aspect: str, keywords: tuple[st
     query = " ".join(dict.fromkeys([*content_words(aspect), *parsed.retrieval.expansions]))
     return ComparisonSide(label=side.label, query=query or parsed.retrieval.main_query, keywords=keywords,
                           doc_id=side.doc_id)  # fmt: skip
-
-
-def without_document_names(parsed: ParsedQuestion, indexes: Sequence[DocumentIndex]) -> ParsedQuestion:
-    """``parsed`` whose anchor phrases no longer count the one selected document's own name (``doc_scope``); several
-    documents are told apart by their sides instead (``with_document_sides``)."""
-    if len(indexes) != 1:
-        return parsed
-    doc = indexes[0].doc
-    anchors = without_subject_anchors(
-        parsed.retrieval.anchor_keywords, subject_stems(doc.file_name, doc.repeated_lines)
-    )
-    if len(anchors) == len(parsed.retrieval.anchor_keywords):
-        return parsed
-    return parsed.model_copy(
-        update={"retrieval": parsed.retrieval.model_copy(update={"anchor_keywords": tuple(anchors)})}
-    )

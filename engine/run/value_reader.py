@@ -20,7 +20,7 @@ from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, Quest
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
 from engine.reading.answer_shape import asked_form
-from engine.reading.answer_type import value_never_answers
+from engine.reading.answer_type import expected_type, value_never_answers
 from engine.reading.changes import asks_relative
 from engine.reading.counts import counted_phrase
 from engine.reading.formulas import operands, parse_formula
@@ -77,9 +77,17 @@ def asks_for_value(state: RunState) -> bool:
     content = _content(state)
     if parse_formula(content, standard_definition) is not None or asked_threshold(state.parsed.original_question):
         return True  # arithmetic, or a value compared with a number the question states
-    if value_never_answers(content):
+    if value_never_answers(content) or _asks_date(content):
         return False
     return state.parsed.asks_for_value or bool(_WHAT_AMOUNT.match(content) and names_reporting_term(content))
+
+
+_WHEN = re.compile(r"^\s*when\b", re.I)
+
+
+def _asks_date(content: str) -> bool:
+    """A "when" question asking for a date ("When was the survey conducted?"): no number a value reads answers it."""
+    return bool(_WHEN.match(content)) and expected_type(content) == "date"
 
 
 _WHAT_AMOUNT = re.compile(r"^\s*(?:what|how much)\s+(?:is|was|were|are|did)\b", re.I)
@@ -178,6 +186,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         return answer  # "Were there events that raised net income?" is not answered by the net income row
     if not explicit and asked_form(_content(state))[0] not in (None, "kind"):
         return answer  # "What is gated pooling?" asks what it is (or "why ...?" a cause), not a table cell
+    if _asks_date(_content(state)):
+        return answer  # "When was the survey conducted?" asks a date: the survey's sample size is no answer
     pairs = _pairs(state)
     found: list[tuple[Pair, ValueAnswer]] = []
     candidates: list[tuple[Pair, ValueAnswer]] = []

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.reading.doc_scope import previous_scope, scoped_doc_ids, subject_stems, without_subject_anchors
+from engine.reading.doc_scope import previous_scope, scoped_doc_ids
 from engine.reading.doc_sides import entity_name, identity, map_sides, names_in_question
 
 COVER = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
@@ -118,11 +118,3 @@ def test_a_kind_of_report_names_the_document_of_that_kind_by_any_of_its_names():
     release = identity("r", "ZENITH_2031Q4_EARNINGS.pdf", ["FOR IMMEDIATE RELEASE\nZenith reports its results"])
     sides = map_sides("What sales did the results release give, and the annual report?", [annual, release])
     assert [(s.doc_id, s.phrases) for s in sides] == [("k", ("annual report",)), ("r", ("results release",))]
-
-
-def test_anchors_that_only_name_the_document_do_not_count_for_its_passages() -> None:
-    subject = subject_stems("Lumo_300S_Manual.pdf", ["User Manual Lumo 300 S", "7"])
-    assert {"lumo", "300", "manual", "user"} <= subject and "7" not in subject
-    assert without_subject_anchors(["Lumo", "warranty period", "300"], subject) == ["warranty period"]
-    assert without_subject_anchors(["Lumo 300"], subject) == ["Lumo 300"], "a question about the product itself"
-    assert without_subject_anchors(["descaling"], subject) == ["descaling"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.contracts import EvidenceItem
 from engine.documents.text import reference_spans, stems
 from engine.reading.line_items import line_item_names
-from engine.reading.metric_words import condition_words
+from engine.reading.metric_words import condition_words, frame_words
 from engine.reading.sentence_values import cells_in, nearness
 from engine.reading.value_answer import answer_value
 
@@ -154,3 +154,17 @@ def test_the_words_of_a_condition_need_not_be_in_the_value_s_sentence() -> None:
     assert condition_words("When does the pump run?") == set(), "a question that is all condition keeps its words"
     assert condition_words("What would the fare be if the ferry ran at night?") == set(), "hypothetical: computed"
     assert condition_words("What is the fare if the ferry runs at night?") == set(), "a one-word metric keeps them"
+
+
+def test_of_two_coordinated_clauses_the_number_in_the_clause_naming_the_thing_asked_is_read() -> None:
+    said = [item("We surveyed 412 harbour pilots in Oslo during May, and a partner surveyed 380 harbour pilots in "
+                 "Bergen during June.")]  # fmt: skip
+    answer = answer_value("How many harbour pilots were surveyed in Bergen?", ["harbour pilots", "Bergen"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("380"), answer
+
+
+def test_the_share_frame_of_a_question_is_not_part_of_the_metric() -> None:
+    assert frame_words("What share of pilots say the harbour is safe?") == stems("share")
+    assert frame_words("What percentage of ferries run late?") == stems("percentage")
+    assert frame_words("What is the ferry line's market share?") == set()

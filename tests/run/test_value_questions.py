@@ -17,6 +17,7 @@ from tests.run.factories import question
         ("Which segment saw the steepest fall in sales in 2021?", False),  # an entity, not a value
         ("Why did gross margin fall in 2022?", False),  # a reason
         ("What was net income in 2019?", True),
+        ("When was the net income survey conducted?", False),  # a date
     ],
 )
 def test_only_value_questions_are_answered_by_a_value(text: str, value: bool) -> None:
