@@ -168,3 +168,13 @@ def test_the_share_frame_of_a_question_is_not_part_of_the_metric() -> None:
     assert frame_words("What share of pilots say the harbour is safe?") == stems("share")
     assert frame_words("What percentage of ferries run late?") == stems("percentage")
     assert frame_words("What is the ferry line's market share?") == set()
+
+
+def test_of_two_shares_in_contrast_the_one_whose_own_verb_the_question_uses_is_read() -> None:
+    said = [item("Among harbour pilots, just 40% favored the new quay, while 54% were opposed.")]
+    answer = answer_value("What share of harbour pilots opposed the new quay?", ["harbour pilots", "new quay",
+                          "opposed"], line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("54%"), answer
+    favored = answer_value("What share of harbour pilots favored the new quay?", ["harbour pilots", "new quay",
+                           "favored"], line_item_names, [said])  # fmt: skip
+    assert favored is not None and favored.statement.startswith("40%"), favored
