@@ -82,7 +82,9 @@ def asks_for_value(state: RunState) -> bool:
     return state.parsed.asks_for_value or bool(_WHAT_AMOUNT.match(content) and names_reporting_term(content))
 
 
-_WHEN = re.compile(r"^\s*when\b", re.I)
+_WHEN = re.compile(r"^\s*when\s+(?:was|were|is|are|did|does|do|will|would|has|have|had|can)\b", re.I)
+"""A question that asks when ("When was the survey run?"), not one that opens with a clause ("When referencing the
+income statement, what is ...")."""
 
 
 def _asks_date(content: str) -> bool:
