@@ -13,6 +13,7 @@ from typing import Literal
 
 from engine.reading.answer_type import expected_type
 from engine.reading.periods import YEAR, Period, periods_in
+from engine.reading.statement_sense import CHANGE_CLAUSE
 
 PERIOD = rf"(?:FY\s?'?\d{{2,4}}|fiscal(?: year)?\s+\d{{4}}|{YEAR})"
 """A period as a question names it ("FY2021", "fiscal 2020", "2019")."""
@@ -240,5 +241,9 @@ _STATED_AFTER = re.compile(
 def states_change(sentence: str, position: int) -> bool:
     """Whether the number at ``position`` of ``sentence`` is stated as a change or a difference, not as a level:
     a sentence that says by how much one thing exceeds another answers "by how much" by itself, with no
-    second value to subtract ("Heron 3 outran Heron 2 by 14 km", "four more berths than the old quay")."""
-    return bool(_STATED_BEFORE.search(sentence[:position]) or _STATED_AFTER.match(sentence[position:]))
+    second value to subtract ("Heron 3 outran Heron 2 by 14 km", "four more berths than the old quay"; "the refit
+    improves its speed on every route: 3 knots on the short crossing", ``statement_sense.CHANGE_CLAUSE``)."""
+    before = sentence[:position]
+    return bool(
+        _STATED_BEFORE.search(before) or _STATED_AFTER.match(sentence[position:]) or CHANGE_CLAUSE.search(before[-200:])
+    )

@@ -315,7 +315,7 @@ _CHANGE_OF = re.compile(
     re.I,
 )
 """The noun form: "The increase in income from continuing operations ... of $17.3 billion"."""
-_CHANGE_CLAUSE = re.compile(
+CHANGE_CLAUSE = re.compile(
     r"\b(?:improves|increases|decreases|raises|lowers|reduces|boosts|cuts|grows|rises|falls|declines|drops|gains|"
     r"outperforms?|surpass(?:es)?|improved|increased|decreased|raised|lowered|reduced|boosted|outperformed|surpassed)"
     r"\b[^.;]{0,150}?(?::[^.;:]*|\bby(?:\s+(?:approximately|about|nearly))?\s*)$",
@@ -333,7 +333,7 @@ def stated_change(cell: Cell, question: str) -> bool:
     if asks_difference(question):
         return False
     before = cell.label[: cell.position]
-    return bool(_BY.search(before) or _CHANGE_OF.search(before) or _CHANGE_CLAUSE.search(before[-200:]))
+    return bool(_BY.search(before) or _CHANGE_OF.search(before) or CHANGE_CLAUSE.search(before[-200:]))
 
 
 def doubts(cell: Cell, question: str, asked: set[str]) -> tuple[str, ...]:

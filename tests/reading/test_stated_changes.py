@@ -26,6 +26,7 @@ def _first_number(sentence: str) -> int:
         "The harbour now holds 12 more berths than the old quay.",
         "Crossings take 7 minutes shorter than before the refit.",
         "Fares fell by about 8% over the winter.",
+        "The refit improves the ferry's speed on every route: 3 knots on the short crossing.",
     ],
 )
 def test_a_number_stated_as_a_change(sentence: str) -> None:
