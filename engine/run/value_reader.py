@@ -83,8 +83,8 @@ def asks_for_value(state: RunState) -> bool:
 
 
 _WHEN = re.compile(r"^\s*when\s+(?:was|were|is|are|did|does|do|will|would|has|have|had|can)\b", re.I)
-"""A question that asks when ("When was the survey run?"), not one that opens with a clause ("When referencing the
-income statement, what is ...")."""
+"""A question that asks when ("When was the survey run?"), not one that opens with a clause ("When reading the ferry
+log, how far did ...")."""
 
 
 def _asks_date(content: str) -> bool:

@@ -18,7 +18,7 @@ from tests.run.factories import question
         ("Why did gross margin fall in 2022?", False),  # a reason
         ("What was net income in 2019?", True),
         ("When was the net income survey conducted?", False),  # a date
-        ("When referencing the income statement, what was net income in 2019?", True),  # a clause, then a value
+        ("When reading the ferry log, what was net income in 2019?", True),  # a clause, then a value
     ],
 )
 def test_only_value_questions_are_answered_by_a_value(text: str, value: bool) -> None:
