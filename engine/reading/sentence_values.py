@@ -221,8 +221,6 @@ def nearness(cell: Cell, wanted: set[str]) -> float:
             return 0.2
     if _complement_of(cell.label[start : cell.position], wanted):
         return 0.2
-    if _first_word(_after_number(cell)) & wanted:
-        return 0.2  # "54% were opposed" for the share opposed
     clauses = [cell.label[a:b] for a, b in pairwise(bounds)]
     own_named = bool(stems(cell.label[start:end]) & wanted)
     if len(clauses) > 1 and cell.position >= 0 and not own_named and any(stems(c) & wanted for c in clauses):

@@ -170,8 +170,8 @@ def test_the_share_frame_of_a_question_is_not_part_of_the_metric() -> None:
     assert frame_words("What is the ferry line's market share?") == set()
 
 
-def test_of_two_shares_in_contrast_the_one_whose_own_verb_the_question_uses_is_read() -> None:
-    said = [item("Among harbour pilots, just 40% favored the new quay, while 54% were opposed.")]
+def test_of_two_shares_the_one_whose_own_verb_the_question_uses_is_read() -> None:
+    said = [item("Of the harbour pilots asked about the new quay, 40% favored the quay and 54% opposed the plan.")]
     answer = answer_value("What share of harbour pilots opposed the new quay?", ["harbour pilots", "new quay",
                           "opposed"], line_item_names, [said])  # fmt: skip
     assert answer is not None and answer.statement.startswith("54%"), answer
