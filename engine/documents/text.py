@@ -288,7 +288,12 @@ def _content_stem(word: str) -> str | None:
 
 def stems(text: str) -> set[str]:
     """Stems of the words of ``text`` (stop words dropped): a new set the caller may change."""
-    return set(_short_stems(text)) if len(text) <= _KEPT_TEXT_CHARS else set(_stem_set(text))
+    return set(frozen_stems(text))
+
+
+def frozen_stems(text: str) -> frozenset[str]:
+    """The stems of :func:`stems` as a frozen set (no copy), for a caller that only reads them."""
+    return _short_stems(text) if len(text) <= _KEPT_TEXT_CHARS else _stem_set(text)
 
 
 _KEPT_TEXT_CHARS = 240
