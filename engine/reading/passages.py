@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.layout import ROW_SEPARATOR, header_row
@@ -55,10 +56,10 @@ class Unit:
     sentence before it (``_POINTS_BACK``)."""
 
 
-def _is_tabular(item: EvidenceItem) -> bool:
-    if item.kind == "table":
+def _is_tabular(text: str, kind: str) -> bool:
+    if kind == "table":
         return True
-    lines = [line for line in item.text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip()]
     numeric = sum(1 for line in lines if len(NUMBER.findall(line)) >= 2)
     return len(lines) >= 3 and numeric / len(lines) >= 0.5
 
@@ -68,17 +69,8 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
     units: list[Unit] = []
     announcing = {item.chunk_id: item.text for item in evidence if item.text.rstrip().endswith(":")}
     for order, item in enumerate(evidence):
-        lead_in = ""
-        if _is_tabular(item):
-            parts = [normalize_space(line) for line in item.text.splitlines()]
-            rows = True
-            lead_in = announcing.get(_previous_chunk_id(item.chunk_id), "")
-        else:
-            parts = split_sentences(item.text)
-            rows = False
-        if not rows:
-            parts = _merge_run_ins(parts)
-        caption = _header(parts) if rows else ""
+        parts, rows, caption = _parts(item.text, item.kind)
+        lead_in = announcing.get(_previous_chunk_id(item.chunk_id), "") if rows else ""
         previous = ""
         for part in parts:
             if len(part) >= 2:
@@ -86,6 +78,16 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
                 units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=before))
                 previous = part
     return units
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str, kind: str) -> tuple[tuple[str, ...], bool, str]:
+    """A chunk's units' texts, whether they are table rows, and the rows' header. Kept per chunk text: every
+    reading of a question's evidence (its answer, its support, its checks, each pass) cuts the same chunks."""
+    if _is_tabular(text, kind):
+        lines = [normalize_space(line) for line in text.splitlines()]
+        return tuple(lines), True, _header(lines)
+    return tuple(_merge_run_ins(split_sentences(text))), False, ""
 
 
 def _header(lines: Sequence[str]) -> str:

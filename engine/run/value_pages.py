@@ -1,8 +1,9 @@
 """The cells a value is read from: the strongest evidence's pages first, then every table of the document(s).
 
-A document's table cells, each page's cells and the document's cells read in its units are derived from the
-loaded document alone, so each is kept in the document's memo (``DocumentIndex.memo``) and read again by the
-next value question about the document instead of being parsed again.
+A document's table cells, each page's cells (and whatever else a reader derives from one whole page, through
+``kept_per_page``: the superlative reader's loose tables) and the document's cells read in its units are derived
+from the loaded document alone, so each is kept in the document's memo (``DocumentIndex.memo``) and read again by
+the next question about the document instead of being parsed again.
 """
 
 from __future__ import annotations
