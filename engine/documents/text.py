@@ -288,16 +288,27 @@ def _content_stem(word: str) -> str | None:
 
 def stems(text: str) -> set[str]:
     """Stems of the words of ``text`` (stop words dropped): a new set the caller may change."""
-    return set(_short_stems(text)) if len(text) <= _KEPT_TEXT_CHARS else set(_stem_set(text))
+    return set(frozen_stems(text))
+
+
+def frozen_stems(text: str) -> frozenset[str]:
+    """The stems of :func:`stems` as a frozen set (no copy), for a caller that only reads them."""
+    return _short_stems(text) if len(text) <= _KEPT_TEXT_CHARS else _long_stems(text)
 
 
 _KEPT_TEXT_CHARS = 240
-"""Texts this short (row labels, column headers, questions) have their stems kept: every value question reads
-every table row's label again. Longer texts (passages) are stemmed each time, so the kept texts stay small."""
+"""Texts this short (row labels, column headers, questions) have their stems kept by the thousand: every value
+question reads every table row's label again. Of longer texts (passages, whole chunks) only the last thousand are
+kept: one question's passes and readers score the same evidence again, and the kept texts stay few."""
 
 
 @functools.lru_cache(maxsize=1 << 15)
 def _short_stems(text: str) -> frozenset[str]:
+    return _stem_set(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _long_stems(text: str) -> frozenset[str]:
     return _stem_set(text)
 
 

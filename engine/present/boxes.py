@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import pymupdf
@@ -165,30 +167,75 @@ def with_citation_boxes(
     """``answer`` with each citation's ``boxes`` set from its page's layout (its chunk's boxes when the quote
     cannot be placed; left empty when the document cannot be opened)."""
     by_id = {c.chunk_id: c for c in chunks}
-    opened: dict[str, pymupdf.Document | None] = {}
-    pages: dict[tuple[str, int], PageText] = {}  # several quotes of one page read its text layer once
     citations: list[Citation] = []
-    try:
+    with CITED_PAGES.lock:
+        read: set[str] = set()  # each document's bytes are read once per answer
         for citation in answer.citations:
             chunk = by_id.get(citation.chunk_id)
             doc_id = citation.doc_id or (chunk.doc_id if chunk is not None else "")
-            if doc_id not in opened:
-                try:
-                    opened[doc_id] = pymupdf.open(stream=pdf_bytes(doc_id), filetype="pdf")
-                except Exception as error:  # a missing or unreadable file leaves the boxes empty
-                    logger.info("no citation boxes for %s: %s", doc_id, error)
-                    opened[doc_id] = None
-            doc = opened[doc_id]
+            if doc_id not in read:
+                read.add(doc_id)
+                CITED_PAGES.open(doc_id, pdf_bytes)
             hint = chunk.bboxes if chunk is not None else ()
-            boxes: tuple[BBox, ...] = ()
-            if doc is not None and 1 <= citation.page <= doc.page_count:
-                text = pages.get((doc_id, citation.page))
-                if text is None:
-                    text = pages[(doc_id, citation.page)] = PageText(doc[citation.page - 1])
-                boxes = locate_quote(text, citation.quote, hint) or tuple(hint)
+            text = CITED_PAGES.page(doc_id, citation.page)
+            boxes = (locate_quote(text, citation.quote, hint) or tuple(hint)) if text is not None else ()
             citations.append(citation.model_copy(update={"boxes": boxes}))
-    finally:
-        for doc in opened.values():
-            if doc is not None:
-                doc.close()
     return answer.model_copy(update={"citations": tuple(citations)})
+
+
+class CitedPages:
+    """The text layers of the pages cited last, kept open between answers (a text page of a dense filing page
+    takes milliseconds to make and about half a megabyte to keep): the next questions about a document often
+    cite its pages again (its statements, its segment table). At most ``max_documents`` documents, each with
+    at most ``max_pages`` pages, least recently cited first out. A document is known by its id and its bytes,
+    which are read again on every answer, so a changed file is never read from an old copy. Used under
+    ``lock`` (PyMuPDF objects are not safe across threads)."""
+
+    def __init__(self, max_documents: int = 3, max_pages: int = 16) -> None:
+        self.lock = threading.Lock()
+        self.max_documents, self.max_pages = max_documents, max_pages
+        self._docs: OrderedDict[str, tuple[bytes, pymupdf.Document, OrderedDict[int, PageText]]] = OrderedDict()
+
+    def open(self, doc_id: str, pdf_bytes: Callable[[str], bytes]) -> None:
+        """Read ``doc_id``'s bytes; open it unless kept with the same bytes (dropped when unreadable)."""
+        try:
+            data = pdf_bytes(doc_id)
+            kept = self._docs.get(doc_id)
+            if kept is None or kept[0] != data:
+                self._close(doc_id)
+                self._docs[doc_id] = (data, pymupdf.open(stream=data, filetype="pdf"), OrderedDict())
+        except Exception as error:  # a missing or unreadable file leaves the boxes empty
+            logger.info("no citation boxes for %s: %s", doc_id, error)
+            self._close(doc_id)
+            return
+        self._docs.move_to_end(doc_id)
+        while len(self._docs) > self.max_documents:
+            self._close(next(iter(self._docs)))
+
+    def page(self, doc_id: str, number: int) -> PageText | None:
+        """The text layer of page ``number`` (1-based) of an opened document; None when not opened or out of range."""
+        kept = self._docs.get(doc_id)
+        if kept is None or not 1 <= number <= kept[1].page_count:
+            return None
+        pages = kept[2]
+        text = pages.get(number)
+        if text is None:
+            text = pages[number] = PageText(kept[1][number - 1])
+            while len(pages) > self.max_pages:
+                pages.popitem(last=False)
+        pages.move_to_end(number)
+        return text
+
+    def clear(self) -> None:
+        with self.lock:
+            for doc_id in list(self._docs):
+                self._close(doc_id)
+
+    def _close(self, doc_id: str) -> None:
+        kept = self._docs.pop(doc_id, None)
+        if kept is not None:
+            kept[2].clear()
+            kept[1].close()
+
+
+CITED_PAGES = CitedPages()

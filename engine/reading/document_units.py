@@ -36,12 +36,7 @@ _MONEY_HEAD = re.compile(
 from issuance of shares") is an amount of money, not a count."""
 
 
-def _most_common(cells: list[Cell], field: str, keep: object) -> dict[str, str]:
-    counts: dict[str, Counter[str]] = {}
-    for cell in cells:
-        value = getattr(cell, field)
-        if cell.is_row and value and keep(value):  # type: ignore[operator]
-            counts.setdefault(cell.doc_id, Counter())[value] += 1
+def _most_common(counts: dict[str, Counter[str]]) -> dict[str, str]:
     return {doc: count.most_common(1)[0][0] for doc, count in counts.items()}
 
 
@@ -50,8 +45,17 @@ Stated = tuple[dict[str, str], dict[str, str]]
 
 
 def stated_units(cells: list[Cell]) -> Stated:
-    """The scale most of each document's table rows state, and the currency most of them print."""
-    return _most_common(cells, "scale", lambda _: True), _most_common(cells, "unit", lambda unit: unit != "%")
+    """The scale most of each document's table rows state, and the currency most of them print (of a tie, the one
+    printed first). Counted in one pass: a value question counts every table row of its documents."""
+    scales: dict[str, Counter[str]] = {}
+    currencies: dict[str, Counter[str]] = {}
+    for cell in cells:
+        if cell.is_row:
+            if cell.scale:
+                scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+            if cell.unit and cell.unit != "%":
+                currencies.setdefault(cell.doc_id, Counter())[cell.unit] += 1
+    return _most_common(scales), _most_common(currencies)
 
 
 WHOLE_UNITS = re.compile(r"\(\s*([$€£¥])\s*\)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.documents.text import stems
 from engine.reading.periods import YEAR
@@ -47,9 +48,23 @@ def focus_of(question: str) -> Focus:
     return Focus(entities=entities, years=years)
 
 
+@lru_cache(maxsize=4096)
+def _names_in(text: str) -> frozenset[tuple[str, str]]:
+    """The (name, variant) pairs a text names. Kept per text, as :func:`_years_in`: a question's passes score
+    the same passages again."""
+    return frozenset((m.group(1).lower(), m.group(2).lower()) for m in _NAMED.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _years_in(text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for m in _YEAR.finditer(text))
+
+
 def _entity_score(text: str, entities: tuple[tuple[str, str], ...]) -> int:
-    found = {(m.group(1).lower(), m.group(2).lower()) for m in _NAMED.finditer(text)}
-    if not found or not entities:
+    if not entities:
+        return 0
+    found = _names_in(text)
+    if not found:
         return 0
     if any(e in found for e in entities):
         return 1
@@ -65,7 +80,7 @@ def focus_score(text: str, focus: Focus) -> int:
         return entity
     if not focus.years:
         return 0
-    years = {m.group(1) for m in _YEAR.finditer(text)}
+    years = _years_in(text)
     if not years:
         return 0
     return 1 if years & set(focus.years) else -1

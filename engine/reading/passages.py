@@ -12,10 +12,11 @@ import math
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.layout import ROW_SEPARATOR, header_row
-from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, normalize_space, split_sentences, stems
+from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, frozen_stems, normalize_space, split_sentences, stems
 from engine.reading.answer_shape import asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
 
@@ -55,10 +56,10 @@ class Unit:
     sentence before it (``_POINTS_BACK``)."""
 
 
-def _is_tabular(item: EvidenceItem) -> bool:
-    if item.kind == "table":
+def _is_tabular(text: str, kind: str) -> bool:
+    if kind == "table":
         return True
-    lines = [line for line in item.text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip()]
     numeric = sum(1 for line in lines if len(NUMBER.findall(line)) >= 2)
     return len(lines) >= 3 and numeric / len(lines) >= 0.5
 
@@ -68,17 +69,8 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
     units: list[Unit] = []
     announcing = {item.chunk_id: item.text for item in evidence if item.text.rstrip().endswith(":")}
     for order, item in enumerate(evidence):
-        lead_in = ""
-        if _is_tabular(item):
-            parts = [normalize_space(line) for line in item.text.splitlines()]
-            rows = True
-            lead_in = announcing.get(_previous_chunk_id(item.chunk_id), "")
-        else:
-            parts = split_sentences(item.text)
-            rows = False
-        if not rows:
-            parts = _merge_run_ins(parts)
-        caption = _header(parts) if rows else ""
+        parts, rows, caption = _parts(item.text, item.kind)
+        lead_in = announcing.get(_previous_chunk_id(item.chunk_id), "") if rows else ""
         previous = ""
         for part in parts:
             if len(part) >= 2:
@@ -86,6 +78,16 @@ def split_units(evidence: Sequence[EvidenceItem]) -> list[Unit]:
                 units.append(Unit(text=part, item=item, order=order, is_row=rows, caption=caption, lead_in=before))
                 previous = part
     return units
+
+
+@lru_cache(maxsize=4096)
+def _parts(text: str, kind: str) -> tuple[tuple[str, ...], bool, str]:
+    """A chunk's units' texts, whether they are table rows, and the rows' header. Kept per chunk text: every
+    reading of a question's evidence (its answer, its support, its checks, each pass) cuts the same chunks."""
+    if _is_tabular(text, kind):
+        lines = [normalize_space(line) for line in text.splitlines()]
+        return tuple(lines), True, _header(lines)
+    return tuple(_merge_run_ins(split_sentences(text))), False, ""
 
 
 def _header(lines: Sequence[str]) -> str:
@@ -186,14 +188,20 @@ def coverage(term_sets: list[set[str]], unit_stems: set[str]) -> float:
     return sum(len(t & unit_stems) / len(t) for t in term_sets) / len(term_sets)
 
 
-def _weights(term_sets: list[set[str]], units: list[Unit]) -> list[float]:
+def _item_stems(units: list[Unit]) -> list[frozenset[str]]:
+    """The stems of each evidence chunk the units come from (the last unit's item of each chunk id), each
+    chunk's text stemmed once however many units it was cut into."""
+    items = {u.item.chunk_id: u.item for u in units}
+    return [frozen_stems(item.text) for item in items.values()]
+
+
+def _weights(term_sets: list[set[str]], items: list[frozenset[str]]) -> list[float]:
     """Inverse evidence frequency of each term: a term most passages share (the document's own
     subject, "Transformer" in the Transformer paper) tells less about which passage answers."""
-    items = {u.item.chunk_id: stems(u.item.text) for u in units}
     total = len(items)
     weights = []
     for term in term_sets:
-        df = sum(1 for item_stems in items.values() if 2 * len(term & item_stems) >= len(term))
+        df = sum(1 for item_stems in items if 2 * len(term & item_stems) >= len(term))
         weights.append(max(0.1, math.log((total + 1) / (df + 0.5))))
     return weights
 
@@ -212,17 +220,18 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     """
     keywords = question_terms(parsed)
     anchors = term_stems(parsed.retrieval.anchor_keywords) or keywords
-    keyword_weights, anchor_weights = _weights(keywords, units), _weights(anchors, units)
+    items = _item_stems(units)
+    keyword_weights, anchor_weights = _weights(keywords, items), _weights(anchors, items)
     phrases = [k.lower() for k in parsed.keywords if " " in k]
     question_numbers = set(NUMBER.findall(parsed.original_question))
     top = max((u.item.score for u in units), default=0.0) or 1.0
     asked = focus_of(parsed.original_question)
     form, term = asked_form(parsed.original_question) if not parsed.asks_for_value else (None, "")
-    for unit in units:
-        unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_terms(unit))
+    terms = [unit_terms(unit) for unit in units]
+    for unit, unit_stems in zip(units, terms, strict=True):
+        unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_stems)
     best_relevance = max((u.weighted_coverage for u in units), default=0.0) or 1.0
-    for unit in units:
-        unit_stems = unit_terms(unit)
+    for unit, unit_stems in zip(units, terms, strict=True):
         unit.coverage = coverage(keywords, unit_stems)
         unit.anchor_coverage = coverage(anchors, unit_stems)
         low = unit.text.lower()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from engine.contracts import (
     AnswerWithEvidence,
@@ -141,10 +142,13 @@ def enumerated_items(evidence: Sequence[EvidenceItem]) -> list[str]:
 
 _SPACED_LETTERS = re.compile(r"(?:\b[A-Za-z]\s){5,}")
 _VOWEL = re.compile(r"[aeiouyAEIOUY]")
+_LONE_NUMBER = re.compile(r"[\d.,%()$\-]+")
 
 
+@lru_cache(maxsize=4096)
 def looks_garbled(text: str) -> bool:
-    """True when ``text`` looks like a broken extraction (cid markers, shredded lines, non-words)."""
+    """True when ``text`` looks like a broken extraction (cid markers, shredded lines, non-words). Kept per text:
+    every pass of every question reads its evidence chunks' texts again."""
     if "(cid:" in text or text.count("\ufffd") >= 3:
         return True
     if _SPACED_LETTERS.search(text):
@@ -155,7 +159,7 @@ def looks_garbled(text: str) -> bool:
     tokens = text.split()
     if len(tokens) < 12:
         return False
-    lone_numbers = sum(1 for t in tokens if re.fullmatch(r"[\d.,%()$\-]+", t))
+    lone_numbers = sum(1 for t in tokens if _LONE_NUMBER.fullmatch(t))
     alpha = [t for t in tokens if t.isalpha()]
     non_words = sum(1 for t in alpha if len(t) >= 3 and not t.isupper() and not _VOWEL.search(t))
     singles = sum(1 for t in tokens if len(t) == 1 and t.isalpha() and t not in ("a", "A", "I"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
@@ -185,10 +186,15 @@ _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 
 
+@lru_cache(maxsize=65_536)
 def is_amount(cell: str) -> bool:
-    """A cell holding a number that is not just a year."""
-    stripped = re.sub(rf"\b{YEAR}\b", "", cell)
-    return bool(re.search(r"\d", stripped))
+    """A cell holding a number that is not just a year. Kept per cell text: a document's tables print the same
+    figures and labels again and again."""
+    return bool(_DIGIT.search(_YEAR_WORD.sub("", cell)))
+
+
+_YEAR_WORD = re.compile(rf"\b{YEAR}\b")
+_DIGIT = re.compile(r"\d")
 
 
 TOTAL_ROW = re.compile(r"^\s*total\b", re.I)

@@ -5,7 +5,7 @@ metric by still to be named. Helpers of ``value_match``; pure."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from engine.documents.text import stems
@@ -71,6 +71,19 @@ def label_cover(
             metric + sum(w for w, _ in named)
         )
     return max(own, alternative)
+
+
+def cover_of(
+    spec: MetricTerms, weights: Sequence[float], rarity: dict[str, float] | None, qualifiers: Sequence[bool]
+) -> Callable[[set[str]], float]:
+    """:func:`label_cover` of one question's metric, for label after label: a label that shares no word with the
+    metric's terms and document phrases covers none of it (0.0, read without weighing each term)."""
+    words = frozenset().union(*spec.terms, *spec.alternatives)
+
+    def cover(label: set[str]) -> float:
+        return 0.0 if words.isdisjoint(label) else label_cover(spec, label, weights, rarity, qualifiers)
+
+    return cover
 
 
 def qualifier_terms(spec: MetricTerms, labels: Iterable[set[str]]) -> list[bool]:

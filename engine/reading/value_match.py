@@ -41,7 +41,7 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, TOTAL_ROW, Cell
-from engine.reading.value_cover import SCOPE_WORDS, label_cover, qualifier_terms, term_weights
+from engine.reading.value_cover import SCOPE_WORDS, cover_of, qualifier_terms, term_weights
 from engine.reading.value_scoring import (
     MOVED,
     RARITY_LABELS,
@@ -277,11 +277,11 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
     matches: list[ValueMatch] = []
+    covers = cover_of(spec, weights, rarity, qualifiers)
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
-        held = label | stems(f"{cell.column} {cell.caption}") if cell.is_row else label
-        cover = label_cover(spec, held, weights, rarity, qualifiers)
+        cover = covers(label | stems(f"{cell.column} {cell.caption}") if cell.is_row else label)
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)

@@ -42,10 +42,15 @@ def chunks_in_pages(doc: ParsedDocument, start: int, end: int) -> list[Chunk]:
 
 
 def _number_of(entry: TocEntry) -> str | None:
-    if entry.number:
-        return entry.number
-    match = _LEADING_NUMBER.match(entry.title)
-    if match and (match.group("num")[0].isdigit() or re.match(rf"^\s*{_KIND}", entry.title, re.I)):
+    return entry.number or _title_number(entry.title)
+
+
+@lru_cache(maxsize=8192)
+def _title_number(title: str) -> str | None:
+    """The number a section title leads with ("4.2 Results", "Item 7A."). Kept per title: every reference a
+    question follows reads the whole outline's numbers again."""
+    match = _LEADING_NUMBER.match(title)
+    if match and (match.group("num")[0].isdigit() or re.match(rf"^\s*{_KIND}", title, re.I)):
         return match.group("num")
     return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.contracts import AnswerWithEvidence, Citation
+from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem
 from engine.contracts import CaveatKind as K
 from engine.reading.extremes import ExtremeAsk, Pick, extreme_ask, pick_extreme, pick_statement
 from engine.reading.grouped_tables import grouped_tables
@@ -26,7 +26,7 @@ from engine.reading.table_lookup import lookup_cells, lookup_statement
 from engine.reading.table_values import Cell, table_cells
 from engine.run.evidence import RunState
 from engine.run.restate import restated
-from engine.run.value_pages import value_pages, whole_pages
+from engine.run.value_pages import kept_per_page, value_pages, whole_pages
 
 logger = logging.getLogger(__name__)
 
@@ -47,11 +47,19 @@ def page_tables(state: RunState) -> list[list[Cell]]:
     page's split rows as one table; a quarter's table only for a question that asks a quarter."""
     tables: list[list[Cell]] = []
     for page in value_pages(state, None):
-        tables += loose_tables(page) + grouped_tables(page)
+        tables += _loose_tables(state, page)
         split = table_cells(page)
         if split:
             tables.append(split)
     return [t for t in tables if _period_fits(t, state.parsed.original_question)]
+
+
+def _loose_tables(state: RunState, page: list[EvidenceItem]) -> list[list[Cell]]:
+    """The loosely printed and the column-grouped tables of one whole page, read once per page of the document."""
+    index = state.layer1_index_of(page[0].doc_id) if page else None
+    if index is None:
+        return loose_tables(page) + grouped_tables(page)
+    return list(kept_per_page(index, page, "loose_tables", lambda: loose_tables(page) + grouped_tables(page)))
 
 
 def _period_fits(table: list[Cell], question: str) -> bool:
@@ -71,7 +79,7 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
     question = _content(state)
     ask = extreme_ask(question)
     if ask is None:
-        loose = [t for page in value_pages(state, None) for t in loose_tables(page) + grouped_tables(page)]
+        loose = [t for page in value_pages(state, None) for t in _loose_tables(state, page)]
         cells = lookup_cells(question, loose)
         logger.debug("table lookup -> %s", cells)
         return _answered(answer, lookup_statement(cells), cells) if cells else answer

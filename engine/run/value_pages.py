@@ -1,11 +1,15 @@
 """The cells a value is read from: the strongest evidence's pages first, then every table of the document(s).
 
-A document's table cells, each page's cells and the document's cells read in its units are derived from the
-loaded document alone, so each is kept in the document's memo (``DocumentIndex.memo``) and read again by the
-next value question about the document instead of being parsed again.
+A document's table cells, each page's cells (and whatever else a reader derives from one whole page, through
+``kept_per_page``: the superlative reader's loose tables) and the document's cells read in its units are derived
+from the loaded document alone, so each is kept in the document's memo (``DocumentIndex.memo``) and read again by
+the next question about the document instead of being parsed again.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
@@ -18,6 +22,8 @@ from engine.reading.sentence_values import cells_in, counted_words
 from engine.reading.table_values import Cell, table_cells
 from engine.retrieval.index import DocumentIndex, DocumentMemo, warm_on_load
 from engine.run.evidence import RunState
+
+T = TypeVar("T")
 
 MAX_VALUE_PAGES = 4
 """Pages per document read whole for a value: those of the strongest evidence, best first."""
@@ -75,10 +81,19 @@ def _page_cells(state: RunState, items: list[EvidenceItem]) -> list[Cell]:
     index = state.layer1_index_of(items[0].doc_id) if items else None
     if index is None:
         return cells_in([items])
-    kept: dict[int, list[Cell]] = index.memo.get("page_values", dict)
-    found = kept.get(items[0].page)
+    return kept_per_page(
+        index, items, "page_values", lambda: with_long_names(cells_in([items]), _abbreviations(index.doc, index.memo))
+    )
+
+
+def kept_per_page(index: DocumentIndex, page: list[EvidenceItem], name: str, read: Callable[[], T]) -> T:
+    """``read()`` of one whole page's chunks (as :func:`whole_pages` gives them), made once per page of the
+    document and kept in its memo under ``name``: what is read from a page's own text is the same for every
+    question. The value is shared: its reader must not change it."""
+    kept: dict[int, T] = index.memo.get(name, dict)
+    found = kept.get(page[0].page)
     if found is None:
-        found = kept[items[0].page] = with_long_names(cells_in([items]), _abbreviations(index.doc, index.memo))
+        found = kept[page[0].page] = read()
     return found
 
 

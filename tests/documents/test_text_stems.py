@@ -1,8 +1,8 @@
-"""Stems of short texts are kept between calls; every call still returns a set of its own."""
+"""Stems of short texts and of the last passages are kept between calls; every call still returns a set of its own."""
 
 from __future__ import annotations
 
-from engine.documents.text import _KEPT_TEXT_CHARS, _content_stem, stems
+from engine.documents.text import _KEPT_TEXT_CHARS, _content_stem, frozen_stems, stems
 
 
 def _each_word(text: str) -> set[str]:
@@ -22,3 +22,12 @@ def test_long_and_short_texts_stem_alike():
     long_text = words * (_KEPT_TEXT_CHARS // len(words) + 2)
     assert len(long_text) > _KEPT_TEXT_CHARS
     assert stems(long_text) == stems(words) == _each_word(words)
+
+
+def test_a_kept_passage_gives_a_fresh_set_each_time_and_each_passage_its_own_stems():
+    passage = "Inventories increased as the stores carried more seasonal goods " * 5
+    other = "Receivables decreased as customers paid their invoices sooner " * 5
+    first = stems(passage)
+    first.add("changed")
+    assert frozen_stems(passage) == stems(passage) == _each_word(passage), "changing a returned set changes nothing"
+    assert frozen_stems(other) == _each_word(other) != _each_word(passage)

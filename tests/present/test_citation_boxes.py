@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 
 from engine.contracts import AnswerWithEvidence, Chunk, Citation, PageMark
-from engine.present.boxes import locate_quote, with_citation_boxes
+from engine.present.boxes import CITED_PAGES, CitedPages, locate_quote, with_citation_boxes
 from engine.present.render import _crop_rect, _mark_boxes
 from engine.reading.generation import is_bare_header, without_bare_headers
 
@@ -41,6 +41,12 @@ def _statement() -> tuple[bytes, dict[str, float], tuple[float, float, float, fl
         y += 15
     operating = (50.0, 85.0, 560.0, baselines["Operating item number 19"] + 3)
     return doc.tobytes(), baselines, operating
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_pages() -> None:
+    """Each test starts with no cited page kept from another test's document (tests reuse the id "d")."""
+    CITED_PAGES.clear()
 
 
 def _rows_inside(box: tuple[float, float, float, float], page: pymupdf.Page) -> set[float]:
@@ -162,3 +168,47 @@ def test_a_bare_header_row_is_not_a_supporting_passage(quote: str) -> None:
 def test_a_row_with_an_item_or_a_value_stays() -> None:
     assert not is_bare_header("Research and development | 1,540 | 1,575")
     assert not is_bare_header("(Millions) | 2038 | 1,264")
+
+
+def _one_line(text: str) -> bytes:
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792).insert_text((56, 80), text, fontsize=9)
+    return doc.tobytes()
+
+
+def test_a_page_cited_again_is_boxed_from_its_kept_text_alike(monkeypatch) -> None:
+    pdf, _, operating = _statement()
+    chunk = Chunk(chunk_id="d:p1:b1", doc_id="d", page=1, index=1, text=ROW, bboxes=(operating,))
+    first = AnswerWithEvidence(text="x", citations=(Citation(chunk_id="d:p1:b1", doc_id="d", page=1, quote=ROW),))
+    again = AnswerWithEvidence(text="y", citations=(
+        Citation(chunk_id="d:p1:b1", doc_id="d", page=1, quote="Proceeds from sale of assets | 187 | 36 | 41"),))  # fmt: skip
+    kept = [with_citation_boxes(a, [chunk], lambda _: pdf).citations[0].boxes for a in (first, again)]
+    made: list[int] = []
+    textpage = pymupdf.Page.get_textpage
+    monkeypatch.setattr(pymupdf.Page, "get_textpage", lambda page, *a, **k: made.append(1) or textpage(page, *a, **k))
+    assert with_citation_boxes(first, [chunk], lambda _: pdf).citations[0].boxes == kept[0]
+    assert not made, "the page's text was kept from the first answer"
+    CITED_PAGES.clear()
+    fresh = [with_citation_boxes(a, [chunk], lambda _: pdf).citations[0].boxes for a in (first, again)]
+    assert made and fresh == kept and all(kept)
+
+
+def test_a_document_whose_bytes_changed_is_read_anew() -> None:
+    quote = "Net cash provided by operating activities"
+    cited = AnswerWithEvidence(text="x", citations=(Citation(chunk_id="c", doc_id="d", page=1, quote=quote),))
+    found = with_citation_boxes(cited, [], lambda _: _one_line(quote)).citations[0].boxes
+    elsewhere = with_citation_boxes(cited, [], lambda _: _one_line(f"Other words first. {quote}")).citations[0].boxes
+    assert found and elsewhere and found != elsewhere
+    assert with_citation_boxes(cited, [], lambda _: _one_line("Nothing of it here")).citations[0].boxes == ()
+
+
+def test_the_kept_pages_are_bounded_least_recently_cited_first_out() -> None:
+    pages = CitedPages(max_documents=2, max_pages=1)
+    docs = {name: _one_line(f"Document {name}") for name in "abc"}
+    with pages.lock:
+        for name in "abc":
+            pages.open(name, docs.__getitem__)
+            assert pages.page(name, 1) is not None and pages.page(name, 2) is None
+        assert pages.page("a", 1) is None, "the first document went out when the third came in"
+        first = pages.page("c", 1)
+        assert first is not None and pages.page("c", 1) is first

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.reading.entities import named_words, names_all
+from engine.reading.entities import focus_of, focus_score, named_words, names_all
 
 
 def test_the_names_a_question_qualifies_its_metric_with() -> None:
@@ -14,3 +14,11 @@ def test_the_names_a_question_qualifies_its_metric_with() -> None:
 
 def test_a_text_names_every_word_or_not() -> None:
     assert names_all("Garden segment net sales", ["garden"]) and not names_all("Net sales", ["garden"])
+
+
+def test_a_text_read_again_gives_each_question_its_own_verdict() -> None:
+    texts = ["The Heron 2 flies 40 km.", "The Heron 3 flies 55 km in 2017.", "In 2018 the range grew.", "Nothing."]
+    asked = focus_of("What was the Heron 2's range in FY2018?")
+    assert [focus_score(t, asked) for t in texts] == [1, -1, 1, 0]
+    assert [focus_score(t, asked) for t in texts] == [1, -1, 1, 0], "the texts' names and years are kept alike"
+    assert [focus_score(t, focus_of("What was the Heron 3's range?")) for t in texts] == [-1, 1, 0, 0]

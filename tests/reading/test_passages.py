@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.contracts import EvidenceItem
-from engine.reading.passages import score_units, split_units, stated_numbers, with_caption
+from engine.reading.passages import _parts, score_units, split_units, stated_numbers, with_caption
 from engine.reading.question import parse_question
+from engine.reading.table_values import is_amount
 
 
 def _item(page: int, text: str) -> EvidenceItem:
@@ -105,3 +106,23 @@ def test_a_row_is_read_with_the_column_names_under_its_tables_scale_line() -> No
     assert split_units([statement])[-1].caption == "Statements of Operations (in millions) | 2031 | 2030"
     plain = _item(11, "Fees\nHarbour fees | 1,305 | 1,290\nPilotage | 655 | 648")
     assert split_units([plain])[-1].caption == "Fees", "a data row under the title is no header"
+
+
+def test_a_chunk_cut_again_gives_the_same_units_and_its_kind_decides_the_cut() -> None:
+    text = "Revenue | 2041 | 2040\nKayaks | 12 | 10\nCanoes | 7 | 9"
+    prose = _item(3, "Median smoothing. It is applied to every reading. The rest follows here.")
+    table = _item(4, text).model_copy(update={"kind": "table"})
+    first = [(u.text, u.is_row, u.caption, u.lead_in) for u in split_units([prose, table])]
+    again = [(u.text, u.is_row, u.caption, u.lead_in) for u in split_units([prose, table])]
+    assert first == again
+    assert first[0] == ("Median smoothing. It is applied to every reading.", False, "", "")
+    assert ("Kayaks | 12 | 10", True, "Revenue | 2041 | 2040", "") in first
+    words = "Kayaks sold well in the spring season. Canoes sold less than in any year before."
+    assert _parts(words, "text") == ((words[:38], words[39:]), False, "") == _parts.__wrapped__(words, "text")
+    assert _parts(words, "table") == ((words,), True, words), "a table's chunk is cut in lines, not sentences"
+
+
+def test_a_cell_s_amount_is_read_alike_when_read_again() -> None:
+    cells = ["2041", "(1,577)", "Fiscal 2040", "$ 5,363", "Net sales", "(1,577)"]
+    assert [is_amount(c) for c in cells] == [False, True, False, True, False, True]
+    assert [is_amount.__wrapped__(c) for c in cells] == [False, True, False, True, False, True]

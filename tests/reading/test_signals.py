@@ -12,7 +12,7 @@ from engine.present.caveat_text import caveat_texts
 from engine.reading.generation import ContextBundle, answer_request
 from engine.reading.passages import split_units
 from engine.reading.question import parse_question
-from engine.reading.signals import check_answer, side_covered
+from engine.reading.signals import check_answer, looks_garbled, side_covered
 
 
 def ev(page: int, text: str, index: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
@@ -156,3 +156,10 @@ def test_a_document_side_is_covered_only_by_a_passage_holding_a_whole_aspect_ter
     assert side_covered(side, both, aspect)
     titled = split_units([ev(9, "Parameters of type file are sent as multipart/form-data.", section=("File uploads",))])
     assert side_covered(side, titled, aspect)  # the section title says what the passage is about
+
+
+def test_a_text_read_again_is_judged_as_the_first_time() -> None:
+    clean = "Revenue grew to 12 million in 2023, driven by new customers in the northern region and abroad."
+    garbled = "(cid:12)(cid:13) revenue"
+    assert [looks_garbled(t) for t in (clean, garbled, clean, garbled)] == [False, True, False, True]
+    assert [looks_garbled.__wrapped__(t) for t in (clean, garbled)] == [False, True]

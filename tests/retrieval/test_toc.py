@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.retrieval.toc import find_sections, parse_number_hint, title_words, toc_search
+from engine.retrieval.toc import _title_number, find_sections, parse_number_hint, title_words, toc_search
 
 from .factories import document, paper, toc_entry
 
@@ -128,3 +128,9 @@ def test_a_title_joins_search_only_when_the_query_covers_it():
     assert has_strong_title_match(toc, "cash flows statements of the group")  # 3 of 4 words
     assert not has_strong_title_match(toc, "results of the survey")  # 1 of 4 words
     assert not has_strong_title_match(toc, "")
+
+
+def test_a_title_s_number_is_read_alike_when_read_again():
+    titles = ["4.2 Results", "Item 7A. Controls", "Results", "4.2 Results"]
+    assert [_title_number(t) for t in titles] == ["4.2", "7A", None, "4.2"]
+    assert [_title_number.__wrapped__(t) for t in titles] == ["4.2", "7A", None, "4.2"]
