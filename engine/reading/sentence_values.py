@@ -209,6 +209,10 @@ OTHER_CLAUSE = -1.0
 does: it measures something else, and is not read as the metric at all."""
 
 
+NEAR_CHARS = 25
+"""How close to a number a word of the metric must be, before it or in its own phrase after it, to be near it."""
+
+
 def nearness(cell: Cell, wanted: set[str]) -> float:
     """For a number in a sentence (``wanted``: the metric's stems): 0.2 when it follows one of the metric's words
     closely in its own clause ("a wingspan of 1.9 metres"); ``OTHER_CLAUSE`` when its own clause names none of them
@@ -217,10 +221,12 @@ def nearness(cell: Cell, wanted: set[str]) -> float:
     start, end = next(((a, b) for a, b in pairwise(bounds) if a <= cell.position < b), (0, len(cell.label)))
     for m in re.finditer(r"[A-Za-z][A-Za-z\-]*", cell.label[start:end]):
         at = start + m.end()
-        if at <= cell.position and cell.position - at <= 25 and stems(m.group(0)) & wanted:
+        if at <= cell.position and cell.position - at <= NEAR_CHARS and stems(m.group(0)) & wanted:
             return 0.2
     if _complement_of(cell.label[start : cell.position], wanted):
         return 0.2
+    if (_own_phrase(cell, NEAR_CHARS) or set()) & wanted:
+        return 0.2  # "27% on the reef set": the number's own phrase names the metric's qualifier
     clauses = [cell.label[a:b] for a, b in pairwise(bounds)]
     own_named = bool(stems(cell.label[start:end]) & wanted)
     if len(clauses) > 1 and cell.position >= 0 and not own_named and any(stems(c) & wanted for c in clauses):
@@ -260,11 +266,21 @@ def own_words(cell: Cell) -> set[str]:
     survey of 380 pilots in Bergen": Bergen is 380's)."""
     if cell.is_row or cell.position < 0:
         return set()
-    rest = cell.label[cell.position :]
+    phrase = _own_phrase(cell)
+    own = phrase if phrase is not None else _first_word(_after_number(cell))
+    return own | _own_clause_words(cell.label, cell.position)
+
+
+def _own_phrase(cell: Cell, chars: int = 0) -> set[str] | None:
+    """The stems of the phrase a prose number's own preposition opens (``_OWN_PHRASE``; its first ``chars``
+    characters when given), None when none does."""
+    rest = cell.label[max(cell.position, 0) :]
     number = NUMBER.match(rest)
     found = _OWN_PHRASE.match(rest, number.end() if number else 0)
-    own = stems(found.group("phrase")) if found else _first_word(_after_number(cell))
-    return own | _own_clause_words(cell.label, cell.position)
+    if found is None:
+        return None
+    phrase = found.group("phrase")
+    return stems(phrase[:chars].rsplit(" ", 1)[0] if chars and len(phrase) > chars else phrase)
 
 
 def _after_number(cell: Cell) -> str:

@@ -178,3 +178,14 @@ def test_of_two_shares_the_one_whose_own_verb_the_question_uses_is_read() -> Non
     favored = answer_value("What share of harbour pilots favored the new quay?", ["harbour pilots", "new quay",
                            "favored"], line_item_names, [said])  # fmt: skip
     assert favored is not None and favored.statement.startswith("40%"), favored
+
+
+def test_a_number_whose_own_phrase_names_the_thing_asked_sits_near_it() -> None:
+    said = [item("Raising the gain improves the hit rate of the sonar across the board: 7% and 11% on the two reef "
+                 "sets, 27% on WreckSet, and 5% on the open sea.")]  # fmt: skip
+    answer = answer_value("By how much does raising the gain improve the hit rate on WreckSet?", ["hit rate",
+                          "WreckSet", "gain"], line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("27%"), answer
+    far = [item("Just 7% of pilots decline to dock at night, a share that has changed little.")]
+    (cell,) = cells_in([far])
+    assert nearness(cell, stems("dock night")) == -0.2, "words further along its phrase are not near it"
