@@ -62,3 +62,30 @@ def test_a_table_layer_1_did_not_read_as_rows_is_re_parsed(config: EngineConfig)
     if not result.activations.adaptive_parsing.on:
         raise AssertionError(result.activations.adaptive_parsing.reason)
     assert [q for q in _first_pass_queries(result) if q.startswith("re-parse")]
+
+
+def _tiers_pdf() -> bytes:
+    """A made-up ferry line's tier comparison: a ruled table whose description cells wrap over several lines, so
+    layer 1 reads some of its rows and breaks others."""
+    doc = pymupdf.open()
+    css = "table {border-collapse: collapse;} td, th {border: 1px solid black; padding: 2px; font-size: 9px;}"
+    html = (
+        "<p>Table 2: Comparison of ferry tiers</p><table>"
+        "<tr><th>Compared item</th><th>Basic</th><th>Harbour</th><th>Harbour Plus (pilot only)</th></tr>"
+        "<tr><td>Purpose</td><td>Short trips at a low cost on a fixed schedule</td><td>Reliable, frequent crossings "
+        "with reserved seats for members</td><td>Premium crossings for commuters who travel daily</td></tr>"
+        "<tr><td>Designed punctuality (peak hours)</td><td>97%</td><td>99%</td><td>Not offered at peak</td></tr>"
+        "<tr><td>Minimum booking window</td><td>None</td><td>2 days</td><td>7 days</td></tr></table>"
+        "<p>Fares are listed on page 4.</p>"
+    )
+    doc.new_page().insert_htmlbox(pymupdf.Rect(72, 72, 450, 500), html, css=css)
+    return doc.tobytes()
+
+
+def test_the_page_of_a_table_the_question_names_is_re_parsed_whatever_layer_1_read(config: EngineConfig) -> None:
+    entry = Library(config).ingest(_tiers_pdf(), "ferry-tiers.pdf")
+    result = engine.answer("In Table 2, what is the minimum booking window of the Harbour tier?", [entry.doc_id],
+                           strategy="dispatched", config=config)  # fmt: skip
+    assert result.activations.adaptive_parsing.on, result.activations.adaptive_parsing.reason
+    assert "re-parse page 1" in _first_pass_queries(result)
+    assert result.answer.text.startswith("Minimum booking window, Harbour: 2 days"), result.answer.text

@@ -45,6 +45,8 @@ CASES = [
         "table finder",
     ),
     ("adaptive-no-tables", {"layout_hint": "table", "asks_for_value": True}, {}, "adaptive_parsing", False, "garbled"),
+    ("adaptive-named-table", {"references": ("Table 2",)}, {"tables": True}, "adaptive_parsing", True, "names Table 2"),
+    ("adaptive-named-figure", {"references": ("Figure 2",)}, {"tables": True}, "adaptive_parsing", False, "garbled"),
     ("adaptive-off", {}, {"tables": True}, "adaptive_parsing", False, "layer-1 text is enough"),
     ("feedback-on", {}, {}, "iterative_feedback", True, "feedback signals"),
 ]

@@ -11,8 +11,10 @@ from __future__ import annotations
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
 from engine.contracts import CaveatKind as K
 from engine.documents.layout import has_rows
+from engine.retrieval.two_hop import resolve_reference
 from engine.run.actions import PlannedAction, anchor_share, next_action
 from engine.run.census_answer import count_labels
+from engine.run.decide import NAMED_TABLE
 from engine.run.evidence import RunState
 from engine.run.first_mention import first_mentions
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
@@ -49,11 +51,24 @@ def initial_pass(state: RunState) -> tuple[list[str], list[str]]:
         top = sorted(state.ledger.values(), key=lambda e: -e.fused)[:12]
         pages = list(dict.fromkeys((e.hit.chunk.doc_id, e.hit.chunk.page) for e in top))[:3]
         pages = [p for p in pages if not _rows_read(state, p)]  # layer 1 already reads their tables as rows
+        pages = list(dict.fromkeys([*_named_table_pages(state), *pages]))
         if pages:
             state.adaptive_parse(pages)
             queries.append("re-parse " + ", ".join(f"page {p}" for _, p in pages))
             added = list(state.ledger)  # re-parsed pages replaced some chunk ids; pass 0 found them all
     return queries, list(dict.fromkeys(added))
+
+
+def _named_table_pages(state: RunState) -> list[tuple[str, int]]:
+    """The pages holding the tables the question names ("Table 1-1"), whatever layer 1 read there: a table whose
+    cells wrap comes out of the text layer as fragments, some of them rows, and only the finder reads its grid."""
+    found: list[tuple[str, int]] = []
+    for reference in (r for r in state.parsed.references if NAMED_TABLE.match(r)):
+        for index in state.indexes:
+            page = resolve_reference(index.doc, reference)
+            if page is not None:
+                found.append((index.doc.doc_id, page))
+    return found
 
 
 def _rows_read(state: RunState, page: tuple[str, int]) -> bool:
