@@ -61,10 +61,15 @@ _FIGURE = re.compile(r"^[(\-−]?[$€£]?[\d,]*\.\d+%?\)?$|^[(\-−]?[\d,]+%\)?
 """A measured figure as a table prints it: a decimal or a percentage ("30.87%", "6.42", "(1.5)")."""
 
 
+def is_figure(token: str) -> bool:
+    """Whether one whitespace-free token is a measured figure (``_FIGURE``)."""
+    return _FIGURE.match(token) is not None
+
+
 def figures_row(text: str) -> bool:
     """A line holding two or more measured figures ("Lynx-7 with tides 30.87% 23.50%") is a table row, even when it
     is printed bold to mark the best result: never a heading."""
-    return sum(1 for token in text.split() if _FIGURE.match(token)) >= 2
+    return sum(1 for token in text.split() if is_figure(token)) >= 2
 
 
 def _is_heading_text(text: str, size: float, big: float) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 YEAR = r"(?:19|20)\d\d"
 """A year as documents print it ("2041"): the one year pattern of the parser and the readers (``reading.periods``)."""
@@ -159,6 +159,11 @@ def split_reference(reference: str) -> tuple[str, str]:
     """``"Table 3"`` -> ``("Table", "3")``."""
     kind, _, label = reference.partition(" ")
     return kind, label
+
+
+def named_tables(references: Sequence[str]) -> list[str]:
+    """The references that name a table ("Table 3", "Table 1-1")."""
+    return [r for r in references if split_reference(r)[0] == "Table"]
 
 
 # --------------------------------------------------------------------------------------------

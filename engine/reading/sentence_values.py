@@ -274,9 +274,7 @@ def own_words(cell: Cell) -> set[str]:
 def _own_phrase(cell: Cell, chars: int = 0) -> set[str] | None:
     """The stems of the phrase a prose number's own preposition opens (``_OWN_PHRASE``; its first ``chars``
     characters when given), None when none does."""
-    rest = cell.label[max(cell.position, 0) :]
-    number = NUMBER.match(rest)
-    found = _OWN_PHRASE.match(rest, number.end() if number else 0)
+    found = _OWN_PHRASE.match(_after_number(cell))
     if found is None:
         return None
     phrase = found.group("phrase")

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR
+from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS
 from engine.reading.periods import periods_in, span_headers
 
@@ -272,22 +272,22 @@ def name_line(line: str) -> list[str] | None:
 
 
 _LABEL_DECIMAL = re.compile(r"^(?P<label>.*[A-Za-z)\]].*?)\s+(?P<value>[-−–]?\d+\.\d+)$")
-_FIGURE = r"[-−–]?\d+(?:\.\d+)?%|[-−–]?\d+\.\d+"
-_LABEL_FIGURES = re.compile(rf"^(?P<label>.*[A-Za-z)\]].*?)\s+(?P<values>(?:{_FIGURE})(?:\s+(?:{_FIGURE}))*)$")
 
 
 def peeled(row: list[str], columns: int = 0) -> list[str]:
     """A row whose label cell ran into its first values ("Hard trials (τ < 0.6) 1.28 | 2.68", "Lynx with tides
     30.87% 23.50% | 6.42%") as the label and those values apart. With the table's count of value ``columns``
-    known, the decimals and percentages that end the label are peeled when that makes the row exactly as long;
-    else one decimal only, so a label's own number ("Notes due 2031", "Tier 1") stays in it."""
+    known, the measured figures (``layout.is_figure``) that end the label are peeled when that makes the row
+    exactly as long; else one decimal only, so a label's own number ("Notes due 2031", "Tier 1") stays in it."""
     if not row:
         return row
-    run = _LABEL_FIGURES.match(row[0]) if columns else None
-    if run is not None:
-        values = run.group("values").split()
-        if len(row) - 1 < columns == len(row) - 1 + len(values):
-            return [run.group("label"), *values, *row[1:]]
+    words = row[0].split()
+    kept = len(words)
+    while columns and kept > 1 and is_figure(words[kept - 1]):
+        kept -= 1
+    label, values = " ".join(words[:kept]), words[kept:]
+    if values and re.search(r"[A-Za-z)\]]", label) and len(row) - 1 < columns == len(row) - 1 + len(values):
+        return [label, *values, *row[1:]]
     found = _LABEL_DECIMAL.match(row[0])
     return [found.group("label"), found.group("value"), *row[1:]] if found else row
 

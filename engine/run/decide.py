@@ -9,7 +9,6 @@ tests/run/test_decide.py; change a rule, change its tests.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from engine.contracts import (
@@ -21,6 +20,7 @@ from engine.contracts import (
     PatternDecision,
     PatternName,
 )
+from engine.documents.text import named_tables
 from engine.reading.census import asked_census
 from engine.retrieval.protocols import LSA_ENGINE
 from engine.run.strategies import STRATEGIES, LoopKind
@@ -152,15 +152,11 @@ def _listing_rule(parsed: ParsedQuestion) -> PatternDecision:
     return _off("the question does not ask for a list")
 
 
-NAMED_TABLE = re.compile(r"^table\b", re.I)
-"""A reference the question names that is a table ("Table 1-1", "table 3")."""
-
-
 def _adaptive_rule(parsed: ParsedQuestion, profiles: Sequence[DocumentProfile]) -> PatternDecision:
     tables = any(p.has_tables for p in profiles)
     if parsed.retrieval.layout_hint == "table" and parsed.asks_for_value and tables:
         return _on("a value from a table: re-parse the evidence pages with the table finder")
-    named = [r for r in parsed.references if NAMED_TABLE.match(r)]
+    named = named_tables(parsed.references)
     if named and tables:  # the text layer breaks a table whose cells wrap; the finder reads its grid
         return _on(f"the question names {named[0]}: its page is re-parsed with the table finder")
     return _off("layer-1 text is enough; switched on if the context comes out garbled")

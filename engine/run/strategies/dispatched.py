@@ -11,10 +11,10 @@ from __future__ import annotations
 from engine.contracts import AnswerWithEvidence, IterationRecord, StopReason
 from engine.contracts import CaveatKind as K
 from engine.documents.layout import has_rows
+from engine.documents.text import named_tables
 from engine.retrieval.two_hop import resolve_reference
 from engine.run.actions import PlannedAction, anchor_share, next_action
 from engine.run.census_answer import count_labels
-from engine.run.decide import NAMED_TABLE
 from engine.run.evidence import RunState
 from engine.run.first_mention import first_mentions
 from engine.run.steps import Outcome, answer_now, pages_phrase, record
@@ -63,7 +63,7 @@ def _named_table_pages(state: RunState) -> list[tuple[str, int]]:
     """The pages holding the tables the question names ("Table 1-1"), whatever layer 1 read there: a table whose
     cells wrap comes out of the text layer as fragments, some of them rows, and only the finder reads its grid."""
     found: list[tuple[str, int]] = []
-    for reference in (r for r in state.parsed.references if NAMED_TABLE.match(r)):
+    for reference in named_tables(state.parsed.references):
         for index in state.indexes:
             page = resolve_reference(index.doc, reference)
             if page is not None:
