@@ -165,8 +165,13 @@ def identifier_names(question: str) -> tuple[str, ...]:
 def named_in_another_clause(names: Sequence[str], sentence: str, position: int) -> list[str]:
     """Those of ``names`` (``identifier_names``) that ``sentence`` names only outside the clause of its number at
     ``position``: the number is another thing's ("X reaches 70%, which beats GPT-4 by 8 points")."""
-    clause, whole = own_clause(sentence, position), sentence.lower()
-    return [name for name in names if name.lower() in whole and not _names_alone(name, clause)]
+    clause = own_clause(sentence, position)
+    return [name for name in names if _mentions(name, sentence) and not _names_alone(name, clause)]
+
+
+def _mentions(name: str, sentence: str) -> bool:
+    """Whether ``sentence`` mentions ``name`` other than to exclude it: "non-Acme parts" are everything but Acme."""
+    return re.search(rf"(?<!\bnon-){re.escape(name)}", sentence, re.I) is not None
 
 
 def _names_alone(name: str, text: str) -> bool:

@@ -47,6 +47,34 @@ _ASKED: dict[str, tuple[Dimension, ...]] = {
 }
 """The dimensions each "how <adjective>" asks for; "how big / how large" may ask for any, so neither is here."""
 
+_NOUNS: dict[str, tuple[Dimension, ...]] = {
+    "temperature": ("temperature",),
+    "clearance": ("length",),
+    "distance": ("length",),
+    "length": ("length",),
+    "width": ("length",),
+    "height": ("length",),
+    "depth": ("length",),
+    "thickness": ("length",),
+    "diameter": ("length",),
+    "weight": ("mass",),
+    "duration": ("time",),
+    "speed": ("speed",),
+    "frequency": ("frequency",),
+}
+"""Nouns that name a physical quantity, by the dimension a number answering for it is in ("What clearance
+is required behind the unit?" asks for a length). Words that also name amounts or counts ("size",
+"capacity", "range") are not here: their answer may be in any unit."""
+
+MEASURE_HEAD = re.compile(
+    r"^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:[a-z\-]+\s+){0,2}?"
+    rf"({'|'.join(_NOUNS)})s?\b(?!\s+(?:setting|settings|sensor|sensors|unit|units|mode|modes)\b)",
+    re.I,
+)
+"""A question whose head names a quantity ("What ambient temperature range is allowed?", "What is the
+minimum clearance at the sides?"): it asks for a measure, not for a passage. A noun naming a control or
+a part ("the temperature setting", "the speed sensor") is no quantity asked."""
+
 HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
 """'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
 
@@ -67,10 +95,14 @@ def dimension_of(measure: str) -> Dimension | None:
 
 
 def dimensions_asked(question: str) -> tuple[Dimension, ...]:
-    """The dimensions a "how <adjective>" question asks for ("How long does it take?" -> time, length)."""
+    """The dimensions a "how <adjective>" question asks for ("How long does it take?" -> time, length), or a
+    question whose head names a quantity ("What clearance ...?" -> length)."""
     asked: list[Dimension] = []
     for m in HOW_MEASURE.finditer(question):
         asked += [d for d in _ASKED.get(m.group(1).lower(), ()) if d not in asked]
+    head = MEASURE_HEAD.match(question)
+    if head:
+        asked += [d for d in _NOUNS[head.group(1).lower()] if d not in asked]
     return tuple(asked)
 
 
@@ -95,6 +127,7 @@ def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> flo
 __all__ = [
     "COUNTED_UNITS",
     "HOW_MEASURE",
+    "MEASURE_HEAD",
     "UNITS_AFTER_NUMBER",
     "Dimension",
     "dimension_of",

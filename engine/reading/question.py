@@ -27,6 +27,7 @@ from engine.reading.lexicon import (
     QUESTION_WORDS,
     SECTION_KINDS,
 )
+from engine.reading.measures import MEASURE_HEAD
 from engine.reading.question_hints import YEARISH, layout_hint
 from engine.reading.question_sides import find_sides, is_comparison, trim_side
 from engine.reading.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
@@ -180,7 +181,7 @@ def expected_count(question: str) -> int | None:
 
 
 def asks_for_value(question: str) -> bool:
-    return bool(_VALUE_CUES.search(question))
+    return bool(_VALUE_CUES.search(question) or MEASURE_HEAD.match(question))
 
 
 # --------------------------------------------------------------------------------------------

@@ -51,7 +51,6 @@ _SYNTAX = re.compile(r"[^\w.]+")
 _MIN_TERM = 2  # StemmingAnalyzer's StopFilter minsize
 _STOP = frozenset(STOP_WORDS)
 
-
 _WORD = re.compile(default_pattern.pattern.replace("(\\.?", "(?:\\.?"))
 """Whoosh's token pattern without its capturing group, so ``findall`` returns whole tokens."""
 _STEMS: dict[str, str] = {}
@@ -119,6 +118,20 @@ def _fingerprint(doc: ParsedDocument) -> str:
     return sha.hexdigest()
 
 
+def name_terms(doc: ParsedDocument) -> frozenset[str]:
+    """The terms of the running headers and footers holding a word: what the document calls itself."""
+    return frozenset(t for line in doc.repeated_lines if any(c.isalpha() for c in line) for t in index_terms(line))
+
+
+def weighted_query(text: str, names: frozenset[str]) -> str:
+    """``text`` (cleaned words), each naming the document weighted ``NAME_WEIGHT`` if another word is asked."""
+    words = text.split()
+    named = [bool(set(_stem_all([w])) & names) for w in words]
+    if not any(named) or all(named):
+        return text
+    return " ".join(f"{w}^{NAME_WEIGHT}" if n else w for w, n in zip(words, named, strict=True))
+
+
 def clean_query(query: str) -> str:
     """User text reduced to plain lower-case words, so no query syntax can reach the parser."""
     words = content_words(query) or tokenize(query)
@@ -155,11 +168,14 @@ def _write(ix: whoosh_index.Index, doc: ParsedDocument) -> None:
         raise
 
 
-_KEPT_SEARCHES = 64
-"""Searches a keyword index keeps the result of (a few questions' worth; each result is ``k`` tuples)."""
+_KEPT_SEARCHES = 64  # searches whose result an index keeps (a few questions' worth; each is ``k`` tuples)
 
-_FIELDS = ("body", "section")
-"""The indexed fields in the order whoosh writes them (sorted by name)."""
+NAME_WEIGHT = 0.3
+"""Weight of a query word naming the document itself, a word of its running header ("Kestrel", "90" under
+"Owner's guide Kestrel 90"): every page is about it, yet the body, header stripped, prints it rarely, so
+BM25 would rank the pages that do (cover, hotline) above the one that answers. A tie-break, no more."""
+
+_FIELDS = ("body", "section")  # the indexed fields in the order whoosh writes them (sorted by name)
 
 
 def _add_chunks(writer: SegmentWriter, chunks: Sequence[Chunk]) -> None:
@@ -263,6 +279,7 @@ class KeywordIndex:
         for number, (_, page) in enumerate(self._order):
             self._docnums_by_page.setdefault(page, []).append(number)
         self._map = ChunkMap(doc)
+        self._name_terms = name_terms(doc)
         self._found: OrderedDict[tuple[str, int, frozenset[int] | None], list[tuple[str, int, float]]] = OrderedDict()
 
     # ---- construction -----------------------------------------------------------------------
@@ -363,7 +380,7 @@ class KeywordIndex:
                 return RankedList(query=query, retriever="keyword")
         limit = k * 2 if self._map.changed else k
         with self._lock:
-            found = self._ranked(text, limit, allowed)
+            found = self._ranked(weighted_query(text, self._name_terms), limit, allowed)
         return RankedList(query=query, retriever="keyword", hits=self._map.hits(found, text.split(), k, "keyword"))
 
     def _ranked(self, text: str, limit: int, allowed: set[int] | None) -> list[tuple[str, int, float]]:

@@ -22,3 +22,12 @@ def test_a_text_read_again_gives_each_question_its_own_verdict() -> None:
     assert [focus_score(t, asked) for t in texts] == [1, -1, 1, 0]
     assert [focus_score(t, asked) for t in texts] == [1, -1, 1, 0], "the texts' names and years are kept alike"
     assert [focus_score(t, focus_of("What was the Heron 3's range?")) for t in texts] == [-1, 1, 0, 0]
+
+
+def test_a_name_excluded_with_non_is_not_another_things_name() -> None:
+    from engine.reading.entities import named_in_another_clause
+
+    sentence = "Keep a gap from walls or non-Kestrel appliances of 40 mm at the rear."
+    assert named_in_another_clause(["Kestrel"], sentence, sentence.index("40")) == []
+    other = "The Kestrel heats in 90 s, which beats the Osprey by 20 s."
+    assert named_in_another_clause(["Osprey"], other, other.index("90")) == ["Osprey"]

@@ -26,6 +26,15 @@ def test_the_adjective_of_a_how_question_names_the_dimensions_asked():
     assert measure_words("How long does the battery last?") == stems("long take last")
 
 
+def test_a_question_headed_by_a_quantity_asks_its_dimension():
+    assert dimensions_asked("What clearance is needed behind the kettle?") == ("length",)
+    assert dimensions_asked("What is the minimum storage temperature of the pump?") == ("temperature",)
+    assert dimensions_asked("What weight can the rack hold?") == ("mass",)
+    assert dimensions_asked("What does the temperature setting control?") == ()  # a control, not a quantity
+    assert dimensions_asked("Which speed sensor does the rover use?") == ()
+    assert dimensions_asked("Why is a clearance needed?") == ()  # asks a reason
+
+
 def test_a_number_of_the_dimension_asked_is_preferred_and_a_bare_count_is_not():
     asked = dimensions_asked("How long did the calibration run take?")
     assert measure_fit(asked, "hours", is_row=False) > 0 > measure_fit(asked, "", is_row=False)

@@ -103,3 +103,11 @@ def test_the_sales_and_marketing_expense_is_not_the_top_line() -> None:
 def test_fixed_assets_are_named_by_their_abbreviations(shorthand: str) -> None:
     assert "property, plant and equipment, net" in line_item_names(f"What was the ferry's net {shorthand} in 2031?")
     assert line_item_names("What happened to the ferry in 2031?") == ()
+
+
+def test_a_question_headed_by_a_quantity_asks_for_a_value():
+    from engine.reading.question import asks_for_value
+
+    assert asks_for_value("What clearance is needed behind the kettle?")
+    assert asks_for_value("What ambient temperature range does the pump tolerate?")
+    assert not asks_for_value("What does the temperature setting control?")

@@ -198,12 +198,12 @@ def test_index_terms_match_on_random_text():
     from hypothesis import strategies as st
     from whoosh.analysis import StemmingAnalyzer
 
-    from engine.retrieval.keyword import index_terms
+    from engine.retrieval.keyword import index_terms, stem
 
     @settings(max_examples=200, deadline=None)
     @given(st.text(max_size=200))
-    def check(text):
-        assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer()(text)))
+    def check(text):  # the analyzer that parses queries, with the index's stemmer ("0obbed" -> "0ob")
+        assert index_terms(text) == dict(Counter(t.text for t in StemmingAnalyzer(stemfn=stem)(text)))
 
     check()
 
@@ -272,3 +272,20 @@ def test_kept_searches_are_bounded(built):
     for n in range(keyword._KEPT_SEARCHES + 10):
         index.search(f"transformer layer {n}", 2)
     assert len(index._found) == keyword._KEPT_SEARCHES
+
+
+def test_the_documents_own_name_weighs_little_in_a_query(tmp_path):
+    from engine.retrieval.keyword import name_terms, weighted_query
+
+    pages = [
+        ["Welcome to your Kestrel 90 kettle. Kestrel 90 service hotline: call the Kestrel desk."],
+        ["Place the kettle with a gap of 40 mm at the rear, away from walls and other appliances."],
+    ]
+    doc = document(pages).model_copy(update={"repeated_lines": ("Owner's guide Kestrel 90", "7")})
+    assert name_terms(doc) == frozenset({"owner", "guid", "kestrel", "90"})  # the page number names nothing
+    assert weighted_query("gap rear kestrel 90", name_terms(doc)) == "gap rear kestrel^0.3 90^0.3"
+    assert weighted_query("kestrel 90", name_terms(doc)) == "kestrel 90"  # nothing else to search for
+    index = KeywordIndex.build(doc, tmp_path / "ix", CFG)
+    assert index.search("gap at the rear of the Kestrel 90", 2).hits[0].chunk.page == 2
+    plain = KeywordIndex.build(document(pages), tmp_path / "plain", CFG)  # no running header: no name known
+    assert plain.search("gap at the rear of the Kestrel 90", 2).hits[0].chunk.page == 1
