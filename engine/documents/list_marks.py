@@ -55,6 +55,19 @@ MAX_LEAD_WORDS = 30
 """A paragraph that introduces a list without a colon is one short sentence; a longer one is a paragraph of its own."""
 
 
+_NUMBERED_TITLE = re.compile(r"^\d{1,2}(?:\.\d{1,2})+\.?\s+\S")
+"""A subsection's numbered title run into its first paragraph ("2.1 What Gets Checked? We list ..."): the
+parse keeps a title set in the body's font with the text after it."""
+MAX_TITLE_WORDS = 8
+
+
+def _without_run_in_heading(sentences: Sequence[str]) -> Sequence[str]:
+    """The sentences of a paragraph after a numbered subsection title run into it, if any."""
+    first = sentences[0] if sentences else ""
+    titled = len(sentences) > 1 and _NUMBERED_TITLE.match(first) and len(first.split()) <= MAX_TITLE_WORDS
+    return sentences[1:] if titled else sentences
+
+
 def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
     """Whether a short paragraph of one sentence, right before two list items of its section, introduces them as a
     colon would ("You can help the pump last longer." over "• Flush it monthly.", "• Keep the intake clear.")."""
@@ -63,7 +76,7 @@ def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
         lead.kind == "text"
         and text.endswith(".")
         and len(text.split()) <= MAX_LEAD_WORDS
-        and len(split_sentences(text)) == 1
+        and len(_without_run_in_heading(split_sentences(text))) == 1
         and len(after) >= 2
         and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:2])
     )

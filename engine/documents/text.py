@@ -328,6 +328,7 @@ _SUBJECT_PATTERNS = (
         r"^(?:what|which)\s+(?:are\s+|were\s+)?(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?)?"
         r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+)?"
         r"(?:(?:kinds?|types?|sorts?|forms?|categories)\s+of\s+)?"
+        r"(?:[A-Z][\w&\-]*['’]s\s+)?"  # whose: "What are Acme's reportable segments?"
         r"(?P<subject>(?:[a-z][a-z\-]+\s+){0,2}[a-z][a-z\-]+s)\b",
         re.I,
     ),

@@ -71,6 +71,13 @@ def numbers_in(text: str) -> list[tuple[float, float]]:
     return [_value(m) for m in _NUMBER.finditer(text.replace("−", "-"))]
 
 
+def _fractions_of_percents(text: str) -> list[float]:
+    """Every percentage in ``text`` as a fraction ("10.9%" -> 0.109): a gold ratio written as a decimal ("0.109")
+    is the same value as an answer's percentage, and the other way round."""
+    found = _NUMBER.finditer(text.replace("−", "-"))
+    return [_value(m)[0] / 100 for m in found if (m.group("unit") or "").lower() in ("%", "percent", "per cent")]
+
+
 def gold_number(gold: str) -> tuple[float, float] | None:
     """The value of a gold answer that is a single number (with currency, unit or %), else None."""
     stripped = _CURRENCY.sub(" ", gold).strip().rstrip(".")
@@ -126,9 +133,14 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=NUMERIC_TOLERANCE, abs_tol=1e-9)
 
 
-def _number_match(gold: tuple[float, float], answer: str) -> bool:
+def _number_match(gold: tuple[float, float], answer: str, gold_text: str = "") -> bool:
     g_raw, g_scaled = gold
-    return any(_close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)) for raw, scaled in numbers_in(answer))
+    if any(_close(abs(raw), abs(g_raw)) or _close(abs(scaled), abs(g_scaled)) for raw, scaled in numbers_in(answer)):
+        return True
+    if 0 < abs(g_raw) < 1 and "%" not in gold_text:  # a ratio as a decimal, stated as a percentage
+        return any(_close(abs(f), abs(g_raw)) for f in _fractions_of_percents(answer))
+    return any(_close(abs(g), abs(raw)) for g in _fractions_of_percents(gold_text) for raw, _ in numbers_in(answer)
+               if 0 < abs(raw) < 1)  # fmt: skip
 
 
 def _string_match(gold: str, answer: str) -> bool:
@@ -136,6 +148,14 @@ def _string_match(gold: str, answer: str) -> bool:
     if not g:
         return False
     return f" {g} " in f" {a} "
+
+
+def _words_on_one_line(item: str, answer: str) -> bool:
+    """Whether one line or numbered item of ``answer`` holds every word of a list's gold item (stems):
+    "Sportswear (our lifestyle products)" states the item "Sportswear (lifestyle products)"."""
+    words = stems(item)
+    lines = re.split(r"\n|\s(?=\d{1,2}\.\s)|;|•", answer)
+    return bool(words) and any(words <= stems(line) for line in lines)
 
 
 def _list_items(gold: str) -> list[str] | None:
@@ -174,14 +194,14 @@ def single_match(gold: str, answer: str, question: str = "") -> bool | None:
         return None
     items = _list_items(gold)
     if items is not None:
-        return all(single_match(item, answer, question) for item in items)
+        return all(single_match(item, answer, question) or _words_on_one_line(item, answer) for item in items)
     measured = _measure_match(gold, answer)
     if measured is not None:  # a number with a unit of measure is that measure, in any of its spellings
         return measured or _string_match(gold, answer)
     number = gold_number(gold)
     stated = _PAGE_MARK.sub(" ", without_references(answer))
     if number is not None:
-        return _number_match(number, stated) or _string_match(gold, stated)
+        return _number_match(number, stated, gold) or _string_match(gold, stated)
     values = sentence_numbers(gold)
     if values:  # a sentence is right when it states every value the gold sentence states, about its subject
         said = all(_number_match(v, stated) for v in values) and _shares_words(gold, answer, question)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from engine.contracts import ParsedQuestion, QuestionPart
+from engine.documents.list_marks import ITEM_MARK
 from engine.documents.text import find_references, stems
 from engine.reading.answer_shape import WHERE_QUESTION
 from engine.reading.lists import split_inline
@@ -60,7 +61,7 @@ def _render_main(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]]) -> 
     for label, unit in chosen:
         if label == ITEM_LABEL:
             number += 1
-            lines.append(f"{number}. {unit.text}")
+            lines.append(f"{number}. {ITEM_MARK.sub('', unit.text, count=1).lstrip()}")  # "1. Flush", not "1. • Flush"
             continue
         number = 0
         inline = split_inline(unit.text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from engine.contracts import AnswerWithEvidence, Citation, EvidenceItem, ParsedQuestion, QuestionPart, caveat
 from engine.contracts import CaveatKind as K
@@ -190,19 +191,23 @@ def _near(unit: Unit, cue: Unit) -> bool:
     return same_doc and cue.item.page <= unit.item.page <= cue.item.page + 2
 
 
-def _inline_list(ranked: list[Unit], expected: int | None) -> Unit | None:
+def _inline_list(ranked: list[Unit], expected: int | None, subject: AbstractSet[str] = frozenset()) -> Unit | None:
     """The best passage naming its items itself ("three stages: A, B and C"); below the best passage, one
     naming as many items as the question counts, scoring at least ``LEAD_SHARE`` of the best: a sentence that
-    only counts the items ("we summarize three paradigms") may outrank the one that names them."""
-    if split_inline(ranked[0].text):
-        return ranked[0]
+    only counts the items ("we summarize three paradigms") may outrank the one that names them, and so may one
+    naming other things ("four tests that check two parts: A and B" when four tests are asked). Without a
+    count asked, one whose lead names the listed ``subject`` ("five segments: A; B; ..." for "which segments")."""
+    named = split_inline(ranked[0].text)
+    top = ranked[0] if named is not None else None
+    if named is not None and (expected is None or len(named[1]) == expected):
+        return top
     for unit in ranked[1:]:
-        if expected is None or unit.score < LEAD_SHARE * ranked[0].score:
-            return None
+        if unit.score < LEAD_SHARE * ranked[0].score or (expected is None and not subject):
+            break
         named = split_inline(unit.text)
-        if named is not None and len(named[1]) == expected:
+        if named is not None and (len(named[1]) == expected if expected else subject <= stems(named[0])):
             return unit
-    return None
+    return top
 
 
 def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple[list[tuple[str, Unit]], list[str]]:
@@ -217,10 +222,10 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         if any(side.doc_id for side in parsed.sides):  # each document answered for itself, nothing else
             return chosen[:limit], uncovered
     elif parsed.intent == "listing":
-        inline = _inline_list(ranked, parsed.expected_count)
+        subject = stems(listing_subject(parsed.original_question) or "")
+        inline = _inline_list(ranked, parsed.expected_count, subject)
         if inline is not None:  # a strong passage names the items itself ("two agents: A and B")
             return [("", inline)], uncovered
-        subject = stems(listing_subject(parsed.original_question) or "")
         led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
         if led is not None:  # the list the evidence states: its lead sentence and the items under it
             return [("", led[0]), *((ITEM_LABEL, u) for u in led[1])], uncovered

@@ -186,9 +186,21 @@ def _next_block(lead: Unit, unit: Unit) -> bool:
 def split_inline(text: str) -> tuple[str, list[str]] | None:
     """A sentence that announces and holds its items ("... as follows: (a) X; (b) Y.", "... has two parts: the
     pump and the valve.") as (lead, items)."""
-    head, colon, rest = text.partition(":")
-    items = inline_items(rest) if colon else []
-    return (f"{head}:", items) if len(items) >= 2 else _counted_enumeration(head, rest) if colon else None
+    for colon in (m.start() for m in re.finditer(":", text)):  # a run-in title may come first ("2) Parts: it has ...:")
+        head, rest = text[:colon], text[colon + 1 :]
+        items = inline_items(rest)
+        found = (f"{head}:", items) if len(items) >= 2 else _counted_enumeration(head, rest)
+        if found is not None:
+            return found
+    for verb in _COPULA_LIST.finditer(text):  # "... five segments. The segments are Retail, Cargo and Energy."
+        found = _counted_enumeration(text[: verb.end()].rstrip(), text[verb.end() :], names=True)
+        if found is not None:
+            return found
+    return None
+
+
+_COPULA_LIST = re.compile(r"\b(?:are|were|include|includes)\s+(?=[A-Z])")
+"""A verb that names a counted subject's items ("Its five segments are Retail, Cargo, ..."), when they are names."""
 
 
 MAX_INLINE_ITEM_WORDS = 6
@@ -199,10 +211,33 @@ _RELATIVE = re.compile(r",\s*(?:which|who|whose|where)\b[^,;]*")
 """A relative clause set off by commas after an item ("deep berths, which take tankers,"): it describes the item."""
 
 
-def _counted_enumeration(head: str, rest: str) -> tuple[str, list[str]] | None:
+def _counted_enumeration(head: str, rest: str, names: bool = False) -> tuple[str, list[str]] | None:
     """Items named after a colon ("A and B", "A, B and C") by a lead that counts exactly as many ("consists of
-    two agents:"): the count is what tells a list from a clause that merely holds an "and"."""
+    two agents:"): the count is what tells a list from a clause that merely holds an "and". Items whose names
+    hold an "and" ("Safety and Graphics, Health Care, and Consumer") are split at the commas when that gives
+    the count. ``names``: every item must be a name (capitalised), as after a verb rather than a colon."""
     rest = _RELATIVE.sub("", rest)  # "A, which ..., and B, which ...": the items are A and B
+    counts = {count_value(m.group("count")) for m in _COUNTED.finditer(head)}
+    for parts in (_and_parts(rest), _comma_parts(rest)):
+        fits = len(parts) >= 2 and len(parts) in counts and all(len(p.split()) <= MAX_INLINE_ITEM_WORDS for p in parts)
+        if fits and (not names or all(p[:1].isupper() for p in parts)):
+            return f"{normalize_space(head)}:", parts
+    return None
+
+
+def _comma_parts(rest: str) -> list[str]:
+    """The items of "A, B and C, D" (or "A; B and C; D") split at commas or semicolons only, the last one's "and"
+    dropped; up to the sentence's end."""
+    sentence = re.split(r"(?<=[a-z)])\.\s|\.$", rest.strip(), maxsplit=1)[0]
+    pieces = [p.strip() for p in re.split(r"[,;]", sentence)]
+    if ";" not in sentence and not re.match(r"(?:and|or)\s", pieces[-1]):
+        return []  # "A, B and C" without a comma before its "and" is split at the "and" (``_and_parts``)
+    parts = [re.sub(r"^(?:and|or)\s+", "", p) for p in pieces]
+    return [p for p in parts if p]
+
+
+def _and_parts(rest: str) -> list[str]:
+    """The items of "A, B and C" split at commas and "and"/"or", up to the item after the last "and"."""
     pieces = re.split(r"(,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", rest.strip().rstrip("."))
     parts: list[str] = []
     for separator, part in zip(["", *pieces[1::2]], pieces[0::2], strict=True):
@@ -210,10 +245,7 @@ def _counted_enumeration(head: str, rest: str) -> tuple[str, list[str]] | None:
             parts.append(part.strip())
         if re.search(r"\b(?:and|or)\s+$", separator):
             break  # "A, B and C, as shown in Figure 3": the "and" marks the last item; what follows is a clause
-    counts = {count_value(m.group("count")) for m in _COUNTED.finditer(head)}
-    if len(parts) < 2 or len(parts) not in counts or any(len(p.split()) > MAX_INLINE_ITEM_WORDS for p in parts):
-        return None
-    return f"{normalize_space(head)}:", parts
+    return parts
 
 
 _COUNTED = re.compile(

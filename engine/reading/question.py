@@ -189,12 +189,13 @@ def asks_for_value(question: str) -> bool:
 # --------------------------------------------------------------------------------------------
 
 _WHAT_PLURAL = re.compile(
-    r"^(?:which|what)\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-]+\s+){0,3}?(?P<things>[a-z\-]*[^s\W]s)\b", re.I
+    r"^(?:which|what)\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-'’]+\s+){0,3}?(?P<things>[a-z\-]*[^s\W]s)\b", re.I
 )
 """A question asking what some things are ("What are the main risks?"): a list, unless it asks amounts."""
 _LISTING = re.compile(
     r"\blist\b|\benumerate\b|\bname (?:all|the|every|each)\b|\ball (?:of )?the\b|\beach of the\b|"
-    r"^(?:what|which)\s+(?:kinds?|types?|sorts?|forms?|categories)\s+of\b",
+    r"^(?:what|which)\s+(?:(?:main|major|key|principal|primary|different|other)\s+)?(?:kinds?|types?|sorts?|forms?|"
+    r"categories)\s+of\b",  # "Which (major) types of ...": an adjective of rank or variety may come first
     re.I,
 )
 _PLURAL_USE = re.compile(

@@ -53,3 +53,9 @@ def test_one_line_opening_with_a_lone_letter_is_no_list() -> None:
         page.insert_text((72, 90 + 40 * n), line, fontsize=11)
     parsed = parse_pdf(doc.tobytes(), "pump.pdf", EngineConfig())
     assert not [c for c in parsed.chunks if c.kind == "list_item"]
+
+
+def test_a_numbered_title_run_into_the_lead_paragraph_is_not_a_sentence_of_it() -> None:
+    items = [P("• Flush the pump monthly.", "list_item"), P("• Keep the intake clear.", "list_item")]
+    assert introduces_list(P("4.2 Care Routines? We list the two routines every owner follows."), items)
+    assert not introduces_list(P("The pump is old. We list the two routines every owner follows."), items)

@@ -54,6 +54,14 @@ IDS = {"a.pdf": DOC}
         ("The tax rate went from 20% in FY2030 to 23% in FY2031.", "Tax rate: 22.9% in 2031", False),  # one of two
         ("The tax rate went from 20% in FY2030 to 23% in FY2031.", "Staff: 20 in 2030, 23 in 2031", False),  # another
         ("On March 3, 2031 Acme raised $2.5 billion.", "Acme raised $2,500 million", True),  # the day is no value
+        # a ratio as a decimal is the same value as a percentage, either way round
+        ("0.215", "Return on assets: 21.46% (computed from ...)", True),
+        ("21.5%", "a ratio of 0.2146", True),
+        ("0.215", "21.46 (points)", False),  # no percentage sign: another number
+        ("0.215", "Return on assets: 2.15%", False),
+        # a list's item is stated when one line of the answer holds all its words
+        ("['Trail', 'Camping (tents and stoves)']", "1. Trail 2. Camping (our tents and stoves)", True),
+        ("['Trail', 'Camping (tents and stoves)']", "1. Trail 2. Camping (our tents) 3. Stoves", False),
     ],
 )
 def test_single_match(gold: str, answer: str, expected: bool) -> None:

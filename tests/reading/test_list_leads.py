@@ -12,3 +12,46 @@ def test_items_named_with_a_relative_clause_each_are_the_items_not_the_clauses()
     assert split_inline(said) == ("The harbour has two kinds of berths:", ["deep berths", "shallow berths"])
     counted_wrong = "The harbour has three kinds of berths: deep berths, which take tankers, and shallow berths."
     assert split_inline(counted_wrong) is None, "the count must match the items named"
+
+
+def test_a_run_in_title_before_the_lead_does_not_hide_its_items() -> None:
+    said = "3) Required Checks: each audit also covers three checks: cash counts, stock counts, and payroll."
+    assert split_inline(said) == (
+        "3) Required Checks: each audit also covers three checks:",
+        ["cash counts", "stock counts", "payroll"],
+    )
+
+
+def test_a_listing_answer_prefers_the_sentence_naming_as_many_items_as_the_question_counts() -> None:
+    from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
+    from engine.llm.offline import OfflineBackend
+    from engine.reading.question import parse_question
+
+    def ev(block: int, text: str) -> EvidenceItem:
+        return EvidenceItem(chunk_id=f"d:p2:b{block}", doc_id="d", file_name="audit.pdf", page=2, text=text)
+
+    question = "What three checks does every audit cover?"
+    evidence = (
+        ev(0, "Every audit weighs three checks and two goals of the board: accuracy and speed."),
+        ev(1, "Required Checks: every audit also covers three checks: cash counts, stock counts, and payroll."),
+    )
+    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
+    answer = OfflineBackend().run("answer", request, AnswerWithEvidence).value
+    assert "cash counts" in answer.text and "payroll" in answer.text and "accuracy" not in answer.text
+
+
+def test_names_holding_an_and_are_split_at_the_commas_or_semicolons_that_give_the_count() -> None:
+    said = "The port runs three terminals: Oil and Gas, Grain, and Ferries."
+    assert split_inline(said) == ("The port runs three terminals:", ["Oil and Gas", "Grain", "Ferries"])
+    semis = "The port runs three terminals: Oil and Gas; Grain; and Ferries."
+    assert split_inline(semis) == ("The port runs three terminals:", ["Oil and Gas", "Grain", "Ferries"])
+    assert split_inline("It has two parts: the pump, the valve and the float.") is None  # no comma before "and"
+
+
+def test_a_verb_may_name_a_counted_subjects_items_when_they_are_names() -> None:
+    said = "The port runs three terminals. The terminals are Oil and Gas, Grain, and Ferries."
+    assert split_inline(said) == (
+        "The port runs three terminals. The terminals are:",
+        ["Oil and Gas", "Grain", "Ferries"],
+    )
+    assert split_inline("The two pumps are fast and quiet.") is None  # qualities, not names

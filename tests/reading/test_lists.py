@@ -42,7 +42,7 @@ def test_the_lead_sentence_is_answered_with_its_items_across_a_page_break_and_a_
     lines = answer.text.splitlines()
     assert lines[0] == LEAD.text
     assert lines[1].startswith("1. Seal inspection.") and "Worn seals are logged." in lines[1]  # two sentences
-    assert lines[2].startswith("2. • Bearing temperature") and lines[3].startswith("3. • The float switches")
+    assert lines[2].startswith("2. Bearing temperature") and lines[3].startswith("3. The float switches")  # one marker
     assert len(lines) == 4, "the plain paragraph after the items ends the list; the table between is skipped"
     assert {c.page for c in answer.citations} >= {4, 5}
     assert answer.found_count == 3

@@ -111,3 +111,10 @@ def test_a_question_headed_by_a_quantity_asks_for_a_value():
     assert asks_for_value("What clearance is needed behind the kettle?")
     assert asks_for_value("What ambient temperature range does the pump tolerate?")
     assert not asks_for_value("What does the temperature setting control?")
+
+
+def test_which_major_kinds_of_things_asks_for_a_list():
+    from engine.reading.question import parse_question
+
+    assert parse_question("Which major types of faults does the inspector log?").intent == "listing"
+    assert parse_question("What kinds of pumps does the station run?").intent == "listing"

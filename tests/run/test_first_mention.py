@@ -37,3 +37,29 @@ def test_the_introducing_passage_answers_what_the_term_is(ask) -> None:
 )
 def test_the_term_is_found_whatever_its_case_and_hyphens(printed: str, found: bool) -> None:
     assert bool(term_pattern("step-back prompting").search(f"We present {printed}, a method.")) is found
+
+
+DEPOT_USES = (
+    "Each of our regional depots reported higher volumes, and the regional depots in the north shared their "
+    "trucks with the regional depots in the south; regional depots also cut their idle hours. "
+)
+DEPOT_PAGES = [
+    *[f"<h1>Operations {n}</h1><p>{DEPOT_USES * 4}</p>" for n in range(1, 16)],
+    "<h1>Our network</h1><p>We run four regional depots, as follows:</p>"
+    "<ul><li>Harwick, serving the coast;</li><li>Bellmoor, serving the hills;</li>"
+    "<li>Cranfield, serving the plains;</li><li>Ostby, serving the islands.</li></ul>",
+    *[f"<h1>Results {n}</h1><p>{DEPOT_USES * 4}</p>" for n in range(1, 6)],
+]
+
+
+def test_a_listing_question_reads_the_passage_that_counts_its_subject(ask_about) -> None:
+    result = ask_about(html_pdf(DEPOT_PAGES), "depots.pdf")("What are Acme's regional depots?")
+    assert all(name in result.answer.text for name in ("Harwick", "Bellmoor", "Cranfield", "Ostby")), result.answer.text
+
+
+def test_a_count_names_its_subject_within_two_words() -> None:
+    from engine.run.first_mention import counted_pattern
+
+    pattern = counted_pattern("regional depots")
+    assert pattern.search("We run four regional depots.") and pattern.search("its 12 inland freight depots")
+    assert not pattern.search("four of the many regional depots")
