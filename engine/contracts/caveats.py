@@ -56,6 +56,8 @@ class CaveatKind(StrEnum):
     """The evidence does not hold the inputs named in ``subject``."""
     PERIOD_NOT_COVERED = "period_not_covered"
     """The question asks a year (``subject``) that no selected document names anywhere."""
+    NAME_NOT_COVERED = "name_not_covered"
+    """The question names something (``subject``: "Model-X7", "mAh") that no selected document prints anywhere."""
     ONE_OF_TWO_VALUES = "one_of_two_values"
     """A difference is asked; one value was read."""
     ONE_OF_TWO_TERMS = "one_of_two_terms"

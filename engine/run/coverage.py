@@ -1,14 +1,18 @@
-"""Whether the documents cover the period a question asks: "What was revenue in 2040?" of filings that end in
-2031 has no answer in them, and a figure of another year must not be read as one.
+"""Whether the documents cover the period and the names a question asks: "What was revenue in 2040?" of filings
+that end in 2031 has no answer in them, and a figure of another year must not be read as one; "What accuracy does
+the model reach on SetB-9?" of a paper that never prints "SetB-9" has none either, and its score on another
+dataset must not be read as one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from engine.contracts import AnswerWithEvidence, ParsedDocument
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import caveat, merged
+from engine.reading.entities import identifier_names
 from engine.reading.periods import periods_in
 from engine.run.evidence import RunState
 
@@ -48,6 +52,63 @@ def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     if not missing:
         return answer
     note = caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing))
+    update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),
+              "caveats": merged(answer.caveats, (note,))}  # fmt: skip
+    return answer.model_copy(update=update)
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKENS_OF: dict[tuple[str, int], frozenset[str]] = {}
+"""The lower-case letter and digit runs of each document, kept between questions as its years are."""
+
+
+def _tokens_of(doc: ParsedDocument) -> frozenset[str]:
+    key = (doc.doc_id, doc.parser_version)
+    found = _TOKENS_OF.get(key)
+    if found is None:
+        if len(_TOKENS_OF) >= _KEPT_DOCUMENTS:
+            _TOKENS_OF.clear()
+        found = _TOKENS_OF[key] = frozenset(t for page in doc.pages for t in _TOKEN.findall(page.text.lower()))
+    return found
+
+
+_NOT_A_NAME = re.compile(
+    r"^(?:(?:FY|CY|F)\W?\d{2,4}|Q[1-4]|H[12]|[1-4]Q|[12]H)(?:\W?(?:Q[1-4]|H[12]|\d{2,4}))*$"  # "FY2031Q1", "Q3"
+    r"|^(?:table|figure|fig|section|appendix|chapter|page|pp?|top)\W?\d",  # "Table1-1", "p2", "top3"
+    re.I,
+)
+"""Periods ("FY2031", "Q3") and references or ranks ("Table1-1", "p2", "top3") written as identifiers: a document
+writes its periods its own way, and a reference or a rank names no thing the document must print."""
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+
+
+def _distinctive(name: str) -> bool:
+    """A name only one thing bears: letters with digits ("SetB-9") or a capital after a small letter ("mAh",
+    "RoBERTa"). An acronym in capitals alone ("ROA", "EBITDA") may name a metric the document never
+    abbreviates, and a period or a reference is no name (``_NOT_A_NAME``)."""
+    mixed = any(c.isdigit() for c in name) or bool(_INNER_CAPITAL.search(name))
+    return mixed and not _NOT_A_NAME.match(name)
+
+
+def names_not_printed(question: str, documents: Iterable[ParsedDocument]) -> list[str]:
+    """The distinctive identifiers the question names ("SetB-9", "mAh", "GPT-4"; ``entities.identifier_names``) that
+    no document prints: a name is printed when each of its letter and digit runs is a word of one document
+    ("GPT-4" as "GPT 4" or "GPT-4")."""
+    token_sets = [_tokens_of(doc) for doc in documents]
+    missing = []
+    for name in filter(_distinctive, identifier_names(question)):
+        parts = set(_TOKEN.findall(name.lower()))
+        if parts and not any(parts <= tokens for tokens in token_sets):
+            missing.append(name)
+    return missing
+
+
+def uncovered_name(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer``, declined with a caveat when the question names something no selected document prints."""
+    missing = names_not_printed(state.parsed.original_question, (index.doc for index in state.indexes))
+    if not missing or not state.indexes:
+        return answer
+    note = caveat(K.NAME_NOT_COVERED, ", ".join(missing))
     update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),
               "caveats": merged(answer.caveats, (note,))}  # fmt: skip
     return answer.model_copy(update=update)
