@@ -164,8 +164,11 @@ def _named(phrase: str) -> bool:
     return any(word[:1].isupper() or any(c.isdigit() for c in word) for word in phrase.split())
 
 
-_ASPECT_OF = re.compile(r"^(?:the\s+)?(?:[a-z][\w&\-]*\s+){1,4}of\s+(?P<name>(?:the\s+)?[A-Z0-9].*)$")
-"""A compared part that names what is compared, then whose it is ("the net sales of Acme in 2031")."""
+_ASPECT_OF = re.compile(
+    r"^(?:the\s+)?(?:(?:FY\s?)?\d{4}\s+)?(?:[a-z][\w&\-]*\s+){1,4}of\s+(?P<name>(?:the\s+)?[A-Z0-9].*)$"
+)
+"""A compared part that names what is compared, then whose it is ("the net sales of Acme in 2031", "2031 sales of
+Acme's Harbour unit": the year is the aspect's, not a side)."""
 
 
 def _named_after_of(part: str) -> str:

@@ -84,6 +84,8 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         counted = None
         if _in_reference(m, references):
             continue  # "Table 2", "Section 3.5": a label, never a value
+        if m.start("num") and sentence[m.start("num") - 1].isalpha() and not (m.group("cur") or m.group("lead")):
+            continue  # digits glued to letters are part of a name ("SetB2.0", "CO2"), not a value
         kilo = _thousands(sentence, m)
         if kilo is not None:
             counted = _COUNT_NOUN.match(sentence, m.end() + 1) if kilo else None

@@ -19,6 +19,7 @@ from dataclasses import replace
 from engine.contracts import AnswerWithEvidence, Citation, ComparisonSide, QuestionPart
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, without
+from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import expected_type, value_never_answers
 from engine.reading.changes import asks_relative
@@ -28,6 +29,7 @@ from engine.reading.line_items import line_item_names, names_reporting_term, sta
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.section_pick import summed_searches
+from engine.reading.table_values import Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
     VARIANT_DOUBT,
@@ -158,6 +160,18 @@ def _own_period(content: str, side: ComparisonSide, sides: Sequence[ComparisonSi
     return content[: starts[0][0]] + "".join(own)
 
 
+def names_another_side_only(cell: Cell, side: ComparisonSide, sides: Sequence[ComparisonSide]) -> bool:
+    """Whether a cell's row or sentence (with its column) names another side of the comparison and not ``side``:
+    "The Harbour segment's revenue was $9 billion" is no figure of the Inland segment. Words every side's name
+    shares ("segment") tell nothing apart."""
+    labels = [stems(s.label) for s in sides]
+    shared = frozenset.intersection(*map(frozenset, labels)) if labels else frozenset()
+    own = stems(side.label) - shared
+    others = set().union(*(stems(s.label) for s in sides if s.label != side.label)) - shared - own
+    said = stems(f"{cell.label} {cell.column}")
+    return bool(own) and bool(said & others) and not said & own
+
+
 def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionPart | None) -> tuple[str, list[str]]:
     """The question one pair asks, and its metric terms: the part's words for a part ("endurance of the
     Heron 2"), the question's own otherwise."""
@@ -196,6 +210,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     for side, part in pairs:
         question, keywords = _pair_question(state, side, part)
         cells = value_cells(state, side.doc_id if side else None)
+        if side is not None and side.doc_id is None:
+            cells = [c for c in cells if not names_another_side_only(c, side, state.parsed.sides)]
         value = answer_from_cells(
             question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
         )

@@ -189,3 +189,8 @@ def test_a_number_whose_own_phrase_names_the_thing_asked_sits_near_it() -> None:
     far = [item("Just 7% of pilots decline to dock at night, a share that has changed little.")]
     (cell,) = cells_in([far])
     assert nearness(cell, stems("dock night")) == -0.2, "words further along its phrase are not near it"
+
+
+def test_digits_glued_to_letters_are_part_of_a_name_not_a_value() -> None:
+    said = [item("Table 6: The accuracy of the taggers on the SetB2.0 test set and on CO2 reports is 71.5%.")]
+    assert [c.raw for c in cells_in([said])] == ["71.5%"]

@@ -69,3 +69,10 @@ def test_one_thing_with_and_without_something_is_two_whole_sides():
         "Lynx without Tides",
     ]
     assert find_sides("Compare the Heron 2 with the Heron 3.") == ["Heron 2", "Heron 3"], "'with' still separates"
+
+
+def test_the_year_opening_a_compared_phrase_is_its_aspects_not_a_side() -> None:
+    from engine.reading.question_sides import find_sides
+
+    asked = "How did 2031 revenues of Acme's Harbour segment compare with its Inland segment?"
+    assert find_sides(asked) == ["Acme Harbour", "Inland"]  # not ["2031", "Inland"]

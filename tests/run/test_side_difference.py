@@ -56,3 +56,20 @@ def test_two_periods_state_the_growth_from_the_earlier() -> None:
     ], _difference(found)
     fell = [_side("fiscal 2039", "$ 40,000", 40_000), _side("fiscal 2041", "$ 30,000", 30_000)]
     assert _difference(fell)[0].endswith("; -25.0% from fiscal 2039")
+
+
+def test_a_figure_naming_only_another_side_is_not_read_for_this_one() -> None:
+    from engine.contracts import ComparisonSide
+    from engine.reading.table_values import Cell
+    from engine.run.value_reader import names_another_side_only
+
+    sides = [ComparisonSide(label="Harbour segment", query="q"), ComparisonSide(label="Inland segment", query="q")]
+
+    def cell(label: str, column: str = "2031") -> Cell:
+        return Cell(chunk_id="d:p1:b0", doc_id="d", page=1, label=label, column=column, raw="9", value=9.0,
+                    scale="", unit="", periods=(), quote=label, is_row=True, measure="", context="", position=0)  # fmt: skip
+
+    said = cell("The Harbour segment's revenue was $9 billion")
+    assert names_another_side_only(said, sides[1], sides) and not names_another_side_only(said, sides[0], sides)
+    assert not names_another_side_only(cell("Revenue", "2031 Inland"), sides[1], sides)
+    assert not names_another_side_only(cell("Segment revenue"), sides[1], sides)  # names no side: may be either's
