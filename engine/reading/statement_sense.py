@@ -215,6 +215,20 @@ kept, "99.9%"; relative humidity is a share of saturation; a score is a measure'
 asking for one asks for a percentage."""
 
 
+_SHARE_OF_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:share|percentage|percent|proportion|portion|fraction)\s+of\b"
+    r"|\bas an?\s+(?:share|percentage|proportion)\s+of\b",
+    re.I,
+)
+"""A question asking what part of a whole something is ("What share of sales came from the Harbour unit?")."""
+
+
+def amount_for_share(cell: Cell, question: str) -> bool:
+    """A currency amount ("$11,154 million") read for a question asking what share of a whole something is: the
+    part's amount is not its share, which a document states as a percentage ("accounted for 76% of sales")."""
+    return cell.unit not in ("", "%") and bool(_SHARE_OF_ASKED.search(question))
+
+
 def percent_unasked(cell: Cell, question: str) -> bool:
     """A percentage read for a question that asks for no share, rate or change."""
     return cell.unit == "%" and not _SHARE_ASKED.search(question) and not _RATIO_MEASURE.search(question)

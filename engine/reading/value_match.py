@@ -24,6 +24,7 @@ from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
     SEGMENT,
+    amount_for_share,
     balance_change,
     head_unasked,
     in_notes,
@@ -321,6 +322,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
+        score -= 1.5 if amount_for_share(cell, spec.question) else 0.0  # R&D in dollars for its share of sales
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         score -= (
             WITHOUT_MISMATCH if bool(_WITHOUT.search(cell.label)) != without else 0.0

@@ -217,3 +217,14 @@ def test_a_measure_that_is_a_ratio_by_definition_is_answered_by_a_percentage():
     value = answer_from_cells("What accuracy does the tuned tagger reach?", ["accuracy", "tuned tagger"],
                               line_item_names, cells_in([prose]))  # fmt: skip
     assert value is not None and value.statement.startswith("91.4%"), value
+
+
+def test_a_share_of_a_whole_is_read_as_a_percentage_not_as_the_parts_amount() -> None:
+    table = item("Harbour segment results (in millions) | 2031 | 2030\nNet sales | $ 7,620 | $ 7,100", page=30,
+                 section=("Segment results", "Harbour segment"))  # fmt: skip
+    said = item("The Harbour segment accounted for approximately 37% of consolidated net sales in fiscal 2031.", page=5)
+    asked = "What share of Zenith's 2031 consolidated net sales came from the Harbour segment?"
+    assert _answer(asked, ["net sales", "Harbour segment"], [[table], [said]]).startswith("37%")
+    assert _answer("What were the Harbour segment's net sales in 2031?", ["net sales"], [[table], [said]]).startswith(
+        "Net sales, 2031: $7,620"
+    )
