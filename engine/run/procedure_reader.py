@@ -30,6 +30,8 @@ def with_steps(answer: AnswerWithEvidence, state: RunState, context: ContextBund
     """``answer`` replaced by the steps of the task asked (module doc)."""
     if state.top_k is not None or not asks_procedure(state.parsed.original_question):
         return answer
+    if answer.expected_count and answer.found_count and answer.found_count >= answer.expected_count:
+        return answer  # the answer states a list whole ("three steps: A, B and C"): another section's steps are not it
     candidates = [(c.doc_id, c.chunk_id) for c in answer.citations if c.role == "answer"]
     candidates += [(e.doc_id, e.chunk_id) for e in context.evidence]
     for doc_id, chunk_id in list(dict.fromkeys(candidates))[:MAX_CANDIDATES]:

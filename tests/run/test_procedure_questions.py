@@ -37,3 +37,19 @@ def test_the_steps_of_the_task_are_stated_in_order(ask) -> None:
 
 def test_a_question_that_asks_no_procedure_is_left_to_the_passages(ask) -> None:
     assert not ask("What should the kettle never be immersed in?").answer.text.startswith("1. ")
+
+
+LIST_PAGES = [
+    "<h2>1 Building the catalogue</h2><p>We build the catalogue with an automatic pipeline consisting of three "
+    "steps: Shelf Scanning, Title Matching, and Record Merging. Each step runs nightly.</p>"
+    "<h2>2 Checking the catalogue</h2><p>The records are checked on the following criteria:</p>"
+    "<p>1 Accuracy: the record names the right book.</p><p>2 Freshness: the record was scanned this week.</p>",
+]
+
+
+def test_a_list_of_steps_stated_whole_is_not_replaced_by_another_sections_numbered_lines(ask_about) -> None:
+    toc = [[1, "1 Building the catalogue", 1], [1, "2 Checking the catalogue", 1]]
+    text = ask_about(html_pdf(LIST_PAGES, toc=toc), "catalogue.pdf")(
+        "What are the steps of the automatic pipeline used to build the catalogue?"
+    ).answer.text
+    assert "Shelf Scanning" in text and "Record Merging" in text and "Accuracy" not in text, text
