@@ -37,13 +37,24 @@ def same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
 
 
+def parallel_sentences(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Two sides each read from a sentence that says the same of it ("In 2031 the Harbour unit made 76% of
+    sales", "In 2031 the Inland unit made 24% of sales"): the sentences' words, numbers and the sides' names
+    aside, are the same, so the two values measure one thing."""
+    if len(values) != 2 or not all(len(v.cells) == 1 and not v.cells[0].is_row and v.period_ok for _, v in values):
+        return False
+    names = set().union(*(stems(pair[0].label) for pair, _ in values if pair[0] is not None))
+    words = [{w for w in stems(v.cells[0].label) - names if not any(c.isdigit() for c in w)} for _, v in values]
+    return bool(words[0]) and words[0] == words[1]
+
+
 def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
     """For two sides read from the same line item, or each from a table row read exactly as the item asked (a
-    number in prose may be a quarter's where a year's is asked), in the same unit: which is higher, and by how
+    number in prose may be a quarter's where a year's is asked), or from parallel sentences, in the same unit: which is higher, and by how
     much; when the question asks for a percentage (``relative``), also the first side's difference as a share
     of the second's value ("A is 4.07% above B": the side named last is the base it is compared to)."""
     exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
-    if len(found) != 2 or not (same_line_item(found) or exact_rows):
+    if len(found) != 2 or not (same_line_item(found) or exact_rows or parallel_sentences(found)):
         return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares
     (first, a), (second, b) = found
     ca, cb = a.cells[0], b.cells[0]

@@ -73,3 +73,21 @@ def test_a_figure_naming_only_another_side_is_not_read_for_this_one() -> None:
     assert names_another_side_only(said, sides[1], sides) and not names_another_side_only(said, sides[0], sides)
     assert not names_another_side_only(cell("Revenue", "2031 Inland"), sides[1], sides)
     assert not names_another_side_only(cell("Segment revenue"), sides[1], sides)  # names no side: may be either's
+
+
+def _said(label: str, sentence: str, value: float) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+    cell = Cell(chunk_id=f"d:p3:{label}", doc_id="d", page=3, label=sentence, column="", raw=f"{value:g}%",
+                value=value, scale="", unit="%", periods=(), quote=sentence, is_row=False)  # fmt: skip
+    return (ComparisonSide(label=label, query=label), None), ValueAnswer(
+        statement=f"{value:g}%", cells=(cell,), label_cover=1.0, period_ok=True
+    )
+
+
+def test_two_sentences_saying_the_same_of_each_side_compare() -> None:
+    found = [
+        _said("Harbour", "In 2031 the Harbour unit made about 76% of sales.", 76.0),
+        _said("Inland", "In 2031 the Inland unit made about 24% of sales.", 24.0),
+    ]
+    assert _difference(found) == ["Harbour is higher by 52 percentage points (76% against 24%)"]
+    other = [found[0], _said("Inland", "In 2031 the Inland unit cut about 24% of its staff.", 24.0)]
+    assert _difference(other) == [], "sentences about two measures do not compare"
