@@ -45,13 +45,14 @@ from engine.reading.table_rows import (
 
 _AFTER_NUMBER = "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
 NUMBER = re.compile(
-    r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?"
+    r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥₹]|(?<![A-Za-z])(?-i:Rs)\.?(?=\s?\d))?\s?(?P<num>\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<![A-Za-z])\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"
     rf"(?:\s?(?P<measure>(?:{_AFTER_NUMBER})(?![\w/])))?",
     re.I,
 )
 """A number with its sign, currency, percent, scale word and measurement unit ("38 min", "1.2 kg",
-"$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers."""
+"$1.6 billion", "(1,577)"): units of measure, time and count that documents print after numbers. Digits may be
+grouped in thousands ("4,000,000") or, as Indian documents print them, in lakhs and crores ("40,00,000")."""
 _SCALE = re.compile(
     r"\(\s*(?:in\s+|amounts?\s+in\s+|dollars\s+in\s+|\$\s*in\s+|€\s*in\s+|US\$\s*in\s+)?(?P<a>thousands|millions|billions)\b"
     r"|\bin\s+(?P<b>thousands|millions|billions)\b|\(\s*\$\s*(?P<c>000s?|000,000)\s*\)"
@@ -117,7 +118,7 @@ class Cell:
 
 
 def _decimals(raw: str) -> int:
-    match = re.search(r"\.(\d+)", raw)
+    match = re.search(r"(?<=\d)\.(\d+)", raw)  # "Rs.4,00,000": the currency's dot is no decimal point
     return len(match.group(1)) if match else 0
 
 
@@ -283,6 +284,9 @@ def _note_spans(spans: list[str], state: TableState) -> None:
 def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     row = row_cells(line)
     if _is_header(row):
+        continued = not state.in_rows and state.above is not None and not any(periods_in(c) for c in row)
+        if continued and _value_columns(state) > len(row) - 1:
+            return []  # the header's second line ("Salary and | Fees" under five names): the columns stay named
         if state.in_rows:
             state.spans = None  # a new table's header
         _note_spans(span_headers(line), state)

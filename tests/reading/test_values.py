@@ -432,3 +432,24 @@ def test_a_metric_qualified_by_a_name_is_read_from_the_row_naming_it() -> None:
     assert named is not None and named.statement.startswith("Zorbex, 2031: 28,446"), named
     total = answer_value("What were total revenues in 2031?", ["total revenues"], line_item_names, [income, products])
     assert total is not None and "64,917" in total.statement, total
+
+
+def test_rupees_and_lakh_grouped_digits_are_one_amount() -> None:
+    from engine.reading.table_values import parse_number
+
+    assert parse_number("a commission of up to Rs.4,00,000/- each") == (400000.0, "Rs.", "", "Rs.4,00,000")
+    assert parse_number("12,34,567.50") == (1234567.5, "", "", "12,34,567.50")
+    assert parse_number("Mrs 5 cats") == (5.0, "", "", "5")  # a word ending in "rs" is no currency
+
+
+def test_a_headers_second_line_keeps_the_columns_its_first_line_named() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.sentence_values import cells_in
+
+    table = EvidenceItem(
+        chunk_id="d:p7:b6", doc_id="d", file_name="board.pdf", page=7,
+        text="(in thousands)\nMember | Base Travel Bonus Fees Total\nSalary and | Meeting\n"
+        "A. Brook 204.00 28.51 204.00 | — 436.51",
+    )  # fmt: skip
+    read = [(c.label, c.column, c.raw) for c in cells_in([[table]])]
+    assert ("A. Brook", "Total", "436.51") in read and ("A. Brook", "Base", "204.00") in read, read
