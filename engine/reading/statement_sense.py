@@ -224,8 +224,7 @@ _SHARE_OF_ASKED = re.compile(
 
 
 def amount_for_share(cell: Cell, question: str) -> bool:
-    """A currency amount ("$11,154 million") read for a question asking what share of a whole something is: the
-    part's amount is not its share, which a document states as a percentage ("accounted for 76% of sales")."""
+    """An amount read for a share of a whole: a part's "$7,620 million" is not its "37% of sales"."""
     return cell.unit not in ("", "%") and bool(_SHARE_OF_ASKED.search(question))
 
 
