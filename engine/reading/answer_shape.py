@@ -54,8 +54,10 @@ _CAUSAL = re.compile(
 )
 """Connectives with which prose gives a cause, a purpose or a consequence."""
 
+_DOCUMENT_PART = r"(?:section|subsection|chapter|part|appendix|annex|heading|tutorial|lesson|note|item|exhibit)s?"
+"""The parts documents are divided into ("Section 5.4", "Note 16", "Item 7A", "Tutorial 9")."""
 WHERE_QUESTION = re.compile(
-    r"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\b"
+    rf"^\s*(?:in\s+)?(?:which|what)\s+{_DOCUMENT_PART}\b"
     r"|^\s*(?:on\s+)?(?:which|what)\s+pages?\b"
     r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
     re.IGNORECASE,
@@ -69,12 +71,12 @@ _LOCATING_VERB = (
 )
 _WHERE_TOPIC = (
     re.compile(
-        rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading|page)s?\s+(?:of\s+[^?]*?\s+)?"
+        rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:{_DOCUMENT_PART}|pages?)\s+(?:(?:of|to|in)\s+[^?]*?\s+)?"
         rf"(?:best\s+|mainly\s+)?{_LOCATING_VERB}\s+(?:with\s+|about\s+|on\s+)?(?P<topic>[^?]+)",
         re.I,
     ),
     re.compile(
-        rf"^\s*(?:in\s+)?(?:which|what)\s+(?:section|chapter|part|appendix|heading)s?\s+(?:is|are|was|were)\s+"
+        rf"^\s*(?:in\s+)?(?:which|what)\s+{_DOCUMENT_PART}\s+(?:is|are|was|were)\s+"
         rf"(?P<topic>[^?]+?)\s+{_LOCATING_VERB}\s*(?:in)?\s*\??\s*$",
         re.I,
     ),

@@ -85,6 +85,8 @@ def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
         ("On which page does the glossary section start?", "glossary"),
         ("What page is the kettle's warranty on?", "kettle's warranty"),
         ("Which page shows the wiring diagram?", "the wiring diagram"),
+        ("Which note to the accounts covers the leases?", "the leases"),
+        ("Which tutorial explains how to export a model?", "how to export a model"),
     ],
 )
 def test_a_where_question_is_searched_for_its_topic_not_its_frame(question: str, topic: str) -> None:
