@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
-from engine.documents.text import STOPWORDS
+from engine.documents.text import STOPWORDS, split_sentences
 from engine.reading.periods import periods_in, span_headers
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
@@ -330,3 +330,28 @@ class TableState:
     """The numbered caption printed over the table ("Table 4: Stops per hundred hours"): what its rows measure."""
     names: list[str] | None = None
     """A line of one-word column names just above the rows ("Kestrel Osprey Heron"), while its rows last."""
+    title_line: str = ""
+    """The last line read that could title a table below it (``title_of``), until a header takes it."""
+    header_title: str = ""
+    """The title line read before the current header: what the rows measure when no numbered caption says so
+    ("Subscription revenue by segment is as follows:" over rows named "Harbour", "Inland")."""
+
+
+MAX_TITLE_WORDS = 30
+"""A title is a heading or one sentence; a longer line is a paragraph."""
+
+
+def title_of(line: str) -> str | None:
+    """What a line that is no row says of the table below it: a sentence announcing it ("Fees by unit are as
+    follows:") or a heading-like line ("Details of the Directors' Pay") is its title; a prose line ends any
+    title ("" ); a scale or unit caption ("(in thousands)") leaves it as it was (None)."""
+    text = line.strip()
+    if re.fullmatch(r"\(?[^()]{0,40}\)?", text) and re.search(
+        r"\b(?:in|thousands?|millions?|billions?|lakhs?)\b", text, re.I
+    ):
+        return None
+    last = split_sentences(text)[-1] if text else ""
+    if text.endswith(":") and len(last.split()) <= MAX_TITLE_WORDS:
+        return last
+    heading = text[:1].isupper() and not text.endswith(".") and 2 <= len(text.split()) <= 16
+    return text if heading else ""

@@ -37,6 +37,7 @@ from engine.reading.table_rows import (
     repeated_columns,
     row_cells,
     split_run_together,
+    title_of,
     unsplit_row,
     value_offset,
     word_columns,
@@ -231,6 +232,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
                 cells += _read_row(item, line, state)
                 state.pending = ""
             else:
+                state.title_line = title if (title := title_of(line)) is not None else state.title_line
                 _read_caption(line, state)
                 state.above, state.names = None, name_line(line) if item.kind != "heading" else None
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
@@ -298,6 +300,8 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
         elif state.in_rows or not state.groups or measured:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
         header = split_run_together(measured or row)
+        if state.above is None or state.title_line:  # a header's own later line keeps the title over its first
+            state.header_title, state.title_line = state.title_line, ""
         new_table = state.served and header != state.header  # a continuation repeats its table's header
         state.header, state.years, state.in_rows, state.above, state.names = header, None, False, row, None
         state.scale = table_scale(row[0]) or ("" if new_table else state.scale)
@@ -350,7 +354,8 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     if state.measure and not stems(state.measure) <= stems(row[0]):  # "Pet Ferries" under "Net sales:"
         columns = [f"{state.measure} {c}".strip() for c in columns]
     cells = _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
-    return [replace(c, caption=state.caption) for c in cells] if state.caption else cells
+    caption = state.caption or state.header_title  # a numbered caption, else the title line over the header
+    return [replace(c, caption=caption) for c in cells] if caption else cells
 
 
 def _cells_of_row(

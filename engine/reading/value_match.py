@@ -242,6 +242,9 @@ def _nearness(cell: Cell, spec: ValueSpec) -> float:
 NAMED_FIT = 0.8
 """When some cell names what the question qualifies its metric with, a cell that does leads by this much and one
 that does not trails by it: the company's total never answers for a product, segment or region named."""
+PART_TOTAL = 1.2
+"""A table's total row, when a row of the same table names the part the question asks for ("Harbour" over "Total
+revenue"): the part's own row answers, even when the table's lead sentence names every part."""
 
 
 _WITHOUT = re.compile(r"\b(?:without|excluding|w/o)\b", re.I)
@@ -277,6 +280,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     without = bool(_WITHOUT.search(spec.question))
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
+    part_rows = {c.chunk_id for c in cells if c.is_row and spec.named and names_all(c.label, spec.named)}
     matches: list[ValueMatch] = []
     covers = cover_of(spec, weights, rarity, qualifiers)
     for cell, label, named in zip(cells, labels, names, strict=True):
@@ -304,7 +308,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if named else -NAMED_FIT
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
-        score += 0.25 if cell.is_row and TOTAL_ROW.match(cell.label) else 0.0  # the table's total, not one segment's
+        if cell.is_row and TOTAL_ROW.match(cell.label):  # the table's total, not one segment's, unless one is asked
+            score += -PART_TOTAL if cell.chunk_id in part_rows else 0.25
         # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share
         # is the company's net income (what EPS and returns on equity divide), the other includes minority holders
         score += 0.4 if cell.is_row and owners_share(cell.label) != cell.label else 0.0

@@ -363,4 +363,4 @@ def test_a_company_name_a_file_name_runs_together_names_who_not_the_line_item() 
     assert value is not None and value.statement == "Cash and cash equivalents, At December 31, 2041: $4,318 million"
     assert value.label_cover == 1.0, "the line item is all the row must name: not the company, not 'hold'"
     unnamed = answer_from_cells(question, keywords, line_item_names, cells, entity_words=["K"])
-    assert unnamed is not None and unnamed.label_cover < 0.7, "without the file's name, the company is a term"
+    assert unnamed is not None and unnamed.statement == value.statement, "the statement's title names the company"

@@ -228,3 +228,26 @@ def test_a_share_of_a_whole_is_read_as_a_percentage_not_as_the_parts_amount() ->
     assert _answer("What were the Harbour segment's net sales in 2031?", ["net sales"], [[table], [said]]).startswith(
         "Net sales, 2031: $7,620"
     )
+
+
+def test_a_part_asked_is_read_from_its_own_row_not_the_tables_total() -> None:
+    table = [
+        item("We have three segments: Harbour, Inland, and Airport. Fees by segment are as follows:", page=41),
+        item("(in millions) | 2031 | 2030\nHarbour | $ 7,620 | $ 7,100\nInland | 1,204 | 1,180\nAirport | 123 | 146\n"
+             "Total fees | $ 8,947 | $ 8,426", page=41, n=1),
+    ]  # fmt: skip
+    assert _answer(
+        "What were the fees of the Airport segment in 2031?", ["fees", "Airport segment"], [table]
+    ).startswith("Airport, 2031: $123")
+    assert _answer("What were the total fees in 2031?", ["total fees"], [table]).startswith("Total fees, 2031: $8,947")
+
+
+def test_a_title_line_over_a_table_says_what_its_rows_measure() -> None:
+    table = [
+        item("Details of Pay of the Directors for the year ended 31st March, 2031\n(Rs. in Lakhs)\n"
+             "Director | Salary Bonus Fees Total\nA. Brook 204.00 28.51 | — 232.51\nC. Dale 94.50 21.10 | 1.85 117.45",
+             page=7),
+    ]  # fmt: skip
+    assert _answer("What was C. Dale's total pay for the year ended 31 March 2031?", ["total pay"], [table]).startswith(
+        "C. Dale, Total: 117.45"
+    )
