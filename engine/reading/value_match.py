@@ -209,12 +209,12 @@ def narrower_head(spec: ValueSpec, cell: Cell) -> bool:
 def broader(spec: ValueSpec, cell: Cell) -> bool:
     """Whether a row (or a sentence) read through a document phrase names a broader item than the metric
     asked: the question's term for it qualifies the line item ("Comirnaty revenue", "comparable sales")
-    with words none of which the label (a sentence is its own label), its column or its section holds
+    with words none of which the label (a sentence is its own label), its column, section or table title holds
     ("Revenues" of the whole company). A row that prints part of the qualification ("Comparable Sales" for "the
     comparable sales change") names the qualified item, not the broader one."""
     if not spec.alternatives:
         return False
-    named = stems(f"{cell.label} {cell.column} {cell.context}")
+    named = stems(f"{cell.label} {cell.column} {cell.context} {cell.caption}")  # a table's title names its rows' item
     qualifying = [term - spec.triggers - SCOPE_WORDS for term in spec.terms if term & spec.triggers]
     return any(words and not words & named for words in qualifying)
 

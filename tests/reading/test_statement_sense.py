@@ -251,3 +251,19 @@ def test_a_title_line_over_a_table_says_what_its_rows_measure() -> None:
     assert _answer("What was C. Dale's total pay for the year ended 31 March 2031?", ["total pay"], [table]).startswith(
         "C. Dale, Total: 117.45"
     )
+
+
+def test_a_units_row_under_a_title_naming_the_line_item_is_not_broader_than_asked() -> None:
+    units = [
+        item("Net sales for our retail units are shown in the following table:\n"
+             "In Millions | Fiscal 2031 | Fiscal 2030\nHarbour Goods | $ 4,408.5 | $ 3,839.8\nInland Foods | 2,434.1 | 2,255.4\n"
+             "Total | $ 6,842.6 | $ 6,095.2", page=23),
+    ]  # fmt: skip
+    statement = [
+        item("Zenith Corp. Consolidated Statements of Earnings\n(In Millions) | Fiscal 2031 | Fiscal 2030\n"
+             "Net sales | $ 17,626.6 | $ 16,865.2", page=48),
+    ]  # fmt: skip
+    asked = "What were Inland Foods net sales in fiscal 2031?"
+    assert _answer(asked, ["Inland Foods", "net sales"], [statement, units]).startswith(
+        "Inland Foods, Fiscal 2031: $2,434"
+    )
