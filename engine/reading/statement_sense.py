@@ -233,11 +233,11 @@ def percent_unasked(cell: Cell, question: str) -> bool:
     return cell.unit == "%" and not _SHARE_ASKED.search(question) and not _RATIO_MEASURE.search(question)
 
 
-_PER_SHARE_ASKED = re.compile(r"\bper (?:share|unit)\b|\beps\b|\bdividends? per\b", re.I)
-_PER_SHARE_ROW = re.compile(
-    r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b|\bper (?:basic|diluted)\b", re.I
+_PER_SHARE = r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b"
+_PER_SHARE_ASKED, _PER_SHARE_ROW = (
+    re.compile(rf"{_PER_SHARE}|{more}", re.I) for more in (r"\bdividends? per\b", r"\bper (?:basic|diluted)\b")
 )
-"""A row of amounts per share or per unit ("Earnings per share - diluted", "Diluted EPS")."""
+"""Asked for, or a row of, amounts per share or per unit ("earnings per ordinary share", "Diluted EPS")."""
 
 
 def unasked_per_share(cell: Cell, question: str) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS, split_sentences
-from engine.reading.periods import periods_in, span_headers
+from engine.reading.periods import Period, periods_in, span_headers
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
 _UNSPLIT = re.compile(rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$")
@@ -335,6 +335,11 @@ class TableState:
     header_title: str = ""
     """The title line read before the current header: what the rows measure when no numbered caption says so
     ("Subscription revenue by segment is as follows:" over rows named "Harbour", "Inland")."""
+
+
+def label_year(label: str) -> tuple[Period, ...]:
+    """The period of a row labelled by a year alone ("2024 | 1,097 | 862" in a schedule of payments by year)."""
+    return periods_in(label) if re.fullmatch(r"(?:FY\s?)?(?:19|20)\d\d", label.strip()) else ()
 
 
 MAX_TITLE_WORDS = 30

@@ -27,6 +27,7 @@ from engine.reading.table_rows import (
     TableState,
     dated_years,
     footnoted,
+    label_year,
     measure_groups,
     measure_headings,
     name_line,
@@ -388,7 +389,8 @@ def _cells_of_row(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" or PER_SHARE_LABEL.search(label) else scale), unit=unit,
-                periods=() if column in repeated else periods_in(column), quote=line, is_row=True, measure=measure_of(raw),
+                periods=() if column in repeated else periods_in(column) or label_year(label), quote=line, is_row=True,
+                measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
                 bound=bound.group("bound").lower() if bound else "",
             )

@@ -267,3 +267,22 @@ def test_a_units_row_under_a_title_naming_the_line_item_is_not_broader_than_aske
     assert _answer(asked, ["Inland Foods", "net sales"], [statement, units]).startswith(
         "Inland Foods, Fiscal 2031: $2,434"
     )
+
+
+def test_earnings_per_ordinary_share_asks_for_the_per_share_row() -> None:
+    from engine.reading.statement_sense import total_for_per_share, unasked_per_share
+
+    per_share = next(c for c in cells_in([INCOME_PAGE]) if c.label.startswith("Net earnings per share"))
+    total = next(c for c in cells_in([INCOME_PAGE]) if c.label == "Net earnings")
+    asked = "How much did Zenith earn per common share (diluted) for 2031?"
+    assert not unasked_per_share(per_share, asked) and total_for_per_share(total, asked)
+
+
+def test_a_row_labelled_by_a_year_is_that_years() -> None:
+    schedule = [
+        item("Expected benefit payments are as follows:\n(dollars in millions) Year | Pension | Health Care\n"
+             "2032 | 2,049 | 1,011\n2033 | 1,104 | 947\n2034 | 1,097 | 862", page=94),
+    ]  # fmt: skip
+    assert _answer("How much pension did Zenith expect to pay in 2034?", ["pension", "pay"], [schedule]).startswith(
+        "2034, Pension: 1,097 million"
+    )
