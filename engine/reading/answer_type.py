@@ -139,6 +139,10 @@ _PARTS_OF = re.compile(r"^(?:what|which) (?:are|were) the (?:main |key |major )?
 noun is a line item's own ("what were the revenues of the segment" asks for values)."""
 
 
+_LINE_MARK = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})*\.?(?=\s+[A-Z]))\s*")
+"""A line's own item marker or section number ("2. Train the model", "1 The Heron valve"): it states no number."""
+
+
 def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     """Whether ``answer`` states an answer of ``kind`` (a number the question does not already hold)."""
     if kind == "yes_no":
@@ -146,7 +150,7 @@ def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     if kind == "date":
         return bool(_DATE.search(answer))
     asked = set(re.findall(r"\d[\d,.]*", question))
-    answer = without_references(answer)
+    answer = "\n".join(_LINE_MARK.sub("", line) for line in without_references(answer).splitlines())
     if any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer)):
         return True
     spelled_asked = {w.lower() for w in _SPELLED.findall(question)}

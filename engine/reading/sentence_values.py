@@ -84,8 +84,8 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         counted = None
         if _in_reference(m, references):
             continue  # "Table 2", "Section 3.5": a label, never a value
-        if m.start("num") and sentence[m.start("num") - 1].isalpha() and not (m.group("cur") or m.group("lead")):
-            continue  # digits glued to letters are part of a name ("SetB2.0", "CO2"), not a value
+        if _glued(sentence, m.start("num")) and not (m.group("cur") or m.group("lead")):
+            continue  # part of a name ("SetB2.0", "CO2") or a note's marker ("in discovery.120"), not a value
         kilo = _thousands(sentence, m)
         if kilo is not None:
             counted = _COUNT_NOUN.match(sentence, m.end() + 1) if kilo else None
@@ -125,6 +125,12 @@ def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:
         )  # fmt: skip
     found += _spelled(item, sentence, periods)
     return [c for c in found if c.position not in sizes] if len(sizes) < len(found) else found
+
+
+def _glued(sentence: str, start: int) -> bool:
+    """Digits glued to the letters before them, or to a word's closing full stop (a superscript reference)."""
+    before = sentence[max(0, start - 2) : start]
+    return bool(before) and (before[-1].isalpha() or (len(before) == 2 and before[0].isalpha() and before[1] == "."))
 
 
 _KILO = re.compile(r"[kK](?![\w.,])")

@@ -15,6 +15,7 @@ import logging
 
 from engine.contracts import AnswerWithEvidence
 from engine.contracts import CaveatKind as K
+from engine.reading.answer_type import expected_type, states_type
 from engine.reading.extractive import extract_answer
 from engine.run.evidence import RunState
 from engine.run.refiners import refined
@@ -51,9 +52,18 @@ def best_effort(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEviden
     )
     if not reading.answer_found:
         return answer
+    reading = refined(reading, state, context)
+    if not _of_the_kind_asked(reading.text, state.parsed.original_question):
+        return answer  # no number where a number is asked (no date where a date is): it would read as the answer
     state.notify("answer", "stating the best-supported reading of the passages found (not verified)")
     logger.debug("best-effort reading from %d passages", len(context.evidence))
-    return _with_closest(refined(reading, state, context), answer)
+    return _with_closest(reading, answer)
+
+
+def _of_the_kind_asked(text: str, question: str) -> bool:
+    """Whether a reading states an answer of the kind the question asks for, when it asks for a number or a date."""
+    kind = expected_type(question)
+    return kind not in ("number", "date") or states_type(text, kind, question)
 
 
 def _with_closest(reading: AnswerWithEvidence, declined: AnswerWithEvidence) -> AnswerWithEvidence:

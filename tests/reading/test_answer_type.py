@@ -83,3 +83,8 @@ def test_asks_quotient(question, quotient):
 )
 def test_value_never_answers(question, never):
     assert value_never_answers(question) is never
+
+
+def test_a_lines_item_marker_or_section_number_states_no_number():
+    assert not states_type("2. Flush the pump.\n1 The Heron valve", "number", "How many turns open the valve?")
+    assert states_type("1. The valve opens in 3 turns.", "number", "How many turns open the valve?")

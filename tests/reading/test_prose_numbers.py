@@ -194,3 +194,5 @@ def test_a_number_whose_own_phrase_names_the_thing_asked_sits_near_it() -> None:
 def test_digits_glued_to_letters_are_part_of_a_name_not_a_value() -> None:
     said = [item("Table 6: The accuracy of the taggers on the SetB2.0 test set and on CO2 reports is 71.5%.")]
     assert [c.raw for c in cells_in([said])] == ["71.5%"]
+    noted = [item("Sonar gain matters in reef surveys.12 It was tuned twice13,14 to a gain of 0.91.")]
+    assert [c.raw for c in cells_in([noted])] == ["0.91"]  # a superscript note's number is no value

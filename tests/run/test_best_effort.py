@@ -76,3 +76,15 @@ def test_a_run_that_retrieves_nothing_has_no_reading_to_state(ask) -> None:
     answer = ask("Which refrigerant gas fills the chiller circuit?").answer
     assert not answer.answer_found and not answer.citations
     assert {c.kind for c in answer.caveats} == {K.NO_EVIDENCE}
+
+
+VALVE = [
+    "<h2>1 The Heron valve</h2><p>The Heron valve controls the flow of cooling water. It is cast in bronze.</p>",
+    "<h2>2 Care</h2><p>Clean the seat of the valve with a soft brush. Replace the seals when they are worn.</p>",
+]
+
+
+def test_a_reading_that_states_no_number_where_a_number_is_asked_is_declined(ask_about) -> None:
+    answer = ask_about(html_pdf(VALVE), "heron_valve.pdf")("How many turns open the Heron valve's handle fully?").answer
+    assert answer.text.startswith("The evidence does not establish an answer."), answer.text
+    assert not answer.complete_answer_found
