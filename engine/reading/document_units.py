@@ -23,11 +23,14 @@ PER_SHARE = re.compile(
 
 COUNT_ROW = re.compile(
     r"\bshares\b|\bemployees\b|\bheadcount\b|\bnumber of\b|\bstores\b|\bunits\b|\bsquare (?:feet|foot|metres?)\b|"
-    r"\bcustomers\b|\bsubscribers\b|\bmembers\b|\blocations\b|\bpeople\b",
+    r"\bcustomers\b|\bsubscribers\b|\bmembers\b|\blocations\b|\bpeople\b|\bmemberships\b|\bsubscriptions\b|"
+    r"\baccounts\b|\busers\b|\bhouseholds\b|\bconnections\b|\bvehicles\b|\bdeliveries\b|\borders\b|"
+    r"\bpatients\b|\bstudents\b|\brestaurants\b|\bbranches\b|\brooms\b|\bbeds\b",
     re.I,
 )
-"""Rows that count things ("Weighted average shares outstanding", "Number of stores"): in their own table's
-scale (millions of shares), never in the document's money scale nor its currency."""
+"""Rows that count things ("Weighted average shares outstanding", "Number of stores", "Paid memberships at end of
+period", "Aircraft deliveries"): the people, places and items an operating-data table counts. In their own
+table's scale (thousands of memberships), never in the document's currency."""
 _MONEY_HEAD = re.compile(
     r"^(?:sales|revenues?|income|earnings|costs?|expenses?|dividends?|payments?|proceeds|repurchases?|purchases?)$",
     re.I,

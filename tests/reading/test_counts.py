@@ -70,3 +70,10 @@ def test_a_row_that_names_nothing_counted_is_no_count_of_it() -> None:
     counted = counted_things("How many sonar buoys does the fleet carry?")
     assert wrong_count(counted, row("Lumo Guide (01,en)", "View your tide data"))
     assert not wrong_count(counted, row("Sonar buoys carried", "2031"))
+
+
+def test_an_operating_table_row_of_memberships_or_deliveries_is_never_in_the_documents_currency() -> None:
+    table = item("Other operating data\n(in thousands) | 2041 | 2040\nPaid memberships at end of period | 43,401 | 37,698\n"
+                 "Ferry deliveries | 31 | 29", page=9)  # fmt: skip
+    cells = with_document_scale(cells_in([[STATEMENT, table]]))
+    assert {c.unit for c in cells if c.label in ("Paid memberships at end of period", "Ferry deliveries")} == {""}
