@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.documents.lines import Line
-from engine.documents.text import split_sentences
+from engine.documents.text import SPELLED_NUMBER, count_value, split_sentences
 
 BULLETS = "•◦▪▫●○■□►▶‣⁃∙·➢–—-*"
 """The characters that open a bulleted item."""
@@ -68,17 +68,31 @@ def _without_run_in_heading(sentences: Sequence[str]) -> Sequence[str]:
     return sentences[1:] if titled else sentences
 
 
+_COUNTS_THINGS = re.compile(rf"\b(?:{SPELLED_NUMBER}|\d{{1,2}})\s+(?:[\w\-]+\s+){{0,2}}?[a-z\-]{{3,}}s\b", re.I)
+"""A count of things, two words at most between ("three sub-task functions", "4 safety checks")."""
+
+
+def counted_items(text: str) -> int:
+    """How many things a lead counts ("We run three checks." -> 3; 0 when it counts none, or more than 20)."""
+    found = _COUNTS_THINGS.search(text)
+    value = count_value(found.group(0).split()[0]) if found else None
+    return value if value is not None and 2 <= value <= 20 else 0
+
+
 def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
     """Whether a short paragraph of one sentence, right before two list items of its section, introduces them as a
-    colon would ("You can help the pump last longer." over "• Flush it monthly.", "• Keep the intake clear.")."""
+    colon would ("You can help the pump last longer." over "• Flush it monthly.", "• Keep the intake clear.").
+    One that counts its items ("We run three checks.") needs only the first right after it: the first item's own
+    paragraphs may come before the second."""
     text = lead.text.strip()
+    needed = 1 if counted_items(text) else 2
     return (
         lead.kind == "text"
         and text.endswith(".")
         and len(text.split()) <= MAX_LEAD_WORDS
         and len(_without_run_in_heading(split_sentences(text))) == 1
-        and len(after) >= 2
-        and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:2])
+        and len(after) >= needed
+        and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:needed])
     )
 
 

@@ -224,9 +224,10 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     elif parsed.intent == "listing":
         subject = stems(listing_subject(parsed.original_question) or "")
         inline = _inline_list(ranked, parsed.expected_count, subject)
-        if inline is not None:  # a strong passage names the items itself ("two agents: A and B")
-            return [("", inline)], uncovered
         led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
+        inline_lead = split_inline(inline.text) if inline is not None else None
+        if inline is not None and (led is None or (inline_lead is not None and subject <= stems(inline_lead[0]))):
+            return [("", inline)], uncovered  # a strong passage names the items itself ("two agents: A and B")
         if led is not None:  # the list the evidence states: its lead sentence and the items under it
             return [("", led[0]), *((ITEM_LABEL, u) for u in led[1])], uncovered
         cue = next(iter(cue_order(ranked, parsed)), None)

@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, introduces_list, resumes_list, sibling_of
+from engine.documents.list_marks import ITEM_MARK, counted_items, introduces_list, resumes_list, sibling_of
 from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
 from engine.reading.passages import Unit
 
@@ -142,6 +142,12 @@ def items_after(lead: Unit, units: Sequence[Unit], limit: int = MAX_ITEMS) -> li
             items.append(unit)  # the one passage the lead announces: a table or a paragraph
         elif items and _between_items(items[-1], unit, following[position + 1 : position + 2]):
             continue  # an item's second paragraph, printed between it and the next item
+        elif (
+            items
+            and counted_items(lead.text) > len(items)
+            and any(map(is_item, following[position + 1 : position + 4]))
+        ):
+            continue  # an item's own paragraphs (an example, a prompt) while the lead's count is not reached
         break
     return items[:limit]
 

@@ -199,7 +199,9 @@ _LISTING = re.compile(
     re.I,
 )
 _PLURAL_USE = re.compile(
-    r"^(?:which|what)\s+(?:(?!of\b)[\w\-]+\s+){0,2}?([a-z\-]{3,}[^s\W]s)\s+(?:does|do|did|are|were|have|has|is)\b", re.I
+    r"^(?:which|what)\s+(?:(?!of\b)[\w\-]+\s+){0,2}?([a-z\-]{3,}[^s\W]s)\s+"
+    r"(?:does|do|did|are|were|have|has|is|can|could|may|must|should|will)\b",  # "Which tools can the crew use?"
+    re.I,
 )
 _MULTI_HOP = re.compile(
     r"\bthe\s+[\w\-]+\s+(?:of|for|in|by)\s+the\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose)\b|"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, introduces_list, resumes_list, sibling_of
+from engine.documents.list_marks import ITEM_MARK, counted_items, introduces_list, resumes_list, sibling_of
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -93,6 +93,14 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
         if found and whole and not item_block(block) and n + 1 < len(blocks) and resumes_list(found[-1], blocks[n + 1]):
             found.append(block)  # an item's second paragraph, set between it and the next item
             continue
+        if (
+            found
+            and whole
+            and not item_block(block)
+            and _items_due(chunk, found, blocks[n + 1 : n + 1 + ITEM_PARAGRAPHS])
+        ):
+            found.append(block)  # an item's own paragraphs, while the lead's count of items is not reached
+            continue
         if (found or not after) and not (whole and item_block(block)):
             # the list ends at the first block that is no item; a lone table or paragraph is one block, and
             # one opening the next page is left to the loop's continuation (measured against the cited passage)
@@ -101,6 +109,18 @@ def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], wh
             break  # the lead's sibling (same marker as the lead): the nested list under it has ended
         found.append(block)
     return tuple(found)
+
+
+ITEM_PARAGRAPHS = 3
+"""Paragraphs of its own an item may run to before the next item of a counted list (an example, a prompt)."""
+
+
+def _items_due(lead: Chunk, found: Sequence[Chunk], ahead: Sequence[Chunk]) -> bool:
+    """Whether a lead that counts its items ("We run three checks.") has more to come: fewer items read than it
+    counts, and another item of its section within the next few blocks."""
+    items = sum(1 for block in found if item_block(block))
+    due = counted_items(lead.text) > items
+    return due and any(item_block(b) and b.section_path == lead.section_path for b in ahead)
 
 
 __all__ = ["MAX_ANNOUNCED", "MAX_CONTINUATION", "announced", "continuation", "item_block"]

@@ -59,3 +59,9 @@ def test_a_numbered_title_run_into_the_lead_paragraph_is_not_a_sentence_of_it() 
     items = [P("• Flush the pump monthly.", "list_item"), P("• Keep the intake clear.", "list_item")]
     assert introduces_list(P("4.2 Care Routines? We list the two routines every owner follows."), items)
     assert not introduces_list(P("The pump is old. We list the two routines every owner follows."), items)
+
+
+def test_a_lead_that_counts_its_items_needs_only_the_first_right_after_it() -> None:
+    first = [P("• Flush the pump monthly.", "list_item"), P("Use clean water for it.")]
+    assert introduces_list(P("We run three care routines."), first)
+    assert not introduces_list(P("You can help the pump last longer."), first), "no count: two items right after"

@@ -118,3 +118,9 @@ def test_which_major_kinds_of_things_asks_for_a_list():
 
     assert parse_question("Which major types of faults does the inspector log?").intent == "listing"
     assert parse_question("What kinds of pumps does the station run?").intent == "listing"
+
+
+def test_which_things_can_be_done_asks_for_a_list():
+    from engine.reading.question import parse_question
+
+    assert parse_question("Which tools can the dock crew use at night?").intent == "listing"

@@ -63,3 +63,18 @@ def test_a_count_names_its_subject_within_two_words() -> None:
     pattern = counted_pattern("regional depots")
     assert pattern.search("We run four regional depots.") and pattern.search("its 12 inland freight depots")
     assert not pattern.search("four of the many regional depots")
+
+
+ROUTINE_PAGES = [
+    "<h1>3 Care</h1><p>We run three care routines on every pump.</p>"
+    "<ul><li>FLUSH: the pump is flushed with clean water.</li></ul><p>Example: flush for two minutes.</p>"
+    "<p>Then drain the tank.</p>"
+    "<ul><li>GREASE: the bearings are greased.</li></ul><p>Example: one shot per bearing.</p>"
+    "<ul><li>INSPECT: the seals are inspected for leaks.</li></ul>"
+    "<h1>4 Storage</h1><p>Store the pump in a dry room.</p>",
+]
+
+
+def test_a_counted_lead_is_read_with_all_its_items_past_their_own_paragraphs(ask_about) -> None:
+    text = ask_about(html_pdf(ROUTINE_PAGES), "routines.pdf")("Which care routines can the crew run?").answer.text
+    assert all(name in text for name in ("FLUSH", "GREASE", "INSPECT")), text
