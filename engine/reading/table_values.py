@@ -172,6 +172,7 @@ def _is_header(cells: list[str]) -> bool:
     rest = [c.strip() for c in cells[1:] if c.strip()]
     return bool(rest) and all(
         _HEADER_CELL.match(c)
+        and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
         and not _BOUND.match(c)
         and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
         and not _PROSE_CELL.search(c)
@@ -179,6 +180,7 @@ def _is_header(cells: list[str]) -> bool:
     )
 
 
+_NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
 _PROSE_CELL = re.compile(r"[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
 """A cell written as prose: a closing full stop, a comma before more lower-case words ("Reliable, inexpensive
 storage with real-time access") or six lower-case words. A comparison table's rows of descriptions are data,

@@ -11,6 +11,7 @@ from dataclasses import replace
 from engine.contracts import ComparisonSide, QuestionPart
 from engine.documents.text import stems
 from engine.reading.periods import periods_in
+from engine.reading.table_rows import label_year
 from engine.reading.table_values import SCALE_FACTOR, Cell
 from engine.reading.value_answer import ValueAnswer, amount_spent
 
@@ -33,8 +34,14 @@ def exact(value: ValueAnswer) -> bool:
 def same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     """Every side's value is read from a row of the same name, for the period asked: the comparison's
     line item, found in each document (one row of one name is weak; the same row in each is not)."""
-    labels = {frozenset(stems(v.cells[0].label)) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
+    labels = {_line_item(v.cells[0]) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
     return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
+
+
+def _line_item(cell: Cell) -> frozenset[str]:
+    """What a row's value measures: its label, or its column when the label is the row's year ("1890 | 2,039"
+    under "Number of Farms")."""
+    return frozenset(stems(cell.column if label_year(cell.label) else cell.label))
 
 
 def parallel_sentences(values: list[tuple[Pair, ValueAnswer]]) -> bool:

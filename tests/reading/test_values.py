@@ -453,3 +453,13 @@ def test_a_headers_second_line_keeps_the_columns_its_first_line_named() -> None:
     )  # fmt: skip
     read = [(c.label, c.column, c.raw) for c in cells_in([[table]])]
     assert ("A. Brook", "Total", "436.51") in read and ("A. Brook", "Base", "204.00") in read, read
+
+
+def test_a_row_of_missing_figures_is_a_row_not_a_header() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.sentence_values import cells_in
+
+    table = EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="county.pdf", page=3,
+                         text="Year | Number of Wells\n1990 | 1,766\n2000 | NA\n2010 | 1,453")  # fmt: skip
+    read = {(c.label, c.column, c.raw) for c in cells_in([[table]])}
+    assert ("2010", "Number of Wells", "1,453") in read, read

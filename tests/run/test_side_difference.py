@@ -91,3 +91,15 @@ def test_two_sentences_saying_the_same_of_each_side_compare() -> None:
     assert _difference(found) == ["Harbour is higher by 52 percentage points (76% against 24%)"]
     other = [found[0], _said("Inland", "In 2031 the Inland unit cut about 24% of its staff.", 24.0)]
     assert _difference(other) == [], "sentences about two measures do not compare"
+
+
+def test_rows_labelled_by_their_years_compare_under_one_column() -> None:
+    def year_row(year: str, raw: str, value: float) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+        cell = Cell(chunk_id="d:p3:b0", doc_id="d", page=3, label=year, column="Number of Wells", raw=raw,
+                    value=value, scale="", unit="", periods=(), quote=f"{year} | {raw}", is_row=True)  # fmt: skip
+        return (ComparisonSide(label=year, query=year), None), ValueAnswer(
+            statement=raw, cells=(cell,), label_cover=0.6, period_ok=True
+        )
+
+    found = [year_row("1990", "1,766", 1766.0), year_row("2010", "1,453", 1453.0)]
+    assert _difference(found)[0].startswith("1990 is higher by 313")
