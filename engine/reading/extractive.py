@@ -196,10 +196,12 @@ def _inline_list(ranked: list[Unit], expected: int | None, subject: AbstractSet[
     naming as many items as the question counts, scoring at least ``LEAD_SHARE`` of the best: a sentence that
     only counts the items ("we summarize three paradigms") may outrank the one that names them, and so may one
     naming other things ("four tests that check two parts: A and B" when four tests are asked). Without a
-    count asked, one whose lead names the listed ``subject`` ("five segments: A; B; ..." for "which segments")."""
+    count asked, one whose lead names the listed ``subject`` ("five segments: A; B; ..." for "which segments")
+    over a better one that names something else ("two regions: North and South")."""
     named = split_inline(ranked[0].text)
     top = ranked[0] if named is not None else None
-    if named is not None and (expected is None or len(named[1]) == expected):
+    fits = expected is None and (not subject or subject <= stems(named[0])) if named is not None else False
+    if named is not None and (fits or len(named[1]) == expected):
         return top
     for unit in ranked[1:]:
         if unit.score < LEAD_SHARE * ranked[0].score or (expected is None and not subject):

@@ -55,3 +55,21 @@ def test_a_verb_may_name_a_counted_subjects_items_when_they_are_names() -> None:
         ["Oil and Gas", "Grain", "Ferries"],
     )
     assert split_inline("The two pumps are fast and quiet.") is None  # qualities, not names
+
+
+def test_of_two_inline_lists_the_one_naming_the_listed_subject_leads() -> None:
+    from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
+    from engine.llm.offline import OfflineBackend
+    from engine.reading.question import parse_question
+
+    def ev(block: int, text: str) -> EvidenceItem:
+        return EvidenceItem(chunk_id=f"d:p2:b{block}", doc_id="d", file_name="depot.pdf", page=2, text=text)
+
+    question = "Which pump models did the depot crews service in the coastal depots?"
+    evidence = (
+        ev(0, "To service the coastal depots, the crews visited pumps in two regions: North and South."),
+        ev(1, "The crews serviced three pump models: Kestrel, Osprey, and Heron."),
+    )
+    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
+    answer = OfflineBackend().run("answer", request, AnswerWithEvidence).value
+    assert "Kestrel" in answer.text and "Heron" in answer.text and "North" not in answer.text, answer.text
