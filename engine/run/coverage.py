@@ -7,7 +7,7 @@ dataset must not be read as one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engine.contracts import AnswerWithEvidence, ParsedDocument
 from engine.contracts import CaveatKind as K
@@ -28,18 +28,23 @@ def years_named(texts: Iterable[str]) -> set[int]:
 
 
 _KEPT_DOCUMENTS = 64
-_YEARS_OF: dict[tuple[str, int], frozenset[int]] = {}
-"""The years each document names, kept between questions (a long filing's text is read once, not per question)."""
+_READ: dict[tuple[str, str, int], frozenset] = {}
+"""What each document names (its years, its words), kept between questions: a long filing's text is read once,
+not per question."""
+
+
+def _kept(what: str, doc: ParsedDocument, read: Callable[[ParsedDocument], frozenset]) -> frozenset:
+    key = (what, doc.doc_id, doc.parser_version)
+    found = _READ.get(key)
+    if found is None:
+        if len(_READ) >= 2 * _KEPT_DOCUMENTS:
+            _READ.clear()
+        found = _READ[key] = read(doc)
+    return found
 
 
 def _years_of(doc: ParsedDocument) -> frozenset[int]:
-    key = (doc.doc_id, doc.parser_version)
-    found = _YEARS_OF.get(key)
-    if found is None:
-        if len(_YEARS_OF) >= _KEPT_DOCUMENTS:
-            _YEARS_OF.clear()
-        found = _YEARS_OF[key] = frozenset(years_named(page.text for page in doc.pages))
-    return found
+    return _kept("years", doc, lambda d: frozenset(years_named(page.text for page in d.pages)))
 
 
 def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
@@ -58,18 +63,11 @@ def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_TOKENS_OF: dict[tuple[str, int], frozenset[str]] = {}
-"""The lower-case letter and digit runs of each document, kept between questions as its years are."""
 
 
 def _tokens_of(doc: ParsedDocument) -> frozenset[str]:
-    key = (doc.doc_id, doc.parser_version)
-    found = _TOKENS_OF.get(key)
-    if found is None:
-        if len(_TOKENS_OF) >= _KEPT_DOCUMENTS:
-            _TOKENS_OF.clear()
-        found = _TOKENS_OF[key] = frozenset(t for page in doc.pages for t in _TOKEN.findall(page.text.lower()))
-    return found
+    """The lower-case letter and digit runs of a document."""
+    return _kept("tokens", doc, lambda d: frozenset(t for page in d.pages for t in _TOKEN.findall(page.text.lower())))
 
 
 _NOT_A_NAME = re.compile(

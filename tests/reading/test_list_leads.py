@@ -22,22 +22,27 @@ def test_a_run_in_title_before_the_lead_does_not_hide_its_items() -> None:
     )
 
 
-def test_a_listing_answer_prefers_the_sentence_naming_as_many_items_as_the_question_counts() -> None:
+def _answered(question: str, *passages: str) -> str:
+    """The offline reader's answer to ``question`` from made-up passages of one page, in order."""
     from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
     from engine.llm.offline import OfflineBackend
     from engine.reading.question import parse_question
 
-    def ev(block: int, text: str) -> EvidenceItem:
-        return EvidenceItem(chunk_id=f"d:p2:b{block}", doc_id="d", file_name="audit.pdf", page=2, text=text)
-
-    question = "What three checks does every audit cover?"
-    evidence = (
-        ev(0, "Every audit weighs three checks and two goals of the board: accuracy and speed."),
-        ev(1, "Required Checks: every audit also covers three checks: cash counts, stock counts, and payroll."),
+    evidence = tuple(
+        EvidenceItem(chunk_id=f"d:p2:b{n}", doc_id="d", file_name="notes.pdf", page=2, text=text)
+        for n, text in enumerate(passages)
     )
     request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
-    answer = OfflineBackend().run("answer", request, AnswerWithEvidence).value
-    assert "cash counts" in answer.text and "payroll" in answer.text and "accuracy" not in answer.text
+    return OfflineBackend().run("answer", request, AnswerWithEvidence).value.text
+
+
+def test_a_listing_answer_prefers_the_sentence_naming_as_many_items_as_the_question_counts() -> None:
+    text = _answered(
+        "What three checks does every audit cover?",
+        "Every audit weighs three checks and two goals of the board: accuracy and speed.",
+        "Required Checks: every audit also covers three checks: cash counts, stock counts, and payroll.",
+    )
+    assert "cash counts" in text and "payroll" in text and "accuracy" not in text
 
 
 def test_names_holding_an_and_are_split_at_the_commas_or_semicolons_that_give_the_count() -> None:
@@ -58,18 +63,9 @@ def test_a_verb_may_name_a_counted_subjects_items_when_they_are_names() -> None:
 
 
 def test_of_two_inline_lists_the_one_naming_the_listed_subject_leads() -> None:
-    from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
-    from engine.llm.offline import OfflineBackend
-    from engine.reading.question import parse_question
-
-    def ev(block: int, text: str) -> EvidenceItem:
-        return EvidenceItem(chunk_id=f"d:p2:b{block}", doc_id="d", file_name="depot.pdf", page=2, text=text)
-
-    question = "Which pump models did the depot crews service in the coastal depots?"
-    evidence = (
-        ev(0, "To service the coastal depots, the crews visited pumps in two regions: North and South."),
-        ev(1, "The crews serviced three pump models: Kestrel, Osprey, and Heron."),
+    text = _answered(
+        "Which pump models did the depot crews service in the coastal depots?",
+        "To service the coastal depots, the crews visited pumps in two regions: North and South.",
+        "The crews serviced three pump models: Kestrel, Osprey, and Heron.",
     )
-    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
-    answer = OfflineBackend().run("answer", request, AnswerWithEvidence).value
-    assert "Kestrel" in answer.text and "Heron" in answer.text and "North" not in answer.text, answer.text
+    assert "Kestrel" in text and "Heron" in text and "North" not in text, text
