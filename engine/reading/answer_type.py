@@ -143,6 +143,13 @@ _LINE_MARK = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})*\.?(?=\s+[A
 """A line's own item marker or section number ("2. Train the model", "1 The Heron valve"): it states no number."""
 
 
+_CITED = r"(?:[A-Z][A-Za-z.&'\- ]*,?\s+)?(?:19|20)\d\d[a-z]?"
+_CITATION = re.compile(
+    rf"\({_CITED}(?:;\s*{_CITED})*\)|et al\.?,?\s+(?:19|20)\d\d[a-z]?|\[\d{{1,3}}(?:[,–-]\s*\d{{1,3}})*\]"
+)
+"""A citation's year or number ("Lee (2018)", "(Kim et al., 2023)", "[12, 14]"): it names a source, states no number."""
+
+
 def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     """Whether ``answer`` states an answer of ``kind`` (a number the question does not already hold)."""
     if kind == "yes_no":
@@ -150,7 +157,7 @@ def states_type(answer: str, kind: AnswerType, question: str = "") -> bool:
     if kind == "date":
         return bool(_DATE.search(answer))
     asked = set(re.findall(r"\d[\d,.]*", question))
-    answer = "\n".join(_LINE_MARK.sub("", line) for line in without_references(answer).splitlines())
+    answer = _CITATION.sub(" ", "\n".join(_LINE_MARK.sub("", line) for line in without_references(answer).splitlines()))
     if any(n not in asked for n in re.findall(r"\d[\d,.]*", answer)) and bool(_DIGITS.search(answer)):
         return True
     spelled_asked = {w.lower() for w in _SPELLED.findall(question)}

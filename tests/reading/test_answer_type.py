@@ -88,3 +88,10 @@ def test_value_never_answers(question, never):
 def test_a_lines_item_marker_or_section_number_states_no_number():
     assert not states_type("2. Flush the pump.\n1 The Heron valve", "number", "How many turns open the valve?")
     assert states_type("1. The valve opens in 3 turns.", "number", "How many turns open the valve?")
+
+
+def test_a_citations_year_or_number_states_no_number():
+    asked = "How many pumps were tested?"
+    assert not states_type("As Lee (2031) and Kim et al., 2032 report, the pumps were tested [4, 7].", "number", asked)
+    assert not states_type("The test follows (Lee et al., 2031a; Kim, 2032) closely.", "number", asked)
+    assert states_type("The fleet (12 pumps in 2031) was tested (Lee, 2031).", "number", asked)
