@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.documents.lines import Line
-from engine.documents.text import SPELLED_NUMBER, count_value, split_sentences
+from engine.documents.text import COUNT_THEN, enumeration_count, split_sentences
 
 BULLETS = "•◦▪▫●○■□►▶‣⁃∙·➢–—-*"
 """The characters that open a bulleted item."""
@@ -68,15 +68,13 @@ def _without_run_in_heading(sentences: Sequence[str]) -> Sequence[str]:
     return sentences[1:] if titled else sentences
 
 
-_COUNTS_THINGS = re.compile(rf"\b(?:{SPELLED_NUMBER}|\d{{1,2}})\s+(?:[\w\-]+\s+){{0,2}}?[a-z\-]{{3,}}s\b", re.I)
+_COUNTS_THINGS = re.compile(COUNT_THEN + r"[a-z\-]{3,}s\b", re.I)
 """A count of things, two words at most between ("three sub-task functions", "4 safety checks")."""
 
 
 def counted_items(text: str) -> int:
     """How many things a lead counts ("We run three checks." -> 3; 0 when it counts none, or more than 20)."""
-    found = _COUNTS_THINGS.search(text)
-    value = count_value(found.group(0).split()[0]) if found else None
-    return value if value is not None and 2 <= value <= 20 else 0
+    return next((n for m in _COUNTS_THINGS.finditer(text) if (n := enumeration_count(m.group("count")))), 0)
 
 
 def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:

@@ -194,6 +194,18 @@ def count_value(word: str) -> int | None:
     return value or None
 
 
+COUNT_THEN = rf"\b(?P<count>\d{{1,2}}|{SPELLED_NUMBER})\s+(?:[\w\-]+\s+){{0,2}}?"
+"""A count and at most two words after it, before the noun it counts ("seven reportable segments", "five weekly
+checks"): each reader appends the noun it looks for."""
+
+
+def enumeration_count(word: str) -> int | None:
+    """The value of a count word that counts an enumeration ("three" -> 3); None for a larger number, which is a
+    quantity ("64 flights"), or for one thing."""
+    value = count_value(word)
+    return value if value is not None and 2 <= value <= 20 else None
+
+
 def find_cardinality_cue(text: str) -> tuple[int, str] | None:
     """The first stated count of a kind of thing, with the sentence that states it.
 
@@ -201,10 +213,9 @@ def find_cardinality_cue(text: str) -> tuple[int, str] | None:
     Counts above 20 are ignored (they are quantities, not enumerations).
     """
     for match in _CARDINALITY.finditer(text):
-        value = count_value(match.group("count"))
-        if value is None or not 2 <= value <= 20:
-            continue
-        return value, _sentence_around(text, match.start(), match.end())
+        value = enumeration_count(match.group("count"))
+        if value is not None:
+            return value, _sentence_around(text, match.start(), match.end())
     return None
 
 

@@ -198,16 +198,18 @@ def _inline_list(ranked: list[Unit], expected: int | None, subject: AbstractSet[
     naming other things ("four tests that check two parts: A and B" when four tests are asked). Without a
     count asked, one whose lead names the listed ``subject`` ("five segments: A; B; ..." for "which segments")
     over a better one that names something else ("two regions: North and South")."""
-    named = split_inline(ranked[0].text)
-    top = ranked[0] if named is not None else None
-    fits = expected is None and (not subject or subject <= stems(named[0])) if named is not None else False
-    if named is not None and (fits or len(named[1]) == expected):
+
+    def fits(unit: Unit) -> bool:
+        named = split_inline(unit.text)
+        return named is not None and (len(named[1]) == expected if expected else subject <= stems(named[0]))
+
+    top = ranked[0] if split_inline(ranked[0].text) is not None else None
+    if top is not None and fits(top):
         return top
     for unit in ranked[1:]:
         if unit.score < LEAD_SHARE * ranked[0].score or (expected is None and not subject):
             break
-        named = split_inline(unit.text)
-        if named is not None and (len(named[1]) == expected if expected else subject <= stems(named[0])):
+        if fits(unit):
             return unit
     return top
 
@@ -228,7 +230,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
         inline = _inline_list(ranked, parsed.expected_count, subject)
         led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
         inline_lead = split_inline(inline.text) if inline is not None else None
-        if inline is not None and (led is None or (inline_lead is not None and subject <= stems(inline_lead[0]))):
+        if inline is not None and inline_lead is not None and (led is None or subject <= stems(inline_lead[0])):
             return [("", inline)], uncovered  # a strong passage names the items itself ("two agents: A and B")
         if led is not None:  # the list the evidence states: its lead sentence and the items under it
             return [("", led[0]), *((ITEM_LABEL, u) for u in led[1])], uncovered

@@ -18,7 +18,14 @@ from dataclasses import replace
 
 from engine.documents.layout import has_rows
 from engine.documents.list_marks import ITEM_MARK, counted_items, introduces_list, resumes_list, sibling_of
-from engine.documents.text import SPELLED_NUMBER, count_value, find_cardinality_cue, normalize_space, stems
+from engine.documents.text import (
+    COUNT_THEN,
+    count_value,
+    enumeration_count,
+    find_cardinality_cue,
+    normalize_space,
+    stems,
+)
 from engine.reading.passages import Unit
 
 MAX_ITEMS = 12
@@ -254,9 +261,7 @@ def _and_parts(rest: str) -> list[str]:
     return parts
 
 
-_COUNTED = re.compile(
-    rf"\b(?P<count>\d{{1,2}}|{SPELLED_NUMBER})\s+(?:[\w\-]+\s+){{0,2}}?(?P<noun>[A-Za-z\-]{{3,}})\b", re.I
-)
+_COUNTED = re.compile(COUNT_THEN + r"(?P<noun>[A-Za-z\-]{3,})\b", re.I)
 """A count and the noun it counts within two words ("five weekly checks", "three types of sensors")."""
 
 
@@ -271,8 +276,8 @@ def counts_without_items(text: str, subject: AbstractSet[str]) -> bool:
     if (colon and rest.strip()) or text.count(",") >= 2:
         return False
     for match in _COUNTED.finditer(text):
-        value = count_value(match.group("count"))
-        if value is not None and 2 <= value <= 20 and stems(match.group("noun")) & subject:
+        value = enumeration_count(match.group("count"))
+        if value is not None and stems(match.group("noun")) & subject:
             return True
     cue = find_cardinality_cue(text)  # "three types of regularization" counts the techniques asked
     return cue is not None and bool(subject & stems(text))

@@ -234,9 +234,8 @@ def percent_unasked(cell: Cell, question: str) -> bool:
 
 
 _PER_SHARE = r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b"
-_PER_SHARE_ASKED, _PER_SHARE_ROW = (
-    re.compile(rf"{_PER_SHARE}|{more}", re.I) for more in (r"\bdividends? per\b", r"\bper (?:basic|diluted)\b")
-)
+_PER_SHARE_ASKED = re.compile(rf"{_PER_SHARE}|\bdividends? per\b", re.I)
+_PER_SHARE_ROW = re.compile(rf"{_PER_SHARE}|\bper (?:basic|diluted)\b", re.I)
 """Asked for, or a row of, amounts per share or per unit ("earnings per ordinary share", "Diluted EPS")."""
 
 

@@ -349,11 +349,10 @@ MAX_TITLE_WORDS = 30
 def title_of(line: str) -> str | None:
     """What a line that is no row says of the table below it: a sentence announcing it ("Fees by unit are as
     follows:") or a heading-like line ("Details of the Directors' Pay") is its title; a prose line ends any
-    title ("" ); a scale or unit caption ("(in thousands)") leaves it as it was (None)."""
+    title (""); a short line wholly in parentheses, the table's units ("(in thousands)", "(Rs. in Lakhs)"), leaves
+    it as it was (None)."""
     text = line.strip()
-    if re.fullmatch(r"\(?[^()]{0,40}\)?", text) and re.search(
-        r"\b(?:in|thousands?|millions?|billions?|lakhs?)\b", text, re.I
-    ):
+    if re.fullmatch(r"\([^()]{1,60}\)", text):
         return None
     last = split_sentences(text)[-1] if text else ""
     if text.endswith(":") and len(last.split()) <= MAX_TITLE_WORDS:

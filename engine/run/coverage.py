@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 from engine.contracts import AnswerWithEvidence, ParsedDocument
 from engine.contracts import CaveatKind as K
-from engine.contracts.caveats import caveat, merged
+from engine.contracts.caveats import Caveat, caveat, merged
 from engine.reading.entities import identifier_names
 from engine.reading.periods import periods_in
 from engine.run.evidence import RunState
@@ -56,7 +56,11 @@ def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     missing = sorted(asked - named)
     if not missing:
         return answer
-    note = caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing))
+    return _declined(answer, caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing)))
+
+
+def _declined(answer: AnswerWithEvidence, note: Caveat) -> AnswerWithEvidence:
+    """``answer`` not complete, under any claim line, with ``note`` saying what no document covers."""
     update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),
               "caveats": merged(answer.caveats, (note,))}  # fmt: skip
     return answer.model_copy(update=update)
@@ -106,7 +110,4 @@ def uncovered_name(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvi
     missing = names_not_printed(state.parsed.original_question, (index.doc for index in state.indexes))
     if not missing or not state.indexes:
         return answer
-    note = caveat(K.NAME_NOT_COVERED, ", ".join(missing))
-    update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),
-              "caveats": merged(answer.caveats, (note,))}  # fmt: skip
-    return answer.model_copy(update=update)
+    return _declined(answer, caveat(K.NAME_NOT_COVERED, ", ".join(missing)))

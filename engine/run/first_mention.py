@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from itertools import islice
 
 from engine.contracts import Chunk, Hit, RankedList
-from engine.documents.text import SPELLED_NUMBER, count_value, listing_subject, stems
+from engine.documents.text import COUNT_THEN, enumeration_count, listing_subject, stems
 from engine.reading.answer_shape import asked_form
 from engine.run.evidence import RunState
 
@@ -35,8 +35,7 @@ def term_pattern(term: str) -> re.Pattern[str]:
 
 def counted_pattern(subject: str) -> re.Pattern[str]:
     """A count of the subject's things, two words at most between ("seven reportable segments", "five segments")."""
-    head = re.escape(subject.split()[-1])
-    return re.compile(rf"\b(?P<count>\d{{1,2}}|{SPELLED_NUMBER})\s+(?:[\w\-]+\s+){{0,2}}?{head}\b", re.I)
+    return re.compile(COUNT_THEN + re.escape(subject.split()[-1]) + r"\b", re.I)
 
 
 def first_mentions(state: RunState) -> list[str]:
@@ -54,15 +53,10 @@ def first_mentions(state: RunState) -> list[str]:
     counted, words = counted_pattern(subject), stems(subject)
 
     def counting(chunks: tuple[Chunk, ...]) -> list[Chunk]:
-        found = [c for c in chunks if any(_is_count(m) for m in counted.finditer(c.text))]
+        found = [c for c in chunks if any(enumeration_count(m.group("count")) for m in counted.finditer(c.text))]
         return sorted(found, key=lambda c: not words <= stems(c.text))  # naming the whole subject first, stably
 
     return _mentions(state, f"counted {subject}", counting)
-
-
-def _is_count(match: re.Match[str]) -> bool:
-    value = count_value(match.group("count"))
-    return value is not None and 2 <= value <= 20  # a larger number is a quantity, not an enumeration
 
 
 def _mentions(state: RunState, what: str, pick: Callable[[tuple[Chunk, ...]], Iterable[Chunk]]) -> list[str]:

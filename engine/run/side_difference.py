@@ -57,9 +57,10 @@ def parallel_sentences(values: list[tuple[Pair, ValueAnswer]]) -> bool:
 
 def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
     """For two sides read from the same line item, or each from a table row read exactly as the item asked (a
-    number in prose may be a quarter's where a year's is asked), or from parallel sentences, in the same unit: which is higher, and by how
-    much; when the question asks for a percentage (``relative``), also the first side's difference as a share
-    of the second's value ("A is 4.07% above B": the side named last is the base it is compared to)."""
+    number in prose may be a quarter's where a year's is asked), or from parallel sentences, in the same unit:
+    which is higher, and by how much; when the question asks for a percentage (``relative``), also the first
+    side's difference as a share of the second's value ("A is 4.07% above B": the side named last is the base
+    it is compared to)."""
     exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
     if len(found) != 2 or not (same_line_item(found) or exact_rows or parallel_sentences(found)):
         return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares

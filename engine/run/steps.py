@@ -232,10 +232,10 @@ DECLINING = frozenset({
 })  # fmt: skip
 """The caveats that leave an answer under the claim line with nothing to state: no evidence was retrieved,
 the value read is not of the kind asked (an amount for a count or a ratio, one operand of two), or the year
-or the name asked is printed nowhere in the documents: stated, it would read as the answer. Any other weakness (no passage matches enough of the question's terms, the
-passages match only some key terms, miss a side, name no period, bear on a yes/no question without saying
-yes or no) is stated as the best-supported reading, labelled as not verified, with what may
-be missing: declining would hide the passage that answers, and the calibrated confidence tells the analyst
+or the name asked is printed nowhere in the documents: stated, it would read as the answer. Any other weakness
+(no passage matches enough of the question's terms, the passages match only some key terms, miss a side, name no
+period, bear on a yes/no question without saying yes or no) is stated as the best-supported reading, labelled as
+not verified, with what may be missing: declining would hide the passage that answers, and the calibrated confidence tells the analyst
 how far to trust it."""
 
 

@@ -65,3 +65,10 @@ def test_a_lead_that_counts_its_items_needs_only_the_first_right_after_it() -> N
     first = [P("• Flush the pump monthly.", "list_item"), P("Use clean water for it.")]
     assert introduces_list(P("We run three care routines."), first)
     assert not introduces_list(P("You can help the pump last longer."), first), "no count: two items right after"
+
+
+def test_a_lead_counts_the_first_enumeration_it_states_not_a_quantity() -> None:
+    from engine.documents.list_marks import counted_items
+
+    assert counted_items("Of 64 survey flights, we ran three safety checks.") == 3  # 64 is a quantity
+    assert counted_items("We ran the checks once.") == 0
