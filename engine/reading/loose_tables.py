@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
@@ -78,7 +79,7 @@ def _header(line: str) -> _Header | None:
         columns = line.split()[1:]
     if len(cells) == 1 and len(columns) == 1 and not _is_value(columns[0]):
         columns = []  # two bare words: maybe two columns with no label header (the rows tell)
-    bare = line.split() if len(cells) == 1 else []
+    bare = line.split() if len(cells) == 1 else cells if len(cells) > 2 else []
     if (
         len(bare) >= 2
         and not columns
@@ -108,6 +109,25 @@ class _Row:
     """(line index, character offset) where the row's label starts."""
     end: tuple[int, int] = (-1, 0)
     """(line index, character offset) where its last value ends."""
+    places: list[tuple[int, int]] = field(default_factory=list)
+    """(line index, character offset) of each label word."""
+    group: str = ""
+    """The title of the rows' group it sits in ("Data: Lakes" over them), else ""."""
+
+
+def _regrouped(row: _Row, group: str) -> str:
+    """The group title a row's label opens with, taken off the label, else the group it was in: a title
+    ("Data: Rivers") ends its own line and the row's label starts the next one."""
+    marks = [n for n, w in enumerate(row.label[:-1]) if w.endswith(":") and len(w) > 1]
+    if not marks:
+        return group
+    line = row.places[marks[-1]][0]
+    first = next((k for k in range(marks[-1] + 1, len(row.label)) if row.places[k][0] > line), None)
+    if first is None or first == marks[-1] + 1:
+        return group
+    title = " ".join(row.label[marks[-1] + 1 : first])
+    row.label, row.places, row.start = row.label[first:], row.places[first:], row.places[first]
+    return title
 
 
 def _with_upper(header: _Header, above: _Header | None) -> _Header:
@@ -118,6 +138,36 @@ def _with_upper(header: _Header, above: _Header | None) -> _Header:
         return header
     width = len(header.columns) // len(above.upper)
     return _Header([f"{above.upper[n // width]} {c}" for n, c in enumerate(header.columns)])
+
+
+def _with_groups(columns: list[str], above: _Header | None) -> list[str]:
+    """Columns named with the groups a plain header line above spans ("Lakes Rivers" over "P R P R"): the
+    columns repeat their names once per group, so the repeat says how many groups there are, and the line
+    above splits into that many names, each starting with a capital or a digit (a parenthesised or lower-case
+    word continues a name: "Lakes (dev)"); its words left over name the label column. Columns that do not
+    repeat, or a line above that does not split so, keep their own names."""
+    if above is None or above.upper or not above.bare or _group_title(above.bare):
+        return columns
+    width = next((w for w in range(1, len(columns) // 2 + 1) if len(columns) % w == 0
+                  and all(c == columns[n % w] for n, c in enumerate(columns))), 0)  # fmt: skip
+    groups = _split_groups(above.bare, len(columns) // width) if width else None
+    return [f"{groups[n // width]} {c}" for n, c in enumerate(columns)] if groups else columns
+
+
+def _split_groups(words: list[str], count: int) -> list[str] | None:
+    """The last ``count`` names of a plain header line, each starting at a capitalised word or a number."""
+    starts = [n for n, w in enumerate(words) if w[0].isupper() or w[0].isdigit()]
+    if len(starts) < count:
+        return None
+    bounds = [*starts[-count:], len(words)]
+    groups = [" ".join(words[a:b]) for a, b in pairwise(bounds)]
+    return groups if all(len(g) <= MAX_COLUMN_CHARS for g in groups) else None
+
+
+def _group_title(words: Sequence[str]) -> str:
+    """The name a "Data: Lakes" title gives the rows under it: the words after a word ending in a colon."""
+    marks = [n for n, w in enumerate(words) if w.endswith(":") and len(w) > 1]
+    return " ".join(words[marks[-1] + 1 :]) if marks and marks[-1] < len(words) - 1 else ""
 
 
 def _spanning(line: str) -> list[str]:
@@ -137,23 +187,30 @@ def loose_tables(items: Sequence[EvidenceItem]) -> list[list[Cell]]:
         if header is None:
             above, n = None, n + 1
             continue
+        group = _group_title(above.bare) if above is not None else ""
         header = _with_upper(header, above)
-        cells, used = _read_rows(lines, n + 1, header.columns) if header.columns else ([], 0)
-        if not (cells and used) and header.bare and all(not w[0].islower() for w in header.bare):
+        cells, used = _read_rows(lines, n + 1, header.columns, group) if header.columns else ([], 0)
+        if len(header.bare) > len(header.columns) and all(not w[0].islower() for w in header.bare):
             # with no label header every word names a column; column names print capitalised or as symbols
-            # ("Gold Open", "EN-DE F1"): a lower-case word continues a phrase ("Geographic region"), a heading
-            cells, used = _read_rows(lines, n + 1, header.bare)  # no label header: every word names a column
+            # ("Gold Open", "EN-DE F1"): a lower-case word continues a phrase ("Geographic region"), a heading.
+            # The reading with more whole rows is the table's ("P | R | F1" over rows of three numbers).
+            bare, bare_used = _read_rows(lines, n + 1, _with_groups(header.bare, above), group)
+            if len(bare) > len(cells):
+                cells, used = bare, bare_used
         if cells and used:
             tables.append(cells)
             above, n = None, n + 1 + used
         else:
-            above = _Header(header.columns, _spanning(lines[n][1]))
+            above = _Header(header.columns, _spanning(lines[n][1]), header.bare)
             n += 1
     return tables
 
 
-def _read_rows(lines: list[tuple[EvidenceItem, str]], first: int, columns: list[str]) -> tuple[list[Cell], int]:
-    """The rows after a header, as cells, and how many lines they took (0 when fewer than ``MIN_ROWS``)."""
+def _read_rows(
+    lines: list[tuple[EvidenceItem, str]], first: int, columns: list[str], group: str = ""
+) -> tuple[list[Cell], int]:
+    """The rows after a header, as cells, and how many lines they took (0 when fewer than ``MIN_ROWS``);
+    ``group`` is the title of the rows' group named above the header, if any."""
     width = len(columns)
     rows: list[_Row] = []
     row = _Row()
@@ -176,12 +233,14 @@ def _read_rows(lines: list[tuple[EvidenceItem, str]], first: int, columns: list[
                     return _whole(lines, rows, columns), used  # a row cut short: the table's rows are over
                 row = _Row()  # a number with no label, or a row cut short before any: dropped, never guessed
                 if not _is_value(token):
-                    row.label, row.start = [token], (first + offset, start)
+                    row.label, row.start, row.places = [token], (first + offset, start), [(first + offset, start)]
             else:
                 if not row.label:
                     row.start = (first + offset, start)
                 row.label.append(token)
+                row.places.append((first + offset, start))
             if len(row.values) == width:
+                group = row.group = _regrouped(row, group)
                 if len(row.label) <= MAX_LABEL_WORDS and re.search(r"[A-Za-z0-9]", " ".join(row.label)):
                     rows.append(row)
                 row = _Row()
@@ -200,7 +259,7 @@ def _row_cells(lines: list[tuple[EvidenceItem, str]], row: _Row, columns: list[s
     label = " ".join(row.label)
     quote = line[row.start[1] : row.end[1]] if row.end[0] == row.start[0] else line[row.start[1] :]
     found = []
-    for raw, column in zip(row.values, columns, strict=True):
+    for raw, column in zip(row.values, [f"{row.group} {c}" if row.group else c for c in columns], strict=True):
         m = VALUE.match(raw)
         if m is None:
             continue  # an empty cell

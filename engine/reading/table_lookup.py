@@ -29,28 +29,42 @@ def _unsaid(label: str, said: set[str]) -> int:
 
 
 def lookup_cells(question: str, tables: Sequence[Sequence[Cell]]) -> list[Cell]:
-    """The cells of the first table whose one named row (or rows tied for it) and wholly named columns the
-    question asks for (module doc); [] when no table has both."""
+    """The cells of the table whose one named row (or rows tied for it) and wholly named columns the question
+    asks for (module doc); of several such tables, the one whose column names the most of the question's words
+    ("Rivers F1" over a plain "F1" for "the F1 on Rivers"), the first among equals; [] when no table has both."""
     if not _ASKS_VALUE.match(question):
         return []
     terms = [w for w in question_terms(question) if w.lower() not in GENERIC_MEASURES]
     said = {w.lower() for w in re.findall(r"[^\s,;:?!()]+", question)}
+    best: tuple[int, list[Cell]] = (0, [])
     for table in tables:
-        cells = distinct_columns(list(table))
-        columns = [c for c in dict.fromkeys(c.column for c in cells if c.column) if header_named(c, terms)]
-        column_words = {w for c in columns for w in terms if named_count(c, [w])}
-        # a row is named by words that do not already name the column ("F1" names the column, not a row "F1 tuned")
-        row_terms = [w for w in terms if w not in column_words]
-        scores = {
-            label: (named_count(label, row_terms), -_unsaid(label, said))
-            for label in dict.fromkeys(c.label for c in cells)
-        }
-        top = max(scores.values(), default=(0, 0))
-        rows = [label for label, score in scores.items() if top[0] and score == top]
-        found = [c for c in cells if c.label in rows and c.column in columns]
-        if columns and rows and 0 < len(found) <= MAX_CELLS:
-            return found
-    return []
+        named, found = _lookup_in(list(table), terms, said)
+        if named > best[0]:
+            best = (named, found)
+    return best[1]
+
+
+def _lookup_in(table: list[Cell], terms: list[str], said: set[str]) -> tuple[int, list[Cell]]:
+    """How many question words the table's most fully named column names, and the cells found (or 0, [])."""
+    cells = distinct_columns(table)
+    named = {c: len(_column_words(c, terms)) for c in dict.fromkeys(c.column for c in cells if c.column)
+             if header_named(c, terms)}  # fmt: skip
+    most = max(named.values(), default=0)
+    columns = [c for c, n in named.items() if n == most]  # "Rivers F1" is asked, not every "F1" beside it
+    column_words = {w for c in columns for w in _column_words(c, terms)}
+    # a row is named by words that do not already name the column ("F1" names the column, not a row "F1 tuned")
+    row_terms = [w for w in terms if w not in column_words]
+    scores = {
+        label: (named_count(label, row_terms), -_unsaid(label, said)) for label in dict.fromkeys(c.label for c in cells)
+    }
+    top = max(scores.values(), default=(0, 0))
+    rows = [label for label, score in scores.items() if top[0] and score == top]
+    found = [c for c in cells if c.label in rows and c.column in columns]
+    return (most, found) if columns and rows and 0 < len(found) <= MAX_CELLS else (0, [])
+
+
+def _column_words(column: str, terms: list[str]) -> list[str]:
+    return [w for w in terms if named_count(column, [w])]
 
 
 def lookup_statement(cells: Sequence[Cell]) -> str:
