@@ -210,7 +210,7 @@ def _read_rows(
     lines: list[tuple[EvidenceItem, str]], first: int, columns: list[str], group: str = ""
 ) -> tuple[list[Cell], int]:
     """The rows after a header, as cells, and how many lines they took (0 when fewer than ``MIN_ROWS``);
-    ``group`` is the title of the rows' group named above the header, if any."""
+    ``group`` names the group the rows sit in (a title above the header), if any."""
     width = len(columns)
     rows: list[_Row] = []
     row = _Row()

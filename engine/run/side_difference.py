@@ -55,14 +55,26 @@ def parallel_sentences(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     return bool(words[0]) and words[0] == words[1]
 
 
+def one_sentence(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Two named sides each read from another number of one sentence ("a margin of 33% for 2041, against 27%
+    for 2040"): the sentence states both, of one measure."""
+    if len(values) != 2 or not all(len(v.cells) == 1 and not v.cells[0].is_row and v.period_ok for _, v in values):
+        return False
+    (first, a), (second, b) = values
+    ca, cb = a.cells[0], b.cells[0]
+    same = ca.chunk_id == cb.chunk_id and ca.label == cb.label and ca.position != cb.position
+    return same and first[0] is not None and second[0] is not None
+
+
 def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) -> list[str]:
     """For two sides read from the same line item, or each from a table row read exactly as the item asked (a
-    number in prose may be a quarter's where a year's is asked), or from parallel sentences, in the same unit:
+    number in prose may be a quarter's where a year's is asked), or from parallel sentences or one sentence, in the
+    same unit:
     which is higher, and by how much; when the question asks for a percentage (``relative``), also the first
     side's difference as a share of the second's value ("A is 4.07% above B": the side named last is the base
     it is compared to)."""
     exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
-    if len(found) != 2 or not (same_line_item(found) or exact_rows or parallel_sentences(found)):
+    if len(found) != 2 or not (same_line_item(found) or exact_rows or parallel_sentences(found) or one_sentence(found)):
         return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares
     (first, a), (second, b) = found
     ca, cb = a.cells[0], b.cells[0]

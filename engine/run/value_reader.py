@@ -38,7 +38,7 @@ from engine.reading.value_answer import (
     counted_things,
 )
 from engine.run.evidence import RunState
-from engine.run.side_difference import Pair, difference, exact, same_line_item
+from engine.run.side_difference import Pair, difference, exact, one_sentence, same_line_item
 from engine.run.value_checks import holds
 from engine.run.value_pages import value_cells
 
@@ -243,9 +243,10 @@ def _verdict(threshold: Threshold, found: list[tuple[Pair, ValueAnswer]]) -> boo
 
 
 def _one_cell_for_all_sides(found: list[tuple[Pair, ValueAnswer]]) -> bool:
-    """Whether two or more named sides were all read from the very same cell (same row, same column)."""
+    """Whether two or more named sides were all read from the very same cell (same row, same column; in a
+    sentence, the same number: "33% for 2041, against 27% for 2040" states one for each)."""
     sides = {pair[0].label for pair, _ in found if pair[0] is not None}
-    cells = {(v.cells[0].chunk_id, v.cells[0].label, v.cells[0].column) for _, v in found if len(v.cells) == 1}
+    cells = {(c.chunk_id, c.label, c.column, c.position) for _, v in found if len(v.cells) == 1 for c in v.cells[:1]}
     return len(sides) > 1 and len(found) == len(sides) and len(cells) == 1 and all(len(v.cells) == 1 for _, v in found)
 
 
@@ -268,6 +269,11 @@ def _merged(
     relative = asks_relative(state.parsed.original_question)
     for part in dict.fromkeys(pair[1] for pair, _ in found):  # each part's sides together, then their difference
         group = [f for f in found if f[0][1] == part]
+        if one_sentence(group):  # each side's number, their difference, and the sentence stating both, once
+            quote = group[0][1].cells[0].quote
+            lines += [f"{p[0].label}: {v.cells[0].display()}" for p, v in group if p[0] is not None]
+            lines += [*difference(group, relative), f"“{quote}”"]
+            continue
         lines += [_line(pair, value) for pair, value in group] + difference(group, relative)
     threshold = asked_threshold(state.parsed.original_question)
     verdict = _verdict(threshold, found) if threshold else None

@@ -132,8 +132,16 @@ def test_numbers_stated_respectively_for_named_periods_are_each_of_its_own_perio
 
 
 def test_without_respectively_a_sentence_s_numbers_keep_all_its_periods() -> None:
-    said = [item("Levies rose to 19.4 percent in 2031 from 22.1 percent in 2030 as rates changed.")]
+    said = [item("Levies were 19.4 percent and 22.1 percent in 2031 and 2030 as rates changed.")]
     assert all(len(c.periods) == 2 for c in cells_in([said]))
+    mixed = [item("Levies reached $4.1 million in 2031, up 8 percent from 2030.")]
+    assert all(len(c.periods) == 2 for c in cells_in([mixed])), "an amount and its change are no two periods' figures"
+
+
+def test_each_number_followed_by_a_period_of_its_own_is_that_period_s() -> None:
+    said = [item("Levies rose to 19.4 percent in 2031 from 22.1 percent in 2030 as rates changed.")]
+    cells = cells_in([said])
+    assert [(c.raw, [p.year for p in c.periods]) for c in cells] == [("19.4 percent", [2031]), ("22.1 percent", [2030])]
 
 
 def test_one_number_is_never_both_periods_values_of_a_change() -> None:

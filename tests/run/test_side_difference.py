@@ -103,3 +103,24 @@ def test_rows_labelled_by_their_years_compare_under_one_column() -> None:
 
     found = [year_row("1990", "1,766", 1766.0), year_row("2010", "1,453", 1453.0)]
     assert _difference(found)[0].startswith("1990 is higher by 313")
+
+
+def test_two_numbers_of_one_sentence_compare_and_are_not_one_cell() -> None:
+    from engine.run.side_difference import one_sentence
+    from engine.run.value_reader import _one_cell_for_all_sides
+
+    sentence = "The ferry unit had a margin of 31% for 2041, against 24% for 2040."
+
+    def number(side: str, raw: str, position: int) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+        cell = Cell(chunk_id="d:p3:b1", doc_id="d", page=3, label=sentence, column="", raw=raw,
+                    value=float(raw.rstrip("%")), scale="", unit="%", periods=(), quote=sentence, is_row=False,
+                    position=position)  # fmt: skip
+        return (ComparisonSide(label=side, query=side), None), ValueAnswer(
+            statement=raw, cells=(cell,), label_cover=1.0, period_ok=True
+        )
+
+    found = [number("2041", "31%", 31), number("2040", "24%", 48)]
+    assert one_sentence(found) and not _one_cell_for_all_sides(found)
+    assert _difference(found) == ["2041 is higher by 7 percentage points (31% against 24%)"]
+    same = [number("2041", "31%", 31), number("2040", "31%", 31)]
+    assert not one_sentence(same) and _one_cell_for_all_sides(same), "one number is never both sides' figure"
