@@ -247,3 +247,26 @@ def states_change(sentence: str, position: int) -> bool:
     return bool(
         _STATED_BEFORE.search(before) or _STATED_AFTER.match(sentence[position:]) or CHANGE_CLAUSE.search(before[-200:])
     )
+
+
+_DIFFERENCE_ASK = re.compile(
+    r"^(?:how (?:far apart|much (?:higher|lower|larger|smaller|bigger|more|less))"
+    r"|how do(?:es)? (?:they|these|those|the two|both) (?:compare|differ)"
+    r"|what(?:'s| is| was) the (?:difference|gap)|by how much|which (?:is|was) (?:higher|lower|larger|smaller|greater))\b"
+    r"(?:\s+\w+){0,3}$",
+    re.I,
+)
+"""A short clause asking how the values asked before it differ ("..., and how far apart are they?") asks for their
+difference, which a comparison states: no part of its own to read."""
+
+
+def asks_difference(clause: str) -> bool:
+    """Whether a question's clause only asks how the values asked before it differ (``_DIFFERENCE_ASK``)."""
+    return bool(_DIFFERENCE_ASK.match(clause.strip(" ,.?")))
+
+
+def without_difference_ask(question: str) -> str:
+    """``question`` without a closing clause that only asks how its values differ: "What were A and B, and how far
+    apart are they?" -> "What were A and B?"."""
+    m = re.search(r",?\s+and\s+([^,;?]+)\?*\s*$", question)
+    return f"{question[: m.start()]}?" if m and asks_difference(m.group(1)) else question

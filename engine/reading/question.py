@@ -18,6 +18,7 @@ from engine.documents.text import (
 )
 from engine.reading.answer_shape import searched_topic, where_topic
 from engine.reading.answer_type import MONEY_FLOWS
+from engine.reading.changes import asks_difference, without_difference_ask
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
     CONNECTORS,
@@ -289,7 +290,7 @@ is not a part to answer."""
 
 def question_parts(question: str) -> tuple[QuestionPart, ...]:
     """The parts of a multi-part question with their key terms (none for a one-part question)."""
-    parts = [part for part in clauses(question) if not _DEFINITION.search(part)]
+    parts = [part for part in clauses(question) if not _DEFINITION.search(part) and not asks_difference(part)]
     if len(parts) < 2:
         return ()
     return tuple(QuestionPart(text=part, keywords=tuple(extract_keywords(part))) for part in parts)
@@ -349,7 +350,8 @@ def parse_question(question: str) -> ParsedQuestion:
     content = focus(original)
     q = content.content
     references = question_references(q)
-    keywords = extract_keywords(searched_topic(q) or q)  # "Which section explains X?" is searched for X
+    # "Which section explains X?" is searched for X; "..., and how far apart are they?" adds no words to find
+    keywords = extract_keywords(searched_topic(q) or without_difference_ask(q))
     sides = find_sides(q)
     intent = detect_intent(q, keywords, references, sides)
     side_models: tuple[ComparisonSide, ...] = ()

@@ -29,6 +29,7 @@ from engine.reading.line_items import line_item_names, names_reporting_term, sta
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.section_pick import summed_searches
+from engine.reading.side_numbers import numbers_of_other_sides
 from engine.reading.table_values import Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
@@ -212,6 +213,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         cells = value_cells(state, side.doc_id if side else None)
         if side is not None and side.doc_id is None:
             cells = [c for c in cells if not names_another_side_only(c, side, state.parsed.sides)]
+            others = numbers_of_other_sides(cells, side.label, [s.label for s in state.parsed.sides])
+            cells = [c for c in cells if (c.chunk_id, c.label, c.position) not in others]
         value = answer_from_cells(
             question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
         )
