@@ -74,18 +74,43 @@ def _respectively(sentence: str, cells: list[Cell]) -> list[Cell]:
 
 
 def _own_periods(sentence: str, cells: list[Cell]) -> list[Cell]:
-    """ "a margin of 33% for 2041, against 27% for 2040": each number is of the one period printed after it,
-    before the next number, when every number of the sentence is followed so by a period of its own and all
-    are figures of one kind (a change "up 8% from 2040" beside an amount is no figure of 2040)."""
-    if len(cells) < 2 or any(len(c.periods) < 2 for c in cells) or len({(c.unit, c.scale) for c in cells}) > 1:
-        return cells
-    ordered = sorted(cells, key=lambda c: c.position)
+    """ "a margin of 33% for 2041, against 27% for 2040": each number is of the one period its sentence ties it
+    to, when every figure of one kind (the same unit and scale) in the sentence is tied to another period: each
+    followed by a period of its own before the next such figure, or each in a clause naming one period of its
+    own ("We ended 2041 with 6.2 million members, up from 3.5 million at the end of 2040"). A figure of
+    another kind ("up 8% from 2040" beside amounts) keeps every period the sentence names."""
+    groups: dict[tuple[str, str], list[Cell]] = {}
+    for cell in cells:
+        groups.setdefault((cell.unit, cell.scale), []).append(cell)
+    owned: dict[int, tuple[Period, ...]] = {}
+    for group in groups.values():
+        if len(group) >= 2 and all(len(c.periods) >= 2 for c in group):
+            ordered = sorted(group, key=lambda c: c.position)
+            own = _periods_after(sentence, ordered) or _periods_by_clause(sentence, ordered)
+            owned.update({id(c): p for c, p in zip(ordered, own, strict=False)})
+    return [replace(c, periods=owned[id(c)]) if id(c) in owned else c for c in cells]
+
+
+_PERIOD_CLAUSE = re.compile(r";\s*|,\s+(?![\d'])|\s+(?:while|whereas)\s+", re.I)
+"""Where a sentence's clauses meet, for the period each clause names: at any comma (one before a year continues a
+date: "December 31, 2041"), not only where it turns to another measure (``_CLAUSE_BREAK``)."""
+
+
+def _periods_after(sentence: str, ordered: list[Cell]) -> list[tuple[Period, ...]]:
+    """Each figure's one period printed after it and before the next figure; [] unless each has one, all distinct."""
     ends = [c.position for c in ordered[1:]] + [len(sentence)]
     own = [periods_in(sentence[c.position : end]) for c, end in zip(ordered, ends, strict=True)]
-    if any(len(p) != 1 for p in own) or len({p[0] for p in own}) < len(own):
-        return cells
-    period = {id(c): p for c, p in zip(ordered, own, strict=True)}
-    return [replace(c, periods=period[id(c)]) for c in cells]
+    return own if all(len(p) == 1 for p in own) and len({p[0] for p in own}) == len(own) else []
+
+
+def _periods_by_clause(sentence: str, ordered: list[Cell]) -> list[tuple[Period, ...]]:
+    """Each figure's one period named in its own clause; [] unless each clause names one, all distinct."""
+    bounds = [0, *(m.end() for m in _PERIOD_CLAUSE.finditer(sentence)), len(sentence) + 1]
+    clauses = [next(i for i in range(len(bounds) - 1) if bounds[i] <= c.position < bounds[i + 1]) for c in ordered]
+    if len(set(clauses)) < len(clauses):
+        return []
+    own = [periods_in(sentence[bounds[i] : bounds[i + 1]]) for i in clauses]
+    return own if all(len(p) == 1 for p in own) and len({p[0] for p in own}) == len(own) else []
 
 
 def _stated(item: EvidenceItem, sentence: str) -> list[Cell]:

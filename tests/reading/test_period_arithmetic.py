@@ -333,3 +333,11 @@ def test_whose_item_it_is_is_not_part_of_its_name(owner: str) -> None:
     question = f"Did {owner} crew wages as a percentage of net revenues rise or fall in 2031?"
     change = asked_change(question, question)
     assert change is not None and change.subject == "crew wages as a percentage of net revenues", change
+
+
+def test_each_figure_of_one_kind_in_a_clause_naming_one_period_is_that_period_s() -> None:
+    said = [item("We ended 2041 with 6.2 million members, up 12% from 3.5 million at the end of 2040.")]
+    found = {c.raw: [p.year for p in c.periods] for c in cells_in([said])}
+    assert found == {"6.2 million": [2041], "12%": [2041, 2040], "3.5 million": [2040]}
+    dated = [item("Margins were 33% for the year ended December 31, 2041, against 27% for December 31, 2040.")]
+    assert [[p.year for p in c.periods] for c in cells_in([dated])] == [[2041], [2040]], "a date's comma is no clause"
