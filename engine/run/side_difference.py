@@ -44,15 +44,27 @@ def _line_item(cell: Cell) -> frozenset[str]:
     return frozenset(stems(cell.column if label_year(cell.label) else cell.label))
 
 
+MIN_LEAD_WORDS = 3
+"""Words two sentences must share before their numbers to say the same of each side: "sales were" is too little."""
+
+
 def parallel_sentences(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     """Two sides each read from a sentence that says the same of it ("In 2031 the Harbour unit made 76% of
     sales", "In 2031 the Inland unit made 24% of sales"): the sentences' words, numbers and the sides' names
-    aside, are the same, so the two values measure one thing."""
+    aside, are the same (or the same up to the number), so the two values measure one thing."""
     if len(values) != 2 or not all(len(v.cells) == 1 and not v.cells[0].is_row and v.period_ok for _, v in values):
         return False
     names = set().union(*(stems(pair[0].label) for pair, _ in values if pair[0] is not None))
-    words = [{w for w in stems(v.cells[0].label) - names if not any(c.isdigit() for c in w)} for _, v in values]
-    return bool(words[0]) and words[0] == words[1]
+
+    def said(text: str) -> set[str]:
+        return {w for w in stems(text) - names if not any(c.isdigit() for c in w)}
+
+    words = [said(v.cells[0].label) for _, v in values]
+    if words[0] and words[0] == words[1]:
+        return True
+    # or the same up to the number, each going on in its own way ("..., was 9.5%, up from ..." / "down from ...")
+    leads = [said(v.cells[0].label[: v.cells[0].position]) for _, v in values if v.cells[0].position >= 0]
+    return len(leads) == 2 and len(leads[0]) >= MIN_LEAD_WORDS and leads[0] == leads[1]
 
 
 def one_sentence(values: list[tuple[Pair, ValueAnswer]]) -> bool:

@@ -124,3 +124,21 @@ def test_two_numbers_of_one_sentence_compare_and_are_not_one_cell() -> None:
     assert _difference(found) == ["2041 is higher by 7 percentage points (31% against 24%)"]
     same = [number("2041", "31%", 31), number("2040", "31%", 31)]
     assert not one_sentence(same) and _one_cell_for_all_sides(same), "one number is never both sides' figure"
+
+
+def test_two_sentences_saying_the_same_up_to_their_numbers_compare() -> None:
+    def said(label: str, sentence: str, raw: str) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+        cell = Cell(chunk_id=f"d{label}:p3:b1", doc_id=f"d{label}", page=3, label=sentence, column="", raw=raw,
+                    value=float(raw.rstrip("%")), scale="", unit="%", periods=(), quote=sentence, is_row=False,
+                    position=sentence.index(raw))  # fmt: skip
+        return (ComparisonSide(label=label, query=label), None), ValueAnswer(
+            statement=raw, cells=(cell,), label_cover=1.0, period_ok=True
+        )
+
+    found = [
+        said("2041", "For 2041, the ferry staff's yearly attrition was 9.5%, up from 7.1% in 2040.", "9.5%"),
+        said("2042", "For 2042, the ferry staff's yearly attrition was 8.2%, down from 9.5% in 2041.", "8.2%"),
+    ]
+    assert _difference(found) == ["2041 is higher by 1.3 percentage points (9.5% against 8.2%)"]
+    other = [found[0], said("2042", "For 2042, the ferry staff's yearly hiring was 8.2%, down from 9.5%.", "8.2%")]
+    assert _difference(other) == [], "another measure before the number"
