@@ -283,13 +283,27 @@ def peeled(row: list[str], columns: int = 0) -> list[str]:
         return row
     words = row[0].split()
     kept = len(words)
-    while columns and kept > 1 and is_figure(words[kept - 1]):
+    while columns and kept > 1 and (is_figure(words[kept - 1]) or _signed(words, kept - 1)):
         kept -= 1
     label, values = " ".join(words[:kept]), words[kept:]
+    if any(CURRENCY_SIGN.fullmatch(v) for v in values):  # "Net income .... $ 81,201 $ 70,114": a sign and its amount
+        values = [m.group(0).strip() for m in _ONE_AMOUNT.finditer(" ".join(values))]
     if values and re.search(r"[A-Za-z)\]]", label) and len(row) - 1 < columns == len(row) - 1 + len(values):
         return [label, *values, *row[1:]]
     found = _LABEL_DECIMAL.match(row[0])
     return [found.group("label"), found.group("value"), *row[1:]] if found else row
+
+
+_GROUPED = re.compile(r"\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?")
+"""An amount printed with thousands separators ("81,201", "(1,450)")."""
+
+
+def _signed(words: list[str], n: int) -> bool:
+    """A currency sign printed apart from its amount ("$ 81,201"), or the amount after such a sign: a value, where
+    a bare whole number may be the label's own ("Notes due 2031")."""
+    if CURRENCY_SIGN.fullmatch(words[n]):
+        return n + 1 < len(words) and bool(is_figure(words[n + 1]) or _GROUPED.fullmatch(words[n + 1]))
+    return n > 0 and bool(CURRENCY_SIGN.fullmatch(words[n - 1]) and _GROUPED.fullmatch(words[n]))
 
 
 TABLE_CAPTION = re.compile(r"\b(?:Table|TABLE)\s+(?:\d{1,2}[A-Za-z]?|[IVXL]{1,5})\s*[:.]\s*(?P<caption>[A-Za-z].*)$")

@@ -311,7 +311,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
         state.served = state.served and not new_table
         return []
     state.above, state.served = None, True
-    columns_known = _value_columns(state) if state.header is not None else 0
+    columns_known = _value_columns(state)  # the header's columns, else the years the lines above name
     row = peeled(row, columns_known) if state.names or columns_known else row
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from engine.contracts import EvidenceItem
 from engine.reading.line_items import line_item_names
-from engine.reading.table_rows import period_columns, split_run_together, word_columns, wrapped_change_columns
+from engine.reading.table_rows import (
+    peeled,
+    period_columns,
+    split_run_together,
+    word_columns,
+    wrapped_change_columns,
+)
 from engine.reading.table_values import table_cells
 from engine.reading.value_answer import answer_value
 
@@ -107,3 +113,20 @@ def test_a_ratio_a_table_prints_is_read_by_its_caption_not_computed() -> None:
     answer = answer_value("What is the ratio of failures to trips for the Osprey in rough seas?",
                           ["failures", "trips", "Osprey", "rough seas"], line_item_names, [[trials]])  # fmt: skip
     assert answer is not None and answer.statement.endswith("0.61") and not answer.missing, answer
+
+
+def test_amounts_with_their_currency_signs_run_into_the_label_are_the_row_s_first_values() -> None:
+    assert peeled(["Net toll income ........ $ 81,201 $ 70,114", "$ 66,502"], 3) == [
+        "Net toll income ........", "$ 81,201", "$ 70,114", "$ 66,502",
+    ]  # fmt: skip
+    assert peeled(["Notes due 2031", "5.2", "4.1"], 2) == ["Notes due 2031", "5.2", "4.1"], "a label's own number"
+    years_only = [
+        EvidenceItem(
+            chunk_id="d:p12:b0", doc_id="d", file_name="harbour.pdf", page=12,
+            text="Years Ended\nDecember 31, 2031 December 31, 2030 December 31, 2029\n"
+            "Pilotage fees | $ 9,100 | $ 8,400 | $ 7,900\n"
+            "Net toll income ........ $ 81,201 $ 70,114 | $ 66,502",
+        )
+    ]  # fmt: skip
+    rows = {(c.label, c.periods[0].year): c.raw for c in table_cells(years_only) if c.periods}
+    assert rows[("Net toll income", 2031)] == "$ 81,201" and rows[("Net toll income", 2029)] == "$ 66,502", rows
