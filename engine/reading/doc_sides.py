@@ -166,6 +166,22 @@ def candidate_phrases(question: str) -> list[str]:
     return list(found)
 
 
+_PLAIN_NAME = re.compile(r"(?<=[\w,;:(\-–—]\s)([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)(?:['’]s)?\b")
+"""Capitalised words inside a sentence ("... or Square in 2020"): a company or product called by a plain word."""
+
+
+def plain_names(question: str) -> list[str]:
+    """Runs of capitalised plain words inside the question (never its first word): a name the document uses
+    throughout may be one its file does not carry ("Square" for a file named after its later name). Each is
+    given to a document only when that document is where the name is used (``phrase_scores``)."""
+    found: dict[str, None] = {}
+    for m in _PLAIN_NAME.finditer(question):
+        words = [w for w in m.group(1).split() if w.lower() not in STOPWORDS]
+        if words:
+            found.setdefault(" ".join(words), None)
+    return list(found)
+
+
 def file_name_words(question: str, docs: Sequence[DocIdentity]) -> list[str]:
     """The question's words that name one document by its file name ("3M" of "3M_2018_10K.pdf", "Amcor" of
     "AMCOR_2023_10K.pdf"): a company's or product's name, as users name the document they ask about. A word
@@ -290,7 +306,7 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
         return []
     assigned: dict[str, list[tuple[str, float]]] = {d.doc_id: [] for d in docs}
     phrases = list(dict.fromkeys([*candidate_phrases(question), *file_name_words(question, docs),
-                                  *names_in_question(question, docs)]))  # fmt: skip
+                                  *names_in_question(question, docs), *plain_names(question)]))  # fmt: skip
     for phrase in phrases:
         if is_name(phrase) and _embedded_marker(phrase):
             continue  # "OpenAPI 2.0" goes where "2.0" goes (below)

@@ -36,6 +36,8 @@ ASKING_WORDS = frozenset(
         "generated",
         "generates",
         "hold",  # "how much cash did it hold at year end": the verb of having; "held" stays ("shares held" is a row)
+        "spend",  # "how much did it spend on research": the verb of paying, not what the line item is called
+        "spent",
         "incur",  # "the costs it incurred"
         "incurred",
         "annual",  # "annual report", "annual revenue": the kind of period, read as a period

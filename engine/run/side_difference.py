@@ -44,6 +44,9 @@ def _line_item(cell: Cell) -> frozenset[str]:
     return frozenset(stems(cell.column if label_year(cell.label) else cell.label))
 
 
+MIXED_SCALE_DECIMALS = 3
+"""Decimals of a gap between figures printed in two scales, stated in the larger: "116.174 million" keeps the
+thousands the smaller one printed."""
 MIN_LEAD_WORDS = 3
 """Words two sentences must share before their numbers to say the same of each side: "sales were" is too little."""
 
@@ -103,10 +106,13 @@ def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) ->
         return [f"{high.label} is higher{what} ({high_cell.display()} against {low_cell.display()})"]
     if high_cell.scaled == low_cell.scaled:
         return [f"{high.label} and {low.label} are equal: {high_cell.display()}"]
-    scale = high_cell.scale if high_cell.scale == low_cell.scale else ""
+    # two scales ("$998 million" against "$881,826 thousand"): the gap in the larger, as an analyst states it
+    scale = max((high_cell.scale, low_cell.scale), key=lambda s: SCALE_FACTOR.get(s, 1.0))
     gap = (high_cell.scaled - low_cell.scaled) / SCALE_FACTOR.get(scale, 1.0)
     measure = f" {high_cell.measure}" if high_cell.measure and high_cell.measure == low_cell.measure else ""
     number = f"{gap:,.{decimals_of(high_cell, low_cell)}f}"
+    if high_cell.scale != low_cell.scale:
+        number = f"{gap:,.{MIXED_SCALE_DECIMALS}f}".rstrip("0").rstrip(".")
     if high_cell.unit == "%":
         shown = f"{number} percentage points"
     else:

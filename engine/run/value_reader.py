@@ -178,12 +178,25 @@ def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionP
     Heron 2"), the question's own otherwise."""
     if part is None:
         keywords = list(state.parsed.keywords)
+        if side is not None and side.doc_id:  # a document's name says whose figure it is, never what the row is called
+            keywords = _without_names(keywords, [s.label for s in state.parsed.sides])
         if side is not None and period_change(state.parsed.original_question):  # each period's value of the metric
             keywords = [k for k in map(without_change_words, keywords) if k]
         return _side_content(state, side), keywords
     subject = f" of the {side.label}" if side is not None and side.doc_id is None else ""
     periods = " ".join(p for p in re.findall(rf"\b(?:FY\s?)?{YEAR}\b", _content(state)))
     return f"What is the {part.text}{subject} {periods}".strip() + "?", list(part.keywords)
+
+
+def _without_names(keywords: list[str], names: list[str]) -> list[str]:
+    """``keywords`` with the documents' side names taken out ("Kestrel Air in 2031" -> "2031"), empty ones dropped."""
+    out = []
+    for keyword in keywords:
+        for name in names:
+            keyword = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", keyword, flags=re.I)
+        if stems(keyword) or periods_in(keyword):
+            out.append(" ".join(keyword.split()))
+    return out
 
 
 def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:

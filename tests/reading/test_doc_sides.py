@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.reading.doc_sides import aspect_of, candidate_phrases, identity, map_sides
+from engine.reading.doc_sides import aspect_of, candidate_phrases, identity, map_sides, plain_names
 
 ANNUAL_2018 = identity(
     "a",
@@ -104,3 +104,13 @@ def test_a_company_named_by_its_file_name_names_its_document_and_cover_lines_nev
     assert [s.label for s in both] == ["Acme", "Zenith"]
     # a word both file names share ("2031", "10K") names neither document
     assert all(not s.phrases for s in map_sides("What did the 10K report in total?", [acme, zenith]))
+
+
+def test_a_plain_name_one_document_uses_throughout_names_its_side() -> None:
+    docs = [
+        identity("k", "KESTRELAIR_2031_10K.pdf", ["Kestrel Air annual report", "Kestrel Air flights grew. Kestrel Air"]),
+        identity("p", "HARBOURCO_2030_10K.pdf", ["Harbour Co annual report", "Pelican sellers use Pelican. Pelican"]),
+    ]  # fmt: skip
+    sides = map_sides("Who spent more on fuel - Kestrel Air in 2031 or Pelican in 2030?", docs)
+    assert [(s.doc_id, s.label) for s in sides] == [("k", "Kestrel Air"), ("p", "Pelican")]
+    assert plain_names("Compare the Fuel costs of Kestrel Air with Pelican.") == ["Fuel", "Kestrel Air", "Pelican"]

@@ -27,3 +27,8 @@ def test_the_bound_cover_is_the_label_cover_of_every_label(question: str) -> Non
     found = [covers(label) for label in labels]
     assert found == [label_cover(spec, label, weights, None, qualifiers) for label in labels]
     assert any(found) and 0.0 in found, "labels that name the metric and labels that name none of it"
+
+
+def test_the_verb_of_paying_names_no_line_item() -> None:
+    spec = value_spec("How much did Kestrel spend on pilotage in 2031?", ["pilotage", "spend"], [])
+    assert len(spec.terms) == 1 and not any("spend" in term for term in spec.terms), spec.terms

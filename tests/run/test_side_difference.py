@@ -142,3 +142,22 @@ def test_two_sentences_saying_the_same_up_to_their_numbers_compare() -> None:
     assert _difference(found) == ["2041 is higher by 1.3 percentage points (9.5% against 8.2%)"]
     other = [found[0], said("2042", "For 2042, the ferry staff's yearly hiring was 8.2%, down from 9.5%.", "8.2%")]
     assert _difference(other) == [], "another measure before the number"
+
+
+def test_a_gap_between_two_scales_is_stated_in_the_larger() -> None:
+    def amount(label: str, raw: str, value: float, scale: str) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+        cell = Cell(chunk_id=f"d{label}:p3:b1", doc_id=f"d{label}", page=3, label="Fuel costs", column="2031",
+                    raw=raw, value=value, scale=scale, unit="$", periods=(), quote=raw, is_row=True)  # fmt: skip
+        return (ComparisonSide(label=label, query=label), None), ValueAnswer(
+            statement=raw, cells=(cell,), label_cover=1.0, period_ok=True
+        )
+
+    found = [amount("Kestrel", "998", 998.0, "million"), amount("Pelican", "881,826", 881826.0, "thousand")]
+    assert _difference(found)[0].startswith("Kestrel is higher by $116.174 million"), _difference(found)
+
+
+def test_a_document_side_s_name_is_no_word_of_the_line_item() -> None:
+    from engine.run.value_reader import _without_names
+
+    keywords = ["Kestrel Air in 2031", "Pelican", "fuel costs", "2030"]
+    assert _without_names(keywords, ["Kestrel Air", "Pelican"]) == ["in 2031", "fuel costs", "2030"]
