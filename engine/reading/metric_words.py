@@ -86,7 +86,14 @@ _SHARE_FRAME = re.compile(
 says what kind of number answers, not what is measured; "the market share" names a metric and keeps it."""
 
 
+_EXISTS = re.compile(r"\b(?:in|into)\s+(?P<noun>place|effect|force|existence)\b", re.I)
+"""A phrase saying that something exists or applies ("agreements in place", "the policy in effect"): what it says of
+the thing, not a word of its name."""
+
+
 def frame_words(question: str) -> set[str]:
-    """The stems of the share frame ``question`` opens with (``_SHARE_FRAME``), else none."""
+    """The stems of the share frame ``question`` opens with (``_SHARE_FRAME``) and of any phrase saying that what it
+    asks about exists (``_EXISTS``)."""
     found = _SHARE_FRAME.match(question)
-    return stems(found.group("kind") or found.group("unit")) if found else set()
+    share = stems(found.group("kind") or found.group("unit")) if found else set()
+    return share | {w for m in _EXISTS.finditer(question) for w in stems(m.group("noun"))}

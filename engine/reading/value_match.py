@@ -112,6 +112,12 @@ class ValueMatch:
     """Share of the label's words the metric's names use ("Deferred revenue" for "revenue": 0.5)."""
 
 
+def _dropped_parts(stem: str, drop: set[str]) -> bool:
+    """A hyphenated word all of whose parts are dropped words ("year-end" of "year" and "end")."""
+    parts = [p for p in stem.split("-") if p]
+    return len(parts) > 1 and all(stems(p) <= drop for p in parts)
+
+
 def value_spec(
     question: str, keywords: Sequence[str], alternatives: Sequence[str], entity_words: Sequence[str] = ()
 ) -> ValueSpec:
@@ -127,7 +133,8 @@ def value_spec(
     for keyword in keywords:
         if MOVED.fullmatch(keyword.strip()) or re.sub(r"\W", "", keyword).lower() in joined:
             continue  # a name written apart that a file name runs together ("Best Buy", "BESTBUY_2031_10K"): who
-        kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s))
+        kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s)
+                         and not _dropped_parts(s, drop))  # fmt: skip
         if kept and kept not in terms:
             terms.append(kept)
     alts = [frozenset(stems(a)) for a in alternatives if stems(a)]

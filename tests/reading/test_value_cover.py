@@ -32,3 +32,11 @@ def test_the_bound_cover_is_the_label_cover_of_every_label(question: str) -> Non
 def test_the_verb_of_paying_names_no_line_item() -> None:
     spec = value_spec("How much did Kestrel spend on pilotage in 2031?", ["pilotage", "spend"], [])
     assert len(spec.terms) == 1 and not any("spend" in term for term in spec.terms), spec.terms
+
+
+def test_words_saying_a_thing_exists_or_when_are_no_words_of_its_name() -> None:
+    spec = value_spec(
+        "How many ferry leases were in place at year-end 2031?", ["ferry leases", "place", "year-end", "2031"], []
+    )
+    assert len(spec.terms) == 1, spec.terms
+    assert not any(w in term for term in spec.terms for w in ("plac", "year-end")), spec.terms
