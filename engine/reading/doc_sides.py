@@ -305,14 +305,17 @@ def map_sides(question: str, docs: Sequence[DocIdentity]) -> list[DocSide]:
     if len(docs) < 2:
         return []
     assigned: dict[str, list[tuple[str, float]]] = {d.doc_id: [] for d in docs}
-    phrases = list(dict.fromkeys([*candidate_phrases(question), *file_name_words(question, docs),
-                                  *names_in_question(question, docs), *plain_names(question)]))  # fmt: skip
+    named = [*candidate_phrases(question), *file_name_words(question, docs), *names_in_question(question, docs)]
+    plain = [p for p in plain_names(question) if p not in named]
+    phrases = list(dict.fromkeys([*named, *plain]))
     for phrase in phrases:
         if is_name(phrase) and _embedded_marker(phrase):
             continue  # "OpenAPI 2.0" goes where "2.0" goes (below)
         scores = phrase_scores(phrase, docs)
         ranked = sorted(range(len(docs)), key=lambda i: -scores[i])
         best, second = scores[ranked[0]], scores[ranked[1]]
+        if phrase in plain and not any(_contains(docs[ranked[0]].title_text, f) for f in _forms(phrase)):
+            continue  # a plain word names a document its title page names so ("Pelican, Inc."), not a topic
         if best >= 0.75 and best >= 1.5 * second + 0.2:
             assigned[docs[ranked[0]].doc_id].append((phrase, best))
     for phrase in phrases:  # a name with a version or period in it follows that marker

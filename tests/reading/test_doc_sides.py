@@ -114,3 +114,13 @@ def test_a_plain_name_one_document_uses_throughout_names_its_side() -> None:
     sides = map_sides("Who spent more on fuel - Kestrel Air in 2031 or Pelican in 2030?", docs)
     assert [(s.doc_id, s.label) for s in sides] == [("k", "Kestrel Air"), ("p", "Pelican")]
     assert plain_names("Compare the Fuel costs of Kestrel Air with Pelican.") == ["Fuel", "Kestrel Air", "Pelican"]
+
+
+def test_a_plain_word_only_the_body_of_a_document_uses_names_no_side() -> None:
+    cover = "FORM 10-K ANNUAL REPORT Kestrel Air " + "notes " * 600
+    docs = [
+        identity("k", "kestrel_2031_10k.pdf", [cover, "The Coastal plants were sold. Coastal Coastal Coastal"]),
+        identity("r", "kestrel_2031q4_release.pdf", ["FOR IMMEDIATE RELEASE Kestrel Air fourth-quarter results"]),
+    ]  # fmt: skip
+    sides = map_sides("What did the 10-K say about the sale of the Coastal plants, and the release?", docs)
+    assert "Coastal" not in [s.label for s in sides]
