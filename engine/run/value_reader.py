@@ -39,7 +39,7 @@ from engine.reading.value_answer import (
     counted_things,
 )
 from engine.run.evidence import RunState
-from engine.run.side_difference import Pair, difference, exact, one_sentence, same_line_item
+from engine.run.side_difference import Pair, difference, exact, one_sentence, parallel_sentences, same_line_item
 from engine.run.value_checks import holds
 from engine.run.value_pages import value_cells
 
@@ -238,8 +238,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
             candidates.append(((side, part), value))
             if explicit or _strict_ok(value):
                 found.append(((side, part), value))
-    if compares and len(found) < len(candidates) == len(pairs) > 1 and same_line_item(candidates):
-        found = candidates
+    if compares and len(found) < len(candidates) == len(pairs) > 1 and _alike(candidates):
+        found = candidates  # each side's figure of one measure: the same row, or sentences saying the same of each
     if _one_cell_for_all_sides(found):
         found = []  # two things compared cannot both be one figure: it is neither's own (a total, a shared row)
     if not found:
@@ -256,6 +256,10 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
 def _verdict(threshold: Threshold, found: list[tuple[Pair, ValueAnswer]]) -> bool | None:
     """Whether the one value read compares with the question's number as asked; None when it cannot be compared."""
     return meets(threshold, found[0][1].cells[0]) if len(found) == 1 == len(found[0][1].cells) else None
+
+
+def _alike(found: list[tuple[Pair, ValueAnswer]]) -> bool:
+    return same_line_item(found) or parallel_sentences(found) or one_sentence(found)
 
 
 def _one_cell_for_all_sides(found: list[tuple[Pair, ValueAnswer]]) -> bool:

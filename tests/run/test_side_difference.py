@@ -161,3 +161,14 @@ def test_a_document_side_s_name_is_no_word_of_the_line_item() -> None:
 
     keywords = ["Kestrel Air in 2031", "Pelican", "fuel costs", "2030"]
     assert _without_names(keywords, ["Kestrel Air", "Pelican"]) == ["in 2031", "fuel costs", "2030"]
+
+
+def test_sides_read_from_sentences_saying_the_same_are_alike_enough_to_state() -> None:
+    from engine.run.value_reader import _alike
+
+    found = [
+        _said("Harbour", "In 2031 the Harbour unit made about 76% of sales.", 76.0),
+        _said("Inland", "In 2031 the Inland unit made about 24% of sales.", 24.0),
+    ]
+    assert _alike(found)
+    assert not _alike([found[0], _said("Inland", "In 2031 the Inland unit cut about 24% of its staff.", 24.0)])
