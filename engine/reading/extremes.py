@@ -21,12 +21,17 @@ from engine.reading.table_values import TOTAL_ROW, Cell
 Direction = Literal["max", "min", "best", "worst"]
 
 _DIRECTIONS: tuple[tuple[str, Direction], ...] = (
-    (r"highest|largest|greatest|biggest|most|maximum|longest|higher|larger|greater|bigger|more", "max"),
+    (
+        r"highest|largest|greatest|biggest|most(?!\s+(?:recent|recently|current)\b)|maximum|longest|higher|larger|greater"
+        r"|bigger|more(?!\s+(?:recent|recently|current)\b)",
+        "max",
+    ),
     (r"lowest|smallest|least|fewest|minimum|shortest|lower|smaller|less|fewer", "min"),
     (r"best|better|outperforms?", "best"),
     (r"worst|worse|underperforms?", "worst"),
 )
-"""General English superlatives and comparatives, by the direction they pick. "best" and "worst" pick by
+"""General English superlatives and comparatives, by the direction they pick ("most recent" and "more current"
+say when, not how much). "best" and "worst" pick by
 the measure's orientation (``lower_is_better``); the others pick the number itself ("the highest error" is
 the largest error)."""
 _SUPERLATIVE = re.compile(r"(?<!\bat )(?<!\bno )\b(?:" + "|".join(p for p, _ in _DIRECTIONS) + r")\b", re.I)

@@ -87,6 +87,8 @@ def with_extreme(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvide
     option = pick_option(ask, question, tables)
     if option is not None:  # "among A, B and C, which ...": the options' rows, the extreme of their values
         return _answered(answer, option_statement(option, ask), [c for _, c in option.among])
+    if ask.comparative and any(side.doc_id for side in state.parsed.sides):
+        return answer  # "which had more, A or B?" over two documents: each document's value, not one table's extreme
     summed = None if ask.comparative and len(state.parsed.sides) > 1 else _line_item_pick(ask, answer, state)
     if summed is not None:  # a kind of line item a statement's total sums ("which had more, A or B?" compares sides)
         return _answered(answer, section_statement(summed, ask), [summed.cell])

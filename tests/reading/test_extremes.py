@@ -241,3 +241,10 @@ def test_a_total_row_and_a_currency_sign_on_the_first_row_only_do_not_stop_a_pic
 def test_the_asked_kind_is_the_noun_phrase_after_which(question: str, asked: tuple[str, ...]) -> None:
     ask = extreme_ask(question)
     assert ask is not None and ask.asked == asked
+
+
+def test_most_recent_says_when_not_how_much() -> None:
+    ask = extreme_ask("In the most recent quarter, which ferry carried more cars, Blue or Red?")
+    assert ask is not None and ask.comparative and ask.measure[:1] == ("cars",), ask
+    assert extreme_ask("Which is the most recent survey?") is None
+    assert extreme_ask("Which route had the most sailings?").measure == ("sailings",)
