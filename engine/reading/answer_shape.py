@@ -56,8 +56,12 @@ _CAUSAL = re.compile(
 
 _DOCUMENT_PART = r"(?:section|subsection|chapter|part|appendix|annex|heading|tutorial|lesson|note|item|exhibit)s?"
 """The parts documents are divided into ("Section 5.4", "Note 16", "Item 7A", "Tutorial 9")."""
+_COURSE_PART = r"(?:unit|module|lecture|session|week|topic)s?"
+"""The parts a course or a training is divided into ("Unit 9", "Module 3"): a where-question's part only with a
+verb of covering after it ("Which unit covers ..."; "Which unit is the depth in?" asks a unit of measure)."""
 WHERE_QUESTION = re.compile(
     rf"^\s*(?:in\s+)?(?:which|what)\s+{_DOCUMENT_PART}\b"
+    rf"|^\s*(?:in\s+)?(?:which|what)\s+{_COURSE_PART}\s+(?:best\s+|mainly\s+)?(?:discuss|describ|explain|cover|introduc|teach|address)\w*\b"
     r"|^\s*(?:on\s+)?(?:which|what)\s+pages?\b"
     r"|^\s*where\b(?=.*\b(?:discuss|describ|explain|mention|show|present|cover|defin|list|report)\w*\b)",
     re.IGNORECASE,
@@ -71,7 +75,7 @@ _LOCATING_VERB = (
 )
 _WHERE_TOPIC = (
     re.compile(
-        rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:{_DOCUMENT_PART}|pages?)\s+(?:(?:of|to|in)\s+[^?]*?\s+)?"
+        rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:{_DOCUMENT_PART}|{_COURSE_PART}|pages?)\s+(?:(?:of|to|in)\s+[^?]*?\s+)?"
         rf"(?:best\s+|mainly\s+)?{_LOCATING_VERB}\s+(?:with\s+|about\s+|on\s+)?(?P<topic>[^?]+)",
         re.I,
     ),

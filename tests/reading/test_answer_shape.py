@@ -164,3 +164,9 @@ def test_the_sentence_naming_the_kind_in_its_own_words_gains() -> None:
     under_title = "Each run took about four hours on the cluster."
     assert shape_bonus(named, "kind", "solver") == KIND_BONUS
     assert shape_bonus(under_title, "kind", "solver", title="Solver") == 0.0
+
+
+def test_a_course_part_asked_with_a_verb_of_covering_is_a_where_question() -> None:
+    assert where_topic("Which unit covers tide tables and chart datums?") == "tide tables and chart datums"
+    assert where_topic("Which module explains knot tying?") == "knot tying"
+    assert where_topic("Which unit is the water depth measured in?") is None, "a unit of measure"
