@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS, split_sentences
-from engine.reading.periods import Period, periods_in, span_headers
+from engine.reading.periods import Period, periods_in
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
 _UNSPLIT = re.compile(rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$")
@@ -42,40 +42,6 @@ def period_led_columns(header: list[str], values: int) -> list[str] | None:
         return None
     columns = [f"{lead} {name}" for name in names][:values]
     return columns + [""] * (values - len(columns))
-
-
-MAX_GROUP_WORDS = 6
-"""A measure group's name is a short header ("Fare Mix Summary", "Operating income"); a longer cell is a
-caption or a sentence the header line ran into."""
-
-
-def measure_groups(upper: list[str] | None, header: list[str]) -> list[str] | None:
-    """The columns of a header of periods printed under a header row that names measures, each over the same number
-    of them ("Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"): each period column becomes its
-    measure's column in that period ("Operating income 2023"), left to right; else None.
-
-    Without the measure, the two "2023" columns are one period printed twice and neither tells which figure is the
-    operating income. Every cell of the upper row must be a measure, and the measures must split the periods
-    evenly, two or more to each, and name no period or span of their own (spans over periods are read by
-    ``periods.with_spans``). An upper row with a cell more or less (a label column's header, a group name the text
-    layer set on a line of its own) is left alone: without the cells' positions, which group is over which period
-    is a guess."""
-    if not upper:
-        return None
-    lead = header[0].strip() if header and not periods_in(header[0]) else None
-    periods = [c.strip() for c in (header[1:] if lead is not None else header) if c.strip()]
-    if len(periods) < 4 or not all(periods_in(c) for c in periods):
-        return None
-    groups = [c.strip() for c in upper if c.strip()]
-    if not 2 <= len(groups) <= len(periods) // 2 or len(periods) % len(groups) or not all(map(_measure_name, groups)):
-        return None
-    per = len(periods) // len(groups)
-    columns = [f"{groups[n // per]} {period}" for n, period in enumerate(periods)]
-    return [lead, *columns] if lead is not None else columns
-
-
-def _measure_name(cell: str) -> bool:
-    return len(cell.split()) <= MAX_GROUP_WORDS and not re.search(r"\d", cell) and not span_headers(cell)
 
 
 _FOOTNOTE = re.compile(f"{FOOTNOTE_MARK}$")
@@ -257,15 +223,18 @@ def read_under(heading: str, label: str) -> bool:
     )
 
 
-_NAME_WORD = re.compile(r"[A-Z][\w.+/-]*|[a-z]+[A-Z0-9][\w.+/-]*")
-"""A column name written as one word: capitalised, or with a capital or a digit inside ("KestrelNet", "HB7", "iOS")."""
+_NAME_WORD = re.compile(r"[A-Z][\w.+/→-]*|[a-z]+[A-Z0-9][\w.+/→-]*")
+"""A column name written as one word: capitalised, or with a capital or a digit inside ("KestrelNet", "HB7", "iOS"),
+or a direction between two such ("En→Fr")."""
+_ARROW_APART = re.compile(r"\s+(→)")
+"""An arrow set apart from the name before it ("Fr →Es"): a direction's name is both ends."""
 
 
 def name_line(line: str) -> list[str] | None:
     """The one-word column names of a line printed over a table's rows without cell breaks ("Kestrel Osprey
     Heron-2"), else None: three to fifteen names and nothing else (no connective, no sentence). Two capitalised
     words are as often one name ("North Sound", a group of rows) as two columns."""
-    words = line.split()
+    words = _ARROW_APART.sub(r"\1", line).split()  # "Fr →Es" is one direction's name
     if not 3 <= len(words) <= 15 or any(w.lower() in STOPWORDS or not _NAME_WORD.fullmatch(w) for w in words):
         return None
     return words
@@ -373,3 +342,13 @@ def title_of(line: str) -> str | None:
         return last
     heading = text[:1].isupper() and not text.endswith(".") and 2 <= len(text.split()) <= 16
     return text if heading else ""
+
+
+def value_columns(state: TableState) -> int:
+    """How many value columns the table being read has: its header's period columns, else its one-word column
+    names ("Model | Recall Precision F1", ``name_line``); else the years read above it; 0 when no table is read."""
+    if state.header is not None:
+        periods = sum(1 for c in state.header[1:] if periods_in(c))
+        names = name_line(" ".join(state.header[1:])) if not periods else None
+        return len(names) if names else periods
+    return len(state.years or [])

@@ -20,6 +20,7 @@ from engine.documents.text import normalize_space, stems
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
+from engine.reading.table_groups import measure_groups, named_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     PER_SHARE_LABEL,
@@ -28,7 +29,6 @@ from engine.reading.table_rows import (
     dated_years,
     footnoted,
     label_year,
-    measure_groups,
     measure_headings,
     name_line,
     peeled,
@@ -40,6 +40,7 @@ from engine.reading.table_rows import (
     split_run_together,
     title_of,
     unsplit_row,
+    value_columns,
     value_offset,
     word_columns,
     wrapped_change_columns,
@@ -229,7 +230,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             state.title = state.caption = ""
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in lines:
-            line = unsplit_row(line, _value_columns(state)) or line if not has_rows(line) else line
+            line = unsplit_row(line, value_columns(state)) or line if not has_rows(line) else line
             state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
                 cells += _read_row(item, line, state)
@@ -240,16 +241,6 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
                 state.above, state.names = None, name_line(line) if item.kind != "heading" else None
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
     return cells
-
-
-def _value_columns(state: TableState) -> int:
-    """How many value columns the table being read has: its header's period columns, else its one-word column
-    names ("Model | Recall Precision F1", ``name_line``); else the years read above it; 0 when no table is read."""
-    if state.header is not None:
-        periods = sum(1 for c in state.header[1:] if periods_in(c))
-        names = name_line(" ".join(state.header[1:])) if not periods else None
-        return len(names) if names else periods
-    return len(state.years or [])
 
 
 def _read_caption(line: str, state: TableState) -> None:
@@ -289,15 +280,18 @@ def _note_spans(spans: list[str], state: TableState) -> None:
 def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     row = row_cells(line)
     if _is_header(row):
-        continued = not state.in_rows and state.above is not None and not any(periods_in(c) for c in row)
-        if continued and _value_columns(state) > len(row) - 1:
+        # "Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"; "Lakes | Rivers" over "P R P R"
+        measured = measure_groups(state.above, row) or named_groups(state.above, row)
+        continued = (
+            not measured and not state.in_rows and state.above is not None and not any(periods_in(c) for c in row)
+        )
+        if continued and value_columns(state) > len(row) - 1:
             return []  # the header's second line ("Salary and | Fees" under five names): the columns stay named
         if state.in_rows:
             state.spans = None  # a new table's header
         _note_spans(span_headers(line), state)
         # a caption read since the last rows still speaks for this header ("(Percent of net sales)" above it)
         state.percent = percent_caption(row[0]) or (state.percent and not state.in_rows)
-        measured = measure_groups(state.above, row)  # "Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"
         if measured is None and all(periods_in(c) for c in row):  # every cell a period: period groups, no label
             state.groups = row
         elif state.in_rows or not state.groups or measured:
@@ -311,7 +305,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
         state.served = state.served and not new_table
         return []
     state.above, state.served = None, True
-    columns_known = _value_columns(state)  # the header's columns, else the years the lines above name
+    columns_known = value_columns(state)  # the header's columns, else the years the lines above name
     row = peeled(row, columns_known) if state.names or columns_known else row
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))

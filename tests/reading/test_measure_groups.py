@@ -8,7 +8,7 @@ from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period
 from engine.reading.question import extract_keywords
-from engine.reading.table_rows import measure_groups
+from engine.reading.table_groups import measure_groups
 from engine.reading.table_values import table_cells
 from engine.reading.value_cover import qualifier_terms
 from engine.reading.value_match import rank_cells, value_spec
@@ -145,3 +145,21 @@ def test_parts_measured_under_two_headings_take_the_measure_their_heading_names(
 
 def test_line_items_under_a_class_heading_keep_their_own_columns():
     assert {c.column for c in table_cells([CLASSES])} == {"2041", "2040"}
+
+
+def test_names_run_into_one_cell_under_groups_are_each_their_group_s() -> None:
+    from engine.reading.table_groups import named_groups
+
+    upper = ["Route", "North →Bay", "South →Bay"]
+    assert named_groups(upper, ["Leg", "Out →In Back →In Out →In Back →In"]) == [
+        "Leg", "North →Bay Out→In", "North →Bay Back→In", "South →Bay Out→In", "South →Bay Back→In",
+    ]  # fmt: skip
+    assert named_groups(upper, ["Leg", "Out →In Back →In Out →In"]) is None, "three names do not split in two"
+    assert named_groups(["Route", "North"], ["Leg", "Out In"]) is None, "one group is no grouping"
+    rows = [
+        item(
+            "Route | North →Bay | South →Bay\nLeg | Out →In Back →In Out →In Back →In\nFerry A | 12.5 | 13.0 | 9.5 | 8.0"
+        )
+    ]
+    read = {(c.label, c.column): c.raw for c in table_cells(rows)}
+    assert read[("Ferry A", "South →Bay Out→In")] == "9.5", read

@@ -1,0 +1,59 @@
+"""Header rows over groups of columns: an upper row naming each group ("Net sales | Operating income", "Europarl |
+Lakes | Rivers") over a lower row whose columns repeat under each group ("2023 | 2022 | 2023 | 2022", "P R P R").
+Each lower column is named with its group, left to right. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from engine.reading.periods import periods_in, span_headers
+from engine.reading.table_rows import name_line
+
+MAX_GROUP_WORDS = 6
+"""A measure group's name is a short header ("Fare Mix Summary", "Operating income"); a longer cell is a
+caption or a sentence the header line ran into."""
+
+
+def measure_groups(upper: list[str] | None, header: list[str]) -> list[str] | None:
+    """The columns of a header of periods printed under a header row that names measures, each over the same number
+    of them ("Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"): each period column becomes its
+    measure's column in that period ("Operating income 2023"), left to right; else None.
+
+    Without the measure, the two "2023" columns are one period printed twice and neither tells which figure is the
+    operating income. Every cell of the upper row must be a measure, and the measures must split the periods
+    evenly, two or more to each, and name no period or span of their own (spans over periods are read by
+    ``periods.with_spans``). An upper row with a cell more or less (a label column's header, a group name the text
+    layer set on a line of its own) is left alone: without the cells' positions, which group is over which period
+    is a guess."""
+    if not upper:
+        return None
+    lead = header[0].strip() if header and not periods_in(header[0]) else None
+    periods = [c.strip() for c in (header[1:] if lead is not None else header) if c.strip()]
+    if len(periods) < 4 or not all(periods_in(c) for c in periods):
+        return None
+    groups = [c.strip() for c in upper if c.strip()]
+    if not 2 <= len(groups) <= len(periods) // 2 or len(periods) % len(groups) or not all(map(_measure_name, groups)):
+        return None
+    per = len(periods) // len(groups)
+    columns = [f"{groups[n // per]} {period}" for n, period in enumerate(periods)]
+    return [lead, *columns] if lead is not None else columns
+
+
+def _measure_name(cell: str) -> bool:
+    return len(cell.split()) <= MAX_GROUP_WORDS and not re.search(r"\d", cell) and not span_headers(cell)
+
+
+def named_groups(upper: list[str] | None, header: list[str]) -> list[str] | None:
+    """The columns of a header line of names run into one cell ("Direction | Fr→Es En→Es De→Fr En→Fr") under an
+    upper row with a label cell and one group per cell ("Set | Lakes | Rivers"): the names split evenly among the
+    groups, two or more to each, and each becomes its group's ("Lakes Fr→Es"); else None. Only names the lower
+    line prints without cell breaks (``table_rows.name_line``) are split so: cells the table finder kept apart
+    are read as the columns they are."""
+    if not upper or len(upper) < 3 or len(header) != 2:
+        return None
+    groups = [c.strip() for c in upper[1:]]
+    names = name_line(header[1])
+    if not names or len(names) < 2 * len(groups) or len(names) % len(groups) or not all(map(_measure_name, groups)):
+        return None
+    per = len(names) // len(groups)
+    return [header[0], *(f"{groups[n // per]} {name}" for n, name in enumerate(names))]
