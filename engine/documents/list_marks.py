@@ -81,17 +81,36 @@ def introduces_list(lead: Passage, after: Sequence[Passage]) -> bool:
     """Whether a short paragraph of one sentence, right before two list items of its section, introduces them as a
     colon would ("You can help the pump last longer." over "• Flush it monthly.", "• Keep the intake clear.").
     One that counts its items ("We run three checks.") needs only the first right after it: the first item's own
-    paragraphs may come before the second."""
+    paragraphs may come before the second. A paragraph of any length does when one of its sentences points at
+    what follows ("We propose the following checks for a pump.")."""
     text = lead.text.strip()
     needed = 1 if counted_items(text) else 2
+    items_after = len(after) >= needed and all(
+        b.kind == "list_item" and b.section_path == lead.section_path for b in after[:needed]
+    )
+    if lead.kind != "text" or not items_after:
+        return False
+    if points_ahead(text):
+        return True
     return (
-        lead.kind == "text"
-        and text.endswith(".")
+        text.endswith(".")
         and len(text.split()) <= MAX_LEAD_WORDS
         and len(_without_run_in_heading(split_sentences(text))) == 1
-        and len(after) >= needed
-        and all(b.kind == "list_item" and b.section_path == lead.section_path for b in after[:needed])
     )
+
+
+_POINTS_AHEAD = re.compile(
+    r"\bthe following\s+(?!(?:years?|days?|weeks?|months?|quarters?|mornings?|evenings?|seasons?|tables?|figures?"
+    r"|schedules?|examples?|sections?|chapters?|pages?)\b)[a-z][\w-]*",
+    re.I,
+)
+"""A sentence naming "the following" things without a colon ("We suggest the following checks can be used"): what
+comes after it, unless the following is a time ("the following year") or a table, figure or part of the text."""
+
+
+def points_ahead(text: str) -> bool:
+    """Whether a passage names "the following" things it does not print itself (``_POINTS_AHEAD``)."""
+    return bool(_POINTS_AHEAD.search(text))
 
 
 def sibling_of(lead: str, item: str) -> bool:

@@ -17,7 +17,14 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, counted_items, introduces_list, resumes_list, sibling_of
+from engine.documents.list_marks import (
+    ITEM_MARK,
+    counted_items,
+    introduces_list,
+    points_ahead,
+    resumes_list,
+    sibling_of,
+)
 from engine.documents.text import (
     COUNT_THEN,
     count_value,
@@ -69,7 +76,8 @@ def list_leads(units: Sequence[Unit]) -> set[int]:
     for unit in units:
         if is_lead(unit.text):
             leads.add(id(unit))
-        elif normalize_space(unit.item.text) == unit.text:  # a sentence inside a paragraph introduces nothing
+        elif normalize_space(unit.item.text) == unit.text or points_ahead(unit.text):
+            # a sentence inside a paragraph introduces nothing, unless it points at the following things
             doc, page, block = block_position(unit)
             after = [passages[k] for k in ((doc, page, block + 1), (doc, page, block + 2)) if k in passages]
             if introduces_list(unit.item, after):

@@ -72,3 +72,12 @@ def test_a_lead_counts_the_first_enumeration_it_states_not_a_quantity() -> None:
 
     assert counted_items("Of 64 survey flights, we ran three safety checks.") == 3  # 64 is a quantity
     assert counted_items("We ran the checks once.") == 0
+
+
+def test_a_paragraph_naming_the_following_things_introduces_the_items_after_it() -> None:
+    items = [P("• Flush the pump monthly.", "list_item"), P("• Keep the intake clear.", "list_item")]
+    para = P("Pumps wear out. We propose the following habits to keep them running. Some matter more than others.")
+    assert introduces_list(para, items)
+    later = P("Pumps wear out. In the following year the yard replaced them all. Some lasted longer than others.")
+    assert not introduces_list(later, items), "'the following year' is a time, not what comes next"
+    assert not introduces_list(para, items[:1]), "two items at least"

@@ -69,3 +69,26 @@ def test_of_two_inline_lists_the_one_naming_the_listed_subject_leads() -> None:
         "The crews serviced three pump models: Kestrel, Osprey, and Heron.",
     )
     assert "Kestrel" in text and "Heron" in text and "North" not in text, text
+
+
+def test_a_sentence_naming_the_following_things_inside_a_paragraph_leads_the_items_after_it() -> None:
+    from engine.contracts import AnswerWithEvidence, EvidenceItem, TaskRequest
+    from engine.llm.offline import OfflineBackend
+    from engine.reading.question import parse_question
+
+    passages = [
+        ("Pumps wear out. We propose the following habits to keep pumps running. Some matter more.", "text", 2),
+        ("• Flushing. Flush the pump monthly.", "list_item", 2),
+        ("• Clearing. Keep the intake clear of weed.", "list_item", 2),
+        ("• Resting. Let the pump rest for an hour a day.", "list_item", 2),
+        ("• Open problems: the authors propose no habits that keep every pump running.", "list_item", 9),
+    ]
+    evidence = tuple(
+        EvidenceItem(chunk_id=f"d:p{page}:b{n}", doc_id="d", file_name="notes.pdf", page=page, text=text, kind=kind)
+        for n, (text, kind, page) in enumerate(passages)
+    )
+    question = "What habits do the authors propose to keep pumps running?"
+    request = TaskRequest(question=question, parsed=parse_question(question), evidence=evidence)
+    text = OfflineBackend().run("answer", request, AnswerWithEvidence).value.text
+    assert "Flushing" in text and "Clearing" in text and "Resting" in text, text
+    assert "We propose the following habits" in text and "Open problems" not in text, "the lead's own items"
