@@ -236,7 +236,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
     growth = _growth(text, asked.group("rest") if asked else text, standard)
-    basis = _BASED_ON.search(text) if asked is None else None
+    basis = (_BASED_ON.search(text) or _HAS_METRIC.search(text)) if asked is None else None
     metric = asked.group("rest") if asked else basis.group("metric") if basis else None
     if growth is not None or standard is None or quotient or metric is None:
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
@@ -249,6 +249,13 @@ _BASED_ON = re.compile(
 )
 """A judgement asked of a metric ("Is the harbour's liquidity sound, based on its current ratio for 2031?"):
 the metric is computed and stated, and the judgement left to the reader."""
+_HAS_METRIC = re.compile(
+    r"^\s*(?:does|do|did|is|was)\b[^?]*?\b(?:have|has|had|show|shows|maintain|maintains)\s+(?:an?\s+)?"
+    r"(?P<metric>[^,;?]{2,60}?)(?=\s+(?:based on|in|for|as of|at|during)\b|\s*[?,;]|$)",
+    re.I,
+)
+"""A yes/no question whether a company has some level of a metric ("Did the harbour show a negative working capital
+for 2031?"): a metric with a textbook definition is computed and stated, the judgement left to the reader."""
 
 
 _RATIO_PARTS = re.compile(

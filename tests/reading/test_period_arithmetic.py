@@ -326,6 +326,14 @@ def test_a_judgement_based_on_a_standard_metric_computes_it_and_on_anything_else
     assert parse_formula("Is the harbour doing well based on its fleet?", standard_definition) is None
 
 
+def test_a_question_whether_a_company_has_a_level_of_a_standard_metric_computes_it() -> None:
+    from engine.reading.line_items import standard_definition
+
+    asked = parse_formula("Does the harbour show a positive working capital for 2031?", standard_definition)
+    assert asked is not None and asked.op == "-", asked
+    assert parse_formula("Does the harbour have a working crane in 2031?", standard_definition) is None
+
+
 @pytest.mark.parametrize("owner", ["Blue Ferry Co's", "the harbour's", "Acme's"])
 def test_whose_item_it_is_is_not_part_of_its_name(owner: str) -> None:
     from engine.reading.changes import asked_change
