@@ -240,13 +240,29 @@ def _spelled(item: EvidenceItem, sentence: str, periods: tuple[Period, ...]) -> 
 
 
 def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
-    """Every table cell and stated number of the given pages (each a page's chunks in reading order)."""
+    """Every table cell and stated number of the given pages (each a page's chunks in reading order). A list's
+    items are of the one period their lead names ("In 2041, the yard invested $2.6 billion, as follows:" over
+    "• $2.3 billion in the docks"), where they name none of their own."""
     cells: list[Cell] = []
     for items in pages:
         cells += table_cells(items)
+        lead: tuple[Period, ...] = ()
         for item in items:
-            cells += sentence_cells(item)
+            found = sentence_cells(item)
+            if item.kind == "list_item":
+                found = [c if c.periods or not lead else replace(c, periods=lead) for c in found]
+            else:
+                lead = _lead_period(item.text)
+            cells += found
     return cells
+
+
+def _lead_period(text: str) -> tuple[Period, ...]:
+    """The one period a passage ending in a list's lead names, else ()."""
+    sentences = split_sentences(text)
+    last = sentences[-1].rstrip() if sentences else ""
+    periods = periods_in(last) if last.endswith(":") else ()
+    return periods if len(periods) == 1 else ()
 
 
 _CLAUSE_BREAK = re.compile(r",\s*(?:while|whereas|but|compared with|against)\b|;\s*", re.I)

@@ -349,3 +349,16 @@ def test_each_figure_of_one_kind_in_a_clause_naming_one_period_is_that_period_s(
     assert found == {"6.2 million": [2041], "12%": [2041, 2040], "3.5 million": [2040]}
     dated = [item("Margins were 33% for the year ended December 31, 2041, against 27% for December 31, 2040.")]
     assert [[p.year for p in c.periods] for c in cells_in([dated])] == [[2041], [2040]], "a date's comma is no clause"
+
+
+def test_a_list_s_items_are_of_the_one_period_their_lead_names() -> None:
+    page = [
+        EvidenceItem(chunk_id="d:p4:b0", doc_id="d", file_name="f.pdf", page=4,
+                     text="Fleets grew. In 2031, the yard invested $2.6 billion, as follows:"),
+        EvidenceItem(chunk_id="d:p4:b1", doc_id="d", file_name="f.pdf", page=4, kind="list_item",
+                     text="• $2.3 billion in the docks; and"),
+        EvidenceItem(chunk_id="d:p4:b2", doc_id="d", file_name="f.pdf", page=4, kind="list_item",
+                     text="• $0.3 billion in 2030 orders."),
+    ]  # fmt: skip
+    found = {c.raw: [p.year for p in c.periods] for c in cells_in([page])}
+    assert found["$2.3 billion"] == [2031] and found["$0.3 billion"] == [2030], found
