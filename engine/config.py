@@ -70,6 +70,11 @@ class LibraryConfig(_Section):
     isolate_parsing: bool = Field(
         True, description="Read each PDF in a worker process with memory and time limits (where fork exists)."
     )
+    dense_after_keyword: bool = Field(
+        True,
+        description="The PDF worker builds the LSA once the keyword index is built (the first question waits "
+        "for that index only, and its process needs a core); off, both at once (the CLI's ingest waits for both).",
+    )
     max_parse_memory_mb: int = Field(
         2048, ge=256, description="Memory the PDF worker may use beyond what it inherits, in megabytes."
     )

@@ -389,22 +389,36 @@ def test_the_pdf_worker_builds_the_dense_index(library, library_dir, monkeypatch
     assert library.load(entry.doc_id).dense.search("dropout training", 3).hits
 
 
-def test_a_script_that_only_ingests_loads_no_question_machinery(tmp_path):
-    """``engine.ingest`` lives with the library: a fresh interpreter that ingests imports neither the API's
-    answering side nor the run (their imports would be paid before the ingest returns)."""
+def _run_script(tmp_path, ingest_line: str, after: str = "") -> str:
+    """The first stdout line of a fresh interpreter that ingests a 4-page PDF with ``ingest_line``, then prints
+    the pages and the loaded modules of the API's answering side and the run (after running ``after``)."""
     import subprocess
     import sys
 
     pdf = tmp_path / "notes.pdf"
     pdf.write_bytes(pdfs.pdf_with_outline())
     script = (
-        "import sys, engine\n"
+        "import sys, threading, engine\n"
         "from engine.config import EngineConfig, LibraryConfig\n"
         f"config = EngineConfig(library=LibraryConfig(path={str(tmp_path / 'lib')!r}))\n"
-        f"entry = engine.ingest(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config=config)\n"
-        "print(entry.total_pages, sorted(m for m in sys.modules if m.startswith(('engine.api', 'engine.run'))))\n"
+        f"entry = {ingest_line}(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config=config)\n"
+        f"{after}\n"
+        "print(entry.total_pages, sorted(m for m in sys.modules if m.startswith(('engine.api', 'engine.run')))[:2])\n"
     )
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split("\n")[0] == "4 []", out.stdout
+    return out.stdout.split("\n")[0]
+
+
+def test_a_script_that_only_ingests_loads_no_question_machinery(tmp_path):
+    """The library's ``ingest`` lives with the library: a fresh interpreter that ingests with it imports neither
+    the API's answering side nor the run (their imports would be paid before the ingest returns)."""
+    assert _run_script(tmp_path, "__import__('engine.library').library.ingest") == "4 []"
+
+
+def test_engine_ingest_imports_the_answering_side_while_the_worker_finishes(tmp_path):
+    """``engine.ingest`` in a script has the answering side imported by a thread started once the worker's pages
+    are read (the worker then finishes the parse alone, a core idle), so ``answer`` finds it loaded."""
+    wait = "[t.join() for t in threading.enumerate() if t.name == 'loupe-while-finishing']"
+    assert _run_script(tmp_path, "engine.ingest", wait) == "4 ['engine.api', 'engine.run']"

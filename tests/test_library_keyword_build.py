@@ -107,3 +107,53 @@ def test_the_background_build_places_the_workers_lsa_and_the_first_use_reads_it(
     assert index.dense.search("dropout training", 3).hits
     assert index.dense.search("attention heads", 3) is not None
     assert loads == [str(library_dir / entry.doc_id / "dense.npz")]
+
+
+def _noting_builds(tmp_path, monkeypatch):
+    """The keyword build made slow and both builds noting when they start and end (the worker's processes are
+    forked: they note in a file)."""
+    from engine.library import pdf_worker
+
+    tmp_path.mkdir()
+    order = tmp_path / "builds.txt"
+    real_keyword, real_lsa = pdf_worker._save_keyword, pdf_worker._save_lsa
+
+    def note(text):
+        with order.open("a") as out:
+            out.write(text + "\n")
+
+    def slow_keyword(*args):
+        note("keyword start")
+        time.sleep(0.5)
+        try:
+            return real_keyword(*args)
+        finally:
+            note("keyword end")
+
+    def noted_lsa(*args):
+        note("lsa start")
+        return real_lsa(*args)
+
+    monkeypatch.setattr(pdf_worker, "_save_keyword", slow_keyword)
+    monkeypatch.setattr(pdf_worker, "_save_lsa", noted_lsa)
+    return order
+
+
+def test_the_worker_builds_the_lsa_after_the_keyword_index(config, library_dir, tmp_path, monkeypatch):
+    """By default the LSA waits for the keyword index (the first question waits for that index only, and the
+    asking process needs the other core); ``dense_after_keyword`` off, both are built at once; either way the
+    entry gets both indexes."""
+    for after in (True, False):
+        folder = library_dir / str(after)
+        folder.mkdir()
+        library_config = config.library.model_copy(update={"dense_after_keyword": after, "path": str(folder)})
+        with monkeypatch.context() as patch:
+            order = _noting_builds(tmp_path / str(after), patch)
+            library = Library(config.model_copy(update={"library": library_config}))
+            entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+            library.wait_for_background()
+        noted = order.read_text().splitlines()
+        assert sorted(noted) == ["keyword end", "keyword start", "lsa start"]
+        assert (noted.index("lsa start") > noted.index("keyword end")) is after
+        assert (folder / entry.doc_id / "dense.npz").is_file()
+        assert (folder / entry.doc_id / "index" / "loupe-index.json").is_file()

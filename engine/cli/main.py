@@ -151,7 +151,10 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.library import open_library
 
     data, name = _read_pdf(args.file, config)
-    library = open_library(config)
+    # nothing is asked before both indexes are built: the worker builds them at once, on both cores
+    library = open_library(
+        config.model_copy(update={"library": config.library.model_copy(update={"dense_after_keyword": False})})
+    )
     watch = _WriteFailures()
     logging.getLogger("engine.library").addHandler(watch)
     try:

@@ -45,6 +45,11 @@ READ_START, READ_END = 0.1, 0.85
 """Share of the ingest progress bar the reading of pages covers."""
 PROBE = -1
 """The reader id of the probe's sampled pages (they come before the pages are read in order)."""
+WHILE_FINISHING: list[Callable[[], None]] = []
+"""Work the ingesting process may do once a worker's pages are read, while the worker alone makes the chunks,
+the outline and the parse's encoding: a core is idle then, and this process only waits. Each is run once per
+parse, in order, in a daemon thread; a failure is logged and ignored (``engine.ingest`` registers the import
+of the answering modules: a script that ingests usually asks next)."""
 
 
 class Handoff:
@@ -147,6 +152,8 @@ class _Watch:
     readers: dict[int, tuple[int, bool, float]] = field(default_factory=dict)  # pid -> page, ocr, since
     pages_started: int = 0
     last_message: float = 0.0
+    finishing: bool = False
+    """Every reader is done: the worker finishes the parse alone."""
 
     def __post_init__(self) -> None:
         self.last_message = self.started
@@ -258,6 +265,9 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
         elif kind == "reader-done":
             watch.readers.pop(message[1], None)
             watch.last_message = time.monotonic()
+            if not watch.finishing and not set(watch.readers) - {PROBE}:
+                watch.finishing = True
+                _while_finishing()
         elif kind == "done":
             return ReadResult(message[1], message[2])
         elif kind == "error":
@@ -269,6 +279,22 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
             raise DocumentError(
                 f"this PDF could not be read ({watch.where()} failed: {message[1]}); export it again and retry"
             )
+
+
+def _while_finishing() -> None:
+    """Start the ``WHILE_FINISHING`` work in a daemon thread (nothing to start when none is registered)."""
+    work = tuple(WHILE_FINISHING)
+    if not work:
+        return
+
+    def run() -> None:
+        for step in work:
+            try:
+                step()
+            except Exception:
+                logger.debug("work while the worker finishes the parse failed", exc_info=True)
+
+    threading.Thread(target=run, name="loupe-while-finishing", daemon=True).start()
 
 
 def _died(exitcode: int | None, watch: _Watch) -> DocumentError:

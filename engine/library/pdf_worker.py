@@ -131,7 +131,7 @@ def run_worker(
 ) -> None:  # fmt: skip
     """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there, and
     with ``keyword_to`` too, a process it forks as soon as the parse is read saves the keyword index in that
-    folder meanwhile. ``parent`` is the starting process's id, taken before the fork (a parent killed before
+    folder, the LSA waiting for it when ``LibraryConfig.dense_after_keyword`` (else built meanwhile). ``parent`` is the starting process's id, taken before the fork (a parent killed before
     this line ran is then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
@@ -157,6 +157,8 @@ def run_worker(
     done = _send(conn, message) and message[0] == "done"
     if builder is not None:
         builder.release(done)
+        if config.library.dense_after_keyword:
+            builder.wait()  # the keyword index first: the builder keeps a core, the asking process the other
     if done and doc is not None and dense_to is not None:
         _send(conn, ("dense", _save_lsa(doc, config, dense_to, parent)))
     if builder is not None:

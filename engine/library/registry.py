@@ -119,5 +119,6 @@ def ingest(
     data: bytes, file_name: str, *, config: EngineConfig | None = None, library: DocumentLibrary | None = None
 ) -> LibraryEntry:
     """Add a PDF to the library (idempotent by content) and return its entry. It lives with the library, not
-    with ``answer``: a script that ingests loads the library's modules only, not the question machinery's."""
+    with ``answer``: a script that ingests waits for the library's modules only, not the question machinery's
+    (``engine.ingest``, in a script, has those imported while the PDF worker finishes the parse)."""
     return (library or open_library(config)).ingest(data, file_name)

@@ -25,7 +25,7 @@ from pathlib import Path
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS, StemmingAnalyzer
 from whoosh.analysis.tokenizers import default_pattern
-from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
+from whoosh.codec.whoosh3 import W3Codec
 from whoosh.fields import TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 from whoosh.lang.porter import stem as porter_stem
@@ -39,6 +39,7 @@ from engine.contracts import Chunk, ParsedDocument, RankedList
 from engine.documents.text import DOUBLED_CONSONANT, content_words, tokenize
 from engine.errors import LibraryCorruptError
 from engine.retrieval.hit_map import ChunkMap
+from engine.retrieval.segment_terms import add_terms
 
 log = logging.getLogger(__name__)
 
@@ -186,8 +187,8 @@ def _add_chunks(writer: SegmentWriter, chunks: Sequence[Chunk]) -> None:
     each; here the postings are grouped per term as the chunks are read (document numbers ascend
     by construction), the terms are sorted once, the lengths come from a list and each block of
     postings is filled in one go. Each chunk is one document, numbered in chunk order. Section
-    texts repeat from chunk to chunk, so their terms are computed once per distinct text. It fills
-    the W3 codec's block buffers of the pinned whoosh-reloaded 2.7.5 directly;
+    texts repeat from chunk to chunk, so their terms are computed once per distinct text. The postings
+    go straight into the W3 codec's files of the pinned whoosh-reloaded 2.7.5 (``segment_terms.add_terms``);
     tests/retrieval/test_keyword_writer.py checks that the segment's bytes equal whoosh's own.
     """
     schema = writer.schema
@@ -222,37 +223,10 @@ def _add_chunks(writer: SegmentWriter, chunks: Sequence[Chunk]) -> None:
     for slot, name in enumerate(_FIELDS):
         if postings[slot]:
             fields.start_field(name, schema[name])
-            _add_terms(fields, postings[slot], lengths[slot], schema[name].format.field_boost)
+            add_terms(fields, postings[slot], lengths[slot], schema[name].format.field_boost)
             fields.finish_field()
     writer.docnum = len(chunks)
     writer._added = True
-
-
-_PACKED = [pack_uint(n) for n in range(256)]
-
-
-def _add_terms(
-    fields: W3FieldWriter, table: dict[bytes, tuple[list[int], list[int]]], lengths: list[int], boost: float
-) -> None:
-    """One field's terms, in byte order, each posting list cut in blocks as ``add_posting`` cuts it."""
-    for key in sorted(table):
-        fields.start_term(key)
-        post = fields._postwriter
-        limit = post._blocklimit
-        docnums, freqs = table[key]
-        for start in range(0, len(docnums), limit):
-            if start:
-                post._write_block()  # add_posting writes a full block before taking the next posting
-            ids, counts = docnums[start : start + limit], freqs[start : start + limit]
-            weights = [float(freq * boost) for freq in counts]
-            post._ids.extend(ids)
-            post._weights.extend(weights)
-            post._values.extend([_PACKED[f] if f < 256 else pack_uint(f) for f in counts])
-            post._maxweight = max(0, *weights)
-            block_lengths = [lengths[d] for d in ids]
-            post._minlength = min(block_lengths)
-            post._maxlength = max(block_lengths)
-        fields.finish_term()
 
 
 def _build_in_memory(doc: ParsedDocument, config: RetrievalConfig) -> RamStorage:

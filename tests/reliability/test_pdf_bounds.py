@@ -125,3 +125,31 @@ def test_two_readers_give_the_same_parse_as_one(library_dir: Path) -> None:
     assert Library(_bounded(library_dir)).parsed(split.doc_id) == Library(
         _bounded(library_dir / "alone", isolate_parsing=False)
     ).parsed(alone.doc_id).model_copy(update={"file_name": "split.pdf"})
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("pages", [4, 60])  # one reader; the worker and its helper
+def test_the_work_while_the_worker_finishes_starts_once_every_page_is_read(
+    library_dir: Path, monkeypatch: pytest.MonkeyPatch, pages: int
+) -> None:
+    """``WHILE_FINISHING`` runs once per parse, in its own thread, once every reader has read its pages (each
+    page was reported before), while the ingest is still waiting for the parse."""
+    import threading
+
+    from engine.library import isolation
+
+    reported: list[int] = []
+    seen: list[tuple[int, bool]] = []
+    started = threading.Event()
+
+    def note() -> None:
+        seen.append((len(reported), threading.current_thread() is threading.main_thread()))
+        started.set()
+
+    monkeypatch.setattr(isolation, "WHILE_FINISHING", [note])
+    result = isolation.read_pdf(
+        pdfs.distinct_pages_pdf(pages), "a.pdf", _bounded(library_dir), lambda f, m: reported.append(1)
+    )
+    assert started.wait(10)
+    assert seen == [(pages, False)]
+    assert result.profile.total_pages == pages
