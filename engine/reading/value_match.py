@@ -324,7 +324,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         primary = STATEMENT_TITLE.search(cell.context) or in_primary_statement(cell.context)
         score += 0.35 if primary else 0.0  # a financial statement over a discussion
         score -= 0.3 if in_notes(cell, spec.question) else 0.0  # a note's table restates the statement's row
-        score -= 1.0 if unasked_summary(cell, spec.question) else 0.0  # a guarantor group's net sales
+        # a row labelled with the very part the question names ("Zorbex" in a segment's table) is that part's own
+        own_name = cell.is_row and bool(spec.named) and names_all(cell.label, spec.named)
+        score -= 1.0 if unasked_summary(cell, spec.question) and not own_name else 0.0  # a guarantor group's net sales
         # the company's figure for a segment's, a joint venture's, a guarantor group's
         part = outside_asked_segment(cell, spec.question) or outside_asked_part(cell, spec.question)
         score -= 1.2 if part else 0.0
@@ -343,7 +345,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 0.2 * min(3, len(extra)) + (0.8 if qualified(cell, spec.question) else 0.0)  # "Other income"
         score += 0.4 if in_named else 0.0  # "D&A (from the cash flow statement)"
         score -= 1.5 if broader(spec, cell) else 0.0  # the whole company's revenue for "comparable sales"
-        score -= 0.6 if _other_segment(cell, question_stems) else 0.0  # a segment's row for the whole company
+        score -= (
+            0.6 if _other_segment(cell, question_stems) and not own_name else 0.0
+        )  # a segment's row for the company
         # earlier (better retrieved) pages first; a page beyond the first ten weighs no less than the tenth
         score -= 0.03 * min(10, page_rank[(cell.doc_id, cell.page)])
         if entities.entities:  # the Heron 3's row never answers for the Heron 2

@@ -10,6 +10,7 @@ from engine.reading.periods import Period
 from engine.reading.question import extract_keywords
 from engine.reading.table_groups import measure_groups
 from engine.reading.table_values import table_cells
+from engine.reading.value_answer import answer_value
 from engine.reading.value_cover import qualifier_terms
 from engine.reading.value_match import rank_cells, value_spec
 
@@ -163,3 +164,17 @@ def test_names_run_into_one_cell_under_groups_are_each_their_group_s() -> None:
     ]
     read = {(c.label, c.column): c.raw for c in table_cells(rows)}
     assert read[("Ferry A", "South →Bay Out→In")] == "9.5", read
+
+
+def test_a_segment_table_row_naming_the_product_asked_is_its_figure_not_the_company_total() -> None:
+    statement = EvidenceItem(
+        chunk_id="d:p5:b0", doc_id="d", file_name="f.pdf", page=5, section_path=("Consolidated Statements of Income",),
+        text="(in millions) | 2041 | 2040\nTotal revenue | 9,100 | 8,300\nCost of revenue | 3,000 | 2,800",
+    )  # fmt: skip
+    segment = EvidenceItem(
+        chunk_id="d:p3:b0", doc_id="d", file_name="f.pdf", page=3, section_path=("Ferry Services Segment",),
+        text="(in millions) | 2041 | 2040\nHarbor Cloud | 2,383 | 1,974\nDock Suite | 700 | 650",
+    )  # fmt: skip
+    question = "What was Harbor Cloud revenue in 2041?"
+    answer = answer_value(question, extract_keywords(question), line_item_names, [[statement], [segment]])
+    assert answer is not None and "2,383" in answer.statement, answer
