@@ -41,6 +41,7 @@ from engine.reading.value_match import (
     narrower_head,
     narrows,
     rank_cells,
+    unnamed_doubt,
     value_spec,
     wanted_scale,
 )
@@ -151,6 +152,7 @@ def answer_from_cells(
         doubts=(
             *doubts(best.cell, question, asked),
             *(f"the sentence states it for another thing than {name}" for name in _elsewhere(names, best.cell)),
+            *unnamed_doubt(spec, best.cell),
         ),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not wrong_count(counted, best.cell),
         also=agreeing(best.cell, [m.cell for m in ranked]),

@@ -363,3 +363,12 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     bonuses = column_word_bonuses([(m.cell, m.period_match) for m in matches], question_stems)
     scored = [replace(m, score=round(m.score + b, 4)) if b else m for m, b in zip(matches, bonuses, strict=True)]
     return sorted(scored, key=lambda m: -m.score)
+
+
+def unnamed_doubt(spec: ValueSpec, cell: Cell) -> tuple[str, ...]:
+    """A doubt when the question qualifies its metric by names ("the Zorbex model's F1") that the cell's row,
+    column, section and caption never print: the figure may be another thing's."""
+    where = f"{cell.label} {cell.column} {cell.context} {cell.caption}"
+    if not spec.named or names_all(where, spec.named):
+        return ()
+    return (f"its passage does not name {' '.join(spec.named)}",)
