@@ -366,9 +366,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
 
 
 def unnamed_doubt(spec: ValueSpec, cell: Cell) -> tuple[str, ...]:
-    """A doubt when the question qualifies its metric by names ("the Zorbex model's F1") that the cell's row,
-    column, section and caption never print: the figure may be another thing's."""
+    """A doubt when the question qualifies its metric by names ("the Zorbex model's F1") that a sentence read for
+    it (with its section) never prints: the figure may be another thing's. A statement's row is the document's own
+    figure for its line item, whoever the question names as its owner."""
     where = f"{cell.label} {cell.column} {cell.context} {cell.caption}"
-    if not spec.named or names_all(where, spec.named):
+    if cell.is_row or not spec.named or names_all(where, spec.named):
         return ()
     return (f"its passage does not name {' '.join(spec.named)}",)
