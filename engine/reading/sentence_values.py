@@ -227,15 +227,29 @@ _SPELLED_MEASURE = re.compile(
 out small numbers, and the unit says what it measures."""
 
 
+_SPELLED_COUNT = re.compile(rf"\b(?P<word>{SPELLED_NUMBER})(?=\s)", re.I)
+_NOT_COUNTS = frozenset(("one", "hundred", "thousand", "dozen"))
+"""Spelled numbers that count nothing on their own: "one" is no plural's count ("one of the datasets"), and the
+others are scales of a number written before them."""
+
+
 def _spelled(item: EvidenceItem, sentence: str, periods: tuple[Period, ...]) -> list[Cell]:
-    """The spelled numbers with a unit of measure ``sentence`` states, as cells like its digits'."""
+    """The spelled numbers ``sentence`` states with a unit of measure ("within two hours"), and those counting the
+    plural noun after them ("across nine public datasets": prose spells out small counts), as cells like its
+    digits'; a count is bare, read only for a question counting its noun."""
+    found = [(m, m.group("measure"), False) for m in _SPELLED_MEASURE.finditer(sentence)]
+    measured = {m.start() for m, _, _ in found}
+    for m in _SPELLED_COUNT.finditer(sentence):
+        noun = _COUNT_NOUN.match(sentence, m.end())
+        if m.start() not in measured and noun and m.group("word").lower() not in _NOT_COUNTS:
+            found.append((m, noun.group(1), True))
     return [
         Cell(chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=sentence, column="",
              raw=m.group("word"), value=float(SPELLED_NUMBERS[m.group("word").lower()]), scale="", unit="",
-             periods=periods, quote=sentence, is_row=False, measure=m.group("measure"),
-             context=" ".join(item.section_path), position=m.start(),
+             periods=periods, quote=sentence, is_row=False, measure=measure,
+             context=" ".join(item.section_path), position=m.start(), bare=bare,
              bound=f"{low} to" if (low := range_low(sentence, m.start())) else "")
-        for m in _SPELLED_MEASURE.finditer(sentence)
+        for m, measure, bare in found
     ]  # fmt: skip
 
 

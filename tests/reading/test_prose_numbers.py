@@ -66,6 +66,16 @@ def test_a_bare_count_takes_a_noun_with_two_modifiers() -> None:
     assert answer is not None and answer.statement.startswith("4 parallel sonar beams"), answer
 
 
+def test_a_count_spelled_before_a_plural_noun_answers_a_question_counting_that_noun() -> None:
+    said = [item("We tested the sonar on seven coastal reefs with two survey crews; one of the reefs was closed.")]
+    counts = {c.raw: c for c in cells_in([said]) if c.bare}
+    assert set(counts) == {"seven", "two"} and counts["seven"].measure == "coastal reefs", counts
+    answer = answer_value("How many reefs was the sonar tested on?", ["reefs", "sonar"], line_item_names, [said])
+    assert answer is not None and answer.statement.startswith("7 coastal reefs"), answer
+    asked = answer_value("What share of the reef was surveyed?", ["share", "reef"], line_item_names, [said])
+    assert asked is None or not asked.statement.startswith(("7", "2")), asked
+
+
 def test_a_number_in_parentheses_after_the_same_number_spelled_out_restates_it() -> None:
     said = [item("The sonar offers the crew eight (8) scan presets and keeps logs for thirty (30) days.")]
     values = sorted(c.value for c in cells_in([said]))
