@@ -104,6 +104,9 @@ def find_sides(question: str) -> list[str]:
                  _named_after_of(right) or _phrase_after(right)]  # fmt: skip
         if all(sides):
             return _same_kind(sides, pair[0])
+    pair = than_pair(q)  # "Was Acme's capex higher than Zenith's?"
+    if pair:
+        return list(pair)
     match = re.search(r"\b(?:compare|contrast)\s+(.+)", q, re.I)
     if match:
         parts = _split_list(re.split(r"\s+(?:in terms of|regarding|on|for)\s+", match.group(1))[0])
@@ -158,6 +161,36 @@ def _parallel_pair(q: str) -> tuple[str, str] | None:
         if left and right and all(_named(side) for side in (left, right)):
             return left, right
     return None
+
+
+_THAN = re.compile(r"\s+than\s+", re.I)
+_NAMED_OWNER = re.compile(r"(?<![\w'’])(?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*(?=['’]s\b)")
+"""A named owner, in its possessive ("Richard E. Roe's", "Acme Corp's"): whose figure a comparative compares."""
+_ER_WORD = re.compile(r"[a-z]{3,}er$", re.I)
+"""A comparative adjective right before "than" ("lighter than", "faster than")."""
+_AUXILIARY_SUBJECT = re.compile(r"^(?:did|does|do|was|were|is|are|has|have|had)\s+(?P<rest>.+)", re.I)
+
+
+def than_pair(q: str) -> tuple[str, str] | None:
+    """The two named things a comparative compares ("How much higher was Acme's capex than Zenith's?", "Did
+    Acme spend more on research than Zenith?"): the named owner before the comparative (its possessive, else the
+    question's subject) and the named thing after "than". Both must be named (a capital or a digit): "more
+    revenue than expected" compares nothing."""
+    than = _THAN.search(q)
+    if than is None or not (COMPARATIVE.search(q[: than.start()]) or _ER_WORD.search(q[: than.start()])):
+        return None
+    right = _phrase_after(q[than.end() :])
+    right = re.sub(r"['’]s?$", "", right).strip()
+    owners = list(_NAMED_OWNER.finditer(q[: than.start()]))
+    if owners:
+        left = trim_side(owners[-1].group(0))
+    elif (subject := _AUXILIARY_SUBJECT.match(q)) is not None:
+        left = _phrase_after(subject.group("rest"))
+    else:
+        return None
+    if not (left and right and _named(left) and _named(right)) or left.lower() == right.lower():
+        return None
+    return left, right
 
 
 def _named(phrase: str) -> bool:
@@ -332,6 +365,8 @@ def is_comparison(question: str, sides: list[str]) -> bool:
     if len(sides) < 2:
         return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
     if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
+        return True
+    if than_pair(normalize_space(question).rstrip("?. ")):
         return True
     if period_change(question) or period_pair(question):
         return True

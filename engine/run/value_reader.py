@@ -29,7 +29,7 @@ from engine.reading.line_items import line_item_names, names_reporting_term, sta
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.section_pick import summed_searches
-from engine.reading.side_numbers import numbers_of_other_sides
+from engine.reading.side_numbers import numbers_of_other_sides, rows_of_other_things
 from engine.reading.table_values import Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
@@ -178,7 +178,8 @@ def _pair_question(state: RunState, side: ComparisonSide | None, part: QuestionP
     Heron 2"), the question's own otherwise."""
     if part is None:
         keywords = list(state.parsed.keywords)
-        if side is not None and side.doc_id:  # a document's name says whose figure it is, never what the row is called
+        if side is not None and (side.doc_id or not periods_in(side.label)):
+            # a document's or a named thing's name says whose figure it is, never what the metric is called
             keywords = _without_names(keywords, [s.label for s in state.parsed.sides])
         if side is not None and period_change(state.parsed.original_question):  # each period's value of the metric
             keywords = [k for k in map(without_change_words, keywords) if k]
@@ -226,8 +227,12 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
         cells = value_cells(state, side.doc_id if side else None)
         if side is not None and side.doc_id is None:
             cells = [c for c in cells if not names_another_side_only(c, side, state.parsed.sides)]
-            others = numbers_of_other_sides(cells, side.label, [s.label for s in state.parsed.sides])
+            labels = [s.label for s in state.parsed.sides]
+            others = numbers_of_other_sides(cells, side.label, labels)
             cells = [c for c in cells if (c.chunk_id, c.label, c.position) not in others]
+            if not periods_in(side.label):  # a period side is a column of every row
+                other_rows = rows_of_other_things(cells, side.label, labels)
+                cells = [c for c in cells if (c.chunk_id, c.label, c.column) not in other_rows]
         value = answer_from_cells(
             question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
         )
