@@ -186,6 +186,18 @@ def _compared_periods(question: str) -> ChangeAsk | None:
     return ChangeAsk(subject, first[0], last[0], False, direction)
 
 
+_RELATIVE_GAP = re.compile(
+    r"\bper ?cent(?:age)?\s+(?:difference|gap)\b|\bby what per ?cent(?:age)?\b|\bhow many per ?cent\b", re.I
+)
+"""Words that ask how far apart two values are as a percentage ("the percentage difference between A and B", "by
+what percent did A exceed B"): the values compared are amounts, their gap is the percentage."""
+
+
+def asks_relative_gap(question: str) -> bool:
+    """Whether ``question`` asks for the gap between compared values as a percentage (``_RELATIVE_GAP``)."""
+    return bool(_RELATIVE_GAP.search(question))
+
+
 def asks_relative(question: str) -> bool:
     """Whether ``question`` asks for a difference relative to a base (a percentage, a rate, growth)."""
     return bool(_RELATIVE.search(question))

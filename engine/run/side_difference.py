@@ -34,14 +34,15 @@ def exact(value: ValueAnswer) -> bool:
 def same_line_item(values: list[tuple[Pair, ValueAnswer]]) -> bool:
     """Every side's value is read from a row of the same name, for the period asked: the comparison's
     line item, found in each document (one row of one name is weak; the same row in each is not)."""
-    labels = {_line_item(v.cells[0]) for _, v in values if len(v.cells) == 1 and v.cells[0].is_row}
+    labels = {_line_item(v.cells[0], p[0]) for p, v in values if len(v.cells) == 1 and v.cells[0].is_row}
     return len(labels) == 1 and all(len(v.cells) == 1 and v.cells[0].is_row and v.period_ok for _, v in values)
 
 
-def _line_item(cell: Cell) -> frozenset[str]:
+def _line_item(cell: Cell, side: ComparisonSide | None = None) -> frozenset[str]:
     """What a row's value measures: its label, or its column when the label is the row's year ("1890 | 2,039"
-    under "Number of Farms")."""
-    return frozenset(stems(cell.column if label_year(cell.label) else cell.label))
+    under "Number of Farms") or the side's own name ("Dana Lund | 231,400" under "Total ($)")."""
+    own_name = side is not None and stems(cell.label) <= stems(side.label)
+    return frozenset(stems(cell.column if label_year(cell.label) or own_name else cell.label))
 
 
 MIXED_SCALE_DECIMALS = 3

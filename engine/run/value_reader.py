@@ -22,7 +22,7 @@ from engine.contracts.caveats import Caveat, caveat, without
 from engine.documents.text import stems
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import expected_type, value_never_answers
-from engine.reading.changes import asks_relative
+from engine.reading.changes import asks_relative, asks_relative_gap
 from engine.reading.counts import counted_phrase
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names, names_reporting_term, standard_definition
@@ -37,6 +37,7 @@ from engine.reading.value_answer import (
     ValueAnswer,
     answer_from_cells,
     counted_things,
+    is_amount,
 )
 from engine.run.evidence import RunState
 from engine.run.side_difference import Pair, difference, exact, one_sentence, parallel_sentences, same_line_item
@@ -220,6 +221,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
     if _asks_date(_content(state)):
         return answer  # "When was the survey conducted?" asks a date: the survey's sample size is no answer
     pairs = _pairs(state)
+    gap_in_percent = len(state.parsed.sides) > 1 and asks_relative_gap(state.parsed.original_question)
     found: list[tuple[Pair, ValueAnswer]] = []
     candidates: list[tuple[Pair, ValueAnswer]] = []
     for side, part in pairs:
@@ -237,6 +239,8 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
             question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
         )
         logger.debug("value from %d cells -> %s", len(cells), value)
+        if value is not None and side is not None and gap_in_percent and value.cells and is_amount(value.cells[0]):
+            value = replace(value, kind_ok=True)  # each side's amount; their gap is the percentage asked
         if value is not None and value.missing:
             state.value_missing += [m for m in value.missing if m not in state.value_missing]
         if value is not None and value.statement:

@@ -3,6 +3,7 @@ table row, and the metric a row labelled by a name takes from its table's title 
 
 from __future__ import annotations
 
+from engine.reading.changes import asks_relative_gap
 from engine.reading.line_items import line_item_names
 from engine.reading.question_sides import find_sides, is_comparison
 from engine.reading.side_numbers import rows_of_other_things
@@ -49,3 +50,9 @@ def test_a_row_labelled_by_the_name_asked_takes_its_metric_from_its_table_s_titl
     assert value is not None and value.cells[0].raw == "231,400", value
     untitled = [_row("Dana Lund", "Total ($)", "231,400", "Board Matters")]
     assert answer_from_cells("What was the total pay of Dana Lund?", ["total pay"], line_item_names, untitled) is None
+
+
+def test_a_gap_asked_in_percent_is_told_from_a_percentage_asked_of_each_side() -> None:
+    assert asks_relative_gap("Give the percentage difference in fees between Acme and Zenith.")
+    assert asks_relative_gap("By what percent did Acme's fees exceed Zenith's?")
+    assert not asks_relative_gap("What percentage of revenue did Acme and Zenith each spend on fees?")

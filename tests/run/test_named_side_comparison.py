@@ -29,7 +29,7 @@ def _pay_pdf() -> bytes:
     _grid(w, [("Element", "Board Pay"), ("Retainer", "$50,000"), ("Committee chair", "$20,000")])
     w.heading("Director Pay Table", size=12).para("The table below shows the pay of each director in 2031.")
     _grid(w, [("Name", "Fees Earned ($)", "Stock Awards ($)", "Total ($)"),
-              ("Dana Lund", "60,000", "171,400", "231,400"), ("Eli Park", "45,000", "171,400", "216,400")])  # fmt: skip
+              ("Dana Lund", "$60,000", "$171,400", "$231,400"), ("Eli Park", "$45,000", "$171,400", "$216,400")])  # fmt: skip
     w.para(*FILLER)
     return _bytes(doc)
 
@@ -42,3 +42,14 @@ def test_each_named_side_is_read_from_its_own_row_and_the_gap_is_stated(config: 
     text = result.answer.text
     assert "Dana Lund is higher by $15,000" in text, text
     assert "50,000" not in text.split("\n")[0], text
+
+
+def test_a_gap_asked_in_percent_is_read_from_each_side_s_amount(config: EngineConfig) -> None:
+    library = Library(config)
+    entry = library.ingest(_pay_pdf(), "proxy.pdf")
+    library.wait_for_background()
+    asked = "Give the percentage difference in total pay between Dana Lund and Eli Park."
+    result = answer(asked, [entry.doc_id], library=library).answer
+    assert "Dana Lund is 6.93% above Eli Park" in result.text, result.text
+    assert not result.text.startswith("The evidence does not establish"), result.text
+    assert "value_not_ratio" not in {c.kind for c in result.caveats}, "each side's amount is what the gap is read from"

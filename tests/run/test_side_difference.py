@@ -172,3 +172,14 @@ def test_sides_read_from_sentences_saying_the_same_are_alike_enough_to_state() -
     ]
     assert _alike(found)
     assert not _alike([found[0], _said("Inland", "In 2031 the Inland unit cut about 24% of its staff.", 24.0)])
+
+
+def test_rows_each_labelled_by_their_side_s_name_are_one_line_item_their_column() -> None:
+    def own_row(name: str, raw: str, value: float) -> tuple[tuple[ComparisonSide, None], ValueAnswer]:
+        cell = Cell(chunk_id="d:p7:b2", doc_id="d", page=7, label=name, column="Total ($)", raw=raw, value=value,
+                    scale="", unit="$", periods=(), quote=f"{name} | {raw}", is_row=True)  # fmt: skip
+        read = ValueAnswer(statement=raw, cells=(cell,), label_cover=0.5, period_ok=True)  # the metric half named
+        return (ComparisonSide(label=name, query=name), None), read
+
+    found = [own_row("Dana Lund", "$ 231,400", 231_400), own_row("Eli Park", "$ 216,400", 216_400)]
+    assert _difference(found) == ["Dana Lund is higher by $15,000 ($231,400 against $216,400)"]
