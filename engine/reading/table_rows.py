@@ -9,11 +9,14 @@ from dataclasses import dataclass
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS, split_sentences
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import YEAR, Period, periods_in
 
 _AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
-_UNSPLIT = re.compile(rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$")
-"""A label (words, ending in a letter, a parenthesis or a colon) then two or more amounts, nothing else."""
+_UNSPLIT = re.compile(
+    rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])(?:\s?[.·…_]{{3,}})?\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$"
+)
+"""A label (words, ending in a letter, a parenthesis or a colon; dot leaders may follow it) then two or more
+amounts, nothing else."""
 _ONE = re.compile(_AMOUNT)
 
 
@@ -352,3 +355,16 @@ def value_columns(state: TableState) -> int:
         names = name_line(" ".join(state.header[1:])) if not periods else None
         return len(names) if names else periods
     return len(state.years or [])
+
+
+def unsplit_line(line: str, state: TableState) -> str:
+    """``line`` as a row when it is one printed without cell breaks (``unsplit_row``), also when the last year of
+    the date header above wrapped onto its start ("November 29," / "2013 Revenue: Subscription ... $ 3,223,904 $
+    2,076,584 $ 1,137,856"): the year is the header's, the rest the table's first row."""
+    wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", line)
+    if wrapped and state.years and not state.in_rows:
+        row = unsplit_row(wrapped.group(2), len(state.years) + 1)
+        if row is not None:
+            state.years.append(wrapped.group(1))
+            return row
+    return unsplit_row(line, value_columns(state)) or line

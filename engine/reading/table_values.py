@@ -39,7 +39,7 @@ from engine.reading.table_rows import (
     row_cells,
     split_run_together,
     title_of,
-    unsplit_row,
+    unsplit_line,
     value_columns,
     value_offset,
     word_columns,
@@ -230,7 +230,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             state.title = state.caption = ""
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
         for line in lines:
-            line = unsplit_row(line, value_columns(state)) or line if not has_rows(line) else line
+            line = unsplit_line(line, state) if not has_rows(line) else line
             state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
                 cells += _read_row(item, line, state)
