@@ -133,6 +133,8 @@ def value_spec(
     for keyword in keywords:
         if MOVED.fullmatch(keyword.strip()) or re.sub(r"\W", "", keyword).lower() in joined:
             continue  # a name written apart that a file name runs together ("Best Buy", "BESTBUY_2031_10K"): who
+        if keyword[:1].isupper() and len(keyword) >= 4 and any(keyword.lower() in name for name in joined):
+            continue  # a capitalised part of such a name ("Mills" of "General Mills", "GENERALMILLS_2031_10K")
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s)
                          and not _dropped_parts(s, drop))  # fmt: skip
         if kept and kept not in terms:
@@ -340,7 +342,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         part = outside_asked_segment(cell, spec.question) or outside_asked_part(cell, spec.question)
         score -= 1.2 if part else 0.0
         score -= 1.0 if unasked_per_share(cell, spec.question) else 0.0  # earnings per share for net earnings
-        score -= 1.0 if total_for_per_share(cell, spec.question) else 0.0  # net earnings for earnings per share
+        score -= 1.5 if total_for_per_share(cell, spec.question) else 0.0  # net earnings for earnings per share: never
         score -= 1.0 if balance_change(cell, spec.question) else 0.0  # a receivable's change, not its balance
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
