@@ -41,12 +41,24 @@ def line_item_triggers(text: str) -> tuple[str, ...]:
 
 
 def line_item_names(text: str) -> tuple[str, ...]:
-    """The row labels filings use for the metrics ``text`` names, in order of first mention."""
+    """The row labels filings use for the metrics ``text`` names, but not a balance a flow moves: "purchases of
+    property, plant and equipment" asks the purchases, not the property's balance ("Property, plant and equipment,
+    net")."""
     found: dict[str, None] = {}
     for pattern, labels in _COMPILED:
-        if pattern.search(text):
+        named = pattern.search(text)
+        if named and not _FLOW_OF.search(text[: named.start()]):
             found.update(dict.fromkeys(labels))
     return tuple(found)
+
+
+_FLOW_OF = re.compile(
+    r"\b(?:purchases?|additions?|payments?|sales?|disposals?|proceeds from(?: the)? sales?|acquisitions?|"
+    r"depreciation|impairments?|write-?downs?|amortization)\s+(?:of|to|for|on)\s+(?:the\s+|its\s+)?$",
+    re.I,
+)
+"""What flows in or out of a balance ("purchases of", "additions to", "depreciation of"): the line item named right
+after it is the thing the flow moves, not the figure asked."""
 
 
 _STANDARD_COMPILED = tuple(

@@ -99,6 +99,12 @@ def test_the_sales_and_marketing_expense_is_not_the_top_line() -> None:
     assert "net sales" not in line_item_names("How much went to sales & marketing in 2031?")
 
 
+def test_a_balance_a_flow_moves_is_not_the_item_asked() -> None:
+    bought = line_item_names("How much did the ferry line spend on additions to property, plant and equipment in 2031?")
+    assert "property, plant and equipment, net" not in bought, bought
+    assert "property, plant and equipment, net" in line_item_names("What was the ferry line's PP&E at the end of 2031?")
+
+
 @pytest.mark.parametrize("shorthand", ["PP&E", "PP & E", "PP and E"])
 def test_fixed_assets_are_named_by_their_abbreviations(shorthand: str) -> None:
     assert "property, plant and equipment, net" in line_item_names(f"What was the ferry's net {shorthand} in 2031?")
