@@ -33,11 +33,18 @@ _DEFINE = re.compile(
 _ASKED = re.compile(
     r"\b(?:what (?:is|was|were|are)|what's|calculate|compute|how much (?:is|was))\s+(?:the\s+)?(?P<rest>[^?]+)", re.I
 )
+_SHARE_ONLY = re.compile(
+    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where)\b)"
+    r"(?P<rest>[^?]*\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b[^?]+)",
+    re.I,
+)
+"""A terse ask that is its expression ("Acme's R&D expense as a share of revenue in 2031?"), without "what was" (a
+question opening with a verb or another question word asks something of the expression instead)."""
 _TOKEN = re.compile(
     r"\s*(?:(?P<open>\()|(?P<close>\))"
-    r"|(?P<op>\bas an? (?:%|percent(?:age)?) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"
+    r"|(?P<op>\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"
     r"|(?P<num>\d+(?:\.\d+)?)(?=\s*(?:[()+*/×]|\s-\s|$))"
-    r"|(?P<word>[^()+*/×]+?)(?=\s*(?:[()+*/×]|\s-\s|\bas an? (?:%|percent(?:age)?) of\b|\bdivided by\b|\btimes\b"
+    r"|(?P<word>[^()+*/×]+?)(?=\s*(?:[()+*/×]|\s-\s|\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b|\bdivided by\b|\btimes\b"
     r"|\bplus\b|\bminus\b|\bless\b|$)))",
     re.I,
 )
@@ -216,7 +223,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     ("EBITDA", "free cash flow"); a definition the question states always wins."""
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
     definitions = _definitions(text)
-    asked = _ASKED.search(text)
+    asked = _ASKED.search(text) or _SHARE_ONLY.match(text)
     quotient = asks_quotient(text)
     main = _asked_expression(asked.group("rest"), definitions, quotient) if asked else None
     if main is not None:

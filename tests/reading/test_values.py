@@ -142,6 +142,10 @@ def test_formula_shapes():
     )
     assert defined is not None and defined.op == "-" and defined.left is not None and defined.left.op == "+"
     assert parse_formula("How large was the capital expenditure amount for Acme in FY2036?") is None
+    share = parse_formula("Acme's freight cost as a share of net sales in 2036?")  # terse: no "what was"
+    assert share is not None and share.op == "pct_of", share
+    assert [o.lower() for o in operands(share)][:2] == ["freight cost", "net sales"], operands(share)
+    assert parse_formula("What was the ferry fleet's fuel as a proportion of operating costs?") is not None
 
 
 def test_missing_input_is_named_not_guessed():
