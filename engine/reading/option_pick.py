@@ -19,9 +19,9 @@ from engine.reading.extremes import ExtremeAsk, named_count, question_terms
 from engine.reading.periods import periods_in
 from engine.reading.table_values import Cell
 
-MIN_OPTIONS = 3
-"""Two options are a comparison ("which is larger, A or B?"), read by the comparative pick; three or more are a
-list the question names."""
+MIN_OPTIONS = 2
+"""Two options or more ("which scores higher: A or B?", "Among A, B and C, which ...?"): each is read from its own
+row, so an option with a longer name ("Kestrel (N=5)") is not read from a sibling row that shares its words."""
 MAX_OPTION_WORDS = 4
 """An option is a short name ("pilotage works", "North Sound"); a longer run is a clause, not a list item."""
 
@@ -80,7 +80,7 @@ def pick_option(ask: ExtremeAsk, question: str, tables: Sequence[Sequence[Cell]]
 
 
 def _option_cell(words: tuple[str, ...], table: Sequence[Cell], terms: Sequence[str], asked: set[int]) -> Cell | None:
-    """The cell of the row naming the option, in the asked year's column (else the row's first cell)."""
+    """The cell of the row naming the option, in the asked year's column (else the column the question names)."""
     rows: dict[str, list[Cell]] = {}
     for cell in table:
         if cell.is_row and all(_named_loosely(cell.label, w) for w in words):
@@ -89,8 +89,8 @@ def _option_cell(words: tuple[str, ...], table: Sequence[Cell], terms: Sequence[
         return None
     label = max(rows, key=lambda r: (named_count(r, terms), -len(r.split())))
     row = rows[label]
-    if not asked:
-        return row[0]
+    if not asked:  # the column the question's words name most ("2-hop Gold"), else the first printed
+        return max(row, key=lambda c: (named_count(c.column, terms), -row.index(c)))
     return next((c for c in row if any(p.year in asked for p in c.periods)), None)
 
 

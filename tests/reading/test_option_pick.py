@@ -7,7 +7,7 @@ import pytest
 from engine.contracts import EvidenceItem
 from engine.reading.extremes import extreme_ask
 from engine.reading.option_pick import listed_options, option_statement, pick_option
-from engine.reading.table_values import table_cells
+from engine.reading.table_values import Cell, table_cells
 
 
 def item(text: str, n: int) -> EvidenceItem:
@@ -63,3 +63,19 @@ def test_an_option_no_row_names_picks_nothing() -> None:
     question = "Among operations, towage and pilotage works, which had the highest cash in 2041?"
     ask = extreme_ask(question)
     assert ask is not None and pick_option(ask, question, [table_cells(CASH)]) is None
+
+
+def test_two_listed_options_are_each_read_from_their_own_row_in_the_column_asked() -> None:
+    def cell(label: str, column: str, value: float) -> Cell:
+        return Cell(chunk_id="d:p6:b2", doc_id="d", page=6, label=label, column=column, raw=str(value), value=value,
+                    scale="", unit="", periods=(), quote=label, is_row=True)  # fmt: skip
+
+    table = [cell("Kestrel (N=1)", "Lakes Dev", 70.1), cell("Kestrel (N=1)", "Rivers Dev", 66.0),
+             cell("Kestrel (N=5)", "Lakes Dev", 71.4), cell("Kestrel (N=5)", "Rivers Dev", 64.2),
+             cell("Osprey (Lin et al., 2031)", "Lakes Dev", 69.0), cell("Osprey (Lin et al., 2031)", "Rivers Dev", 68.8)]  # fmt: skip
+    question = "Which scores higher on the Rivers dev split: Kestrel (N=5) or Osprey?"
+    ask = extreme_ask(question)
+    assert ask is not None and listed_options(question) == ["Kestrel (N=5)", "Osprey"]
+    pick = pick_option(ask, question, [table])
+    assert pick is not None and pick.option == "Osprey" and pick.cell.value == 68.8, pick
+    assert {c.label for _, c in pick.among} == {"Kestrel (N=5)", "Osprey (Lin et al., 2031)"}
