@@ -34,7 +34,7 @@ _ASKED = re.compile(
     r"\b(?:what (?:is|was|were|are)|what's|calculate|compute|how much (?:is|was))\s+(?:the\s+)?(?P<rest>[^?]+)", re.I
 )
 _SHARE_ONLY = re.compile(
-    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where)\b)"
+    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where|what)\b)"
     r"(?P<rest>[^?]*\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b[^?]+)",
     re.I,
 )

@@ -146,6 +146,7 @@ def test_formula_shapes():
     assert share is not None and share.op == "pct_of", share
     assert [o.lower() for o in operands(share)][:2] == ["freight cost", "net sales"], operands(share)
     assert parse_formula("What was the ferry fleet's fuel as a proportion of operating costs?") is not None
+    assert parse_formula("What caused the drop in freight cost as a share of cargo income?") is None  # a cause
 
 
 def test_missing_input_is_named_not_guessed():
