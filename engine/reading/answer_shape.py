@@ -74,6 +74,11 @@ _LOCATING_VERB = (
     r"|give|provide|contain|document|specif|outlin)\w*"
 )
 _WHERE_TOPIC = (
+    re.compile(  # "On which page of the 2031 report is the Statement of Tolls?": what is there, not a verb's object
+        r"^\s*(?:on\s+)?(?:which|what)\s+pages?\s+(?:(?:of|in)\s+[^?]*?\s+)?(?:is|are)\s+(?:the\s+)?(?P<topic>[^?]+?)"
+        r"(?:\s+(?:shown|printed|found|located|given))?(?:\s+on)?\s*\??\s*$",
+        re.I,
+    ),
     re.compile(
         rf"^\s*(?:in\s+|on\s+)?(?:which|what)\s+(?:{_DOCUMENT_PART}|{_COURSE_PART}|pages?)\s+(?:(?:of|to|in)\s+[^?]*?\s+)?"
         rf"(?:best\s+|mainly\s+)?{_LOCATING_VERB}\s+(?:with\s+|about\s+|on\s+)?(?P<topic>[^?]+)",

@@ -40,7 +40,7 @@ def render(parsed: ParsedQuestion, chosen: Sequence[tuple[str, Unit]], units: Se
     extra = [u for label, u in chosen if label == CLAUSE_LABEL]
     main = [(label, u) for label, u in chosen if label not in (CLAUSE_LABEL, PLACE_LABEL)]
     if WHERE_QUESTION.match(parsed.original_question) and len(parsed.parts) < 2:
-        return "\n".join(f"{place(u, units)}: {with_caption(u, parsed.original_question)}" for _, u in main)
+        return "\n".join(_placed(u, units, parsed.original_question) for _, u in main)
     body = _render_main(parsed, main) if main else ""
     clauses = " ".join(_located(u, parsed.original_question) for u in extra)
     shown = state_place([u for label, u in chosen if label == PLACE_LABEL])
@@ -79,6 +79,14 @@ def _without_repeated_lead(unit: Unit, quoted: str, lines: Sequence[str]) -> str
     if unit.lead_in and lines and lines[-1].endswith(unit.lead_in):
         return unit.text
     return quoted
+
+
+def _placed(unit: Unit, units: Sequence[Unit], question: str) -> str:
+    """A where-answer's line: the place, then what the unit says there (a heading, the place itself, once)."""
+    where = place(unit, units)
+    if unit.item.kind == "heading" and where.startswith(" ".join(unit.text.split())):
+        return where
+    return f"{where}: {with_caption(unit, question)}"
 
 
 def place(unit: Unit, units: Sequence[Unit]) -> str:

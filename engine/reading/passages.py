@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.layout import ROW_SEPARATOR, header_row
 from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, frozen_stems, normalize_space, split_sentences, stems
-from engine.reading.answer_shape import asked_form, shape_bonus
+from engine.reading.answer_shape import WHERE_TITLE_BONUS, asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
@@ -248,8 +248,10 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
             score += 0.15  # a whole sentence reads better than a fragment of layout text
         if words > 80:
             score -= 0.2
-        if unit.item.kind == "heading":
-            score -= 0.4
+        if unit.item.kind == "heading" and form == "where" and term and stems(term) <= stems(unit.text):
+            score += WHERE_TITLE_BONUS  # the very title a where-question asks the place of: that place itself
+        elif unit.item.kind == "heading":
+            score -= 0.4  # a heading says little
         if form != "where" and DOT_LEADERS.search(unit.text):
             score -= CONTENTS_LINE_PENALTY
         if not asked.empty:
