@@ -125,3 +125,18 @@ def resumes_list(last: Passage, after: Passage) -> bool:
     """Whether the items go on after a plain paragraph: the item before it and the passage after it are items
     of one section, so the paragraph is the first item's own (its second paragraph, printed between them)."""
     return last.kind == "list_item" and after.kind == "list_item" and after.section_path == last.section_path
+
+
+_RUN_IN_HEAD = re.compile(
+    r"^\s*(?P<head>[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|and|or|of|the|for|in|on|to|with)){0,5})[.:]\s+[A-Z]"
+)
+"""A paragraph that opens with a short head in title case, then a full stop or a colon ("Generation Difficulties.
+In generating ..."): an item's run-in term, printed in italics or small capitals the text layer does not mark bold."""
+_NOT_A_HEAD = re.compile(r"^(?:table|figure|fig|section|chapter|appendix|step|note|yes|no|however|thus)\b", re.I)
+"""Heads that are a reference's label ("Figure 3."), a step's or a note's, or a connective: never an item's term."""
+
+
+def opens_with_head(text: str) -> bool:
+    """Whether a paragraph opens with a title-case run-in head (``_RUN_IN_HEAD``): one item of a list of such."""
+    head = _RUN_IN_HEAD.match(text)
+    return head is not None and not _NOT_A_HEAD.match(head.group("head"))

@@ -21,6 +21,7 @@ from engine.documents.list_marks import (
     ITEM_MARK,
     counted_items,
     introduces_list,
+    opens_with_head,
     points_ahead,
     resumes_list,
     sibling_of,
@@ -91,10 +92,13 @@ def announces(text: str) -> bool:
 
 
 def is_item(unit: Unit) -> bool:
-    """A unit that opens an item: a marker, a list-item block, or a bold run-in term at its start."""
+    """A unit that opens an item: a marker, a list-item block, or a run-in term at its start (bold, or a title-case
+    head ending in a full stop)."""
     if unit.item.kind == "list_item" or ITEM_MARK.match(unit.text):
         return True
-    return any(t.strip() and unit.text.startswith(t.strip()) for t in unit.item.bold_terms)
+    if any(t.strip() and unit.text.startswith(t.strip()) for t in unit.item.bold_terms):
+        return True
+    return opens_with_head(unit.item.text) and unit.item.text.startswith(unit.text[:20])
 
 
 def _is_float(unit: Unit) -> bool:

@@ -14,7 +14,14 @@ from collections.abc import Callable, Sequence
 
 from engine.contracts import Chunk
 from engine.documents.layout import has_rows
-from engine.documents.list_marks import ITEM_MARK, counted_items, introduces_list, resumes_list, sibling_of
+from engine.documents.list_marks import (
+    ITEM_MARK,
+    counted_items,
+    introduces_list,
+    opens_with_head,
+    resumes_list,
+    sibling_of,
+)
 
 MAX_CONTINUATION = 3
 """Chunks read across one page break: the opening rows or paragraphs of the section's next part."""
@@ -60,13 +67,15 @@ MAX_ANNOUNCED = 12
 
 def item_block(chunk: Chunk) -> bool:
     """A block that is one item of a list: a list item, a line opening with a marker, or a paragraph
-    opening with its bold run-in term ("Seal inspection The shaft seals ..."). A table's rows are no items
+    opening with its run-in term, bold ("Seal inspection The shaft seals ...") or a title-case head ("Seal
+    Inspection. The shaft seals ..."). A table's rows are no items
     (a table is one block, its bold row labels notwithstanding)."""
     if chunk.kind == "table" or has_rows(chunk.text):
         return False
     if chunk.kind == "list_item" or ITEM_MARK.match(chunk.text):
         return True
-    return any(t.strip() and chunk.text.lstrip().startswith(t.strip()) for t in chunk.bold_terms)
+    bold = any(t.strip() and chunk.text.lstrip().startswith(t.strip()) for t in chunk.bold_terms)
+    return bold or (chunk.kind == "text" and opens_with_head(chunk.text))
 
 
 def announced(chunk: Chunk, chunks_on_page: Callable[[int], Sequence[Chunk]], whole: bool = True) -> tuple[Chunk, ...]:

@@ -57,6 +57,17 @@ def test_items_stop_at_a_heading_and_at_another_section():
     assert items_after(next(u for u in units if u.item is LEAD), units) == []
 
 
+def test_paragraphs_opening_with_title_case_heads_are_items_though_not_bold():
+    lead = ev(6, 1, "The station pumps have three known weaknesses:", score=0.9)
+    items = [ev(6, 2, "Seal Wear. The shaft seals wear within a season in salt water.", score=0.3),
+             ev(6, 3, "Intake Clogging. Weed blocks the intake after storms.", score=0.2),
+             ev(6, 4, "Cold Starts. Below freezing the motor stalls on its first start.", score=0.1)]  # fmt: skip
+    answer = ask("What weaknesses do the station pumps have?", lead, *items)
+    lines = answer.text.splitlines()
+    assert lines[0] == lead.text and [line[:13] for line in lines[1:]] == ["1. Seal Wear.", "2. Intake Clo",
+                                                                            "3. Cold Start"], lines  # fmt: skip
+
+
 def test_a_lead_with_no_items_takes_the_one_passage_it_announces():
     table = ev(4, 8, "Flow meters are calibrated against the reference tank at the start of each week.")
     units = split_units([LEAD, table])

@@ -114,3 +114,15 @@ def test_an_announced_nested_list_ends_at_the_lead_s_sibling():
     after = _chunk(6, 5, "Care", "3. step 2", kind="list_item")
     plain = _chunk(6, 2, "Care", "Clean the filter as follows:")
     assert announced(plain, _reader(_pages([plain, *numbered, after]))) == (*numbered, after), "one level: all"
+
+
+def test_paragraphs_opening_with_title_case_run_in_heads_are_the_items_a_lead_announces():
+    page = [
+        _chunk(3, 4, "Pumps", "The harbour pump has three known weaknesses:"),
+        _chunk(3, 5, "Pumps", "Seal Wear. The shaft seals wear within a season in salt water."),
+        _chunk(3, 6, "Pumps", "Intake Clogging. Weed blocks the intake after storms."),
+        _chunk(3, 7, "Pumps", "Cold Starts: Below freezing the motor stalls on its first start."),
+        _chunk(3, 8, "Pumps", "Figure 2. The pump in its housing."),
+    ]
+    reader = _reader(_pages(page))
+    assert announced(page[0], reader) == tuple(page[1:4]), "each titled paragraph is an item; a caption is none"
