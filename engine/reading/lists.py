@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
+from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.list_marks import (
     ITEM_MARK,
@@ -75,7 +76,7 @@ def list_leads(units: Sequence[Unit]) -> set[int]:
     passages = {block_position(u): u.item for u in units}
     leads: set[int] = set()
     for unit in units:
-        if is_lead(unit.text):
+        if is_lead(unit.text) or _heads_items(unit, passages):
             leads.add(id(unit))
         elif normalize_space(unit.item.text) == unit.text or points_ahead(unit.text):
             # a sentence inside a paragraph introduces nothing, unless it points at the following things
@@ -84,6 +85,16 @@ def list_leads(units: Sequence[Unit]) -> set[int]:
             if introduces_list(unit.item, after):
                 leads.add(id(unit))
     return leads
+
+
+def _heads_items(unit: Unit, passages: dict[tuple[str, int, int], EvidenceItem]) -> bool:
+    """A heading right over two list items of its section ("PREREQUISITES" over "• Python 3.6+", "• GCC 5+"):
+    it introduces them as a lead sentence would, and the section's items are its list."""
+    if unit.item.kind != "heading":
+        return False
+    doc, page, block = block_position(unit)
+    after = [passages.get((doc, page, block + n)) for n in (1, 2)]
+    return all(a is not None and a.kind == "list_item" and a.section_path == unit.item.section_path for a in after)
 
 
 def announces(text: str) -> bool:

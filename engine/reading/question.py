@@ -199,8 +199,9 @@ _LISTING = re.compile(
     r"categories)\s+of\b",  # "Which (major) types of ...": an adjective of rank or variety may come first
     re.I,
 )
-_PLURAL_USE = re.compile(
-    r"^(?:which|what)\s+(?:(?!of\b)[\w\-]+\s+){0,2}?([a-z\-]{3,}[^s\W]s)\s+"
+_PLURAL_USE = re.compile(  # a preposition may open it: "Into which classes were the errors sorted?"
+    r"^(?:(?:in|into|on|onto|from|to|for|at|by|with|under|among)\s+)?(?:which|what)\s+(?:(?!of\b)[\w\-]+\s+){0,2}?"
+    r"([a-z\-]{3,}[^s\W]s)\s+"
     r"(?:does|do|did|are|were|have|has|is|can|could|may|must|should|will)\b",  # "Which tools can the crew use?"
     re.I,
 )

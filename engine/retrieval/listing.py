@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from engine.contracts import Chunk, ListingResult, ListItem, ParsedDocument
@@ -45,11 +46,14 @@ def section_pages_for(
     if section_hint:
         found = find_sections(doc, section_hint)
         entry = found[0] if found else None
+    repeats = Counter(_norm(e.title) for e in doc.toc)
     for text in (subject, " ".join(terms)):
         if entry is None and text:
             scored = score_titles(doc.toc, text)
-            if scored:
-                entry = sorted(scored, key=lambda se: (-se[0], -se[1].level, se[1].start_page))[0][1]
+            if scored:  # of titles that match alike, one the outline prints once (a subheading repeated under
+                # several chapters means what its chapter is about), then the most specific
+                key = lambda se: (-se[0], repeats[_norm(se[1].title)] > 1, -se[1].level, se[1].start_page)  # noqa: E731
+                entry = sorted(scored, key=key)[0][1]
     if entry is not None:
         end = min(entry.end_page, entry.start_page + MAX_SECTION_PAGES - 1)
         return tuple(range(entry.start_page, max(entry.start_page, end) + 1))

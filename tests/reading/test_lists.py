@@ -68,6 +68,16 @@ def test_paragraphs_opening_with_title_case_heads_are_items_though_not_bold():
                                                                             "3. Cold Start"], lines  # fmt: skip
 
 
+def test_a_heading_right_over_list_items_leads_them():
+    parts = ("6 Spare Parts",)
+    heading = ev(7, 0, "6 Spare Parts", kind="heading", section_path=parts, score=0.9)
+    items = [ev(7, 1, "• Impeller, bronze", kind="list_item", section_path=parts, score=0.1),
+             ev(7, 2, "• Shaft seal kit", kind="list_item", section_path=parts, score=0.1),
+             ev(7, 3, "• Float switch", kind="list_item", section_path=parts, score=0.1)]  # fmt: skip
+    lines = ask("List the spare parts of the pump.", heading, *items).text.splitlines()
+    assert lines[1:] == ["1. Impeller, bronze", "2. Shaft seal kit", "3. Float switch"], lines
+
+
 def test_a_lead_with_no_items_takes_the_one_passage_it_announces():
     table = ev(4, 8, "Flow meters are calibrated against the reference tank at the start of each week.")
     units = split_units([LEAD, table])

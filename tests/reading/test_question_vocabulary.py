@@ -130,3 +130,4 @@ def test_which_things_can_be_done_asks_for_a_list():
     from engine.reading.question import parse_question
 
     assert parse_question("Which tools can the dock crew use at night?").intent == "listing"
+    assert parse_question("Into which grades were the harbour's mooring faults sorted?").intent == "listing"

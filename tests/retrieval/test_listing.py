@@ -109,3 +109,11 @@ def test_no_cue_no_items():
 def test_no_cue_uses_subheadings_when_nothing_else_marked():
     doc = document([[("Methods", "heading", ()), ("Sampling", "heading", ()), "text", ("Weighting", "heading", ())]])
     assert [i.label for i in aggregate_listing(doc, [1]).items] == ["Sampling", "Weighting"]
+
+
+def test_a_title_printed_once_leads_the_same_subheading_repeated_under_several_chapters():
+    toc = [toc_entry(1, "Requirements", 2, 2), toc_entry(1, "Deploying to boats", 6, 8),
+           toc_entry(2, "Requirement", 6, 6), toc_entry(1, "Deploying to docks", 9, 11),
+           toc_entry(2, "Requirement", 9, 9)]  # fmt: skip
+    doc = document([["x"]] * 11, toc)
+    assert section_pages_for(doc, ["requirements"], None, "requirements") == (2,)
