@@ -80,13 +80,19 @@ def _split_list(text: str) -> list[str]:
     return [p for p in (trim_side(x) for x in parts) if p]
 
 
+_PASSIVE_END = re.compile(r"\s+(?:were|was|are|is|been)\s+[a-z]+(?:ed|en|ld|wn|ne|nt|d|t)$", re.I)
+"""A passive verb ending the phrase before "versus" ("... were held", "... was spent"): what it says of the thing
+compared, not the thing."""
+
+
 def find_sides(question: str) -> list[str]:
     """Labels of the things a comparison question compares (empty when it names none). Linear in the
     question's length: every shape is matched by ``separators`` (no lazy group is retried from each start)."""
     q = normalize_space(question).rstrip("?. ")
     pair = pair_from_start(q, r"\s+(?:vs\.?|versus)\s+")
     if pair:
-        return [s for s in (_phrase_before(pair[0]), _phrase_after(pair[1])) if s]
+        left = _PASSIVE_END.sub("", pair[0])  # "how many board meetings were held versus ...": the meetings
+        return [s for s in (_phrase_before(left), _phrase_after(pair[1])) if s]
     pair = pair_after(q, re.search(r"\bbetween\s+", q, re.I), r"\s+and\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]) or trim_side(pair[0]), _phrase_after(pair[1])) if s]

@@ -56,3 +56,7 @@ def test_a_gap_asked_in_percent_is_told_from_a_percentage_asked_of_each_side() -
     assert asks_relative_gap("Give the percentage difference in fees between Acme and Zenith.")
     assert asks_relative_gap("By what percent did Acme's fees exceed Zenith's?")
     assert not asks_relative_gap("What percentage of revenue did Acme and Zenith each spend on fees?")
+
+
+def test_a_passive_verb_before_versus_is_not_the_side_compared() -> None:
+    assert find_sides("How many ferry trips were cancelled versus tug trips?") == ["ferry trips", "tug trips"]
