@@ -27,8 +27,11 @@ _DOWN = (
     "falls falling shrink shrank shrunk shrinking reduce reduced reduces cut lower lowered worsen worsened worsening "
     "deteriorate deteriorated deteriorating"
 )
+_GO = ("go", "goes", "gone", "went")
 _DIRECTION = {**dict.fromkeys(_UP.split(), "up"), **dict.fromkeys(_DOWN.split(), "down"),
-              **dict.fromkeys(["change", "changed", "changes"], "any")}  # fmt: skip
+              **dict.fromkeys(["change", "changed", "changes"], "any"),
+              **{f"{go} up": "up" for go in _GO}, **{f"{go} down": "down" for go in _GO},
+              **{f"{go} up or down": "either" for go in _GO}}  # fmt: skip
 """The way a yes/no question asks the item moved: "did it grow" (up), "was there any drop" (down), "did it change".
 "Improve" reads as up: a margin, a ratio of coverage or liquidity improves as it rises; the answer states both
 values, so a reader of a cost ratio sees which way it went."""

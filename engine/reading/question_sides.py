@@ -292,7 +292,9 @@ def _compared_with(q: str) -> tuple[str, str] | None:
 
 _AUXILIARY = re.compile(r"\b(?:did|does|do|has|have|had)\b", re.I)
 _CHANGE = re.compile(
-    r"\b(?:chang|grow|grew|rise|rose|risen|fall|fell|fallen|increas|decreas|declin|drop|mov|evolv|shift)\w*", re.I
+    r"\b(?:chang|grow|grew|rise|rose|risen|fall|fell|fallen|increas|decreas|declin|drop|mov|evolv|shift)\w*"
+    r"|\b(?:go|goes|gone|went)\s+(?:up|down)\b",  # "did it go up or down from 2030 to 2031?"
+    re.I,
 )
 """A verb of change over time, asked of what a value did ("How did capex change from ..."): "the change in
 capex from ... to ..." as a noun asks for one computed amount, which the formulas read."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.contracts import EvidenceItem
+from engine.reading.changes import asked_direction
 from engine.reading.formula_values import evaluate
 from engine.reading.formulas import operands, parse_formula
 from engine.reading.line_items import line_item_names
@@ -362,3 +363,13 @@ def test_a_list_s_items_are_of_the_one_period_their_lead_names() -> None:
     ]  # fmt: skip
     found = {c.raw: [p.year for p in c.periods] for c in cells_in([page])}
     assert found["$2.3 billion"] == [2031] and found["$0.3 billion"] == [2030], found
+
+
+@pytest.mark.parametrize(
+    ("question", "direction"),
+    [("Did the ferry line's fuel cost go up or down from 2030 to 2031?", "either"),
+     ("Did the fuel cost go down between 2030 and 2031?", "down"),
+     ("Has the berth fee gone up from 2030 to 2031?", "up")],
+)  # fmt: skip
+def test_going_up_or_down_is_a_way_an_item_moves(question: str, direction: str) -> None:
+    assert asked_direction(question) == direction

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.reading.question import parse_question
-from engine.reading.question_sides import period_pair
+from engine.reading.question_sides import find_sides, period_pair
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,7 @@ def test_one_period_or_two_named_things_is_no_period_pair() -> None:
         "Zenith",
         "Acme",
     ]
+
+
+def test_going_up_or_down_between_two_periods_compares_the_periods_not_up_and_down() -> None:
+    assert find_sides("Did the harbour's dredging cost go up or down from 2030 to 2031?") == ["2030", "2031"]
