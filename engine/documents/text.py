@@ -50,8 +50,14 @@ NUMBER_WORDS: dict[str, int] = {**SPELLED_NUMBERS, "single": 1, "pair": 2, "coup
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens; keeps numbers like ``3.5``, ``10-k`` and ``$1,200`` whole (commas dropped)."""
-    return [t.lower() for t in _TOKEN.findall(text.replace(",", ""))]
+    """Lower-case word tokens; keeps numbers like ``3.5``, ``10-k`` and ``$1,200`` whole (commas dropped).
+
+    ASCII text is lowered once before matching (the same tokens: a token is ASCII and lowering ASCII text
+    changes no boundary); other text token by token (lowering some letters, "İ", would add characters)."""
+    text = text.replace(",", "")
+    if text.isascii():
+        return _TOKEN.findall(text.lower())
+    return [t.lower() for t in _TOKEN.findall(text)]
 
 
 def content_words(text: str) -> list[str]:

@@ -13,6 +13,7 @@ import math
 import secrets
 import threading
 import zipfile
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def pin_blas_to_one_thread() -> None:
 
 
 def _terms(text: str) -> list[str]:
-    return [t for t in tokenize(text) if t not in STOPWORDS and (len(t) > 1 or t.isdigit())]
+    stop = STOPWORDS
+    return [t for t in tokenize(text) if t not in stop and (len(t) > 1 or t.isdigit())]
 
 
 class _Csr:
@@ -138,10 +140,9 @@ class LsaRetriever:
     def _build(cls, doc: ParsedDocument, config: RetrievalConfig) -> LsaRetriever:
         chunks = doc.chunks
         counted = [_count(_terms(" ".join((*c.section_path, c.text)))) for c in chunks]
-        df: dict[str, int] = {}
+        df: Counter[str] = Counter()
         for counts in counted:
-            for term in counts:
-                df[term] = df.get(term, 0) + 1
+            df.update(counts.keys())
         min_df = 2 if len(chunks) >= 50 else 1
         vocab = {t: i for i, t in enumerate(sorted(t for t, n in df.items() if n >= min_df))}
         n = len(chunks)
@@ -149,13 +150,17 @@ class LsaRetriever:
         for term, i in vocab.items():
             idf[i] = math.log((1 + n) / (1 + df[term])) + 1.0
         rows, cols, vals = [], [], []
+        weight = idf.tolist()  # Python floats: the same products as numpy's float64 scalars, without their cost
+        top = max((max(counts.values()) for counts in counted if counts), default=0)
+        logs = [0.0, *(1.0 + math.log(tf) for tf in range(1, top + 1))]  # 1 + log(tf), by tf
+        column_of = vocab.get
         for r, counts in enumerate(counted):
             for term, tf in counts.items():
-                column = vocab.get(term)
+                column = column_of(term)
                 if column is not None:
                     rows.append(r)
                     cols.append(column)
-                    vals.append((1.0 + math.log(tf)) * idf[column])
+                    vals.append(logs[tf] * weight[column])
         vals_a = np.asarray(vals, dtype=np.float32)
         rows_a = np.asarray(rows, dtype=np.int64)
         if vals_a.size:
@@ -276,10 +281,8 @@ def _chunk_digest(chunks: Sequence[Chunk]) -> bytes:
 
 
 def _count(terms: list[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for term in terms:
-        out[term] = out.get(term, 0) + 1
-    return out
+    """Each term's count, in the order the terms first appear."""
+    return Counter(terms)
 
 
 def _unit(matrix: np.ndarray) -> np.ndarray:
