@@ -18,6 +18,18 @@ _UNSPLIT = re.compile(
 """A label (words, ending in a letter, a parenthesis or a colon; dot leaders may follow it) then two or more
 amounts, nothing else."""
 _ONE = re.compile(_AMOUNT)
+_DIGIT = re.compile(r"\d")
+
+
+def cell_lines_end(lines: Sequence[str]) -> int:
+    """How many of a page's lines a reader of its table cells must read: up to the last line that may be a row
+    holding a number (a row, or a line :func:`unsplit_row` may make one; a cell's value is a number printed in
+    its row). The lines after it only set up tables whose rows never come, so reading them changes no cell."""
+    for n in range(len(lines) - 1, -1, -1):
+        line = lines[n]
+        if _DIGIT.search(line) and (ROW_SEPARATOR in line or _UNSPLIT.match(line.strip())):
+            return n + 1
+    return 0
 
 
 def unsplit_row(line: str, columns: int) -> str | None:

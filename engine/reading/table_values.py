@@ -26,6 +26,7 @@ from engine.reading.table_rows import (
     PER_SHARE_LABEL,
     TABLE_CAPTION,
     TableState,
+    cell_lines_end,
     dated_years,
     footnoted,
     label_year,
@@ -223,13 +224,17 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     cells: list[Cell] = []
     state = TableState()
     texts = [[normalize_space(x) for x in item.text.split("\n") if x.strip()] for item in items]
-    measures, k = measure_headings([line for lines in texts for line in lines]), 0
+    flat = [line for lines in texts for line in lines]
+    end = cell_lines_end(flat)  # the lines after the last that may be a row with a number give no cell
+    measures, k = measure_headings(flat) if end else {}, 0
     for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
+        if k >= end:
+            break
         if n and item.page != items[n - 1].page:
             # a partial table's title ("... for the Guarantor Group") and a table's caption end with its page
             state.title = state.caption = ""
         state.scale = table_scale(" ".join(item.section_path[-1:])) or state.scale
-        for line in lines:
+        for line in lines[: end - k]:
             line = unsplit_line(line, state) if not has_rows(line) else line
             state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
