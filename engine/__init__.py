@@ -181,6 +181,11 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+_FIRST_ANSWER_MODULES = ("engine.api", "engine.llm.offline", "engine.run.strategies.dispatched")
+"""What a first dispatched answer imports: the API, then what it loads on first use (the offline backend, the
+strategy); those go on while the question waits for the keyword index, its own thread idle."""
+
+
 def _import_answering_while_parsing() -> None:
     """A script that ingests usually asks next: the modules ``answer`` needs are imported while the PDF worker
     finishes its first parse alone (its pages read, a core idle), not after ingest returns (compiling them is
@@ -188,7 +193,8 @@ def _import_answering_while_parsing() -> None:
     they need themselves. Nothing is imported when they are loaded already."""
 
     def import_answering() -> None:
-        if "engine.api" not in sys.modules:
-            importlib.import_module("engine.api")
+        for module in _FIRST_ANSWER_MODULES:
+            if module not in sys.modules:
+                importlib.import_module(module)
 
     importlib.import_module("engine.library.isolation").WHILE_FINISHING.append(import_answering)
