@@ -17,6 +17,7 @@ from engine.reading.answer_type import asks_difference
 from engine.reading.changes import states_change
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
 from engine.reading.line_items import line_item_triggers
+from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.metric_words import ASKING_STEMS, condition_words, frame_words
 from engine.reading.periods import Period, periods_in
@@ -347,6 +348,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
+        score -= 1.5 if booked_in_row(cell, spec.question) else 0.0  # a hedge's gain booked in net sales
         score -= 1.5 if amount_for_share(cell, spec.question) else 0.0  # R&D in dollars for its share of sales
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense
         score -= (
