@@ -33,13 +33,14 @@ _DEFINE = re.compile(
 _ASKED = re.compile(
     r"\b(?:what (?:is|was|were|are)|what's|calculate|compute|how much (?:is|was))\s+(?:the\s+)?(?P<rest>[^?]+)", re.I
 )
-_SHARE_ONLY = re.compile(
-    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where|what)\b)"
-    r"(?P<rest>[^?]*\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b[^?]+)",
+_TERSE = re.compile(
+    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where|what|can|could|will|would|should|"
+    r"list|name|give|show|describe|explain|compare)\b)(?P<rest>[^?]+)",
     re.I,
 )
-"""A terse ask that is its expression ("Acme's R&D expense as a share of revenue in 2031?"), without "what was" (a
-question opening with a verb or another question word asks something of the expression instead)."""
+"""A terse ask that is its metric or expression ("Acme FY2031 operating margin?", "Acme's R&D expense as a share of
+revenue in 2031?"), without "what was" (a question opening with a verb or a question word asks something else of
+it, and a request to list, give or compare reads no metric as a whole)."""
 _TOKEN = re.compile(
     r"\s*(?:(?P<open>\()|(?P<close>\))"
     r"|(?P<op>\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"
@@ -223,7 +224,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     ("EBITDA", "free cash flow"); a definition the question states always wins."""
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
     definitions = _definitions(text)
-    asked = _ASKED.search(text) or _SHARE_ONLY.match(text)
+    asked = _ASKED.search(text) or _TERSE.match(text)
     quotient = asks_quotient(text)
     main = _asked_expression(asked.group("rest"), definitions, quotient) if asked else None
     if main is not None:

@@ -9,7 +9,7 @@ from engine.documents.text import stems
 from engine.reading.counts import counted_things
 from engine.reading.formula_values import evaluate
 from engine.reading.formulas import operands, parse_formula
-from engine.reading.line_items import line_item_names
+from engine.reading.line_items import line_item_names, standard_definition
 from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import parse_number, table_scale
@@ -142,6 +142,9 @@ def test_formula_shapes():
     )
     assert defined is not None and defined.op == "-" and defined.left is not None and defined.left.op == "+"
     assert parse_formula("How large was the capital expenditure amount for Acme in FY2036?") is None
+    terse = parse_formula("Acme FY2036 operating margin?", standard_definition)  # its metric alone, a definition
+    assert terse is not None and terse.op == "pct_of", terse
+    assert parse_formula("List the operating margins of the ferry lines.", standard_definition) is None
     share = parse_formula("Acme's freight cost as a share of net sales in 2036?")  # terse: no "what was"
     assert share is not None and share.op == "pct_of", share
     assert [o.lower() for o in operands(share)][:2] == ["freight cost", "net sales"], operands(share)
