@@ -34,13 +34,15 @@ _ASKED = re.compile(
     r"\b(?:what (?:is|was|were|are)|what's|calculate|compute|how much (?:is|was))\s+(?:the\s+)?(?P<rest>[^?]+)", re.I
 )
 _TERSE = re.compile(
-    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|how|why|when|which|who|where|what|can|could|will|would|should|"
-    r"list|name|give|show|describe|explain|compare)\b)(?P<rest>[^?]+)",
+    r"^(?!(?:did|does|do|is|was|were|are|has|have|had|can|could|will|would|should|"
+    r"list|name|give|show|describe|explain|compare)\b)(?!.*\b(?:what|which|how|who|why|when|where)\b)"
+    r"(?P<rest>[^?:+*/×]{3,80})\??\s*$",
     re.I,
 )
 """A terse ask that is its metric or expression ("Acme FY2031 operating margin?", "Acme's R&D expense as a share of
-revenue in 2031?"), without "what was" (a question opening with a verb or a question word asks something else of
-it, and a request to list, give or compare reads no metric as a whole)."""
+revenue in 2031?"), without "what was": short, and with no question word, colon or operator sign anywhere (a question
+opening with a verb asks something else of it, a request to list, give or compare reads no metric as a whole, and a
+"+" in a name, "RAPTOR + GPT-4", is no sum)."""
 _TOKEN = re.compile(
     r"\s*(?:(?P<open>\()|(?P<close>\))"
     r"|(?P<op>\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"

@@ -145,6 +145,8 @@ def test_formula_shapes():
     terse = parse_formula("Acme FY2036 operating margin?", standard_definition)  # its metric alone, a definition
     assert terse is not None and terse.op == "pct_of", terse
     assert parse_formula("List the operating margins of the ferry lines.", standard_definition) is None
+    named = "Kestrel's reef claim cites Table 4: what recall does Kestrel + Heron reach on the hard split?"
+    assert parse_formula(named, standard_definition) is None  # "+" in a name is no sum
     share = parse_formula("Acme's freight cost as a share of net sales in 2036?")  # terse: no "what was"
     assert share is not None and share.op == "pct_of", share
     assert [o.lower() for o in operands(share)][:2] == ["freight cost", "net sales"], operands(share)
