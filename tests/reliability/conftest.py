@@ -35,8 +35,10 @@ def snapshot(folder: Path) -> dict[str, int]:
 
 
 def entry_dirs(root: Path) -> list[Path]:
-    """Folders of the library that carry a manifest (the library's definition of an entry)."""
-    return sorted(p.parent for p in root.rglob("manifest.json"))
+    """Folders of the library that carry a manifest (the library's definition of an entry). Read one level down
+    (an entry's folder holds its manifest): a background index build's staging folder may vanish mid-walk, and a
+    recursive walk would trip over it."""
+    return sorted(p for p in root.iterdir() if (p / "manifest.json").is_file()) if root.is_dir() else []
 
 
 def net_config(library_dir: Path, base_url: str, *, timeout: float = 1.0, retries: int = 1) -> EngineConfig:
