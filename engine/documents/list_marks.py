@@ -130,8 +130,8 @@ def resumes_list(last: Passage, after: Passage) -> bool:
 _RUN_IN_HEAD = re.compile(
     r"^\s*(?P<head>[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|and|or|of|the|for|in|on|to|with)){0,5})[.:]\s+[A-Z]"
 )
-"""A paragraph that opens with a short head in title case, then a full stop or a colon ("Generation Difficulties.
-In generating ..."): an item's run-in term, printed in italics or small capitals the text layer does not mark bold."""
+"""A paragraph that opens with a short head in title case, then a full stop or a colon ("Seal Wear. The
+shaft seals ..."): an item's run-in term, printed in italics or small capitals the text layer does not mark bold."""
 _NOT_A_HEAD = re.compile(r"^(?:table|figure|fig|section|chapter|appendix|step|note|yes|no|however|thus)\b", re.I)
 """Heads that are a reference's label ("Figure 3."), a step's or a note's, or a connective: never an item's term."""
 

@@ -123,9 +123,14 @@ _OWNER = re.compile(r"\b((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['’]s\
 """A capitalised name in the possessive ("Best Buy's", "3M's"): whose value, not which."""
 
 
+def owner_names(question: str) -> list[str]:
+    """The names a question puts in the possessive, in order ("Was Acme's capex above Zenith's?" -> Acme, Zenith)."""
+    return [m.group(1) for m in _OWNER.finditer(question)]
+
+
 def owners(question: str) -> set[str]:
     """The stems of the names a question puts in the possessive ("Best Buy's revenue" -> best, buy)."""
-    return {w for m in _OWNER.finditer(question) for w in stems(m.group(1))}
+    return {w for name in owner_names(question) for w in stems(name)}
 
 
 def names_all(text: str, named: Sequence[str]) -> bool:

@@ -42,7 +42,7 @@ _TERSE = re.compile(
 """A terse ask that is its metric or expression ("Acme FY2031 operating margin?", "Acme's R&D expense as a share of
 revenue in 2031?"), without "what was": short, and with no question word, colon or operator sign anywhere (a question
 opening with a verb asks something else of it, a request to list, give or compare reads no metric as a whole, and a
-"+" in a name, "RAPTOR + GPT-4", is no sum)."""
+"+" in a name, "Kestrel + Heron", is no sum)."""
 _TOKEN = re.compile(
     r"\s*(?:(?P<open>\()|(?P<close>\))"
     r"|(?P<op>\bas an? (?:%|percent(?:age)?|share|proportion|fraction) of\b|\+|-(?=\s)|\*|/|×|\bdivided by\b|\btimes\b|\bplus\b|\bminus\b|\bless\b)"

@@ -88,7 +88,7 @@ def list_leads(units: Sequence[Unit]) -> set[int]:
 
 
 def _heads_items(unit: Unit, passages: dict[tuple[str, int, int], EvidenceItem]) -> bool:
-    """A heading right over two list items of its section ("PREREQUISITES" over "• Python 3.6+", "• GCC 5+"):
+    """A heading right over two list items of its section ("SPARE PARTS" over "• Impeller", "• Shaft seal kit"):
     it introduces them as a lead sentence would, and the section's items are its list."""
     if unit.item.kind != "heading":
         return False
@@ -109,7 +109,8 @@ def is_item(unit: Unit) -> bool:
         return True
     if any(t.strip() and unit.text.startswith(t.strip()) for t in unit.item.bold_terms):
         return True
-    return opens_with_head(unit.item.text) and unit.item.text.startswith(unit.text[:20])
+    passage = normalize_space(unit.item.text)
+    return opens_with_head(passage) and passage.startswith(unit.text[:20])  # the passage's first unit only
 
 
 def _is_float(unit: Unit) -> bool:

@@ -89,7 +89,7 @@ def _option_cell(words: tuple[str, ...], table: Sequence[Cell], terms: Sequence[
         return None
     label = max(rows, key=lambda r: (named_count(r, terms), -len(r.split())))
     row = rows[label]
-    if not asked:  # the column the question's words name most ("2-hop Gold"), else the first printed
+    if not asked:  # the column the question's words name most ("Rivers Dev"), else the first printed
         return max(row, key=lambda c: (named_count(c.column, terms), -row.index(c)))
     return next((c for c in row if any(p.year in asked for p in c.periods)), None)
 

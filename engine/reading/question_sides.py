@@ -6,6 +6,7 @@ import re
 
 from engine.documents.text import STOPWORDS, normalize_space
 from engine.reading.doc_sides import PERIOD
+from engine.reading.entities import owner_names
 from engine.reading.lexicon import (
     COMPARATIVE,
     CONNECTORS,
@@ -170,8 +171,6 @@ def _parallel_pair(q: str) -> tuple[str, str] | None:
 
 
 _THAN = re.compile(r"\s+than\s+", re.I)
-_NAMED_OWNER = re.compile(r"(?<![\w'’])(?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*(?=['’]s\b)")
-"""A named owner, in its possessive ("Richard E. Roe's", "Acme Corp's"): whose figure a comparative compares."""
 _ER_WORD = re.compile(r"[a-z]{3,}er$", re.I)
 """A comparative adjective right before "than" ("lighter than", "faster than")."""
 _AUXILIARY_SUBJECT = re.compile(r"^(?:did|does|do|was|were|is|are|has|have|had)\s+(?P<rest>.+)", re.I)
@@ -187,9 +186,9 @@ def than_pair(q: str) -> tuple[str, str] | None:
         return None
     right = _phrase_after(q[than.end() :])
     right = re.sub(r"['’]s?$", "", right).strip()
-    owners = list(_NAMED_OWNER.finditer(q[: than.start()]))
+    owners = owner_names(q[: than.start()])  # whose figure it compares ("Dana Lund's pay")
     if owners:
-        left = trim_side(owners[-1].group(0))
+        left = trim_side(owners[-1])
     elif (subject := _AUXILIARY_SUBJECT.match(q)) is not None:
         left = _phrase_after(subject.group("rest"))
     else:

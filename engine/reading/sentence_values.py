@@ -235,7 +235,7 @@ others are scales of a number written before them."""
 
 def _spelled(item: EvidenceItem, sentence: str, periods: tuple[Period, ...]) -> list[Cell]:
     """The spelled numbers ``sentence`` states with a unit of measure ("within two hours"), and those counting the
-    plural noun after them ("across nine public datasets": prose spells out small counts), as cells like its
+    plural noun after them ("across seven coastal reefs": prose spells out small counts), as cells like its
     digits'; a count is bare, read only for a question counting its noun."""
     found = [(m, m.group("measure"), False) for m in _SPELLED_MEASURE.finditer(sentence)]
     measured = {m.start() for m, _, _ in found}

@@ -91,18 +91,13 @@ def _each_before_its_side(mentions: list[tuple[int, str]], positions: Sequence[i
     return tied
 
 
-def rows_of_other_things(cells: Sequence[Cell], side: str, sides: Sequence[str]) -> set[tuple[str, str, str]]:
-    """The (chunk, label, column) of every table row that is not ``side``'s, when some row's label or column names
-    it: a named side's figure is read from its own row ("Dana Roe | 67,500 | 245,817") or column, not from a row of
-    another thing that merely names the metric ("Retainer | Board compensation"). Empty when no row names the side
-    (its figure may then be a row of its own name spelled otherwise)."""
+def side_rows(cells: Sequence[Cell], side: str, sides: Sequence[str]) -> list[Cell]:
+    """``cells`` without the table rows that are not ``side``'s, when some row's label or column names it: a named
+    side's figure is read from its own row ("Dana Lund | 60,000 | 231,400") or column, not from a row of another
+    thing that merely names the metric ("Retainer | Board pay"). All of them when no row names the side (its figure
+    may then be a row of its own name spelled otherwise)."""
     words = [stems(s) for s in sides]
     mine = stems(side) - set().union(*(w for s, w in zip(sides, words, strict=True) if s != side))
     mine = {w for w in mine if len(w) > 1 and not w.isdigit()}
-    if not mine:
-        return set()
-    rows = [c for c in cells if c.is_row]
-    own = {(c.chunk_id, c.label, c.column) for c in rows if mine <= stems(f"{c.label} {c.column}")}
-    return (
-        {(c.chunk_id, c.label, c.column) for c in rows if (c.chunk_id, c.label, c.column) not in own} if own else set()
-    )
+    own = [c for c in cells if c.is_row and mine <= stems(f"{c.label} {c.column}")] if mine else []
+    return [c for c in cells if not c.is_row or c in own] if own else list(cells)

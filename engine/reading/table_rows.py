@@ -371,8 +371,8 @@ def value_columns(state: TableState) -> int:
 
 def unsplit_line(line: str, state: TableState) -> str:
     """``line`` as a row when it is one printed without cell breaks (``unsplit_row``), also when the last year of
-    the date header above wrapped onto its start ("November 29," / "2013 Revenue: Subscription ... $ 3,223,904 $
-    2,076,584 $ 1,137,856"): the year is the header's, the rest the table's first row."""
+    the date header above wrapped onto its start ("March 5," / "2031 Revenue: Charters ... $ 812,400 $ 640,100 $
+    512,900"): the year is the header's, the rest the table's first row."""
     wrapped = re.match(rf"^({YEAR})\s+(\S.*)$", line)
     if wrapped and state.years and not state.in_rows:
         row = unsplit_row(wrapped.group(2), len(state.years) + 1)

@@ -135,7 +135,7 @@ def value_spec(
         if MOVED.fullmatch(keyword.strip()) or re.sub(r"\W", "", keyword).lower() in joined:
             continue  # a name written apart that a file name runs together ("Best Buy", "BESTBUY_2031_10K"): who
         if keyword[:1].isupper() and len(keyword) >= 4 and any(keyword.lower() in name for name in joined):
-            continue  # a capitalised part of such a name ("Mills" of "General Mills", "GENERALMILLS_2031_10K")
+            continue  # a capitalised part of such a name ("Harbour" of "North Harbour", "NORTHHARBOUR_2031_10K")
         kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s)
                          and not _dropped_parts(s, drop))  # fmt: skip
         if kept and kept not in terms:
@@ -267,10 +267,6 @@ STATED_DIFFERENCE = 0.4
 gains ("outran the Heron 2 by 14.5 km") over a level the sentence also states ("a range of 310.5 km")."""
 
 
-_PROPER = re.compile(r"(?<=\s)[A-Z][\w.&\-]*")
-"""A capitalised word past the question's first: a name it writes."""
-
-
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
@@ -297,12 +293,12 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     part_rows = {c.chunk_id for c in cells if c.is_row and spec.named and names_all(c.label, spec.named)}
     matches: list[ValueMatch] = []
     covers = cover_of(spec, weights, rarity, qualifiers)
-    proper = stems(" ".join(_PROPER.findall(spec.question)))  # the names the question writes ("Dana Roe's")
+    proper = owners(spec.question) | stems(" ".join(named_words(spec.question)))  # names written ("Dana Lund's")
     term_words = set().union(*spec.terms)
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
-        # a row labelled by the very thing named ("Dana Roe | 245,817" for Dana Roe's pay) names no metric: its
+        # a row labelled by the very thing named ("Dana Lund | 231,400" for Dana Lund's pay) names no metric: its
         # column, caption and section title do ("Total ($)" under "Director Compensation Table")
         titled = stems(cell.context) if cell.is_row and label and label <= proper and not label & term_words else set()
         cover = covers(label | stems(f"{cell.column} {cell.caption}") | titled if cell.is_row else label)

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engine.contracts import Chunk, ListingResult, ListItem, ParsedDocument
+from engine.contracts import Chunk, ListingResult, ListItem, ParsedDocument, TocEntry
 from engine.documents.text import find_cardinality_cue, normalize_space, overlap_ratio, split_sentences
 from engine.retrieval.toc import find_sections, score_titles, title_words
 
@@ -46,18 +46,23 @@ def section_pages_for(
     if section_hint:
         found = find_sections(doc, section_hint)
         entry = found[0] if found else None
-    repeats = Counter(_norm(e.title) for e in doc.toc)
     for text in (subject, " ".join(terms)):
         if entry is None and text:
             scored = score_titles(doc.toc, text)
-            if scored:  # of titles that match alike, one the outline prints once (a subheading repeated under
-                # several chapters means what its chapter is about), then the most specific
-                key = lambda se: (-se[0], repeats[_norm(se[1].title)] > 1, -se[1].level, se[1].start_page)  # noqa: E731
-                entry = sorted(scored, key=key)[0][1]
+            if scored:
+                entry = _best_titled(doc.toc, scored)
     if entry is not None:
         end = min(entry.end_page, entry.start_page + MAX_SECTION_PAGES - 1)
         return tuple(range(entry.start_page, max(entry.start_page, end) + 1))
     return _best_term_pages(doc, terms)
+
+
+def _best_titled(toc: Sequence[TocEntry], scored: Sequence[tuple[float, TocEntry]]) -> TocEntry:
+    """The best of the outline entries whose titles match: the highest score; of titles that match alike, one the
+    outline prints once (a subheading repeated under several chapters means what its chapter is about), then the
+    most specific, then the first."""
+    repeats = Counter(_norm(e.title) for e in toc)
+    return min(scored, key=lambda se: (-se[0], repeats[_norm(se[1].title)] > 1, -se[1].level, se[1].start_page))[1]
 
 
 def _best_term_pages(doc: ParsedDocument, terms: Sequence[str]) -> tuple[int, ...]:

@@ -29,7 +29,7 @@ from engine.reading.line_items import line_item_names, names_reporting_term, sta
 from engine.reading.periods import YEAR, periods_in, without_periods
 from engine.reading.question_sides import period_change, without_change_words
 from engine.reading.section_pick import summed_searches
-from engine.reading.side_numbers import numbers_of_other_sides, rows_of_other_things
+from engine.reading.side_numbers import numbers_of_other_sides, side_rows
 from engine.reading.table_values import Cell
 from engine.reading.thresholds import Threshold, asked_threshold, meets, value_question
 from engine.reading.value_answer import (
@@ -233,8 +233,7 @@ def with_value(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidenc
             others = numbers_of_other_sides(cells, side.label, labels)
             cells = [c for c in cells if (c.chunk_id, c.label, c.position) not in others]
             if not periods_in(side.label):  # a period side is a column of every row
-                other_rows = rows_of_other_things(cells, side.label, labels)
-                cells = [c for c in cells if (c.chunk_id, c.label, c.column) not in other_rows]
+                cells = side_rows(cells, side.label, labels)
         value = answer_from_cells(
             question, keywords, line_item_names, cells, _entity_words(state), asked_as=state.parsed.original_question
         )

@@ -25,6 +25,8 @@ def test_a_row_of_a_hedging_note_is_where_a_gain_was_booked() -> None:
     assert booked_in_row(HEDGE, "What were the harbour's net sales in 2031?")
     assert booked_in_row(GAINS, "What were the harbour's net sales in 2031?")
     assert not booked_in_row(STATEMENT, "What were the harbour's net sales in 2031?")
+    captioned = _row("$ 9,406", 9406, 52, "Statements", caption="Consolidated Statements of Income (Loss)")
+    assert not booked_in_row(captioned, "What were the harbour's net sales in 2031?"), "a statement's own caption"
     assert not booked_in_row(HEDGE, "What hedging gain was booked in net sales in 2031?")  # asked about
 
 
