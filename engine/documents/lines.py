@@ -22,6 +22,12 @@ BAND = 0.10
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"\d+$")
 CURRENCY_ONLY = re.compile(r"^[$€£¥]$")
+FIGURE_GAP = 0.5
+"""Em widths over which two figures set apart on one line are two cells: more than a word space, which the text
+layer never leaves inside a number ("40.4%" and "54.3%" a narrow column gap apart are two columns' values)."""
+_ENDS_WITH_FIGURE = re.compile(r"\d[\d,.]*\s?%?\)?$")
+_FIGURE_PIECE = re.compile(r"^[(\-−–]?[$€£¥]?\s?[(\-−–]?\d[\d,.]*\s?%?\)?(?:\s?\(\d[\d,.]*\s?%?\))?$")
+"""A piece that is a figure only: "1,204", "(3.5)", "$ 750", "12%", "54.3% (0.3%)" (a value and its spread)."""
 _BOLD_FONT = ("Bold", "bold", "BOLD", "Black", "Heavy", "Semibold", "SemiBold")
 
 
@@ -45,6 +51,7 @@ class Line:
     columnar: bool = False  # joined from pieces with wide gaps (a table row), never a heading
     cells: list[str] = field(default_factory=list)  # a table row's cells (pieces split by wide gaps)
     cell_x: list[tuple[float, float]] = field(default_factory=list)  # each cell's left and right edge
+    pieces: list[tuple[float, float, str]] = field(default_factory=list)  # the text layer's pieces joined, by x
 
 
 _BOLD_NAMES: dict[str, bool] = {}
@@ -126,12 +133,17 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
     if not prev.cells:
         prev.cells = [prev.text]
         prev.cell_x = [(prev.bbox[0], prev.bbox[2])]
-    wide = line.bbox[0] - prev.bbox[2] > 2.5 * max(line.size, prev.size)
-    if wide and not (
+    if not prev.pieces:
+        prev.pieces = [(prev.bbox[0], prev.bbox[2], prev.text)]
+    prev.pieces.append((line.bbox[0], line.bbox[2], line.text))
+    gap = line.bbox[0] - prev.bbox[2]
+    wide = gap > 2.5 * max(line.size, prev.size)
+    figures = gap > FIGURE_GAP * max(line.size, prev.size) and _side_by_side(prev.cells[-1], line.text)
+    if (wide and not (
         len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
-    ):
+    )) or figures:  # fmt: skip
         prev.columnar = True
-    if wide and not CURRENCY_ONLY.match(prev.cells[-1]):
+    if (wide or figures) and not CURRENCY_ONLY.match(prev.cells[-1]):
         prev.cells.append(line.text)
         prev.cell_x.append((line.bbox[0], line.bbox[2]))
     else:  # a narrow gap, or "$" set apart from its amount: the same cell
@@ -149,6 +161,11 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
     prev.columnar = prev.columnar or line.columnar
     prev.size = size
     prev.chars += line.chars
+
+
+def _side_by_side(cell: str, piece: str) -> bool:
+    """A figure following a cell that ends in one: two values of a row, never one number."""
+    return _ENDS_WITH_FIGURE.search(cell) is not None and _FIGURE_PIECE.match(piece) is not None
 
 
 # --------------------------------------------------------------------------------------------

@@ -47,6 +47,8 @@ BAND = 3.0
 _AMOUNT = re.compile(r"\d")
 _NUMBERS = re.compile(r"\d[\d,.]*")
 _FOOTNOTE = re.compile(FOOTNOTE_MARK)
+_SPREAD = re.compile(r"\s?\(\d[\d,.]*\s?%?\)$")
+"""A value's spread printed after it in one cell ("54.3% (0.3%)"): one value, not two run together."""
 _NO_WORD = re.compile(r"^[\s$€£¥%—–\-.]*$")
 """A cell of dashes or signs only: a row's empty values ("—"), never a header."""
 _SCALE = re.compile(r"\b(?:thousands?|millions?|billions?)\b", re.I)
@@ -65,6 +67,7 @@ class _Piece:
     x0: float
     x1: float
     y0: float
+    parts: tuple[_Piece, ...] = ()  # the text layer's pieces a cell was joined from ("TimeQA", "TQA Easy", ...)
 
     @property
     def centre(self) -> float:
@@ -78,6 +81,7 @@ class _Body:
     columns: list[tuple[float, float]]
     top: float
     row_height: float
+    in_place: Line | None = None  # the header row printed right over the rows, in their block
 
 
 def with_table_headers(blocks: list[list[Line]]) -> list[list[Line]]:
@@ -88,6 +92,12 @@ def with_table_headers(blocks: list[list[Line]]) -> list[list[Line]]:
     taken: set[int] = set()
     inserts: dict[tuple[int, int], Line] = {}
     for body in bodies:
+        if body.in_place is not None:
+            split = _split_in_place(body.in_place, body.columns)
+            if split is not None:
+                taken.add(id(body.in_place))
+                inserts[(body.block, body.start - 1)] = split
+            continue  # a header printed in place is kept: only its cells joined over several columns are split
         found = _header(body, blocks, taken)
         if found is not None:
             header, used = found
@@ -113,7 +123,7 @@ def _is_row(line: Line) -> bool:
     number (cells the text layer ran together, "$ 750,000 $ 800,000", give no column edges to place a header by)."""
     if not line.columnar or len(line.cells) < 3 or len(line.cell_x) != len(line.cells):
         return False
-    if any(len(_NUMBERS.findall(cell)) > 1 for cell in line.cells[1:]):
+    if any(len(_NUMBERS.findall(_SPREAD.sub("", cell))) > 1 for cell in line.cells[1:]):
         return False
     return sum(1 for cell in line.cells[1:] if _AMOUNT.search(_YEAR.sub("", cell))) >= MIN_VALUE_COLUMNS
 
@@ -133,12 +143,13 @@ def _bodies(block: int, lines: list[Line]) -> list[_Body]:
         width = max(len(row.cells) for row in rows)
         full = [row for row in rows if len(row.cells) == width]
         above = lines[i - 1] if i else None
-        if len(full) >= MIN_ROWS and not (above is not None and above.columnar and not _is_row(above)):
+        if len(full) >= MIN_ROWS:
             columns = [
                 (min(row.cell_x[k][0] for row in full), max(row.cell_x[k][1] for row in full)) for k in range(1, width)
             ]
             first = rows[0].bbox
-            out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0)))
+            in_place = above if above is not None and above.columnar and not _is_row(above) else None
+            out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0), in_place))
         i = j
     return out
 
@@ -158,7 +169,7 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
     for line in sorted(window, key=lambda c: -c.bbox[3]):  # nearest the rows first, up to a caption or a row
         if id(line) in taken or not _header_like(line):
             break  # anywhere across the page: a row label or a sentence between header and rows ends the header
-        if (line.bbox[0] + line.bbox[2]) / 2 >= left:
+        if any(piece.centre >= left for piece in _pieces(line)):
             used.append(line)  # the label column's own header stays where it is
     if not used:
         return None
@@ -188,9 +199,44 @@ def _header_like(line: Line) -> bool:
 
 
 def _pieces(line: Line) -> list[_Piece]:
+    y0 = line.bbox[1]
+    parts = [_Piece(text, x0, x1, y0) for x0, x1, text in line.pieces]
     if line.cells and len(line.cell_x) == len(line.cells):
-        return [_Piece(text, x0, x1, line.bbox[1]) for text, (x0, x1) in zip(line.cells, line.cell_x, strict=True)]
-    return [_Piece(line.text, line.bbox[0], line.bbox[2], line.bbox[1])]
+        return [
+            _Piece(text, x0, x1, y0, tuple(p for p in parts if x0 <= p.x0 and p.x1 <= x1))
+            for text, (x0, x1) in zip(line.cells, line.cell_x, strict=True)
+        ]
+    return [_Piece(line.text, line.bbox[0], line.bbox[2], y0, tuple(parts))]
+
+
+def _split_in_place(line: Line, columns: list[tuple[float, float]]) -> Line | None:
+    """``line`` with each cell joined over several columns split into the pieces that head them one each, else None
+    when no cell is split."""
+    centres = [(x0 + x1) / 2 for x0, x1 in columns]
+    cells: list[str] = []
+    cell_x: list[tuple[float, float]] = []
+    for piece in _pieces(line):
+        parts = [part for part, _ in _heads(piece, columns, centres)]
+        split = len(parts) > 1 and all(part is not piece for part in parts)
+        for part in parts if split else [piece]:
+            cells.append(part.text)
+            cell_x.append((part.x0, part.x1))
+    if len(cells) == len(line.cells):
+        return None
+    return Line(" ".join(cells), line.bbox, line.size, line.bold, line.chars, list(line.bold_runs),
+                line.starts_bold, True, cells, cell_x, list(line.pieces))  # fmt: skip
+
+
+def _heads(piece: _Piece, columns: list[tuple[float, float]], centres: list[float]) -> list[tuple[_Piece, int]]:
+    """Each piece of ``piece`` with a column it heads. A cell over several columns is split into the pieces it was
+    joined from when each of them heads a column of its own ("TimeQA TQA Easy TQA Hard" set a narrow gap apart
+    over three columns); else the cell heads every column under it (one header over two columns)."""
+    heads = _under(piece, columns, centres)
+    if len(heads) > 1 and len(piece.parts) > 1:
+        own = [_under(part, columns, centres) for part in piece.parts]
+        if all(len(k) == 1 for k in own) and len({k[0] for k in own}) == len(own):
+            return [(part, k[0]) for part, k in zip(piece.parts, own, strict=True)]
+    return [(piece, k) for k in heads]
 
 
 def _place(columns: list[tuple[float, float]], lines: list[Line]) -> tuple[str, list[str]] | None:
@@ -209,11 +255,11 @@ def _place(columns: list[tuple[float, float]], lines: list[Line]) -> tuple[str, 
             periods.append(pieces)
             continue
         for piece in pieces:
-            heads = _under(piece, columns, centres)
+            heads = _heads(piece, columns, centres)
             if not heads:
                 return None
-            for k in heads:
-                parts[k].append(piece)
+            for part, k in heads:
+                parts[k].append(part)
     extents = [
         (min(p.x0 for p in ps), max(p.x1 for p in ps)) if ps else column
         for ps, column in zip(parts, columns, strict=True)

@@ -128,3 +128,72 @@ def test_a_very_wide_row_of_periods_is_not_fitted_split_by_split(monkeypatch: py
     extents = [(100.0 + 20 * k, 110.0 + 20 * k) for k in range(30)]
     periods = [_Piece(str(2000 + k), 100.0 + 40 * k, 120.0 + 40 * k, 60.0) for k in range(15)]
     assert _spanning(periods, extents, 20.0) is None  # 77 million splits: none is tried
+
+
+def _narrow_results_pdf() -> bytes:
+    """A results table set tight: column headers and figures a narrow gap apart (less than the wide gap that marks
+    a column), a value's spread in brackets after it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    font = pymupdf.Font("helv")
+
+    def write(x: float, y: float, text: str) -> None:
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((x, y), text, font=font, fontsize=9.0)
+        writer.write_text(page)
+
+    write(72, 60, "Table 4: Accuracy of each planner on the three route sets.")
+    write(72, 90, "Planner")
+    for x, head in ((252, "Coast"), (292, "Hills"), (332, "Marsh")):
+        write(x, 90, head)
+    rows = (("Greedy", ("31.5%", "42.0%", "28.4% (0.3%)")), ("Greedy + Lookahead", ("35.1%", "47.9%", "33.0% (0.5%)")))
+    for y, (label, values) in zip((105, 116), rows, strict=True):
+        write(72, y, label)
+        for x, value in zip((252, 292, 332), values, strict=True):
+            write(x, y, value)
+    return doc.tobytes()
+
+
+def test_figures_and_headers_set_a_narrow_gap_apart_are_cells_of_their_own():
+    doc = parse_pdf(_narrow_results_pdf(), "planners.pdf", EngineConfig())
+    text = "\n".join(chunk.text for chunk in doc.chunks)
+    assert "| Coast | Hills | Marsh" in text, text
+    assert "Greedy + Lookahead | 35.1% | 47.9% | 33.0% (0.5%)" in text, text
+
+
+def test_a_header_cell_joined_over_several_columns_is_split_into_its_pieces():
+    joined = Line("Coast Hills Marsh", (236, 100, 480, 108), SIZE, False, 17, columnar=False,
+                  pieces=[(236.0, 262.0, "Coast"), (306.0, 332.0, "Hills"), (376.0, 402.0, "Marsh")])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 260), ("3", 330), ("14", 400)),
+        row(130, "Harbour South", ("20", 260), ("1", 330), ("18", 400)),
+    ]
+    out = with_table_headers([[joined], rows])
+    assert out[-1][0].cells == ["", "Coast", "Hills", "Marsh"]
+
+
+def test_one_header_over_two_columns_heads_both_when_its_pieces_do_not_fit_one_each():
+    wide = Line("Boats Launched", (236, 100, 340, 108), SIZE, False, 14,
+                pieces=[(236.0, 334.0, "Boats Launched"), (336.0, 340.0, "*")])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 260), ("3", 330), ("14", 400)),
+        row(130, "Harbour South", ("20", 260), ("1", 330), ("18", 400)),
+    ]
+    out = with_table_headers([[wide, piece("Afloat", 380, 100)], rows])
+    assert out[-1][0].cells == ["", "Boats Launched", "Boats Launched", "Afloat"]  # its first piece heads two columns
+
+
+def test_a_header_row_in_place_keeps_its_cells_but_splits_one_joined_over_two_columns():
+    header = Line("Port Coast Hills Marsh", (72, 108, 402, 116), SIZE, False, 22, columnar=True,
+                  cells=["Port", "Coast Hills", "Marsh"], cell_x=[(72.0, 92.0), (236.0, 332.0), (376.0, 402.0)],
+                  pieces=[(72.0, 92.0, "Port"), (236.0, 262.0, "Coast"), (306.0, 332.0, "Hills"),
+                          (376.0, 402.0, "Marsh")])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 260), ("3", 330), ("14", 400)),
+        row(130, "Harbour South", ("20", 260), ("1", 330), ("18", 400)),
+    ]
+    above = piece("Fleet", 240, 80)
+    out = with_table_headers([[above], [header, *rows]])
+    assert out[0] == [above]  # nothing else is drawn into a header printed in place
+    assert out[1][0].cells == ["Port", "Coast", "Hills", "Marsh"]
+    assert out[1][1:] == rows

@@ -68,3 +68,10 @@ def test_a_row_without_something_answers_only_a_question_without_it() -> None:
                          line_item_names, page)  # fmt: skip
     assert plain is not None and plain.statement.endswith("71.20%"), plain
     assert not any("percentage" in d for d in plain.doubts), "a score is read as its percentage"
+
+
+def test_column_headers_abbreviated_with_a_full_stop_name_the_columns() -> None:
+    table = "Scores | Pooled\nPlanner | Acc. | Prec. | Rec.\nGreedy | 61.5 | 70.2 | 55.0\nBeam | 64.0 | 68.9 | 59.1"
+    item = EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="planners.pdf", page=2, text=table)
+    cells = table_cells([item])
+    assert {(c.label, c.column) for c in cells if c.value == 68.9} == {("Beam", "Prec.")}
