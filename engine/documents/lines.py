@@ -28,6 +28,9 @@ layer never leaves inside a number ("40.4%" and "54.3%" a narrow column gap apar
 _ENDS_WITH_FIGURE = re.compile(r"\d[\d,.]*\s?%?\)?$")
 _FIGURE_PIECE = re.compile(r"^[(\-−–]?[$€£¥]?\s?[(\-−–]?\d[\d,.]*\s?%?\)?(?:\s?\(\d[\d,.]*\s?%?\))?$")
 """A piece that is a figure only: "1,204", "(3.5)", "$ 750", "12%", "54.3% (0.3%)" (a value and its spread)."""
+_MEASURED_PIECE = re.compile(r"^[(\-−–]?[$€£¥]?\s?(?:[\d,]*\.\d+%?|[\d,]+%)\)?(?:\s?\(\d[\d,.]*\s?%?\))?$")
+"""A figure that is a measurement (a decimal or a percentage: "68.7%", "0.91"), never a footnote mark, item number
+or page number ("(1)", "7", "12"): set apart from a label, it is the label's value."""
 _BOLD_FONT = ("Bold", "bold", "BOLD", "Black", "Heavy", "Semibold", "SemiBold")
 
 
@@ -164,8 +167,11 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
 
 
 def _side_by_side(cell: str, piece: str) -> bool:
-    """A figure following a cell that ends in one: two values of a row, never one number."""
-    return _ENDS_WITH_FIGURE.search(cell) is not None and _FIGURE_PIECE.match(piece) is not None
+    """A figure following a cell that ends in one (two values of a row, never one number), or a measured figure
+    following a label ("PaLM-2L + RAG (ours)" | "68.7%")."""
+    if _ENDS_WITH_FIGURE.search(cell) is not None:
+        return _FIGURE_PIECE.match(piece) is not None
+    return _MEASURED_PIECE.match(piece) is not None
 
 
 # --------------------------------------------------------------------------------------------

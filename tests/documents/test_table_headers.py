@@ -197,3 +197,23 @@ def test_a_header_row_in_place_keeps_its_cells_but_splits_one_joined_over_two_co
     assert out[0] == [above]  # nothing else is drawn into a header printed in place
     assert out[1][0].cells == ["Port", "Coast", "Hills", "Marsh"]
     assert out[1][1:] == rows
+
+
+def test_a_measured_figure_set_a_narrow_gap_after_its_label_is_the_label_s_value():
+    from engine.documents.lines import extract_lines
+
+    def raw(x0: float, x1: float, text: str) -> dict:
+        span = {"text": text, "size": 9.0, "flags": 0, "font": "Helvetica", "bbox": (x0, 100.0, x1, 109.0)}
+        return {"spans": [span], "bbox": (x0, 100.0, x1, 109.0)}
+
+    def line_of(*pieces: tuple[float, float, str]) -> Line:
+        (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
+        (line,) = block
+        return line
+
+    row = line_of((72, 200, "Greedy + Lookahead (ours)"), (210, 236, "68.7%"), (246, 272, "71.0%"))
+    assert row.cells == ["Greedy + Lookahead (ours)", "68.7%", "71.0%"]
+    marked = line_of((72, 120, "Net revenue"), (126, 136, "(1)"))  # a footnote mark is no value
+    assert marked.cells in ([], ["Net revenue (1)"])
+    heading = line_of((72, 90, "4.2"), (96, 160, "Route planning"))  # a section number before its title
+    assert not heading.columnar
