@@ -45,6 +45,8 @@ BAND = 3.0
 """Points within which pieces set in separate blocks stand on one header line."""
 
 _AMOUNT = re.compile(r"\d")
+_FIGURE = re.compile(r"^[(\-−–$€£¥]*\d[\d,.]*%?\)?$")
+"""A token that is a figure: a header is words ("F1", "Top-5" and "Model 3" are words), never a row's figures."""
 _NUMBERS = re.compile(r"\d[\d,.]*")
 _FOOTNOTE = re.compile(FOOTNOTE_MARK)
 _SPREAD = re.compile(r"\s?\(\d[\d,.]*\s?%?\)$")
@@ -190,7 +192,7 @@ def _header_like(line: Line) -> bool:
     cells = line.cells if line.cells else [line.text]
     return all(
         len(cell) <= MAX_PIECE_CHARS
-        and not _AMOUNT.search(_FOOTNOTE.sub("", _YEAR.sub("", cell)))
+        and not any(_FIGURE.match(token) for token in _FOOTNOTE.sub("", _YEAR.sub("", cell)).split())
         and not _NO_WORD.match(cell)
         and not _SCALE.search(cell)
         and not cell.endswith((".", ":"))
@@ -248,11 +250,16 @@ def _place(columns: list[tuple[float, float]], lines: list[Line]) -> tuple[str, 
     lead: list[_Piece] = []
     centres = [(x0 + x1) / 2 for x0, x1 in columns]
     periods: list[list[_Piece]] = []
-    for band in _bands(lines):
+    bands = _bands(lines)
+    for n, band in enumerate(bands):
         lead += [p for p in band if p.x1 < columns[0][0]]
         pieces = [p for p in band if p.x1 >= columns[0][0]]
         if 2 <= len(pieces) < len(columns) and all(_PERIOD_ONLY.fullmatch(p.text.strip()) for p in pieces):
             periods.append(pieces)
+            continue
+        words = [part for p in pieces for part in (p.parts if len(p.parts) > 1 else (p,))]
+        if n < len(bands) - 1 and 2 <= len(words) < len(columns):
+            periods.append(words)  # a band over another may name groups of its columns ("dev" over three)
             continue
         for piece in pieces:
             heads = _heads(piece, columns, centres)

@@ -217,3 +217,16 @@ def test_a_measured_figure_set_a_narrow_gap_after_its_label_is_the_label_s_value
     assert marked.cells in ([], ["Net revenue (1)"])
     heading = line_of((72, 90, "4.2"), (96, 160, "Route planning"))  # a section number before its title
     assert not heading.columnar
+
+
+def test_a_band_of_words_over_the_column_names_heads_groups_of_them():
+    groups = Line(
+        "dev test", (150, 84, 420, 92), SIZE, False, 8, pieces=[(166.0, 180.0, "dev"), (376.0, 394.0, "test")]
+    )
+    names = Line("Prec Rec F1 Prec Rec F1", (100, 96, 470, 104), SIZE, False, 23,
+                 pieces=[(100.0, 120.0, "Prec"), (170.0, 186.0, "Rec"), (240.0, 250.0, "F1"), (310.0, 330.0, "Prec"),
+                         (380.0, 396.0, "Rec"), (450.0, 460.0, "F1")])  # fmt: skip
+    values = [(str(n), x) for n, x in zip(range(10, 16), (120, 190, 260, 330, 400, 470), strict=True)]
+    rows = [row(120, "Kestrel", *values), row(130, "Osprey", *values)]
+    out = with_table_headers([[groups, names], rows])
+    assert out[-1][0].cells == ["", "dev Prec", "dev Rec", "dev F1", "test Prec", "test Rec", "test F1"]
