@@ -14,12 +14,8 @@ from functools import lru_cache
 
 from engine.reading.periods import fiscal_instant, fiscal_quarter
 from engine.reading.statement_sense import head_noun
+from engine.reading.table_rows import PER_UNIT_LABEL
 from engine.reading.table_values import Cell
-
-PER_SHARE = re.compile(
-    r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b|\bratio\b|\bdays?\b", re.I
-)
-"""Rows whose amounts are not in the statement's scale ("except per share data")."""
 
 COUNT_ROW = re.compile(
     r"\bshares\b|\bemployees\b|\bheadcount\b|\bnumber of\b|\bstores\b|\bunits\b|\bsquare (?:feet|foot|metres?)\b|"
@@ -99,7 +95,7 @@ def _label_kind(label: str) -> tuple[bool, bool]:
     """(the row counts things, the row is per share or a ratio) of a row label. Kept per label: a document's
     table rows are read again by every value question about it, and their labels repeat across periods."""
     counted = bool(COUNT_ROW.search(label)) and not _MONEY_HEAD.search(head_noun(label))
-    return counted, bool(PER_SHARE.search(label))
+    return counted, bool(PER_UNIT_LABEL.search(label))
 
 
 def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) -> list[Cell]:
@@ -120,7 +116,7 @@ def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) 
 def in_table_currency(cell: Cell, table: Sequence[Cell]) -> Cell:
     """``cell`` with the currency its table prints on another row of the same scale (a statement prints "$" on a
     section's first row and its total only: "$ 6,021" over "4,796"), when it prints none; else as it is."""
-    if cell.unit or cell.measure or COUNT_ROW.search(cell.label) or PER_SHARE.search(cell.label):
+    if cell.unit or cell.measure or COUNT_ROW.search(cell.label) or PER_UNIT_LABEL.search(cell.label):
         return cell
     currency = next((c.unit for c in table if c.unit not in ("", "%") and c.scale == cell.scale), "")
     return replace(cell, unit=currency) if currency else cell

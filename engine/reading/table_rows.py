@@ -225,6 +225,12 @@ share:", "Federal" under "Current:"): read with the heading. Any other label ("C
 flows from investing activities:") names its line item by itself."""
 PER_SHARE_LABEL = re.compile(r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b", re.I)
 """A per-share row: its amounts are not in the table's scale ("in millions, except per share data")."""
+PER_UNIT_LABEL = re.compile(
+    r"\bper (?!cent\b|annum\b|year\b|quarter\b|month\b|week\b)[a-z]|\beps\b|\bratio\b|\bdays?\b", re.I
+)
+"""A row of an amount per thing ("per share", "per paying member", "per passenger mile"), a ratio or a count of days:
+never in its table's scale ("in thousands, except per member data"). An amount per period ("per year") is a total
+over that period and keeps it; "per cent" is a percentage."""
 _OPEN_HEADING = re.compile(r"\b(?:for|of|in|on|from|to|by|with|under)$", re.I)
 """A heading that ends in a preposition ("Cash paid during the year for:"): each row under it finishes its phrase."""
 

@@ -24,6 +24,7 @@ from engine.reading.table_groups import measure_groups, named_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     PER_SHARE_LABEL,
+    PER_UNIT_LABEL,
     TABLE_CAPTION,
     TableState,
     cell_lines_end,
@@ -389,7 +390,7 @@ def _cells_of_row(
         found.append(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
-                value=value, scale=word or ("" if unit == "%" or PER_SHARE_LABEL.search(label) else scale), unit=unit,
+                value=value, scale=word or ("" if unit == "%" or PER_UNIT_LABEL.search(label) else scale), unit=unit,
                 periods=() if column in repeated else periods_in(column) or label_year(label), quote=line, is_row=True,
                 measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
