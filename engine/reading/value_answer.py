@@ -38,8 +38,11 @@ from engine.reading.value_match import (
     ValueMatch,
     ValueSpec,
     broader,
+    broader_row,
+    names_qualifier,
     narrower_head,
     narrows,
+    qualifiers,
     rank_cells,
     unnamed_doubt,
     value_spec,
@@ -323,9 +326,13 @@ def _computed(
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
         spec = replace(spec, sources=question)
+        # a row naming the item, or the part a qualified item names ("Charter services" for "charter service revenue");
+        # never a broader row than the qualified item (the company's "Total revenues" for it)
+        qualifying = qualifiers(phrase, spec)
         ranked = [
             m for m in rank_cells(spec, cells)
-            if m.label_cover >= OPERAND_COVER and (m.precision >= OPERAND_PRECISION or not m.cell.is_row)
+            if (m.label_cover >= OPERAND_COVER or (m.cell.is_row and names_qualifier(qualifying, m.cell)))
+            and (m.precision >= OPERAND_PRECISION or not m.cell.is_row) and not broader_row(qualifying, m.cell)
         ]  # fmt: skip
         words = stems(phrase).union(*spec.terms, *spec.alternatives)
         usable = [
