@@ -11,9 +11,10 @@ from dataclasses import replace
 from engine.contracts import ComparisonSide, QuestionPart
 from engine.documents.text import stems
 from engine.reading.periods import periods_in
+from engine.reading.signed_amounts import amount_spent
 from engine.reading.table_rows import label_year
 from engine.reading.table_values import SCALE_FACTOR, Cell
-from engine.reading.value_answer import ValueAnswer, amount_spent
+from engine.reading.value_answer import ValueAnswer
 
 Pair = tuple[ComparisonSide | None, QuestionPart | None]
 """A comparison side and a question part, either absent: what one value is read for."""

@@ -9,8 +9,9 @@ from engine.contracts import EvidenceItem
 from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names
 from engine.reading.sentence_values import cells_in
+from engine.reading.signed_amounts import signed_amount
 from engine.reading.statement_sense import head_noun
-from engine.reading.value_answer import ValueAnswer, answer_from_cells, signed_amount
+from engine.reading.value_answer import ValueAnswer, answer_from_cells
 from engine.run.side_difference import exact as _exact
 from engine.run.value_reader import _value_caveats
 

@@ -6,8 +6,9 @@ from engine.contracts import EvidenceItem
 from engine.reading.document_units import with_document_scale
 from engine.reading.line_items import line_item_names
 from engine.reading.sentence_values import cells_in
+from engine.reading.signed_amounts import signed_amount
 from engine.reading.statement_sense import in_primary_statement, percent_caption, percent_column, summary_kind
-from engine.reading.value_answer import answer_from_cells, signed_amount
+from engine.reading.value_answer import answer_from_cells
 
 
 def item(text: str, page: int = 1, n: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
