@@ -283,9 +283,13 @@ def _computed(
         spec = replace(spec, sources=question)
         # a row naming the item, or the part a qualified item names ("Charter services" for "charter service revenue");
         # never a broader row than the qualified item (the company's "Total revenues" for it)
-        qualifying = qualifiers(phrase, spec)
+        every = rank_cells(spec, cells)
+        qualifying = qualifiers(phrase, spec)  # a qualifier no row prints ("unadjusted") names no part of the item
+        qualifying = (
+            qualifying if any(m.cell.is_row and names_qualifier(qualifying, m.cell) for m in every) else frozenset()
+        )
         ranked = [
-            m for m in rank_cells(spec, cells)
+            m for m in every
             if (m.label_cover >= OPERAND_COVER or (m.cell.is_row and names_qualifier(qualifying, m.cell)))
             and (m.precision >= OPERAND_PRECISION or not m.cell.is_row) and not broader_row(qualifying, m.cell)
         ]  # fmt: skip

@@ -33,3 +33,8 @@ def test_the_growth_of_a_qualified_revenue_is_computed_from_its_own_row() -> Non
 def test_the_growth_of_revenue_unqualified_is_computed_from_the_total() -> None:
     answer = read("By what percentage did Acme's total revenue grow from 2040 to 2041?")
     assert answer is not None and answer.statement.startswith("25.0%"), answer
+
+
+def test_a_qualifier_no_row_prints_names_no_part_of_the_item() -> None:
+    answer = read("By what percentage did Acme's unadjusted operating income grow from 2040 to 2041?")
+    assert answer is not None and answer.statement.startswith("33.3%"), answer  # 240 / 180
