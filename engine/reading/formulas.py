@@ -225,6 +225,7 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     ``standard`` gives the textbook definition of a metric the question names without defining it
     ("EBITDA", "free cash flow"); a definition the question states always wins."""
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
+    text = _SPENT_SHARE.sub(r"what is \g<part> as a share of \g<whole>", text, count=1)
     definitions = _definitions(text)
     asked = _ASKED.search(text) or _TERSE.match(text)
     quotient = asks_quotient(text)
@@ -252,6 +253,17 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
         return growth  # a ratio of two named terms is not the standard metric one of them names ("to EBITDA")
     definition = standard(metric)
     return _parse(_clean_expression(definition), {}) if definition else None
+
+
+_SPENT_SHARE = re.compile(
+    r"\bwhat (?:share|percentage|percent|proportion|fraction|portion) of (?P<whole>[^?]+?)"
+    r"(?: (?:was|were|went)| did [A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
+    r" (?:spen[dt]|use[d]?|allocated?|devoted?|invest(?:ed)?|paid|pay) (?:on|for|to|in|into) (?P<part>[^?]+)",
+    re.I,
+)
+"""The part of a whole that went to something, asked the other way round ("What share of Acme's 2041 revenue was
+spent on marketing?", "What percentage of its sales did Acme invest in research?"): the thing spent on as a share of
+the whole."""
 
 
 _BASED_ON = re.compile(
