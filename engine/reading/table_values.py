@@ -18,6 +18,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space, stems
 from engine.reading.measures import UNITS_AFTER_NUMBER
+from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_groups import measure_groups, named_groups
@@ -66,6 +67,7 @@ _SCALE = re.compile(
 )
 _SCALE_WORD = {"thousands": "thousand", "millions": "million", "billions": "billion", "000": "thousand",
                "000s": "thousand", "000,000": "million", "bn": "billion", "mn": "million"}  # fmt: skip
+_DECIMALS = re.compile(r"(?<=\d)\.(\d+)")  # "Rs.4,00,000": the currency's dot is no decimal point
 SCALE_FACTOR = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
@@ -112,7 +114,8 @@ class Cell:
 
     def display(self) -> str:
         """ "$1,577 million", "23.5%", "93,516"."""
-        number = f"{abs(self.value):,.{_decimals(self.raw)}f}"
+        decimals = match.group(1) if (match := _DECIMALS.search(self.raw)) else ""
+        number = f"{abs(self.value):,.{len(decimals)}f}"
         sign = "-" if self.value < 0 else ""
         if self.unit == "%":
             return f"{sign}{number}%"
@@ -120,11 +123,6 @@ class Cell:
         measure = f" {self.measure}" if self.measure else ""
         bound = f"{self.bound} " if self.bound else ""
         return f"{bound}{sign}{self.unit}{number}{scale}{measure}"
-
-
-def _decimals(raw: str) -> int:
-    match = re.search(r"(?<=\d)\.(\d+)", raw)  # "Rs.4,00,000": the currency's dot is no decimal point
-    return len(match.group(1)) if match else 0
 
 
 def measure_of(text: str) -> str:
@@ -239,7 +237,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             line = unsplit_line(line, state) if not has_rows(line) else line
             state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
-                cells += _read_row(item, line, state)
+                cells += [cell for row in paired_lines(line) for cell in _read_row(item, row, state)]
                 state.pending = ""
             else:
                 state.title_line = title if (title := title_of(line)) is not None else state.title_line
