@@ -150,7 +150,9 @@ def _bodies(block: int, lines: list[Line]) -> list[_Body]:
                 (min(row.cell_x[k][0] for row in full), max(row.cell_x[k][1] for row in full)) for k in range(1, width)
             ]
             first = rows[0].bbox
-            in_place = above if above is not None and above.columnar and not _is_row(above) else None
+            in_place = (
+                above if above is not None and above.columnar and not _is_row(above) and not _described(above) else None
+            )  # a row of words under the header ("Annotator | AMT | AMT") is data, and the header is looked for above
             out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0), in_place))
         i = j
     return out
@@ -169,6 +171,8 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
     ]
     used: list[Line] = []
     for line in sorted(window, key=lambda c: -c.bbox[3]):  # nearest the rows first, up to a caption or a row
+        if _described(line) and id(line) not in taken:
+            continue  # a row of words between the header and the figures ("Domain | Wiki Tables | Wiki Tables")
         if id(line) in taken or not _header_like(line):
             break  # anywhere across the page: a row label or a sentence between header and rows ends the header
         if any(piece.centre >= left for piece in _pieces(line)):
@@ -185,6 +189,14 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
     size = max(line.size for line in used)
     header = Line(text, box, size, False, len(text), columnar=True, cells=cells)
     return header, used
+
+
+def _described(line: Line) -> bool:
+    """A table row of words, not a header: a label and two neighbouring cells alike ("Annotator | AMT | AMT"), as the
+    text layer split them or as its pieces stood. A header names each of its columns once, side by side."""
+    cells = [p.text for p in _pieces(line)][1:]
+    pieces = [text for _, _, text in line.pieces][1:]
+    return any(a == b and not _FIGURE.match(a) for run in (cells, pieces) for a, b in pairwise(run))
 
 
 def _header_like(line: Line) -> bool:

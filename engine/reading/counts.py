@@ -22,6 +22,15 @@ _COUNT_ASKED = re.compile(
 (unless the things counted are money: "how many US dollars")."""
 
 
+_MEAN = re.compile(r"\bon average\b|\baverage\b|\bmean\b|\bper (?!cent\b)[a-z]", re.I)
+"""A count asked as a mean ("how many visits per member", "how many stops on average"): a fraction answers it."""
+
+
+def asks_mean(question: str) -> bool:
+    """Whether a count question asks for a mean count (``_MEAN``), which need not be a whole number."""
+    return bool(_MEAN.search(question))
+
+
 def counted_things(question: str) -> set[str] | None:
     """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
     when ``question`` asks for no count of things."""

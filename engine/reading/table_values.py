@@ -30,6 +30,7 @@ from engine.reading.table_rows import (
     TableState,
     cell_lines_end,
     dated_years,
+    describes,
     footnoted,
     label_year,
     measure_headings,
@@ -171,7 +172,9 @@ def _is_header(cells: list[str]) -> bool:
     """A row of column headers: after its first cell (a label, or the first header) only words,
     years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change"), none of them a sentence."""
     rest = [c.strip() for c in cells[1:] if c.strip()]
-    return bool(rest) and all(
+    if not rest or describes(rest):
+        return False  # a row of words describing each column ("Annotator | AMT | AMT") is data
+    return all(
         _HEADER_CELL.match(c)
         and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
         and not _BOUND.match(c)
@@ -184,10 +187,9 @@ def _is_header(cells: list[str]) -> bool:
 _NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
 _PROSE_CELL = re.compile(r"\w\s+\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
 """A cell written as prose: words closed by a full stop (one word with a stop is an abbreviation, "Prec."), a comma
-before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A comparison table's rows of descriptions are data,
-never the column headers the numbers below are read by ("Standard | Archive", "FISCAL 2031 % CHANGE" are)."""
-
-
+before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A
+comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
+Archive", "FISCAL 2031 % CHANGE" are)."""
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 

@@ -17,7 +17,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
-from engine.reading.counts import counted_row, counted_things, wrong_count
+from engine.reading.counts import asks_mean, counted_row, counted_things, wrong_count
 from engine.reading.entities import identifier_names, named_in_another_clause
 from engine.reading.formula_values import Working, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
@@ -122,7 +122,10 @@ def answer_from_cells(
     cells = [c for c in cells if not c.bare or (counted and stems(c.measure) & counted)]  # counts of what is asked
     if counted is not None:  # things are counted in whole numbers: "1.2" is a score or a rate, not how many
         cells = [counted_row(c, counted) for c in cells]
-        cells = [c for c in cells if c.value == int(c.value) or c.scale or c.unit or stems(c.measure) & counted]
+        whole = not asks_mean(question)  # how many on average, or per thing, is a mean: "5.27 claims per table"
+        cells = [
+            c for c in cells if c.value == int(c.value) or not whole or c.scale or c.unit or stems(c.measure) & counted
+        ]
     if not cells:
         return None
     formula = parse_formula(question, standard_definition)

@@ -230,3 +230,21 @@ def test_a_band_of_words_over_the_column_names_heads_groups_of_them():
     rows = [row(120, "Kestrel", *values), row(130, "Osprey", *values)]
     out = with_table_headers([[groups, names], rows])
     assert out[-1][0].cells == ["", "dev Prec", "dev Rec", "dev F1", "test Prec", "test Rec", "test F1"]
+
+
+def test_rows_of_words_between_a_header_and_its_figures_are_data_and_the_header_is_found_above():
+    header = Line("Planner Coast Hills Marsh", (72, 80, 402, 88), SIZE, False, 25, columnar=True,
+                  cells=["Planner", "Coast Hills", "Marsh"], cell_x=[(72.0, 112.0), (236.0, 332.0), (376.0, 402.0)],
+                  pieces=[(72.0, 112.0, "Planner"), (236.0, 262.0, "Coast"), (306.0, 332.0, "Hills"),
+                          (376.0, 402.0, "Marsh")])  # fmt: skip
+    crew = Line("Crew Pilot Pilot Skipper", (72, 96, 402, 104), SIZE, False, 23, columnar=True,
+                cells=["Crew", "Pilot", "Pilot", "Skipper"],
+                cell_x=[(72.0, 92.0), (236.0, 262.0), (306.0, 332.0), (376.0, 402.0)])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 260), ("3", 330), ("14", 400)),
+        row(130, "Harbour South", ("20", 260), ("1", 330), ("18", 400)),
+    ]
+    out = with_table_headers([[header], [crew, *rows]])
+    cells = [line.cells for lines in out for line in lines]
+    assert ["Planner", "Coast", "Hills", "Marsh"] in cells, cells
+    assert ["Crew", "Pilot", "Pilot", "Skipper"] in cells  # the row of words stays, as data

@@ -75,3 +75,12 @@ def test_column_headers_abbreviated_with_a_full_stop_name_the_columns() -> None:
     item = EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="planners.pdf", page=2, text=table)
     cells = table_cells([item])
     assert {(c.label, c.column) for c in cells if c.value == 68.9} == {("Beam", "Prec.")}
+
+
+def test_a_row_of_words_repeating_a_neighbour_is_data_under_the_header_not_a_new_header() -> None:
+    table = (
+        "Crew | Pilot Boats Pilot Boats Tugs\nSkipper | Harbour | Harbour | Coastal\n"
+        "Route | Coast | Hills | Marsh\nStops | 7 | 2 | 11\nDelays | 4% | 5% | 29%"
+    )
+    item = EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="routes.pdf", page=2, text=table)
+    assert {(c.label, c.column) for c in table_cells([item]) if c.value == 29} == {("Delays", "Marsh")}

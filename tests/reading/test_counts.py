@@ -77,3 +77,16 @@ def test_an_operating_table_row_of_memberships_or_deliveries_is_never_in_the_doc
                  "Ferry deliveries | 31 | 29", page=9)  # fmt: skip
     cells = with_document_scale(cells_in([[STATEMENT, table]]))
     assert {c.unit for c in cells if c.label in ("Paid memberships at end of period", "Ferry deliveries")} == {""}
+
+
+def test_a_count_asked_on_average_or_per_thing_may_be_a_fraction() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.line_items import line_item_names
+    from engine.reading.question import extract_keywords
+    from engine.reading.value_answer import answer_value
+
+    text = "Ferry operations | 2041 | 2040\nAverage stops per crossing | 5.27 | 4.90\nCrossings | 1,204 | 1,150"
+    page = [EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="ferry.pdf", page=3, text=text)]
+    question = "How many stops per crossing were made on average in 2041?"
+    answer = answer_value(question, extract_keywords(question), line_item_names, [page])
+    assert answer is not None and answer.statement.endswith("5.27"), answer
