@@ -346,11 +346,14 @@ def period_pair(q: str) -> tuple[str, str] | None:
     return normalize_space(match.group("a")), normalize_space(match.group("b"))
 
 
+_ARTEFACT = r"(?!\s+(?:tables?|charts?|figures?|graphs?|matri(?:x|ces)|sections?|appendix)\b)"
+"""A "comparison" that names a table or chart ("the dataset comparison table") is where to read, not an ask to compare."""
 _COMPARISON_CUES = re.compile(
-    r"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
+    rf"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison){_ARTEFACT}\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
     r"\bsame\b|\bboth\b|\beither\b|\bneither\b",
     re.I,
 )
+_ASKS_COMPARISON = re.compile(rf"\bcompar(?:e|ison){_ARTEFACT}\b|\bvs\.?\b|\bversus\b", re.I)
 
 
 def _between_and(question: str) -> bool:
@@ -370,7 +373,7 @@ _GERUND = re.compile(r"\b[a-z][a-z-]*[^aeiou\W]ing\s*$", re.I)
 
 def is_comparison(question: str, sides: list[str]) -> bool:
     if len(sides) < 2:
-        return bool(re.search(r"\bcompar(?:e|ison)\b|\bvs\.?\b|\bversus\b", question, re.I))
+        return bool(_ASKS_COMPARISON.search(question))
     if _COMPARISON_CUES.search(question) or _between_and(question) or _parallel_pair(question):
         return True
     if than_pair(normalize_space(question).rstrip("?. ")):

@@ -84,3 +84,12 @@ def test_a_row_of_words_repeating_a_neighbour_is_data_under_the_header_not_a_new
     )
     item = EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="routes.pdf", page=2, text=table)
     assert {(c.label, c.column) for c in table_cells([item]) if c.value == 29} == {("Delays", "Marsh")}
+
+
+def test_a_comparison_table_named_as_where_to_read_asks_no_comparison() -> None:
+    from engine.reading.question_sides import is_comparison
+
+    assert not is_comparison("In the fleet comparison table, what share of crossings were late at Marsh?", [])
+    assert not is_comparison("Which route does the comparison chart list first, Coast or Hills?", ["Coast"])
+    assert is_comparison("Compare the delays at Coast and Marsh.", [])
+    assert is_comparison("In the comparison of the two fleets, which carried more passengers?", [])
