@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.documents.text import YEAR
+from engine.documents.text import YEAR, stems
 
 _QUARTER_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _PERIODS = re.compile(
@@ -61,6 +61,19 @@ def _year(text: str | None) -> int | None:
         return None
     digits = text.strip("'")
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def period_words(text: str) -> set[str]:
+    """The stems of the span phrases and dates ``text`` names ("three months ended July 29"): the period asked,
+    read from a column's header, never the line item."""
+    dates = list(_DATE.finditer(text))  # "July 29, 2041": its month and day, the year is dropped as a period
+    words = {word for m in _SPAN.finditer(text) for word in stems(m.group(0))}
+    return words | {word for m in dates for word in stems(m.group("month"))} | {m.group("day") for m in dates}
+
+
+def without_spans(text: str) -> str:
+    """``text`` without its span phrases ("the three months ended June 30"): a period, never a count of things."""
+    return _SPAN.sub(" ", text)
 
 
 def span_months(phrase: str) -> int | None:

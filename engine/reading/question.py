@@ -29,6 +29,7 @@ from engine.reading.lexicon import (
     SECTION_KINDS,
 )
 from engine.reading.measures import MEASURE_HEAD
+from engine.reading.periods import without_spans
 from engine.reading.question_hints import YEARISH, layout_hint
 from engine.reading.question_sides import find_sides, is_comparison, trim_side
 from engine.reading.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
@@ -168,7 +169,7 @@ def expected_count(question: str) -> int | None:
     """A count the question states ("the three types of ...", "name 4 steps"), in its head only: a count
     in a relative clause ("the datasets that have exactly three methods") is a condition on what is
     asked, not how many answers there are."""
-    question = _RELATIVE.split(question, maxsplit=1)[0]
+    question = without_spans(_RELATIVE.split(question, maxsplit=1)[0])  # "the three months ended" is a period
     cue = find_cardinality_cue(question)
     if cue:
         return cue[0]

@@ -20,7 +20,7 @@ from engine.reading.line_items import line_item_triggers
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.metric_words import ASKING_STEMS, condition_words, frame_words
-from engine.reading.periods import Period, periods_in
+from engine.reading.periods import Period, period_words, periods_in
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
@@ -128,6 +128,7 @@ def value_spec(
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
+    drop |= period_words(question)  # "three months ended July 29": the period asked, read from the column
     drop |= condition_words(question) | frame_words(question)
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []

@@ -90,3 +90,15 @@ def test_a_count_asked_on_average_or_per_thing_may_be_a_fraction() -> None:
     question = "How many stops per crossing were made on average in 2041?"
     answer = answer_value(question, extract_keywords(question), line_item_names, [page])
     assert answer is not None and answer.statement.endswith("5.27"), answer
+
+
+def test_a_span_of_months_is_a_period_not_a_count_of_items() -> None:
+    from engine.documents.text import stems
+    from engine.reading.question import expected_count
+    from engine.reading.value_match import value_spec
+
+    question = "What were Acme's ferry fares in the three months ended June 30, 2041?"
+    assert expected_count(question) is None
+    assert expected_count("What are the three main routes Acme sails?") == 3
+    spec = value_spec(question, ["ferry fares", "three months ended", "June", "30", "2041"], [])
+    assert spec.terms == (stems("ferry fares"),), spec.terms  # the span and its date name the period, not the item
