@@ -107,8 +107,12 @@ def in_fiscal_quarters(cells: list[Cell], end_months: Mapping[str, int | None]) 
         end = end_months.get(cell.doc_id)
         quarter = fiscal_quarter(cell.column, end) if end and cell.is_row else None
         instant = fiscal_instant(cell.column, end) if end and cell.is_row and not quarter else ()
-        out.append(
-            replace(cell, periods=(quarter,)) if quarter else replace(cell, periods=instant) if instant else cell
+        out.append(  # the fiscal quarter first, the calendar span printed kept ("three months ended July 29, 2041")
+            replace(cell, periods=(quarter, *cell.periods))
+            if quarter
+            else replace(cell, periods=instant)
+            if instant
+            else cell
         )
     return out
 

@@ -107,11 +107,13 @@ def test_a_three_month_column_is_the_fiscal_quarter_of_the_documents_own_calenda
                  "Comparable sales % change | (4.8)% | (9.6)% | (5.9)% | (7.3)%")  # fmt: skip
     cells = in_fiscal_quarters(cells_in([[table]]), {"d": 1})
     assert [c.periods for c in cells] == [
-        (Period(2038, 2),),
-        (Period(2037, 2),),
+        (Period(2038, 2), Period(2037, months=3)),  # the fiscal quarter, and the calendar span printed
+        (Period(2037, 2), Period(2036, months=3)),
         (Period(2037, months=6),),
         (Period(2036, months=6),),
     ]
+    # asked by the date the column prints ("the three months ended July 31, 2037"), the quarter's column answers
+    assert [period_match([Period(2037, months=3)], c) for c in cells] == [True, False, False, False]
     assert in_fiscal_quarters(cells_in([[table]]), {}) == cells_in([[table]])  # no known calendar: as printed
 
 
