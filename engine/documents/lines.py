@@ -168,7 +168,7 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
 
 def _side_by_side(cell: str, piece: str) -> bool:
     """A figure following a cell that ends in one (two values of a row, never one number), or a measured figure
-    following a label ("PaLM-2L + RAG (ours)" | "68.7%")."""
+    following a label ("Greedy + Lookahead (ours)" | "68.7%")."""
     if _ENDS_WITH_FIGURE.search(cell) is not None:
         return _FIGURE_PIECE.match(piece) is not None
     return _MEASURED_PIECE.match(piece) is not None

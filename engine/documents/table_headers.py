@@ -69,7 +69,7 @@ class _Piece:
     x0: float
     x1: float
     y0: float
-    parts: tuple[_Piece, ...] = ()  # the text layer's pieces a cell was joined from ("TimeQA", "TQA Easy", ...)
+    parts: tuple[_Piece, ...] = ()  # the text layer's pieces a cell was joined from ("Coast", "Hills", ...)
 
     @property
     def centre(self) -> float:
@@ -152,7 +152,7 @@ def _bodies(block: int, lines: list[Line]) -> list[_Body]:
             first = rows[0].bbox
             in_place = (
                 above if above is not None and above.columnar and not _is_row(above) and not _described(above) else None
-            )  # a row of words under the header ("Annotator | AMT | AMT") is data, and the header is looked for above
+            )  # a row of words under the header ("Crew | Pilot | Pilot") is data, and the header is looked for above
             out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0), in_place))
         i = j
     return out
@@ -172,7 +172,7 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
     used: list[Line] = []
     for line in sorted(window, key=lambda c: -c.bbox[3]):  # nearest the rows first, up to a caption or a row
         if _described(line) and id(line) not in taken:
-            continue  # a row of words between the header and the figures ("Domain | Wiki Tables | Wiki Tables")
+            continue  # a row of words between the header and the figures ("Hull | Steel Steel | Timber")
         if id(line) in taken or not _header_like(line):
             break  # anywhere across the page: a row label or a sentence between header and rows ends the header
         if any(piece.centre >= left for piece in _pieces(line)):
@@ -192,7 +192,7 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
 
 
 def _described(line: Line) -> bool:
-    """A table row of words, not a header: a label and two neighbouring cells alike ("Annotator | AMT | AMT"), as the
+    """A table row of words, not a header: a label and two neighbouring cells alike ("Crew | Pilot | Pilot"), as the
     text layer split them or as its pieces stood. A header names each of its columns once, side by side."""
     cells = [p.text for p in _pieces(line)][1:]
     pieces = [text for _, _, text in line.pieces][1:]
@@ -231,7 +231,7 @@ def _split_in_place(line: Line, columns: list[tuple[float, float]]) -> Line | No
     cell_x: list[tuple[float, float]] = []
     for piece in _pieces(line):
         parts = [part for part, _ in _heads(piece, columns, centres)]
-        split = len(parts) > 1 and all(part is not piece for part in parts)
+        split = parts[0] is not piece  # split into its pieces, not heading several columns whole
         for part in parts if split else [piece]:
             cells.append(part.text)
             cell_x.append((part.x0, part.x1))
@@ -243,8 +243,8 @@ def _split_in_place(line: Line, columns: list[tuple[float, float]]) -> Line | No
 
 def _heads(piece: _Piece, columns: list[tuple[float, float]], centres: list[float]) -> list[tuple[_Piece, int]]:
     """Each piece of ``piece`` with a column it heads. A cell over several columns is split into the pieces it was
-    joined from when each of them heads a column of its own ("TimeQA TQA Easy TQA Hard" set a narrow gap apart
-    over three columns); else the cell heads every column under it (one header over two columns)."""
+    joined from when each of them heads a column of its own ("Coast Hills Marsh" set a narrow gap apart over
+    three columns); else the cell heads every column under it (one header over two columns)."""
     heads = _under(piece, columns, centres)
     if len(heads) > 1 and len(piece.parts) > 1:
         own = [_under(part, columns, centres) for part in piece.parts]
@@ -271,7 +271,7 @@ def _place(columns: list[tuple[float, float]], lines: list[Line]) -> tuple[str, 
             continue
         words = [part for p in pieces for part in (p.parts if len(p.parts) > 1 else (p,))]
         if n < len(bands) - 1 and 2 <= len(words) < len(columns):
-            periods.append(words)  # a band over another may name groups of its columns ("dev" over three)
+            periods.append(words)  # a band over another may name groups of its columns ("Inbound" over three)
             continue
         for piece in pieces:
             heads = _heads(piece, columns, centres)

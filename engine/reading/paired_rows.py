@@ -1,5 +1,5 @@
-"""Rows printed side by side: a list of labelled figures set in two or more column pairs to save space ("Kentucky |
-9 | Texas | 100", "Weight | 11 kg | Height | 52 cm"). Each pair is a row of its own: read as one row, the second
+"""Rows printed side by side: a list of labelled figures set in two or more column pairs to save space ("Aldmere |
+12 | Northwick | 7", "Weight | 11 kg | Height | 52 cm"). Each pair is a row of its own: read as one row, the second
 label would be a value of the first. Pure."""
 
 from __future__ import annotations

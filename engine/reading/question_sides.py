@@ -347,7 +347,7 @@ def period_pair(q: str) -> tuple[str, str] | None:
 
 
 _ARTEFACT = r"(?!\s+(?:tables?|charts?|figures?|graphs?|matri(?:x|ces)|sections?|appendix)\b)"
-"""A "comparison" that names a table or chart ("the dataset comparison table") is where to read, not an ask to compare."""
+"""A "comparison" that names a table or chart ("the fleet comparison table") is where to read, not an ask to compare."""
 _COMPARISON_CUES = re.compile(
     rf"\bvs\.?\b|\bversus\b|\bcompar(?:e|ed|ing|ison){_ARTEFACT}\b|\bcontrast\b|\bdiffer(?:s|ed|ence|ences|ent)?\b|"
     r"\bsame\b|\bboth\b|\beither\b|\bneither\b",

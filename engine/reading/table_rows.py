@@ -370,8 +370,8 @@ _REPEATED = re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) \1\b")
 
 
 def describes(cells: list[str]) -> bool:
-    """A row of words that describes each column rather than naming it: two neighbouring cells alike ("AMT | AMT"), or
-    a phrase printed twice in a row in one cell ("Wiki Tables Wiki Tables"). A header names each column once."""
+    """A row of words that describes each column rather than naming it: two neighbouring cells alike ("Pilot | Pilot"),
+    or a phrase printed twice in a row in one cell ("Steel Hull Steel Hull"). A header names each column once."""
     return any(a == b for a, b in pairwise(cells)) or any(_REPEATED.search(c) for c in cells)
 
 

@@ -173,7 +173,7 @@ def _is_header(cells: list[str]) -> bool:
     years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change"), none of them a sentence."""
     rest = [c.strip() for c in cells[1:] if c.strip()]
     if not rest or describes(rest):
-        return False  # a row of words describing each column ("Annotator | AMT | AMT") is data
+        return False  # a row of words describing each column ("Crew | Pilot | Pilot") is data
     return all(
         _HEADER_CELL.match(c)
         and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
