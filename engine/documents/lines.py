@@ -26,6 +26,9 @@ FIGURE_GAP = 0.5
 """Em widths over which two figures set apart on one line are two cells: more than a word space, which the text
 layer never leaves inside a number ("40.4%" and "54.3%" a narrow column gap apart are two columns' values)."""
 _ENDS_WITH_FIGURE = re.compile(r"\d[\d,.]*\s?%?\)?$")
+_OPENS_NEXT = re.compile(r"^(?P<cell>.*\d[\d,.]*\s?%?\)?)\s+(?P<currency>[$€£¥])$")
+"""A cell ending in a figure and then a lone currency symbol ("360,000 $"): the text layer ran the next column's
+"$" into the figure before it; the symbol opens the next cell, it never closes an amount."""
 _FIGURE_PIECE = re.compile(r"^[(\-−–]?[$€£¥]?\s?[(\-−–]?\d[\d,.]*\s?%?\)?(?:\s?\(\d[\d,.]*\s?%?\))?$")
 """A piece that is a figure only: "1,204", "(3.5)", "$ 750", "12%", "54.3% (0.3%)" (a value and its spread)."""
 _MEASURED_PIECE = re.compile(r"^[(\-−–]?[$€£¥]?\s?(?:[\d,]*\.\d+%?|[\d,]+%)\)?(?:\s?\(\d[\d,.]*\s?%?\))?$")
@@ -146,7 +149,13 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
         len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
     )) or figures:  # fmt: skip
         prev.columnar = True
-    if (wide or figures) and not CURRENCY_ONLY.match(prev.cells[-1]):
+    opens = _OPENS_NEXT.match(prev.cells[-1])
+    if opens is not None and _FIGURE_PIECE.match(line.text) is not None:
+        prev.columnar = True
+        prev.cells[-1] = opens.group("cell")
+        prev.cells.append(f"{opens.group('currency')} {line.text}")
+        prev.cell_x.append((line.bbox[0], line.bbox[2]))
+    elif (wide or figures) and not CURRENCY_ONLY.match(prev.cells[-1]):
         prev.cells.append(line.text)
         prev.cell_x.append((line.bbox[0], line.bbox[2]))
     else:  # a narrow gap, or "$" set apart from its amount: the same cell

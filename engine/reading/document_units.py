@@ -43,18 +43,30 @@ Stated = tuple[dict[str, str], dict[str, str]]
 """(scale, currency) most rows of each document state, by document id."""
 
 
+SCALE_PAGES = 2
+"""Pages on which a document's tables must state a scale for it to be the document's: a filing states "(in millions)"
+over every statement and note, while one table in millions in a proxy statement says nothing of its compensation
+tables, which print whole dollars and state no scale."""
+
+
 def stated_units(cells: list[Cell]) -> Stated:
-    """The scale most of each document's table rows state, and the currency most of them print (of a tie, the one
-    printed first). Counted in one pass: a value question counts every table row of its documents."""
+    """The scale most of each document's table rows state (of those stated on ``SCALE_PAGES`` pages or more), and
+    the currency most of them print (of a tie, the one printed first). Counted in one pass: a value question counts
+    every table row of its documents."""
     scales: dict[str, Counter[str]] = {}
+    pages: dict[tuple[str, str], set[int]] = {}
     currencies: dict[str, Counter[str]] = {}
     for cell in cells:
         if cell.is_row:
             if cell.scale:
                 scales.setdefault(cell.doc_id, Counter())[cell.scale] += 1
+                pages.setdefault((cell.doc_id, cell.scale), set()).add(cell.page)
             if cell.unit and cell.unit != "%":
                 currencies.setdefault(cell.doc_id, Counter())[cell.unit] += 1
-    return _most_common(scales), _most_common(currencies)
+    for doc, counted in scales.items():
+        for scale in [s for s in counted if len(pages[(doc, s)]) < SCALE_PAGES]:
+            del counted[scale]
+    return _most_common({doc: counted for doc, counted in scales.items() if counted}), _most_common(currencies)
 
 
 WHOLE_UNITS = re.compile(r"\(\s*([$€£¥])\s*\)")

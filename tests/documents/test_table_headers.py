@@ -248,3 +248,18 @@ def test_rows_of_words_between_a_header_and_its_figures_are_data_and_the_header_
     cells = [line.cells for lines in out for line in lines]
     assert ["Planner", "Coast", "Hills", "Marsh"] in cells, cells
     assert ["Crew", "Pilot", "Pilot", "Skipper"] in cells  # the row of words stays, as data
+
+
+def test_a_currency_sign_run_into_the_figure_before_it_opens_the_next_cell():
+    from engine.documents.lines import extract_lines
+
+    def raw(x0: float, x1: float, text: str) -> dict:
+        span = {"text": text, "size": 9.0, "flags": 0, "font": "Helvetica", "bbox": (x0, 100.0, x1, 109.0)}
+        return {"spans": [span], "bbox": (x0, 100.0, x1, 109.0)}
+
+    # "$" in a column of its own, then "412,000 $" (the text layer ran the next column's "$" into the figure)
+    pieces = [(40, 110, "Dana Okafor"), (300, 305, "$"), (330, 370, "412,000 $"), (386, 420, "430,000"),
+              (470, 490, "4.4%")]  # fmt: skip
+    (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
+    (line,) = block
+    assert line.cells == ["Dana Okafor", "$ 412,000", "$ 430,000", "4.4%"]

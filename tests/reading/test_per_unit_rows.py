@@ -34,3 +34,30 @@ def test_a_ratio_is_not_in_the_table_s_thousands() -> None:
 
 def test_a_total_stays_in_the_table_s_thousands() -> None:
     assert _cells()[("Ferry revenues", "2041")] == "thousand"
+
+
+def test_a_scale_one_table_states_is_not_its_document_s() -> None:
+    """A proxy statement with one table in millions: its compensation tables print whole dollars."""
+    items = [
+        EvidenceItem(chunk_id="d:p3:b0", doc_id="d", file_name="proxy.pdf", page=3,
+                     text="(in millions) | 2041 | 2040\nFerry revenues | $ 412.3 | $ 388.1"),
+        EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="proxy.pdf", page=9,
+                     text="Officer | 2041 | 2040\nDana Okafor | $ 412,000 | $ 430,000"),
+    ]  # fmt: skip
+    cells = with_document_scale([c for item in items for c in table_cells([item])])
+    scales = {(c.label, c.column): c.scale for c in cells}
+    assert scales[("Ferry revenues", "2041")] == "million"
+    assert scales[("Dana Okafor", "2041")] == ""
+
+
+def test_a_scale_stated_on_several_pages_is_the_document_s() -> None:
+    items = [
+        EvidenceItem(chunk_id=f"d:p{page}:b0", doc_id="d", file_name="ferries.pdf", page=page, text=text)
+        for page, text in (
+            (3, "(in millions) | 2041 | 2040\nFerry revenues | $ 412.3 | $ 388.1"),
+            (4, "(in millions) | 2041 | 2040\nDock fees | $ 12.3 | $ 11.1"),
+            (9, "Segment | 2041 | 2040\nHarbour routes | $ 212.0 | $ 198.5"),
+        )
+    ]
+    cells = with_document_scale([c for item in items for c in table_cells([item])])
+    assert {(c.label, c.column): c.scale for c in cells}[("Harbour routes", "2041")] == "million"
