@@ -340,6 +340,8 @@ class TableState:
     header_title: str = ""
     """The title line read before the current header: what the rows measure when no numbered caption says so
     ("Subscription revenue by segment is as follows:" over rows named "Harbour", "Inland")."""
+    spanning: tuple[str, int] | None = None
+    """The label of a row "label | year | figures" and its cell count, while rows below continue it by year."""
 
 
 def label_year(label: str) -> tuple[Period, ...]:
@@ -349,6 +351,10 @@ def label_year(label: str) -> tuple[Period, ...]:
 
 MAX_TITLE_WORDS = 30
 """A title is a heading or one sentence; a longer line is a paragraph."""
+MAX_ANNOUNCING_WORDS = 60
+"""A sentence ending in a colon announces the table under it however many clauses it runs to ("Assuming ...
+conditions, the largest award each officer could earn, at its grant date value, is set forth below:"); longer, the
+sentence splitter missed a stop and the text is a paragraph."""
 
 
 def title_of(line: str) -> str | None:
@@ -360,7 +366,7 @@ def title_of(line: str) -> str | None:
     if re.fullmatch(r"\([^()]{1,60}\)", text):
         return None
     last = split_sentences(text)[-1] if text else ""
-    if text.endswith(":") and len(last.split()) <= MAX_TITLE_WORDS:
+    if text.endswith(":") and len(last.split()) <= MAX_ANNOUNCING_WORDS:
         return last
     heading = text[:1].isupper() and not text.endswith(".") and 2 <= len(text.split()) <= 16
     return text if heading else ""

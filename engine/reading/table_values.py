@@ -17,9 +17,11 @@ from functools import lru_cache
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space, stems
+from engine.reading.header_rows import BOUND, is_header
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
+from engine.reading.spanned_rows import spanned_row
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
 from engine.reading.table_groups import measure_groups, named_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
@@ -30,7 +32,6 @@ from engine.reading.table_rows import (
     TableState,
     cell_lines_end,
     dated_years,
-    describes,
     footnoted,
     label_year,
     measure_headings,
@@ -155,44 +156,6 @@ def table_scale(text: str) -> str:
 # Reading tables and sentences
 # --------------------------------------------------------------------------------------------
 
-_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
-"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
-
-
-_BOUND = re.compile(
-    r"^(?P<bound>about|approx(?:\.|imately)?|around|roughly|nearly|almost|under|over|up to|at least|at most|"
-    r"less than|more than|fewer than|below|above|~|<|>|≤|≥|≈)\s*(?=[$€£¥]?\s?\.?\d)",
-    re.I,
-)
-"""The words a table cell prints before an approximate or bounding number ("about 25 min", "under 5 min"):
-such a cell is a value, not a column header."""
-
-
-def _is_header(cells: list[str]) -> bool:
-    """A row of column headers: after its first cell (a label, or the first header) only words,
-    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change"), none of them a sentence."""
-    rest = [c.strip() for c in cells[1:] if c.strip()]
-    if not rest or describes(rest):
-        return False  # a row of words describing each column ("Crew | Pilot | Pilot") is data
-    return all(
-        _HEADER_CELL.match(c)
-        and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
-        and not _BOUND.match(c)
-        and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
-        and not _PROSE_CELL.search(c)
-        for c in rest
-    )
-
-
-_NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
-_PROSE_CELL = re.compile(r"\w\s+\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
-"""A cell written as prose: words closed by a full stop (one word with a stop is an abbreviation, "Prec."), a comma
-before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A
-comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
-Archive", "FISCAL 2031 % CHANGE" are)."""
-_NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
-"""A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
-
 
 @lru_cache(maxsize=65_536)
 def is_amount(cell: str) -> bool:
@@ -285,7 +248,7 @@ def _note_spans(spans: list[str], state: TableState) -> None:
 
 def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     row = row_cells(line)
-    if _is_header(row):
+    if is_header(row):
         # "Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"; "Lakes | Rivers" over "P R P R"
         measured = measure_groups(state.above, row) or named_groups(state.above, row)
         continued = (
@@ -307,12 +270,14 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
             state.header_title, state.title_line = state.title_line, ""
         new_table = state.served and header != state.header  # a continuation repeats its table's header
         state.header, state.years, state.in_rows, state.above, state.names = header, None, False, row, None
+        state.spanning = None
         state.scale = table_scale(row[0]) or ("" if new_table else state.scale)
         state.served = state.served and not new_table
         return []
     state.above, state.served = None, True
     columns_known = value_columns(state)  # the header's columns, else the years the lines above name
     row = peeled(row, columns_known) if state.names or columns_known else row
+    row, row_period = spanned_row(row, state)  # "2040 | 398,000" under "Dana Okafor | 2041 | 412,000"
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):
@@ -356,7 +321,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     columns = with_spans(columns, state.spans)
     if state.measure and not stems(state.measure) <= stems(row[0]):  # "Pet Ferries" under "Net sales:"
         columns = [f"{state.measure} {c}".strip() for c in columns]
-    cells = _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent)
+    cells = _cells_of_row(item, line, row, columns, state.scale, state.title, state.percent, row_period)
     caption = state.caption or state.header_title  # a numbered caption, else the title line over the header
     return [replace(c, caption=caption) for c in cells] if caption else cells
 
@@ -369,8 +334,10 @@ def _cells_of_row(
     scale: str,
     title: str = "",
     percent: bool = False,
+    period: tuple[Period, ...] = (),
 ) -> list[Cell]:
-    """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages."""
+    """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages;
+    ``period``: the year the row prints in a cell of its own, for columns that name none."""
     label, values = footnoted(re.sub(r"[\s.·…_]{3,}$", "", row[0])), row[1:]  # no dot leaders ("Total assets....")
     if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
         return []
@@ -382,7 +349,7 @@ def _cells_of_row(
             continue
         value, unit, word, text = parsed
         column = columns[n + offset] if 0 <= n + offset < len(columns) else ""
-        bound = _BOUND.match(raw.strip())
+        bound = BOUND.match(raw.strip())
         if unit == "" and not word and (percent or percent_column(column) or label.lstrip().startswith("%")):
             unit = (
                 "%"  # a share of sales or a change ("% growth" rows too), printed without its % sign: never an amount
@@ -391,7 +358,7 @@ def _cells_of_row(
             Cell(
                 chunk_id=item.chunk_id, doc_id=item.doc_id, page=item.page, label=label, column=column, raw=text,
                 value=value, scale=word or ("" if unit == "%" or PER_UNIT_LABEL.search(label) else scale), unit=unit,
-                periods=() if column in repeated else periods_in(column) or label_year(label), quote=line, is_row=True,
+                periods=() if column in repeated else periods_in(column) or period or label_year(label), quote=line, is_row=True,
                 measure=measure_of(raw),
                 context=" ".join([*item.section_path, *([title] if title else [])]),
                 bound=bound.group("bound").lower() if bound else "",

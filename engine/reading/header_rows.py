@@ -1,0 +1,46 @@
+"""Which table row is a row of column headers (``is_header``), and the cell shapes that tell it from data. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from engine.reading.periods import YEAR
+from engine.reading.table_rows import describes
+
+_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
+"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
+
+
+BOUND = re.compile(
+    r"^(?P<bound>about|approx(?:\.|imately)?|around|roughly|nearly|almost|under|over|up to|at least|at most|"
+    r"less than|more than|fewer than|below|above|~|<|>|≤|≥|≈)\s*(?=[$€£¥]?\s?\.?\d)",
+    re.I,
+)
+"""The words a table cell prints before an approximate or bounding number ("about 25 min", "under 5 min"):
+such a cell is a value, not a column header."""
+
+
+def is_header(cells: list[str]) -> bool:
+    """A row of column headers: after its first cell (a label, or the first header) only words,
+    years and dates ("2019", "At December 31, 2018", "Fiscal 2020", "% Change"), none of them a sentence."""
+    rest = [c.strip() for c in cells[1:] if c.strip()]
+    if not rest or describes(rest):
+        return False  # a row of words describing each column ("Crew | Pilot | Pilot") is data
+    return all(
+        _HEADER_CELL.match(c)
+        and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
+        and not BOUND.match(c)
+        and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
+        and not _PROSE_CELL.search(c)
+        for c in rest
+    )
+
+
+_NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
+_PROSE_CELL = re.compile(r"\w\s+\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
+"""A cell written as prose: words closed by a full stop (one word with a stop is an abbreviation, "Prec."), a comma
+before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A
+comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
+Archive", "FISCAL 2031 % CHANGE" are)."""
+_NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
+"""A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
