@@ -51,9 +51,11 @@ class Period:
     """Months covered when fewer than a year and no quarter is named (3, 6 or 9); None for a year."""
 
     def label(self) -> str:
+        """The period as a header prints it ("Q3 2041", "9 months ended 2041", "2041"): ``periods_in`` reads it back
+        as this period, so a computation's inputs are looked up by it."""
         if self.quarter:
             return f"Q{self.quarter} {self.year}"
-        return f"{self.months} months to {self.year}" if self.months else str(self.year)
+        return f"{self.months} months ended {self.year}" if self.months else str(self.year)
 
 
 def _year(text: str | None) -> int | None:

@@ -36,6 +36,7 @@ from engine.documents.text import (
 )
 from engine.reading.answer_type import expected_type, states_type
 from engine.reading.passages import Unit, label_share, mark_coverage, split_units, term_stems, unit_terms
+from engine.reading.periods import without_spans
 from engine.reading.where import LOCATING_PART, listed_terms, located, part_key, place_shown
 
 GENERIC_HEADINGS = frozenset(  # headings every kind of document has: never an enumerated item or new vocabulary
@@ -238,9 +239,11 @@ it tells one instrument from its siblings, so the passage that answers must name
 
 
 def missing_durations(question: str, texts: Sequence[str]) -> list[str]:
-    """The question's terms ("five year") that none of the cited ``texts`` states, in digits or in words."""
+    """The question's terms ("five year") that none of the cited ``texts`` states, in digits or in words. A span of
+    a statement's columns ("the three months ended June 30") is the period asked, which the value's column states
+    and the period checks weigh, never an instrument's term."""
     stated = {_duration_key(m) for text in texts for m in _DURATION.finditer(text)}
-    return [m.group(0) for m in _DURATION.finditer(question) if _duration_key(m) not in stated]
+    return [m.group(0) for m in _DURATION.finditer(without_spans(question)) if _duration_key(m) not in stated]
 
 
 def _duration_key(match: re.Match[str]) -> tuple[int | None, str]:

@@ -36,7 +36,9 @@ def test_a_year_after_a_span_phrase_is_that_part_of_the_year() -> None:
     # a span in another sentence or another column does not reach the year
     assert periods_in("Sales rose in the three months ended March 31. In fiscal 2022 we sold more.") == (Period(2022),)
     assert periods_in("Six months ended | 2022") == (Period(2022),)
-    assert Period(2022, months=9).label() == "9 months to 2022" and Period(2022, 3).label() == "Q3 2022"
+    assert Period(2022, months=9).label() == "9 months ended 2022" and Period(2022, 3).label() == "Q3 2022"
+    for period in (Period(2041, months=3), Period(2041, months=6), Period(2041, 2), Period(2041)):
+        assert periods_in(period.label()) == (period,)  # a computation's inputs are looked up by the label
 
 
 def test_span_headers_are_read_from_header_lines_not_from_prose() -> None:

@@ -118,3 +118,9 @@ def test_a_ratio_the_row_prints_needs_no_second_line_item() -> None:
     printed = ValueAnswer(statement="x", cells=tuple(c for c in cells_in([[table]]) if c.column == "2031"),
                           label_cover=1.0, period_ok=True)  # fmt: skip
     assert not holds(AnswerWithEvidence(text=""), parsed, [printed], _cited(printed), computed_lines=0).blocked
+
+
+def test_a_statement_column_s_span_is_the_period_asked_not_an_instrument_s_term() -> None:
+    question = "What was Acme's gross margin for the three months ended May 4, 2041?"
+    assert missing_durations(question, ["Gross profit | 1,204 | 1,150"]) == []
+    assert missing_durations("What did Acme pay on its ten-year notes?", ["Notes due 2041 | 1,204"]) == ["ten-year"]
