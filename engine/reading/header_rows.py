@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from engine.reading.periods import YEAR
-from engine.reading.table_rows import describes
 
 _HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
 """A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
@@ -44,3 +44,12 @@ comparison table's rows of descriptions are data, never the column headers the n
 Archive", "FISCAL 2031 % CHANGE" are)."""
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
+
+
+_REPEATED = re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) \1\b")
+
+
+def describes(cells: list[str]) -> bool:
+    """A row of words that describes each column rather than naming it: two neighbouring cells alike ("Pilot | Pilot"),
+    or a phrase printed twice in a row in one cell ("Steel Hull Steel Hull"). A header names each column once."""
+    return any(a == b for a, b in pairwise(cells)) or any(_REPEATED.search(c) for c in cells)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS, split_sentences
@@ -370,15 +369,6 @@ def title_of(line: str) -> str | None:
         return last
     heading = text[:1].isupper() and not text.endswith(".") and 2 <= len(text.split()) <= 16
     return text if heading else ""
-
-
-_REPEATED = re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) \1\b")
-
-
-def describes(cells: list[str]) -> bool:
-    """A row of words that describes each column rather than naming it: two neighbouring cells alike ("Pilot | Pilot"),
-    or a phrase printed twice in a row in one cell ("Steel Hull Steel Hull"). A header names each column once."""
-    return any(a == b for a, b in pairwise(cells)) or any(_REPEATED.search(c) for c in cells)
 
 
 def value_columns(state: TableState) -> int:
