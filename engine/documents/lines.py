@@ -144,7 +144,10 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
     prev.pieces.append((line.bbox[0], line.bbox[2], line.text))
     gap = line.bbox[0] - prev.bbox[2]
     wide = gap > 2.5 * max(line.size, prev.size)
-    figures = gap > FIGURE_GAP * max(line.size, prev.size) and _side_by_side(prev.cells[-1], line.text)
+    figures = gap > FIGURE_GAP * max(line.size, prev.size) and (
+        _side_by_side(prev.cells[-1], line.text)
+        or (CURRENCY_ONLY.match(line.text) is not None and _ENDS_WITH_FIGURE.search(prev.cells[-1]) is not None)
+    )  # a lone "$" after a figure is the next amount's: a currency sign is printed before its amount, never after
     if (wide and not (
         len(prev.text) <= 12 and section_number(prev.text)  # "Item 7." <tab> "Management's Discussion"
     )) or figures:  # fmt: skip

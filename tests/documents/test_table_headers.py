@@ -263,3 +263,18 @@ def test_a_currency_sign_run_into_the_figure_before_it_opens_the_next_cell():
     (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
     (line,) = block
     assert line.cells == ["Dana Okafor", "$ 412,000", "$ 430,000", "4.4%"]
+
+
+def test_a_lone_currency_sign_after_a_figure_opens_the_next_amount():
+    from engine.documents.lines import extract_lines
+
+    def raw(x0: float, x1: float, text: str) -> dict:
+        span = {"text": text, "size": 7.5, "flags": 0, "font": "Helvetica", "bbox": (x0, 100.0, x1, 107.5)}
+        return {"spans": [span], "bbox": (x0, 100.0, x1, 107.5)}
+
+    # a change column's "20 %", then the next segment's "$" set apart and "(473) $" run into the column after it
+    pieces = [(52, 105, "Net fares"), (240, 260, "3,389"), (282, 297, "20 %"), (310, 316, "$"),
+              (331, 358, "(473) $"), (373, 387, "166")]  # fmt: skip
+    (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
+    (line,) = block
+    assert line.cells == ["Net fares", "3,389", "20 %", "$ (473)", "$ 166"]
