@@ -12,7 +12,9 @@ from typing import Literal
 
 from engine.documents.text import stems
 
-Dimension = Literal["time", "length", "mass", "speed", "data", "energy", "frequency", "temperature"]
+Dimension = Literal[
+    "time", "length", "mass", "speed", "data", "energy", "power", "voltage", "light", "frequency", "temperature"
+]
 
 _UNITS: dict[Dimension, tuple[str, ...]] = {
     "time": ("minute", "minutes", "min", "hour", "hours", "hr", "hrs", "second", "seconds", "sec", "ms", "day", "days",
@@ -20,19 +22,23 @@ _UNITS: dict[Dimension, tuple[str, ...]] = {
     "length": ("kilometre", "kilometres", "kilometer", "kilometers", "km", "metre", "metres", "meter", "meters",
                "centimetre", "centimetres", "centimeter", "centimeters", "cm", "millimetre", "millimetres",
                "millimeter", "millimeters", "mm", "mile", "miles", "ft", "inches"),
-    "mass": ("kilogram", "kilograms", "kg", "gram", "grams", "lb", "lbs", "tonne", "tonnes"),
+    "mass": ("kilogram", "kilograms", "kg", "gram", "grams", "g", "mg", "lb", "lbs", "oz", "tonne", "tonnes"),
     "speed": ("km/h", "mph", "m/s"),
     "data": ("gb", "mb", "kb", "tb"),
-    "energy": ("mah", "wh", "kwh", "kw"),
+    "energy": ("mah", "wh", "kwh"),
+    "power": ("W", "watt", "watts", "kw"),  # a device's rating on its specification sheet ("150W", "2 kW")
+    "voltage": ("V", "volt", "volts"),
+    "light": ("lm", "lumen", "lumens", "nits", "cd/m²", "cd/m2"),  # a lamp's output, a screen's brightness
     "frequency": ("hz", "ghz", "mhz"),
     "temperature": ("°c", "°f"),
 }  # fmt: skip
-"""Each unit documents print after a number, by the dimension it measures."""
-_DIMENSION_OF = {unit: dim for dim, units in _UNITS.items() for unit in units}
+"""Each unit documents print after a number, by the dimension it measures. A one-letter unit is read only in the
+case SI prints it ("310 g", "150 W", "24 V"): "5G" names a network, not five grams."""
+_DIMENSION_OF = {unit.lower(): dim for dim, units in _UNITS.items() for unit in units}
 COUNTED_UNITS = ("times", "people", "employees", "stores", "units", "shares", "points", "bps", "basis points", "cps",
                  "cents")  # fmt: skip
 """Words printed after a number that count things ("5,000 employees", "25 basis points"): no dimension."""
-UNITS_AFTER_NUMBER = (*_DIMENSION_OF, *COUNTED_UNITS)
+UNITS_AFTER_NUMBER = (*(unit for units in _UNITS.values() for unit in units), *COUNTED_UNITS)
 """Every word ``table_values.NUMBER`` reads after a number as what it measures or counts (its ``measure``)."""
 
 _ASKED: dict[str, tuple[Dimension, ...]] = {
@@ -61,6 +67,10 @@ _NOUNS: dict[str, tuple[Dimension, ...]] = {
     "duration": ("time",),
     "speed": ("speed",),
     "frequency": ("frequency",),
+    "brightness": ("light",),
+    "luminance": ("light",),
+    "voltage": ("voltage",),
+    "wattage": ("power",),
 }
 """Nouns that name a physical quantity, by the dimension a number answering for it is in ("What clearance
 is required behind the unit?" asks for a length). Words that also name amounts or counts ("size",

@@ -51,7 +51,10 @@ from engine.reading.table_rows import (
     wrapped_change_columns,
 )
 
-_AFTER_NUMBER = "|".join(re.escape(unit) for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True))
+_AFTER_NUMBER = "|".join(
+    f"(?-i:{re.escape(unit)})" if len(unit) == 1 else re.escape(unit)  # "g", "W", "V" only as SI prints them
+    for unit in sorted(UNITS_AFTER_NUMBER, key=len, reverse=True)
+)
 NUMBER = re.compile(
     r"(?:(?P<lead>[$€£¥])\s?(?=\())?(?P<neg>\(|-|−|–)?\s?(?P<cur>[$€£¥₹]|(?<![A-Za-z])(?-i:Rs)\.?(?=\s?\d))?\s?(?P<num>\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<![A-Za-z])\.\d+)\s?"
     r"(?P<close>\))?\s?(?P<pct>%|percent\b)?(?:\s?(?P<word>thousand|million|billion|trillion|bn|mn)\b)?"

@@ -46,3 +46,13 @@ def test_the_time_of_a_sentence_that_also_counts_answers_how_long():
     pages = [[item("The calibration run covered 12,000 samples (about 6 hours) on the rover's main board.")]]
     value = answer_value("How long did the calibration run take?", ["calibration run"], line_item_names, pages)
     assert value is not None and value.statement.startswith("6 hours"), value
+
+
+def test_a_specification_sheet_s_units_are_read_after_their_figures() -> None:
+    from engine.reading.table_values import measure_of
+
+    assert [dimension_of(measure_of(t)) for t in ("310 g", "150W", "24 V", "300 lm", "350 cd/m²")] == [
+        "mass", "power", "voltage", "light", "light"
+    ]  # fmt: skip
+    assert measure_of("5G network") == "" and measure_of("3 G") == ""  # one-letter units only as SI prints them
+    assert dimensions_asked("What is the brightness of the Lumen Pro?") == ("light",)
