@@ -153,7 +153,8 @@ def _join_same_baseline(prev: Line, line: Line) -> None:
     )) or figures:  # fmt: skip
         prev.columnar = True
     opens = _OPENS_NEXT.match(prev.cells[-1])
-    if opens is not None and _FIGURE_PIECE.match(line.text) is not None:
+    own = _OPENS_NEXT.match(line.text)  # "46,710 $": the piece itself ends in the next column's sign
+    if opens is not None and _FIGURE_PIECE.match(own.group("cell") if own else line.text) is not None:
         prev.columnar = True
         prev.cells[-1] = opens.group("cell")
         prev.cells.append(f"{opens.group('currency')} {line.text}")

@@ -278,3 +278,16 @@ def test_a_lone_currency_sign_after_a_figure_opens_the_next_amount():
     (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
     (line,) = block
     assert line.cells == ["Net fares", "3,389", "20 %", "$ (473)", "$ 166"]
+
+
+def test_amounts_that_each_end_in_the_next_column_s_currency_sign_are_cells_of_their_own():
+    from engine.documents.lines import extract_lines
+
+    def raw(x0: float, x1: float, text: str) -> dict:
+        span = {"text": text, "size": 9.0, "flags": 0, "font": "Helvetica", "bbox": (x0, 100.0, x1, 109.0)}
+        return {"spans": [span], "bbox": (x0, 100.0, x1, 109.0)}
+
+    pieces = [(55, 94, "Fares"), (392, 399, "$"), (410, 449, "51,217 $"), (460, 499, "46,710 $"), (510, 538, "44,538")]
+    (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
+    (line,) = block
+    assert line.cells == ["Fares", "$ 51,217", "$ 46,710", "$ 44,538"]
