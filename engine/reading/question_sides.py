@@ -15,15 +15,23 @@ from engine.reading.lexicon import (
     QUESTION_WORDS,
     SIDE_STOP_WORDS,
 )
-from engine.reading.separators import last_either_or, pair_after, pair_from_start, triple_after, until_first
-from engine.reading.words import split_words
+from engine.reading.separators import (
+    last_either_or,
+    options_after_colon,
+    pair_after,
+    pair_from_start,
+    triple_after,
+    until_first,
+    without_repeated_preposition,
+)
+from engine.reading.words import split_words, starts_name
 
 _SIDE_STOP = STOPWORDS | QUESTION_WORDS | GENERIC | SIDE_STOP_WORDS
 
 
 def trim_side(text: str) -> str:
     words = split_words(text)
-    while words and words[0].lower() in _SIDE_STOP:
+    while words and words[0].lower() in _SIDE_STOP and not starts_name(words):
         words.pop(0)
     while words and words[-1].lower() in _SIDE_STOP:
         words.pop()
@@ -127,6 +135,9 @@ def find_sides(question: str) -> list[str]:
     pair = pair_after(q, re.search(r"\b(?:does|do|did|is|are)\s+", q, re.I), r"\s+(?:differ|different)\s+from\s+")
     if pair:
         return [s for s in (_phrase_after(pair[0]), _phrase_after(pair[1])) if s]
+    options = options_after_colon(q)  # "Which was larger in 2041: marketing, sales and service costs or capex?"
+    if options and all(sides := [trim_side(o) for o in options]):
+        return sides
     if re.search(r"\bor\b", q) and not re.search(r"\bor not\b", q, re.I):
         sentence = next((p for p in re.split(r"(?<=[?.])\s+", q) if " or " in p), q).rstrip("?. ")
         pair = last_either_or(sentence)
@@ -136,6 +147,7 @@ def find_sides(question: str) -> list[str]:
                 return sides
         clause = sentence.rsplit(",", 1)[-1] if "," in sentence else sentence
         left, _, right = clause.partition(" or ")
+        right = without_repeated_preposition(left, right)  # "sales in Ohio or in Iowa": Iowa
         sides = [_phrase_before(left), _phrase_after(right)]
         if all(sides):
             return sides

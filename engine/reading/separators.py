@@ -100,3 +100,28 @@ def last_either_or(sentence: str) -> tuple[str, str] | None:
             continue
         return sentence[start:first_end], sentence[found.end :]
     return None
+
+
+_ASKS = re.compile(r"\s*(?:which|what|who)\b", re.I)
+"""A question's head before its colon asks which of the options ("Which was larger in 2041: ...")."""
+MAX_OPTION_WORDS = 8
+"""An option listed after a colon is a name ("purchases of property, plant and equipment"), not a clause."""
+
+
+def options_after_colon(q: str) -> tuple[str, str] | None:
+    """The two options a question lists after a colon ("Which was larger in 2041: X or Y"), each whole with its
+    commas: the colon ends the question's head, so the year and company before it are no part of either."""
+    head, colon, tail = q.partition(":")
+    options = [x.strip() for x in tail.split(" or ")] if colon and _ASKS.match(head) else []
+    if len(options) != 2 or any(len(o.split()) > MAX_OPTION_WORDS for o in options):
+        return None
+    return options[0], options[1]
+
+
+_PREPOSITION = re.compile(r"^(in|on|at|for|from|by|with|under|of)\s+", re.I)
+
+
+def without_repeated_preposition(left: str, right: str) -> str:
+    """``right`` without the preposition that also stands before the left option ("revenue in Ohio or in Iowa")."""
+    m = _PREPOSITION.match(right)
+    return right[m.end() :] if m and re.search(rf"\b{m.group(1)}\s+\S+", left, re.I) else right

@@ -20,6 +20,7 @@ from engine.documents.text import NUMBER_WORDS, stems
 from engine.reading.answer_type import expected_type
 from engine.reading.passages import Unit
 from engine.reading.polarity import stated_polarity
+from engine.reading.table_values import SCALE_FACTOR, table_scale
 
 Direction = Literal["least", "most"]
 
@@ -110,9 +111,9 @@ def _ordering(question: str) -> tuple[Direction | None, bool]:
 def _pick(question: str, sides: Mapping[str, str], direction: Direction, dated: bool) -> str | None:
     noun = _compared_noun(question)
     ended = bool(ENDED.search(question))
-    values = {
-        label: (event_year(text, ended) if dated else first_amount(text, label, noun)) for label, text in sides.items()
-    }
+    if not dated:
+        return _pick_amount(sides, direction, noun)
+    values = {label: event_year(text, ended) for label, text in sides.items()}
     if any(v is None for v in values.values()):
         return None
     (a, va), (b, vb) = values.items()
@@ -121,6 +122,25 @@ def _pick(question: str, sides: Mapping[str, str], direction: Direction, dated: 
     chosen = a if (va < vb) == (direction == "least") else b  # type: ignore[operator]  # None excluded above
     other = b if chosen == a else a
     return f"{chosen} ({_shown(values[chosen])}, against {_shown(values[other])} for {other})."
+
+
+def _pick_amount(sides: Mapping[str, str], direction: Direction, noun: set[str] | None) -> str | None:
+    """The side whose first amount is at the ``direction`` end, compared by value: amounts in two scales ("$1.8
+    billion" against "1,577" under "(Millions)") by their scaled value; None when only one side's scale is known
+    (1,577 of what cannot be set against a billion)."""
+    found = {label: _first_amount(text, label, noun) for label, text in sides.items()}
+    if any(v is None for v in found.values()):
+        return None
+    (a, (va, sa)), (b, (vb, sb)) = found.items()  # type: ignore[misc]  # None excluded above
+    if bool(sa) != bool(sb):
+        return None
+    scaled = {a: va * SCALE_FACTOR.get(sa, 1.0), b: vb * SCALE_FACTOR.get(sb, 1.0)}
+    shown = {a: f"{_shown(va)} {sa}".strip(), b: f"{_shown(vb)} {sb}".strip()}
+    if scaled[a] == scaled[b]:
+        return f"Neither: both passages state {shown[a]}."
+    chosen = a if (scaled[a] < scaled[b]) == (direction == "least") else b
+    other = b if chosen == a else a
+    return f"{chosen} ({shown[chosen]}, against {shown[other]} for {other})."
 
 
 def _yes_no(question: str, sides: Mapping[str, str]) -> str | None:
@@ -201,6 +221,13 @@ def first_amount(text: str, label: str = "", noun: set[str] | None = None) -> fl
     """The first amount a passage states, a spelled one ("a single species") included, ignoring years, days
     of a date and the numbers inside the side's own name. With ``noun`` (the counted thing's stems), only an
     amount followed within three words by that thing counts."""
+    found = _first_amount(text, label, noun)
+    return found[0] if found else None
+
+
+def _first_amount(text: str, label: str = "", noun: set[str] | None = None) -> tuple[float, str] | None:
+    """``first_amount`` and its scale: the word after it ("1.8 billion"), else the one the passage's table states
+    ("(Millions)"), else "" (a percentage has none)."""
     body = _DAY_OF_MONTH.sub(" ", text.replace(label, " ") if label else text)
     spelled = "|".join(w for w, n in NUMBER_WORDS.items() if n)
     pattern = re.compile(rf"(?<![\w.])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{spelled})(?![\w.])", re.I)
@@ -211,8 +238,28 @@ def first_amount(text: str, label: str = "", noun: set[str] | None = None) -> fl
         if noun and not noun & stems(" ".join(body[match.end() :].split()[:3])):
             continue
         word = token.lower()
-        return float(NUMBER_WORDS[word]) if word in NUMBER_WORDS else float(token.replace(",", ""))
+        if word in NUMBER_WORDS:
+            return float(NUMBER_WORDS[word]), ""
+        return float(token.replace(",", "")), _scale_of(body[match.end() :], text)
     return None
+
+
+_SCALE_AFTER = re.compile(r"^\s?(thousand|million|billion|trillion|bn|mn)\b", re.I)
+"""A scale word right after an amount ("$1.8 billion"): two sides in different scales compare by their value."""
+_PERCENT_AFTER = re.compile(r"^\s?(?:%|percent\b|per cent\b)", re.I)
+
+
+def _scale_of(after: str, passage: str) -> str:
+    """The scale word after an amount, else the scale the passage's table states ("(Millions)"); "" for a
+    percentage or when neither says."""
+    if _PERCENT_AFTER.match(after):
+        return ""
+    word = _SCALE_AFTER.match(after)
+    return (
+        {"bn": "billion", "mn": "million"}.get(word.group(1).lower(), word.group(1).lower())
+        if word
+        else table_scale(passage)
+    )
 
 
 def first_place(text: str) -> str | None:

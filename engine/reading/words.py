@@ -35,3 +35,12 @@ def is_capitalised(word: str, index: int) -> bool:
     if not word[0].isupper() or is_generic(word):
         return False
     return not (index == 0 and word.lower() in STOPWORDS)
+
+
+def starts_name(words: list[str]) -> bool:
+    """A capitalised word before another that begins a proper name ("Greater China", "Northern Trust"), where a
+    comparative or generic word would otherwise be trimmed; a question word or article never does."""
+    return (
+        len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()
+        and words[0].lower() not in STOPWORDS | QUESTION_WORDS
+    )  # fmt: skip

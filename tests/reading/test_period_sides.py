@@ -33,3 +33,25 @@ def test_one_period_or_two_named_things_is_no_period_pair() -> None:
 
 def test_going_up_or_down_between_two_periods_compares_the_periods_not_up_and_down() -> None:
     assert find_sides("Did the harbour's dredging cost go up or down from 2030 to 2031?") == ["2030", "2031"]
+
+
+def test_options_listed_after_a_colon_are_the_sides_whole_with_their_commas() -> None:
+
+    question = (
+        "Which was larger for Acme in 2041: repairs, upkeep and related costs or purchases of boats, docks and gear?"
+    )
+    assert find_sides(question) == ["repairs upkeep and related costs", "purchases of boats docks and gear"]
+    assert find_sides("Note: is the Heron 2 or the Heron 3 lighter?") != ["Heron 2", "Heron 3 lighter"]
+
+
+def test_a_preposition_repeated_before_the_second_option_is_not_part_of_it() -> None:
+
+    assert find_sides("Did Acme's fares in Ohio or in Upper Peninsula grow faster in 2041?") == [
+        "Ohio",
+        "Upper Peninsula",
+    ]
+
+
+def test_a_proper_name_that_starts_with_a_comparative_keeps_it() -> None:
+
+    assert find_sides("Which region sold more boats, Greater Lakeland or Norfolk?") == ["Greater Lakeland", "Norfolk"]

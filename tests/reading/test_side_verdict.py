@@ -85,3 +85,25 @@ def test_both_in_a_place_is_no_when_a_passage_places_a_side_elsewhere() -> None:
     sides["Zenith Works"] = "Zenith Works is a foundry in Akron, Ohio."
     verdict = side_verdict("Are both Acme Mill and Zenith Works located in Ohio?", sides)
     assert verdict is not None and verdict.startswith("Yes"), verdict
+
+
+def test_amounts_in_different_scales_compare_by_their_value() -> None:
+    sides = {
+        "dock fees": "Dock fees totaled $1.8 billion in 2041.",
+        "fuel purchases": "Fuel purchases, 2041: $ (1,577) (table row: Fuel purchases | $ (1,577); columns: (Millions) | 2041)",
+    }
+    verdict = side_verdict("Which was larger in 2041: dock fees or fuel purchases?", sides)
+    assert verdict is not None and verdict.startswith("dock fees")
+    shares = {
+        "Ferries": "Ferries carried 31% of riders (in millions of trips).",
+        "Buses": "Buses carried 45% of riders.",
+    }
+    assert (side_verdict("Which carried more riders, Ferries or Buses?", shares) or "").startswith("Buses")
+
+
+def test_an_amount_of_unknown_scale_is_not_set_against_one_in_billions() -> None:
+    sides = {
+        "dock fees": "Dock fees totaled $1.8 billion in 2041.",
+        "fuel purchases": "Fuel purchases | (1,577) | (1,373)",
+    }
+    assert side_verdict("Which was larger in 2041: dock fees or fuel purchases?", sides) is None
