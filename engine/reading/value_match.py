@@ -20,6 +20,7 @@ from engine.reading.line_items import line_item_triggers
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
 from engine.reading.metric_words import ASKING_STEMS, condition_words, frame_words
+from engine.reading.part_sentences import unasked_part_sentence
 from engine.reading.periods import Period, period_words, periods_in
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
@@ -336,6 +337,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # a row labelled with the very part the question names ("Zorbex" in a segment's table) is that part's own
         own_name = cell.is_row and bool(spec.named) and names_all(cell.label, spec.named)
         score -= 1.0 if unasked_summary(cell, spec.question) and not own_name else 0.0  # a guarantor group's net sales
+        score -= 1.0 if unasked_part_sentence(cell, spec.question) else 0.0  # "..., the Coastal Segment employs"
         # the company's figure for a segment's, a joint venture's, a guarantor group's
         part = outside_asked_segment(cell, spec.question) or outside_asked_part(cell, spec.question)
         score -= 1.2 if part else 0.0
