@@ -27,11 +27,14 @@ asks about a relation, and longer "terms" are such clauses."""
 _DEFINITION_ASK = re.compile(
     r"^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;]+?)"
     r"|what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<meant>[^?,;]+?)\s+(?:mean|stand\s+for|refer\s+to)"
-    r"|define\s+(?:an?\s+|the\s+)?(?P<defined>[^?,;.]+?))\s*[?.]?\s*$",
+    r"|define\s+(?:an?\s+|the\s+)?(?P<defined>[^?,;.]+?)"
+    r"|how\s+(?:does|do|did)\s+[^?,;]+?\s+define\s+(?:an?\s+|the\s+|its\s+|their\s+)?(?P<by_whom>[^?,;.]+?))"
+    r"\s*[?.]?\s*$",
     re.I,
 )
 """A question asking what a thing is: "What is a sparse mixture?", "What does RTO stand for?", "Define
-churn." The whole question is the ask: "What is X of Y in 2020?" is handled by the checks below."""
+churn.", "How does the company define net bookings?" The whole question is the ask: "What is X of Y in 2020?" is
+handled by the checks below."""
 _NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when|if)\b|\d", re.I)
 """A "term" with a preposition or a number is an attribute of something ("the wingspan of the Heron 2",
 "the margin in 2021"): a value or a fact, not a definition."""
@@ -201,7 +204,7 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
     match = _DEFINITION_ASK.match(question)
     if match is None:
         return None, ""
-    term = next(g for g in match.group("term", "meant", "defined") if g is not None).strip()
+    term = next(g for g in match.group("term", "meant", "defined", "by_whom") if g is not None).strip()
     if _NOT_A_TERM.search(term) or len(term.split()) > MAX_TERM_WORDS or not stems(term):
         return None, ""
     return "definition", term
@@ -244,6 +247,8 @@ def defines(text: str, term: str) -> bool:
     followed by an appositive that says what it is ("We introduce Gauge, a tool for ...")."""
     if re.search(rf"(?<!\w){re.escape(term)}(?:\s*\([^)]*\))?,\s+(?:a|an)\s+\w", text, re.I):
         return True  # an appositive names the kind of thing the term is
+    if re.search(rf"\bdefines?\s+(?:the\s+)?{re.escape(term)}(?:\s*\([^)]*\))?\s+as\b", text, re.I):
+        return True  # "The Company defines net bookings as ...": the very term, then what it is
     wanted = stems(term)
     window = len(term.split()) + _SUBJECT_SLACK
     for verb in _DEFINING_VERB.finditer(text):

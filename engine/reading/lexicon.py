@@ -42,6 +42,7 @@ GENERIC_ENTRIES: tuple[Entry, ...] = (
     ("state states stated discuss discussed discusses present presented presents", "reporting verbs"),
     ("find found contain contains include includes included", "verbs of locating, not terms"),
     ("mean means happen happened does did like think know", "auxiliary and vague verbs"),
+    ("define defines", "asks what a term means ('how does the company define X'): X is the term, the verb names none"),
     ("best better worse whereas there", "evaluative and linking words"),
     ("drove drive drives driven", "'what drove X' asks for causes of X"),
     ("achieve achieved achieves explored explore explores", "verbs of research prose, not terms"),

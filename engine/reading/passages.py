@@ -19,6 +19,7 @@ from engine.documents.layout import ROW_SEPARATOR, header_row
 from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, frozen_stems, normalize_space, split_sentences, stems
 from engine.reading.answer_shape import WHERE_TITLE_BONUS, asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
+from engine.reading.periods import periods_in
 
 NUMBER = re.compile(r"(?<![A-Za-z])[$€£]?\d[\d,]*(?:\.\d+)?%?")
 _COUNT_WORD = re.compile(rf"\b(?:{'|'.join(w for w in SPELLED_NUMBERS if w != 'one')})\b", re.I)
@@ -195,6 +196,19 @@ def _item_stems(units: list[Unit]) -> list[frozenset[str]]:
     return [frozen_stems(item.text) for item in items.values()]
 
 
+SELF_REFERENCE = re.compile(r"\b(?:[Tt]he Company|[Ww]e|[Oo]ur|us)\b")
+"""How a document names its own author: a filing's "the Company", "we", "our"."""
+
+
+def _self_named(unit: Unit, names: list[set[str]]) -> set[str]:
+    """The question's names a passage refers to as its document's author: the passage says "the Company" or "we",
+    and its file is named for the name ("Acme_2041_10K.pdf" for Acme)."""
+    if not names or not SELF_REFERENCE.search(unit.text):
+        return set()
+    own = stems(unit.item.file_name.replace("_", " ").lower())  # "ACME_2041_10K.pdf": capitals are no acronym
+    return {stem for name in names if name <= own for stem in name}
+
+
 def _weights(term_sets: list[set[str]], items: list[frozenset[str]]) -> list[float]:
     """Inverse evidence frequency of each term: a term most passages share (the document's own
     subject, "Transformer" in the Transformer paper) tells less about which passage answers."""
@@ -227,7 +241,8 @@ def score_units(units: list[Unit], parsed: ParsedQuestion) -> None:
     top = max((u.item.score for u in units), default=0.0) or 1.0
     asked = focus_of(parsed.original_question)
     form, term = asked_form(parsed.original_question) if not parsed.asks_for_value else (None, "")
-    terms = [unit_terms(unit) for unit in units]
+    names = term_stems([k for k in parsed.keywords if (k[:1].isupper() or k[:1].isdigit()) and not periods_in(k)])
+    terms = [unit_terms(unit) | _self_named(unit, names) for unit in units]
     for unit, unit_stems in zip(units, terms, strict=True):
         unit.weighted_coverage = _weighted_coverage(keywords, keyword_weights, unit_stems)
     best_relevance = max((u.weighted_coverage for u in units), default=0.0) or 1.0

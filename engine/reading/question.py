@@ -16,7 +16,7 @@ from engine.documents.text import (
     normalize_space,
     split_reference,
 )
-from engine.reading.answer_shape import searched_topic, where_topic
+from engine.reading.answer_shape import asked_form, searched_topic, where_topic
 from engine.reading.answer_type import MONEY_FLOWS
 from engine.reading.changes import asks_difference, without_difference_ask
 from engine.reading.focus import enrich, focus
@@ -182,7 +182,15 @@ def expected_count(question: str) -> int | None:
     return None
 
 
+_DEFINE = re.compile(r"\bdefine\b", re.I)
+"""The verb of an explicit definition ask ("Define X", "How does Acme define X?"); "What is X?" may ask a value."""
+
+
 def asks_for_value(question: str) -> bool:
+    """Whether the question asks for a number; never one asking what a term means ("How does Acme define adjusted
+    revenue?" asks for the definition, though the term names an amount)."""
+    if _DEFINE.search(question) and asked_form(question)[0] == "definition":
+        return False
     return bool(_VALUE_CUES.search(question) or MEASURE_HEAD.match(question))
 
 

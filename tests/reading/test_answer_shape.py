@@ -170,3 +170,37 @@ def test_a_course_part_asked_with_a_verb_of_covering_is_a_where_question() -> No
     assert where_topic("Which unit covers tide tables and chart datums?") == "tide tables and chart datums"
     assert where_topic("Which module explains knot tying?") == "knot tying"
     assert where_topic("Which unit is the water depth measured in?") is None, "a unit of measure"
+
+
+def test_how_a_company_defines_a_term_is_a_definition_ask() -> None:
+    assert asked_form("How does Harbour Lines define adjusted fare revenue?") == ("definition", "adjusted fare revenue")
+    assert asked_form("How did fare revenue change in 2041?") == (None, "")
+    assert parse_question("How does Harbour Lines define adjusted fare revenue?").keywords == (
+        "Harbour Lines", "adjusted fare revenue"
+    )  # fmt: skip
+
+
+def test_a_company_defining_the_very_term_defines_it_and_a_longer_term_does_not() -> None:
+    assert defines(
+        "The Company defines adjusted fare revenue as fares less refunds and vouchers.", "adjusted fare revenue"
+    )
+    assert not defines(
+        "The Company defines adjusted fare revenue growth as the change in adjusted fare revenue.",
+        "adjusted fare revenue",
+    )
+
+
+def test_a_filing_s_the_company_names_the_filer_its_file_is_named_for() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.passages import score_units, split_units
+
+    def item(text: str, n: int) -> EvidenceItem:
+        return EvidenceItem(chunk_id=f"d:p{n}:b0", doc_id="d", file_name="HARBOURLINES_2041_10K.pdf", page=n, text=text)
+
+    units = split_units([
+        item("Harbourlines reported strong adjusted fare revenue growth for the year.", 1),
+        item("The Company defines adjusted fare revenue as fares less refunds and vouchers.", 2),
+    ])  # fmt: skip
+    score_units(units, parse_question("How does Harbourlines define adjusted fare revenue?"))
+    best = max(units, key=lambda u: u.score)
+    assert best.text.startswith("The Company defines"), [(u.text, u.score) for u in units]
