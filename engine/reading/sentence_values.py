@@ -18,9 +18,9 @@ from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.periods import Period, periods_in
 from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
 
-_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s){0,2}[a-z][a-z\-]+s)\b")
+_COUNT_NOUN = re.compile(r"\s?((?:[a-z][a-z\-]+\s|[A-Z][A-Za-z]*\d[\w\-]*\s){0,2}(?:[a-z][a-z\-]+s|[A-Z]{2,}s))\b")
 """The plural noun (with up to two modifiers) a bare number counts: "64 survey flights", "12 stations", "8 parallel
-attention layers"."""
+attention layers"; a model designation may be one of the modifiers and an acronym the noun ("eight K80 GPUs")."""
 
 
 def counted_words(text: str) -> list[str]:

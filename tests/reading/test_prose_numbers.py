@@ -206,3 +206,12 @@ def test_digits_glued_to_letters_are_part_of_a_name_not_a_value() -> None:
     assert [c.raw for c in cells_in([said])] == ["71.5%"]
     noted = [item("Sonar gain matters in reef surveys.12 It was tuned twice13,14 to a gain of 0.91.")]
     assert [c.raw for c in cells_in([noted])] == ["0.91"]  # a superscript note's number is no value
+
+
+def test_a_count_before_a_model_designation_and_an_acronym_plural_counts_that_noun() -> None:
+    said = [item("The sonar model was trained for two days on six Z90 GPUs at the harbour lab.")]
+    counts = {c.raw: c for c in cells_in([said]) if c.bare}
+    assert counts["six"].measure == "Z90 GPUs", counts
+    answer = answer_value("How many GPUs were used to train the sonar model?", ["GPUs", "sonar model"],
+                          line_item_names, [said])  # fmt: skip
+    assert answer is not None and answer.statement.startswith("6"), answer
