@@ -7,8 +7,9 @@ from itertools import pairwise
 
 from engine.reading.periods import YEAR
 
-_HEADER_CELL = re.compile(rf"^\(?[A-Za-z]|.*\b{YEAR}\b")
-"""A column header starts with a word ("Heron 3", "% Change", "Fiscal 2020") or names a year ("2019")."""
+_HEADER_CELL = re.compile(rf"^\(?(?:%\s?)?[A-Za-z]|.*\b{YEAR}\b")
+"""A column header starts with a word ("Heron 3", "Fiscal 2020"), a percent sign before one ("% Change", "% of
+sales"), or names a year ("2019")."""
 
 
 BOUND = re.compile(

@@ -57,3 +57,25 @@ def named_groups(upper: list[str] | None, header: list[str]) -> list[str] | None
         return None
     per = len(names) // len(groups)
     return [header[0], *(f"{groups[n // per]} {name}" for n, name in enumerate(names))]
+
+
+_PERIOD_GROUP = re.compile(r"(?:Q[1-4]|(?:first|second|third|fourth)\s+quarter|full[\s-]+year|fiscal\s+year)", re.I)
+"""A group of columns named by the part of the year it covers: an earnings release's "Q4 | Full Year" over "2022 |
+2021 | % Change" twice. A span of months without "ended" is left out: "Six Months 2022" would read as the year."""
+
+
+def period_groups(upper: list[str] | None, header: list[str]) -> list[str] | None:
+    """The columns of a header of years and changes printed under a row of period groups ("Q4 | Full Year"), each
+    group over the same number of them: each column is prefixed with its group ("Q4 2022", "Full Year % Change"), so
+    the quarter's and the year's figures of one row are told apart; else None. The lower header's first cell is its
+    label column's."""
+    if not upper or not header:
+        return None
+    groups = [c.strip() for c in upper if c.strip()]
+    columns = [c.strip() for c in header[1:]]
+    if len(groups) < 2 or not all(_PERIOD_GROUP.fullmatch(g) for g in groups):
+        return None
+    if len(columns) < 2 * len(groups) or len(columns) % len(groups) or not any(periods_in(c) for c in columns):
+        return None
+    per = len(columns) // len(groups)
+    return [header[0], *(f"{groups[n // per]} {column}" for n, column in enumerate(columns))]

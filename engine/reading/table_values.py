@@ -23,7 +23,7 @@ from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.spanned_rows import spanned_row
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
-from engine.reading.table_groups import measure_groups, named_groups
+from engine.reading.table_groups import measure_groups, named_groups, period_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     PER_SHARE_LABEL,
@@ -253,7 +253,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     row = row_cells(line)
     if is_header(row):
         # "Net sales | Operating income" over "2023 | 2022 | 2023 | 2022"; "Lakes | Rivers" over "P R P R"
-        measured = measure_groups(state.above, row) or named_groups(state.above, row)
+        measured = measure_groups(state.above, row) or named_groups(state.above, row) or period_groups(state.above, row)
         continued = (
             not measured and not state.in_rows and state.above is not None and not any(periods_in(c) for c in row)
         )

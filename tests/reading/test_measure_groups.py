@@ -178,3 +178,23 @@ def test_a_segment_table_row_naming_the_product_asked_is_its_figure_not_the_comp
     question = "What was Harbor Cloud revenue in 2041?"
     answer = answer_value(question, extract_keywords(question), line_item_names, [[statement], [segment]])
     assert answer is not None and "2,383" in answer.statement, answer
+
+
+def test_quarter_and_full_year_groups_over_years_and_changes_name_each_column() -> None:
+    text = (
+        "Q4 | Full Year\n"
+        "(in millions, except per share) | 2041 | 2040 | % Change | 2041 | 2040 | % Change\n"
+        "Adjusted fares per rider | $2.35 | $2.13 | 10.3% | $10.15 | $9.80 | 3.6%"
+    )
+    cells = table_cells([EvidenceItem(chunk_id="d:p2:b0", doc_id="d", file_name="ferries.pdf", page=2, text=text)])
+    read = {c.raw: (c.column, c.periods) for c in cells}
+    assert read["$2.35"] == ("Q4 2041", (Period(2041, 4),))
+    assert read["$10.15"] == ("Full Year 2041", (Period(2041),))
+    assert read["3.6%"][0] == "Full Year % Change"
+
+
+def test_a_percent_sign_before_a_word_heads_a_column() -> None:
+    from engine.reading.header_rows import is_header
+
+    assert is_header(["Fares", "2041", "2040", "% Change"])
+    assert not is_header(["Fares", "2041", "2040", "% 12"])
