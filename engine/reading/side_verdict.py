@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from engine.contracts import ParsedQuestion
-from engine.documents.text import NUMBER_WORDS, stems
+from engine.documents.text import NUMBER_WORDS, split_sentences, stems
 from engine.reading.answer_type import expected_type
 from engine.reading.passages import Unit
 from engine.reading.polarity import stated_polarity
@@ -112,7 +112,7 @@ def _pick(question: str, sides: Mapping[str, str], direction: Direction, dated: 
     noun = _compared_noun(question)
     ended = bool(ENDED.search(question))
     if not dated:
-        return _pick_amount(sides, direction, noun)
+        return _stated_order(sides, direction) or _pick_amount(sides, direction, noun)
     values = {label: event_year(text, ended) for label, text in sides.items()}
     if any(v is None for v in values.values()):
         return None
@@ -122,6 +122,39 @@ def _pick(question: str, sides: Mapping[str, str], direction: Direction, dated: 
     chosen = a if (va < vb) == (direction == "least") else b  # type: ignore[operator]  # None excluded above
     other = b if chosen == a else a
     return f"{chosen} ({_shown(values[chosen])}, against {_shown(values[other])} for {other})."
+
+
+_THAN = re.compile(
+    r"\b(?P<word>more|higher|greater|larger|bigger|lower|fewer|less|smaller)\b[^.;]{0,80}?\bthan\s+"
+    r"(?:(?:among|in|for|at|by|with|of|the|those|that)\s+)*(?P<after>[^.;]*)",
+    re.I,
+)
+"""A sentence that states the comparison itself: "support was higher among A than among B"."""
+_AFTER_WORDS = 6
+"""The side named right after "than" is set within this many words ("than among Democratic members (82% vs ...)")."""
+
+
+def _stated_order(sides: Mapping[str, str], direction: Direction) -> str | None:
+    """The verdict a passage states outright: a sentence naming both sides, one before a comparative and "than",
+    the other right after it ("higher among A than among B" puts A above B). Read before any amount: the sentence's
+    first figure may be either side's."""
+    labels = list(sides)
+    for sentence in split_sentences(" ".join(sides.values())):
+        held = stems(sentence)
+        if len(labels) != 2 or not all(stems(label) <= held for label in labels):
+            continue
+        for m in _THAN.finditer(sentence):
+            greater = bool(MORE.fullmatch(m.group("word")))
+            after = stems(" ".join(m.group("after").split()[:_AFTER_WORDS]))
+            lesser = [lab for lab in labels if stems(lab) <= after and not stems(lab) <= stems(sentence[: m.start()])]
+            if len(lesser) != 1:
+                continue
+            low, high = (lesser[0], next(lab for lab in labels if lab != lesser[0]))
+            if not greater:
+                low, high = high, low
+            chosen = high if direction == "most" else low
+            return f"{chosen} (the passage states it: “{sentence.strip()}”)."
+    return None
 
 
 def _pick_amount(sides: Mapping[str, str], direction: Direction, noun: set[str] | None) -> str | None:

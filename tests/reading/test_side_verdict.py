@@ -107,3 +107,14 @@ def test_an_amount_of_unknown_scale_is_not_set_against_one_in_billions() -> None
         "fuel purchases": "Fuel purchases | (1,577) | (1,373)",
     }
     assert side_verdict("Which was larger in 2041: dock fees or fuel purchases?", sides) is None
+
+
+def test_a_sentence_stating_the_comparison_outright_settles_it_whatever_its_first_figure() -> None:
+    sides = {
+        "inland pilots": "Among inland pilots, slightly more work nights (45%) than days (39%).",
+        "harbour pilots": "Night-shift pay was rated fair more often by inland pilots than by harbour pilots (82% vs. 73%).",
+    }
+    verdict = side_verdict("Who rated night-shift pay fair more often, inland pilots or harbour pilots?", sides)
+    assert verdict is not None and verdict.startswith("inland pilots"), verdict
+    fewer = side_verdict("Who rated night-shift pay fair less often, inland pilots or harbour pilots?", sides)
+    assert fewer is not None and fewer.startswith("harbour pilots"), fewer
