@@ -164,9 +164,12 @@ def row_cells(line: str) -> list[str]:
     return out
 
 
-_ONE_AMOUNT = re.compile(r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?(?![\d,.])\s?\)?\s?%?|[—–-](?=\s|$)")
+_ONE_AMOUNT = re.compile(
+    r"[$€£¥]?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?(?![\d,.])(?:\((?:\d[\d.]*|[−–-])\))?\s?\)?\s?%?|[—–-](?=\s|$)"
+)
 _SEVERAL = re.compile(rf"\s*(?:{_ONE_AMOUNT.pattern})(?:\s+(?:{_ONE_AMOUNT.pattern}))+\s*")
-"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)"): the table finder
+"""A value cell that holds several amounts ("$ 51,217 $ 46,710 $ 44,538", "(90) (90) (6.0)", a paper's "53.8(0.5)
+54.0(1.4)": a spread set right after its value, with no space, is the value's own); the table finder
 missed the column gaps; each amount is its own column, left to right (else the first would be read under
 the last column's year). An amount ends where its digits end and amounts are apart by whitespace, so a long
 run of digits is never tried as many amounts (linear time)."""

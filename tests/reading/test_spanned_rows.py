@@ -42,3 +42,11 @@ def test_a_long_sentence_ending_in_a_colon_titles_the_table_under_it() -> None:
     )
     cells = _cells(f"{intro}\n{AWARDS}")
     assert all("largest award each officer could receive" in c.caption for c in cells)
+
+
+def test_values_each_with_its_spread_run_together_in_one_cell_are_cells_of_their_own() -> None:
+    from engine.reading.table_rows import row_cells
+
+    assert row_cells("Tern-7 | 53.8(0.5) 54.0(1.4) 55.9(0.5)") == ["Tern-7", "53.8(0.5)", "54.0(1.4)", "55.9(0.5)"]
+    assert row_cells("Tern-8 | 53.6(−) 54.6(−)") == ["Tern-8", "53.6(−)", "54.6(−)"]
+    assert row_cells("Net fares | (90) (90) (6.0)") == ["Net fares", "(90)", "(90)", "(6.0)"]  # negatives, no spreads
