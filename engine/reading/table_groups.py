@@ -79,3 +79,15 @@ def period_groups(upper: list[str] | None, header: list[str]) -> list[str] | Non
         return None
     per = len(columns) // len(groups)
     return [header[0], *(f"{groups[n // per]} {column}" for n, column in enumerate(columns))]
+
+
+def grouped_names(upper: list[str] | None, names: list[str] | None) -> list[str] | None:
+    """Column names printed without cell breaks ("5-shot 10-shot 5-shot 10-shot") right under a header row of
+    groups with no label cell ("Lakes | Rivers"), the names splitting evenly among the groups, two or more to each:
+    each name with its group ("Lakes 5-shot"); else None."""
+    if not upper or not names or len(upper) < 2 or not all(map(_measure_name, upper)):
+        return None
+    if len(names) < 2 * len(upper) or len(names) % len(upper):
+        return None
+    per = len(names) // len(upper)
+    return [f"{upper[n // per].strip()} {name}" for n, name in enumerate(names)]

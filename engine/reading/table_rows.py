@@ -247,9 +247,9 @@ def read_under(heading: str, label: str) -> bool:
     )
 
 
-_NAME_WORD = re.compile(r"[A-Z][\w.+/→-]*|[a-z]+[A-Z0-9][\w.+/→-]*")
+_NAME_WORD = re.compile(r"[A-Z][\w.+/→-]*|[a-z]+[A-Z0-9][\w.+/→-]*|\d+-[A-Za-z][\w.+/→-]*")
 """A column name written as one word: capitalised, or with a capital or a digit inside ("KestrelNet", "HB7", "iOS"),
-or a direction between two such ("En→Fr")."""
+a direction between two such ("En→Fr"), or a count joined to its noun ("5-shot", "3-layer": never a value)."""
 _ARROW_APART = re.compile(r"\s+(→)")
 """An arrow set apart from the name before it ("Fr →Es"): a direction's name is both ends."""
 

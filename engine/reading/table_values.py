@@ -23,7 +23,7 @@ from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.spanned_rows import spanned_row
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
-from engine.reading.table_groups import measure_groups, named_groups, period_groups
+from engine.reading.table_groups import grouped_names, measure_groups, named_groups, period_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
     PER_SHARE_LABEL,
@@ -181,6 +181,10 @@ STATEMENT_TITLE = re.compile(
 """The titles of the primary financial statements, where a filing's audited figures are printed."""
 
 
+ROW_GROUP_WORDS = 3
+"""A heading of a few words inside a table names a group of its rows ("Baselines", "Our models"), not a new table."""
+
+
 def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     """Every numeric cell of the table rows of one page, its chunks given in reading order.
 
@@ -210,7 +214,10 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             else:
                 state.title_line = title if (title := title_of(line)) is not None else state.title_line
                 _read_caption(line, state)
-                state.above, state.names = None, name_line(line) if item.kind != "heading" else None
+                names = name_line(line) if item.kind != "heading" else None
+                # a short heading between the names and the rows labels a group of rows ("LLM"): the names stay
+                kept = state.names if item.kind == "heading" and len(line.split()) <= ROW_GROUP_WORDS else None
+                state.above, state.names = None, grouped_names(state.above, names) or names or kept
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
     return cells
 

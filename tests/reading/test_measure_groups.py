@@ -198,3 +198,16 @@ def test_a_percent_sign_before_a_word_heads_a_column() -> None:
 
     assert is_header(["Fares", "2041", "2040", "% Change"])
     assert not is_header(["Fares", "2041", "2040", "% 12"])
+
+
+def test_names_without_cell_breaks_under_a_row_of_groups_name_each_column_across_a_row_group_heading() -> None:
+    items = [
+        EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="paper.pdf", page=9,
+                     text="Lakes (L) | Rivers (R)\n5-shot 10-shot 5-shot 10-shot"),
+        EvidenceItem(chunk_id="d:p9:b1", doc_id="d", file_name="paper.pdf", page=9, text="Baselines", kind="heading"),
+        EvidenceItem(chunk_id="d:p9:b2", doc_id="d", file_name="paper.pdf", page=9,
+                     text="Tern-7 | 53.8(0.5) 54.0(1.4) 55.9(0.5) 59.1(1.4)"),
+    ]  # fmt: skip
+    read = {c.raw: c.column for c in table_cells(items)}
+    assert read == {"53.8": "Lakes (L) 5-shot", "54.0": "Lakes (L) 10-shot", "55.9": "Rivers (R) 5-shot",
+                    "59.1": "Rivers (R) 10-shot"}  # fmt: skip
