@@ -138,6 +138,8 @@ _VALUE_CUES = re.compile(
     r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call))|"
     rf"{'|'.join(sorted(MONEY_FLOWS))})\b|"
     r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b|"
+    # "What is the F1 of X ...?": a paper's evaluation metric heading the question asks its figure
+    r"^(?:what|which)\s+(?:is|was|are|were)\s+(?:the\s+)?(?:[\w\-]+\s+){0,2}?(?:f1|bleu|rouge(?:-\w+)?|perplexity|auc)\b|"
     # "What <measure> does X reach / get / achieve / score?": the figure X attains
     r"^(?:what|which)\b[^?]*\b(?:does|do|did)\b[^?]*\b(?:reach|get|achieve|attain|obtain|score)\b(?!\s+\w+ed\b)",
     re.I,

@@ -204,3 +204,11 @@ def test_a_filing_s_the_company_names_the_filer_its_file_is_named_for() -> None:
     score_units(units, parse_question("How does Harbourlines define adjusted fare revenue?"))
     best = max(units, key=lambda u: u.score)
     assert best.text.startswith("The Company defines"), [(u.text, u.score) for u in units]
+
+
+def test_a_question_headed_by_an_evaluation_metric_asks_its_figure() -> None:
+    from engine.reading.question import asks_for_value
+
+    assert asks_for_value("What is the F1 of Tern-7 on the Lakes set with 10-shot?")
+    assert not asks_for_value("What is recall?")  # a definition, not a figure
+    assert not asks_for_value("Which methods does the paper use, and where does it show their effect on BLEU?")
