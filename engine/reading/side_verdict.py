@@ -131,7 +131,7 @@ _THAN = re.compile(
 )
 """A sentence that states the comparison itself: "support was higher among A than among B"."""
 _AFTER_WORDS = 6
-"""The side named right after "than" is set within this many words ("than among Democratic members (82% vs ...)")."""
+"""The side named right after "than" is set within this many words ("than among harbour pilots (82% vs ...)")."""
 
 
 def _stated_order(sides: Mapping[str, str], direction: Direction) -> str | None:
