@@ -38,6 +38,13 @@ handled by the checks below."""
 _NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when|if)\b|\d", re.I)
 """A "term" with a preposition or a number is an attribute of something ("the wingspan of the Heron 2",
 "the margin in 2021"): a value or a fact, not a definition."""
+_WHERE_DEFINED = re.compile(
+    r"\s+(?:in|within|throughout)\s+(?:its|their|the|this|that)\b.*\b(?:release|report|filing|10-?[kq]|statements?"
+    r"|paper|manual|guide|document|prospectus|presentation)\s*$",
+    re.I,
+)
+"""Where a company defines the term, after it ("... define comparable sales in its fourth-quarter results release"):
+the document, not part of the term."""
 _REASON_ASK = re.compile(
     r"^\s*(?:why\b|how\s+come\b|what\s+(?:is|are|was|were)\s+the\s+(?:main\s+)?(?:reasons?|causes?|motivations?)\b)",
     re.I,
@@ -205,6 +212,7 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
     if match is None:
         return None, ""
     term = next(g for g in match.group("term", "meant", "defined", "by_whom") if g is not None).strip()
+    term = _WHERE_DEFINED.sub("", term) if match.group("by_whom") else term
     if _NOT_A_TERM.search(term) or len(term.split()) > MAX_TERM_WORDS or not stems(term):
         return None, ""
     return "definition", term

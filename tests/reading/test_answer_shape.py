@@ -212,3 +212,9 @@ def test_a_question_headed_by_an_evaluation_metric_asks_its_figure() -> None:
     assert asks_for_value("What is the F1 of Tern-7 on the Lakes set with 10-shot?")
     assert not asks_for_value("What is recall?")  # a definition, not a figure
     assert not asks_for_value("Which methods does the paper use, and where does it show their effect on BLEU?")
+
+
+def test_the_document_a_company_defines_a_term_in_is_not_part_of_the_term() -> None:
+    question = "How does Harbour Lines define comparable fares in its fourth-quarter 2041 results release?"
+    assert asked_form(question) == ("definition", "comparable fares")
+    assert asked_form("How does Acme define churn for enterprise customers?") == (None, "")  # a qualified term
