@@ -73,6 +73,7 @@ def test_a_value_being_made_does_not_hold_up_another_key():
 def test_loading_a_document_whose_index_is_being_built_warms_its_memo(tmp_path, monkeypatch):
     """A question loading a document read moments ago waits for its keyword index; the registered warmers
     fill the memo the loaded document keeps meanwhile."""
+    import threading
     import time
 
     from engine.library import pdf_worker
@@ -85,9 +86,12 @@ def test_loading_a_document_whose_index_is_being_built_warms_its_memo(tmp_path, 
         memo.get("words", lambda: sum(len(c.text.split()) for c in doc.chunks))
 
     save_keyword = pdf_worker._save_keyword
+    gate = tmp_path / "keyword-may-finish"
 
     def slow_keyword(*args, **kwargs):  # runs in the worker's forked builder: the question has to wait
-        time.sleep(1.0)
+        deadline = time.monotonic() + 30.0  # until the test has begun loading (a file: another process reads it)
+        while not gate.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
         return save_keyword(*args, **kwargs)
 
     monkeypatch.setattr(pdf_worker, "_save_keyword", slow_keyword)
@@ -95,6 +99,7 @@ def test_loading_a_document_whose_index_is_being_built_warms_its_memo(tmp_path, 
     config = EngineConfig(library=LibraryConfig(path=str(tmp_path)))
     library = Library(config)
     entry = library.ingest(pdfs.text_pdf(["Revenue grew to 12 million in 2023.", "Costs fell."]), "notes.pdf")
+    threading.Timer(0.5, gate.touch).start()  # the index is finished only once the question waits for it
     index = library.load(entry.doc_id)
     assert seen == [(entry.doc_id, index.memo)]
     assert index.memo.get("words", lambda: -1) > 0
