@@ -67,6 +67,8 @@ def open_keyword(
         except LibraryCorruptError:
             pass
         if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            if ready and staged is not None and staged.keyword_path is not None:
+                shutil.rmtree(staged.keyword_path, ignore_errors=True)  # the entry is gone, and its index with it
             raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
         if ready and staged is not None and staged.keyword_path is not None:
             _place(staged.keyword_path, directory)
@@ -146,3 +148,5 @@ def place_dense(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument
     with library.entry_lock(entry.doc_id):
         if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             os.replace(staged.path, library.entry_dir(entry.doc_id) / DENSE_NAME)
+        else:  # deleted while the worker built it: the file goes with the entry
+            staged.path.unlink(missing_ok=True)
