@@ -139,9 +139,10 @@ def _stated_order(sides: Mapping[str, str], direction: Direction) -> str | None:
     the other right after it ("higher among A than among B" puts A above B). Read before any amount: the sentence's
     first figure may be either side's."""
     labels = list(sides)
+    if len(labels) != 2:
+        return None
     for sentence in split_sentences(" ".join(sides.values())):
-        held = stems(sentence)
-        if len(labels) != 2 or not all(stems(label) <= held for label in labels):
+        if not all(stems(label) <= stems(sentence) for label in labels):
             continue
         for m in _THAN.finditer(sentence):
             greater = bool(MORE.fullmatch(m.group("word")))

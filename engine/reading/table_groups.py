@@ -32,10 +32,9 @@ def measure_groups(upper: list[str] | None, header: list[str]) -> list[str] | No
     if len(periods) < 4 or not all(periods_in(c) for c in periods):
         return None
     groups = [c.strip() for c in upper if c.strip()]
-    if not 2 <= len(groups) <= len(periods) // 2 or len(periods) % len(groups) or not all(map(_measure_name, groups)):
+    columns = _under_groups(groups, periods) if all(map(_measure_name, groups)) else None
+    if columns is None:
         return None
-    per = len(periods) // len(groups)
-    columns = [f"{groups[n // per]} {period}" for n, period in enumerate(periods)]
     return [lead, *columns] if lead is not None else columns
 
 
@@ -53,10 +52,8 @@ def named_groups(upper: list[str] | None, header: list[str]) -> list[str] | None
         return None
     groups = [c.strip() for c in upper[1:]]
     names = name_line(header[1])
-    if not names or len(names) < 2 * len(groups) or len(names) % len(groups) or not all(map(_measure_name, groups)):
-        return None
-    per = len(names) // len(groups)
-    return [header[0], *(f"{groups[n // per]} {name}" for n, name in enumerate(names))]
+    columns = _under_groups(groups, names) if names and all(map(_measure_name, groups)) else None
+    return [header[0], *columns] if columns is not None else None
 
 
 _PERIOD_GROUP = re.compile(r"(?:Q[1-4]|(?:first|second|third|fourth)\s+quarter|full[\s-]+year|fiscal\s+year)", re.I)
@@ -73,21 +70,25 @@ def period_groups(upper: list[str] | None, header: list[str]) -> list[str] | Non
         return None
     groups = [c.strip() for c in upper if c.strip()]
     columns = [c.strip() for c in header[1:]]
-    if len(groups) < 2 or not all(_PERIOD_GROUP.fullmatch(g) for g in groups):
+    if not all(_PERIOD_GROUP.fullmatch(g) for g in groups) or not any(periods_in(c) for c in columns):
         return None
-    if len(columns) < 2 * len(groups) or len(columns) % len(groups) or not any(periods_in(c) for c in columns):
-        return None
-    per = len(columns) // len(groups)
-    return [header[0], *(f"{groups[n // per]} {column}" for n, column in enumerate(columns))]
+    grouped = _under_groups(groups, columns)
+    return [header[0], *grouped] if grouped is not None else None
 
 
 def grouped_names(upper: list[str] | None, names: list[str] | None) -> list[str] | None:
     """Column names printed without cell breaks ("5-shot 10-shot 5-shot 10-shot") right under a header row of
     groups with no label cell ("Lakes | Rivers"), the names splitting evenly among the groups, two or more to each:
     each name with its group ("Lakes 5-shot"); else None."""
-    if not upper or not names or len(upper) < 2 or not all(map(_measure_name, upper)):
+    if not upper or not names or not all(map(_measure_name, upper)):
         return None
-    if len(names) < 2 * len(upper) or len(names) % len(upper):
+    return _under_groups([g.strip() for g in upper], names)
+
+
+def _under_groups(groups: list[str], columns: list[str]) -> list[str] | None:
+    """Each of ``columns`` named with the group over it, left to right, when two groups or more split the columns
+    evenly, two or more to each; else None (which group is over which column would be a guess)."""
+    if len(groups) < 2 or len(columns) < 2 * len(groups) or len(columns) % len(groups):
         return None
-    per = len(names) // len(upper)
-    return [f"{upper[n // per].strip()} {name}" for n, name in enumerate(names)]
+    per = len(columns) // len(groups)
+    return [f"{groups[n // per]} {column}" for n, column in enumerate(columns)]
