@@ -84,6 +84,7 @@ class _Body:
     top: float
     row_height: float
     in_place: Line | None = None  # the header row printed right over the rows, in their block
+    left: float = 0.0  # the rows' left edge: lines wholly beside the table (another column of the page) are not its
 
 
 def with_table_headers(blocks: list[list[Line]]) -> list[list[Line]]:
@@ -153,7 +154,8 @@ def _bodies(block: int, lines: list[Line]) -> list[_Body]:
             in_place = (
                 above if above is not None and above.columnar and not _is_row(above) and not _described(above) else None
             )  # a row of words under the header ("Crew | Pilot | Pilot") is data, and the header is looked for above
-            out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0), in_place))
+            left = min(row.bbox[0] for row in rows)
+            out.append(_Body(block, i, columns, first[1], max(first[3] - first[1], 1.0), in_place, left))
         i = j
     return out
 
@@ -161,6 +163,7 @@ def _bodies(block: int, lines: list[Line]) -> list[_Body]:
 def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Line, list[Line]] | None:
     """The header row over ``body`` and the lines it was built from, else None."""
     left = body.columns[0][0] - (body.columns[0][1] - body.columns[0][0])
+    right = body.columns[-1][1] + (body.columns[-1][1] - body.columns[-1][0])  # a centred header may overhang
     window = [
         line
         for n, lines in enumerate(blocks)
@@ -168,6 +171,8 @@ def _header(body: _Body, blocks: list[list[Line]], taken: set[int]) -> tuple[Lin
         if not (n == body.block and i >= body.start)
         and line.bbox[3] <= body.top + 1
         and line.bbox[1] >= body.top - REACH_ROWS * body.row_height
+        and line.bbox[2] >= body.left - SLACK
+        and line.bbox[0] <= right  # the prose of the page's other column, level with the header, is not over it
     ]
     used: list[Line] = []
     for line in sorted(window, key=lambda c: -c.bbox[3]):  # nearest the rows first, up to a caption or a row
@@ -200,10 +205,13 @@ def _described(line: Line) -> bool:
 
 
 def _header_like(line: Line) -> bool:
-    """A header line: short cells of words or periods, no figures, not a sentence."""
+    """A header line: short cells of words or periods, no figures, not a sentence. A cell the text layer joined
+    from pieces set a narrow gap apart ("Recall Precision Recall@20" over three columns) is as short as its
+    longest piece: each piece may head a column of its own."""
     cells = line.cells if line.cells else [line.text]
+    longest = {piece.text: max(len(part.text) for part in piece.parts or (piece,)) for piece in _pieces(line)}
     return all(
-        len(cell) <= MAX_PIECE_CHARS
+        longest.get(cell, len(cell)) <= MAX_PIECE_CHARS
         and not any(_FIGURE.match(token) for token in _FOOTNOTE.sub("", _YEAR.sub("", cell)).split())
         and not _NO_WORD.match(cell)
         and not _SCALE.search(cell)

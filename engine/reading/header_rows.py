@@ -7,9 +7,9 @@ from itertools import pairwise
 
 from engine.reading.periods import YEAR
 
-_HEADER_CELL = re.compile(rf"^\(?(?:%\s?)?[A-Za-z]|.*\b{YEAR}\b")
+_HEADER_CELL = re.compile(rf"^\(?(?:%\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b")
 """A column header starts with a word ("Heron 3", "Fiscal 2020"), a percent sign before one ("% Change", "% of
-sales"), or names a year ("2019")."""
+sales"), a count hyphened to a word ("2-hop", "5-shot": a word, not a figure), or names a year ("2019")."""
 
 
 BOUND = re.compile(

@@ -48,6 +48,12 @@ def capitalised_runs(text: str) -> list[str]:
         words = split_words(segment)
         current: list[str] = []
         for i, word in enumerate(words):
+            if "@" in word:  # a ranked metric ("Hits@10 of TransE") is a measure of a name, never part of one
+                _close_run(current, runs)
+                current = [word] if is_capitalised(word, i) else []
+                _close_run(current, runs)
+                current = []
+                continue
             single_letter = len(word) == 1 and word.isupper() and bool(current)
             if (
                 is_capitalised(word, i)
@@ -193,7 +199,13 @@ def asks_for_value(question: str) -> bool:
     revenue?" asks for the definition, though the term names an amount)."""
     if _DEFINE.search(question) and asked_form(question)[0] == "definition":
         return False
-    return bool(_VALUE_CUES.search(question) or MEASURE_HEAD.match(question))
+    head = _TOPIC_PREFIX.sub("", question, count=1)
+    return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head))
+
+
+_TOPIC_PREFIX = re.compile(r"^[^?:]{1,80}:\s+(?=(?:what|which|how)\b)", re.I)
+"""A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?"): the question
+starts after it, where the cues that read its head look."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from functools import lru_cache
 from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space, stems
+from engine.reading.below_captions import BelowCaption
 from engine.reading.header_rows import BOUND, is_header
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.paired_rows import paired_lines
@@ -198,6 +199,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     flat = [line for lines in texts for line in lines]
     end = cell_lines_end(flat)  # the lines after the last that may be a row with a number give no cell
     measures, k = measure_headings(flat) if end else {}, 0
+    below = BelowCaption()
     for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
         if k >= end:
             break
@@ -209,16 +211,21 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             line = unsplit_line(line, state) if not has_rows(line) else line
             state.measure, k = measures.get(k, ""), k + 1
             if has_rows(line):
+                before = len(cells)
                 cells += [cell for row in paired_lines(line) for cell in _read_row(item, row, state)]
+                below.rows_read(before, state)
                 state.pending = ""
             else:
                 state.title_line = title if (title := title_of(line)) is not None else state.title_line
                 _read_caption(line, state)
+                state.caption = "" if below.caption_under(line, cells) else state.caption
                 names = name_line(line) if item.kind != "heading" else None
                 # a short heading between the names and the rows labels a group of rows ("LLM"): the names stay
                 kept = state.names if item.kind == "heading" and len(line.split()) <= ROW_GROUP_WORDS else None
                 state.above, state.names = None, grouped_names(state.above, names) or names or kept
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
+    if end < len(flat):
+        below.caption_under(flat[end], cells)  # the caption under the page's last table follows its last row
     return cells
 
 

@@ -120,6 +120,10 @@ def _dropped_parts(stem: str, drop: set[str]) -> bool:
     return len(parts) > 1 and all(stems(p) <= drop for p in parts)
 
 
+RANKED_METRIC = re.compile(r"[A-Za-z]@\d")
+"""A metric cut off at a rank ("Recall@50", "Hits@10"): its number names which column, it is no period or value."""
+
+
 def value_spec(
     question: str, keywords: Sequence[str], alternatives: Sequence[str], entity_words: Sequence[str] = ()
 ) -> ValueSpec:
@@ -138,7 +142,8 @@ def value_spec(
             continue  # a name written apart that a file name runs together ("Best Buy", "BESTBUY_2031_10K"): who
         if keyword[:1].isupper() and len(keyword) >= 4 and any(keyword.lower() in name for name in joined):
             continue  # a capitalised part of such a name ("Harbour" of "North Harbour", "NORTHHARBOUR_2031_10K")
-        kept = frozenset(s for s in stems(keyword) if s not in drop and not re.fullmatch(r"(?:fy)?\d+", s)
+        ranked = RANKED_METRIC.search(keyword) is not None
+        kept = frozenset(s for s in stems(keyword) if s not in drop and (ranked or not re.fullmatch(r"(?:fy)?\d+", s))
                          and not _dropped_parts(s, drop))  # fmt: skip
         if kept and kept not in terms:
             terms.append(kept)
@@ -290,7 +295,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     )
     differs = asks_difference(spec.question)
     without = bool(_WITHOUT.search(spec.question))
-    names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context}", spec.named) for c in cells]
+    names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context} {c.caption}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
     part_rows = {c.chunk_id for c in cells if c.is_row and spec.named and names_all(c.label, spec.named)}
     matches: list[ValueMatch] = []

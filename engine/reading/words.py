@@ -7,7 +7,8 @@ import re
 from engine.documents.text import STOPWORDS, find_references
 from engine.reading.lexicon import GENERIC, QUESTION_WORDS
 
-WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9.\-&'/$%]*[A-Za-z0-9%]|[A-Za-z0-9]")
+WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9.\-&'/$%@]*[A-Za-z0-9%]|[A-Za-z0-9]")
+"""A word; "@" inside one keeps a metric cut off at a rank whole ("Recall@50", "P@10"): its rank is part of its name."""
 SEGMENT_SPLIT = re.compile(r"[,;:?!()\[\]\"“”/+*=]+")
 REF_WORD = re.compile(r"\b(figures?|fig\.|tables?|sections?|appendix|chapters?|items?|exhibits?)\s*(?=\d)", re.I)
 

@@ -291,3 +291,16 @@ def test_amounts_that_each_end_in_the_next_column_s_currency_sign_are_cells_of_t
     (block,) = extract_lines({"blocks": [{"type": 0, "lines": [raw(*p) for p in pieces]}]})
     (line,) = block
     assert line.cells == ["Fares", "$ 51,217", "$ 46,710", "$ 44,538"]
+
+
+def test_a_header_joined_from_many_short_pieces_is_split_however_long_the_joined_text():
+    names = ("Route Time", "Fuel Used", "Stops Made", "Delay Hours")  # joined: 42 characters, each piece short
+    xs = ((236.0, 290.0), (306.0, 352.0), (376.0, 428.0), (446.0, 500.0))
+    joined = Line(" ".join(names), (236, 100, 500, 108), SIZE, False, 42, columnar=False,
+                  pieces=[(x0, x1, name) for name, (x0, x1) in zip(names, xs, strict=True)])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 290), ("3", 352), ("14", 428), ("2", 500)),
+        row(130, "Harbour South", ("20", 290), ("1", 352), ("18", 428), ("5", 500)),
+    ]
+    out = with_table_headers([[joined], rows])
+    assert out[-1][0].cells == ["", *names]

@@ -1,0 +1,46 @@
+"""A metric cut off at a rank ("Recall@50") is read whole, and a topic written before a question does not hide it."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.documents.text import stems
+from engine.reading.question import asks_for_value, extract_keywords
+from engine.reading.table_values import table_cells
+from engine.reading.value_match import rank_cells, value_spec
+
+
+def test_a_ranked_metric_is_one_keyword_and_keeps_its_rank_in_the_spec():
+    question = "What Hits@10 does the Tern model reach on the harbour set?"
+    keywords = extract_keywords(question)
+    assert "Hits@10" in keywords and "10" not in keywords
+    assert stems("Hits@10") in value_spec(question, keywords, ()).terms  # its rank is no figure asked
+
+
+def test_a_ranked_metric_ends_a_run_of_capitalised_words():
+    assert extract_keywords("What is the Hits@10 of Tern?")[:2] == ["Hits@10", "Tern"]  # not "Hits@10 of Tern"
+
+
+def test_a_topic_before_the_question_proper_leaves_its_head_to_be_read():
+    assert asks_for_value("Tern paper, harbour results: what Recall@50 does the Gull baseline achieve?")
+    assert asks_for_value("Tern datasheet, table 2: what supply voltage is allowed?")
+    assert not asks_for_value("Tern paper, harbour results: how was the harbour set built")
+
+
+def _item(text: str, n: int, page: int) -> EvidenceItem:
+    return EvidenceItem(chunk_id=f"c{page}-{n}", doc_id="d", file_name="tern.pdf", page=page, text=text, kind="text",
+                        section_path=("Results",), score=1.0)  # fmt: skip
+
+
+def test_the_column_of_the_rank_asked_and_the_table_its_caption_names_are_read():
+    summer = [
+        "Table 5: Results on the Summer set.",
+        "Method | Recall@10 | Recall@50",
+        "Tern | 0.41 | 0.63",
+        "Gull | 0.30 | 0.52",
+    ]
+    ablation = ["Table 7: Ablation on the Summer set.", "Method | Winter Recall | Summer Recall", "Tern | 0.38 | 0.45"]
+    cells = [*table_cells([_item(t, n, 8) for n, t in enumerate(summer)]),
+             *table_cells([_item(t, n, 10) for n, t in enumerate(ablation)])]  # fmt: skip
+    question = "What Recall@50 does Tern reach on the Summer set?"
+    best = rank_cells(value_spec(question, extract_keywords(question), ()), cells)[0].cell
+    assert (best.label, best.column, best.raw) == ("Tern", "Recall@50", "0.63")
