@@ -304,3 +304,10 @@ def test_a_header_joined_from_many_short_pieces_is_split_however_long_the_joined
     ]
     out = with_table_headers([[joined], rows])
     assert out[-1][0].cells == ["", *names]
+
+
+def test_prose_of_the_page_s_other_column_level_with_the_header_does_not_end_it():
+    prose = Line("the route was flown twice, once in each direction", (330, 104, 560, 112), SIZE, False, 50)
+    rows = [row(120, "Harbour North", ("12", 260), ("3", 290)), row(130, "Harbour South", ("20", 260), ("1", 290))]
+    out = with_table_headers([[piece("Coast", 236, 96), piece("Hills", 270, 96)], [prose], rows])
+    assert out[-1][0].cells == ["", "Coast", "Hills"]  # the sentence beside the table is no line of its header

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.contracts import EvidenceItem
 from engine.documents.text import stems
+from engine.reading.header_rows import is_header
 from engine.reading.question import asks_for_value, extract_keywords
 from engine.reading.table_values import table_cells
 from engine.reading.value_match import rank_cells, value_spec
@@ -44,3 +45,9 @@ def test_the_column_of_the_rank_asked_and_the_table_its_caption_names_are_read()
     question = "What Recall@50 does Tern reach on the Summer set?"
     best = rank_cells(value_spec(question, extract_keywords(question), ()), cells)[0].cell
     assert (best.label, best.column, best.raw) == ("Tern", "Recall@50", "0.63")
+
+
+def test_a_count_hyphened_to_a_word_heads_a_column():
+    assert is_header(["Model", "2-hop", "3-hop", "Overall"])
+    assert is_header(["", "5-shot", "10-shot"])
+    assert not is_header(["Storage", "5GB", "10GB"])  # a figure with its unit is a value
