@@ -11,13 +11,9 @@ tables, the caption after a table's rows is the next table's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from engine.reading.table_rows import TABLE_CAPTION, TableState
-
-if TYPE_CHECKING:
-    from engine.reading.table_values import Cell  # table_values reads tables with this rule: no import cycle
 
 
 @dataclass
@@ -36,14 +32,10 @@ class BelowCaption:
             self.start = before
         self.after_row = state.in_rows
 
-    def caption_under(self, line: str, cells: list[Cell]) -> bool:
-        """When ``line`` is a numbered caption right under uncaptioned rows, give their cells its text (in
-        ``cells``, in place) and say so: the caller does not carry it on to the next table."""
+    def caption_under(self, line: str) -> tuple[int, str] | None:
+        """When ``line`` is a numbered caption right under uncaptioned rows: the first of their cells and the
+        caption's text (the caller gives them the caption, and does not carry it on to the next table)."""
         found = TABLE_CAPTION.search(line)
-        under = found is not None and self.after_row and self.start is not None
-        if found is not None and under and self.start is not None:
-            caption = found.group("caption")
-            cells[self.start :] = [replace(c, caption=caption) for c in cells[self.start :]]
-            self.start = None
+        start, self.start = (self.start, None) if found is not None and self.after_row else (None, self.start)
         self.after_row = False
-        return under
+        return (start, found.group("caption")) if found is not None and start is not None else None

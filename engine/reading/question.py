@@ -16,8 +16,7 @@ from engine.documents.text import (
     normalize_space,
     split_reference,
 )
-from engine.reading.answer_shape import asked_form, searched_topic, where_topic
-from engine.reading.answer_type import MONEY_FLOWS
+from engine.reading.answer_shape import searched_topic, where_topic
 from engine.reading.changes import asks_difference, without_difference_ask
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
@@ -28,10 +27,10 @@ from engine.reading.lexicon import (
     QUESTION_WORDS,
     SECTION_KINDS,
 )
-from engine.reading.measures import MEASURE_HEAD
 from engine.reading.periods import without_spans
 from engine.reading.question_hints import YEARISH, layout_hint
 from engine.reading.question_sides import find_sides, is_comparison, trim_side
+from engine.reading.value_asks import asks_for_value
 from engine.reading.words import SEGMENT_SPLIT, is_capitalised, is_generic, question_references, split_words
 
 __all__ = ["extract_keywords", "find_sides", "parse_question", "question_references", "trim_side"]
@@ -135,22 +134,6 @@ def extract_keywords(question: str) -> list[str]:
 # Hints
 # --------------------------------------------------------------------------------------------
 
-# Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales, expenses,
-# earnings, EPS; "earnings release" names a document), measures (rate, share, ratio, score) and a
-# "what/which year" or "when" asking for a date. A bare "year" ("one quarter of the year") is not one.
-_VALUE_CUES = re.compile(
-    r"\bhow (?:much|many|long|far|old|large|big|often|tall|high)\b|\b(?:amount|number|percentage|percent|share|"
-    r"ratio|rate|total|sum|average|mean|median|costs?|price|revenues?|count|score|accuracy|size|margin|capex|"
-    r"expenditures?|expenses?|income|profits?|loss(?:es)?|dividend|yield|sales|eps|earnings(?! (?:release|call))|"
-    rf"{'|'.join(sorted(MONEY_FLOWS))})\b|"
-    r"%|\$|\bin (?:usd|eur|gbp)\b|\bmillions?\b|\bbillions?\b|^when\b|\b(?:what|which) (?:year|date)\b|"
-    # "What is the F1 of X ...?": a paper's evaluation metric heading the question asks its figure
-    r"^(?:what|which)\s+(?:is|was|are|were)\s+(?:the\s+)?(?:[\w\-]+\s+){0,2}?(?:f1|bleu|rouge(?:-\w+)?|perplexity|auc)\b|"
-    # "What <measure> does X reach / get / achieve / score?": the figure X attains
-    r"^(?:what|which)\b[^?]*\b(?:does|do|did)\b[^?]*\b(?:reach|get|achieve|attain|obtain|score)\b(?!\s+\w+ed\b)",
-    re.I,
-)
-
 
 def section_hint(question: str, references: tuple[str, ...]) -> str | None:
     """The section a question names: "5.4", "Item 7", "Appendix B", or title words ("Risk Factors")."""
@@ -188,24 +171,6 @@ def expected_count(question: str) -> int | None:
         if value and 2 <= value <= 20:
             return value
     return None
-
-
-_DEFINE = re.compile(r"\bdefine\b", re.I)
-"""The verb of an explicit definition ask ("Define X", "How does Acme define X?"); "What is X?" may ask a value."""
-
-
-def asks_for_value(question: str) -> bool:
-    """Whether the question asks for a number; never one asking what a term means ("How does Acme define adjusted
-    revenue?" asks for the definition, though the term names an amount)."""
-    if _DEFINE.search(question) and asked_form(question)[0] == "definition":
-        return False
-    head = _TOPIC_PREFIX.sub("", question, count=1)
-    return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head))
-
-
-_TOPIC_PREFIX = re.compile(r"^[^?:]{1,80}:\s+(?=(?:what|which|how)\b)", re.I)
-"""A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?"): the question
-starts after it, where the cues that read its head look."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -218,15 +218,22 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
             else:
                 state.title_line = title if (title := title_of(line)) is not None else state.title_line
                 _read_caption(line, state)
-                state.caption = "" if below.caption_under(line, cells) else state.caption
+                if (under := below.caption_under(line)) is not None:
+                    _caption_rows(cells, *under)
+                    state.caption = ""  # the rows over it were its table: the next table is not
                 names = name_line(line) if item.kind != "heading" else None
                 # a short heading between the names and the rows labels a group of rows ("LLM"): the names stay
                 kept = state.names if item.kind == "heading" and len(line.split()) <= ROW_GROUP_WORDS else None
                 state.above, state.names = None, grouped_names(state.above, names) or names or kept
                 state.pending = line if len(line) <= 100 and not line.endswith((".", ":")) else ""
-    if end < len(flat):
-        below.caption_under(flat[end], cells)  # the caption under the page's last table follows its last row
+    if end < len(flat) and (under := below.caption_under(flat[end])) is not None:
+        _caption_rows(cells, *under)  # the caption under the page's last table follows its last row
     return cells
+
+
+def _caption_rows(cells: list[Cell], start: int, caption: str) -> None:
+    """Give the cells from ``start`` on (in place) the caption printed under their rows."""
+    cells[start:] = [replace(c, caption=caption) for c in cells[start:]]
 
 
 def _read_caption(line: str, state: TableState) -> None:
