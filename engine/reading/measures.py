@@ -13,7 +13,18 @@ from typing import Literal
 from engine.documents.text import stems
 
 Dimension = Literal[
-    "time", "length", "mass", "speed", "data", "energy", "power", "voltage", "light", "frequency", "temperature"
+    "time",
+    "length",
+    "mass",
+    "speed",
+    "data",
+    "energy",
+    "power",
+    "voltage",
+    "light",
+    "frequency",
+    "temperature",
+    "pressure",
 ]
 
 _UNITS: dict[Dimension, tuple[str, ...]] = {
@@ -31,6 +42,7 @@ _UNITS: dict[Dimension, tuple[str, ...]] = {
     "light": ("lm", "lumen", "lumens", "nits", "cd/m²", "cd/m2"),  # a lamp's output, a screen's brightness
     "frequency": ("hz", "ghz", "mhz"),
     "temperature": ("°c", "°f"),
+    "pressure": ("Pa", "kPa", "MPa", "hPa", "bar", "psi", "mmHg"),  # a water inlet's, a tyre's, a cuff's pressure
 }  # fmt: skip
 """Each unit documents print after a number, by the dimension it measures. A one-letter unit is read only in the
 case SI prints it ("310 g", "150 W", "24 V"): "5G" names a network, not five grams."""
@@ -71,6 +83,7 @@ _NOUNS: dict[str, tuple[Dimension, ...]] = {
     "luminance": ("light",),
     "voltage": ("voltage",),
     "wattage": ("power",),
+    "pressure": ("pressure",),
 }
 """Nouns that name a physical quantity, by the dimension a number answering for it is in ("What clearance
 is required behind the unit?" asks for a length). Words that also name amounts or counts ("size",
@@ -84,6 +97,14 @@ MEASURE_HEAD = re.compile(
 """A question whose head names a quantity ("What ambient temperature range is allowed?", "What is the
 minimum clearance at the sides?"): it asks for a measure, not for a passage. A noun naming a control or
 a part ("the temperature setting", "the speed sensor") is no quantity asked."""
+
+MEASURE_AFTER_PREPOSITION = re.compile(
+    r"\b(?:above|below|over|under|at|to|from|beyond|within)\s+(?:what|which)\s+(?:[a-z\-]+\s+){0,2}?"
+    rf"({'|'.join(_NOUNS)})s?\b(?!\s+(?:setting|settings|sensor|sensors|unit|units|mode|modes)\b)",
+    re.I,
+)
+"""A quantity asked behind a preposition ("Above what pressure should the strap be loosened?", "At what
+temperature does it stop?"): a measure asked as much as one heading the question."""
 
 HOW_MEASURE = re.compile(r"\bhow\s+(long|far|big|tall|high|heavy|fast|old|large|wide)\b", re.I)
 """'How long', 'how far', 'how heavy' ask for a measure: the adjective names no line item."""
@@ -110,7 +131,7 @@ def dimensions_asked(question: str) -> tuple[Dimension, ...]:
     asked: list[Dimension] = []
     for m in HOW_MEASURE.finditer(question):
         asked += [d for d in _ASKED.get(m.group(1).lower(), ()) if d not in asked]
-    head = MEASURE_HEAD.match(question)
+    head = MEASURE_HEAD.match(question) or MEASURE_AFTER_PREPOSITION.search(question)
     if head:
         asked += [d for d in _NOUNS[head.group(1).lower()] if d not in asked]
     return tuple(asked)
@@ -137,6 +158,7 @@ def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> flo
 __all__ = [
     "COUNTED_UNITS",
     "HOW_MEASURE",
+    "MEASURE_AFTER_PREPOSITION",
     "MEASURE_HEAD",
     "UNITS_AFTER_NUMBER",
     "Dimension",

@@ -6,7 +6,7 @@ import re
 
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import MONEY_FLOWS
-from engine.reading.measures import MEASURE_HEAD
+from engine.reading.measures import MEASURE_AFTER_PREPOSITION, MEASURE_HEAD
 
 # Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales, expenses,
 # earnings, EPS; "earnings release" names a document), measures (rate, share, ratio, score) and a
@@ -35,7 +35,7 @@ def asks_for_value(question: str) -> bool:
     if _DEFINE.search(question) and asked_form(question)[0] == "definition":
         return False
     head = _TOPIC_PREFIX.sub("", question, count=1)
-    return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head))
+    return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head) or MEASURE_AFTER_PREPOSITION.search(head))
 
 
 _TOPIC_PREFIX = re.compile(r"^[^?:]{1,80}:\s+(?=(?:what|which|how)\b)", re.I)

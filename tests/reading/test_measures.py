@@ -6,6 +6,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.text import stems
 from engine.reading.line_items import line_item_names
 from engine.reading.measures import dimension_of, dimensions_asked, measure_fit, measure_words
+from engine.reading.table_values import measure_of
 from engine.reading.value_answer import answer_value
 
 
@@ -49,10 +50,34 @@ def test_the_time_of_a_sentence_that_also_counts_answers_how_long():
 
 
 def test_a_specification_sheet_s_units_are_read_after_their_figures() -> None:
-    from engine.reading.table_values import measure_of
-
     assert [dimension_of(measure_of(t)) for t in ("310 g", "150W", "24 V", "300 lm", "350 cd/m²")] == [
         "mass", "power", "voltage", "light", "light"
     ]  # fmt: skip
     assert measure_of("5G network") == "" and measure_of("3 G") == ""  # one-letter units only as SI prints them
     assert dimensions_asked("What is the brightness of the Lumen Pro?") == ("light",)
+
+
+def test_a_quantity_asked_behind_a_preposition_asks_its_dimension_and_a_value():
+    from engine.reading.value_asks import asks_for_value
+
+    question = "If the cuff keeps filling, above what pressure should the rider loosen it?"
+    assert dimensions_asked(question) == ("pressure",) and asks_for_value(question)
+    assert dimensions_asked("At what temperature does the pump stop?") == ("temperature",)
+    assert dimensions_asked("At what temperature setting is the pump quiet?") == ()  # a control, not a quantity
+    assert [dimension_of(measure_of(t)) for t in ("0.6 MPa", "6 bar", "300 mmHg", "40 kPa")] == ["pressure"] * 4
+
+
+def test_the_sentence_with_a_figure_of_the_pressure_asked_answers_it():
+    pages = [
+        [
+            item(
+                "If the cuff feels tight, stop the reading and loosen the cuff and the strap. "
+                "Loosen the strap if the cuff pressure rises to more than 280 mmHg and does not fall by itself."
+            )
+        ]
+    ]
+    question = (
+        "If the cuff keeps filling and does not empty by itself, above what pressure should the strap be loosened?"
+    )
+    value = answer_value(question, ["cuff", "strap", "pressure"], line_item_names, pages)
+    assert value is not None and "280 mmHg" in value.statement, value
