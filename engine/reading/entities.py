@@ -134,9 +134,19 @@ def owners(question: str) -> set[str]:
 
 
 def names_all(text: str, named: Sequence[str]) -> bool:
-    """Whether ``text`` names every one of ``named``."""
-    held = stems(text)
+    """Whether ``text`` names every one of ``named``. A model printed with a placeholder for its variants
+    ("M320TF-XX", "K7-xx") names the model ("M320TF")."""
+    held = with_models(stems(text))
     return all(stems(word) <= held for word in named)
+
+
+def with_models(words: set[str]) -> set[str]:
+    """``words`` (stems) and the model each names with a placeholder for its variants ("m320tf-xx": "m320tf")."""
+    return words | {w.rsplit("-", 1)[0] for w in words if _PLACEHOLDER.fullmatch(w)}
+
+
+_PLACEHOLDER = re.compile(r"[a-z0-9]*\d[a-z0-9]*-x+")
+"""A model designation closed by a run of x's standing for its variants' suffixes ("m320tf-xx")."""
 
 
 _CLAUSE_BREAK = re.compile(

@@ -34,10 +34,16 @@ def asks_for_value(question: str) -> bool:
     revenue?" asks for the definition, though the term names an amount)."""
     if _DEFINE.search(question) and asked_form(question)[0] == "definition":
         return False
-    head = _TOPIC_PREFIX.sub("", question, count=1)
+    head = question[len(topic_prefix(question)) :]
     return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head) or MEASURE_AFTER_PREPOSITION.search(head))
 
 
 _TOPIC_PREFIX = re.compile(r"^[^?:]{1,80}:\s+(?=(?:what|which|how)\b)", re.I)
 """A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?"): the question
 starts after it, where the cues that read its head look."""
+
+
+def topic_prefix(question: str) -> str:
+    """The topic written before the question proper (``_TOPIC_PREFIX``), else "": where to look, not what is asked."""
+    found = _TOPIC_PREFIX.match(question)
+    return found.group(0) if found else ""

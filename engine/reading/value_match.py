@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from engine.documents.text import find_references, stems
 from engine.reading.answer_type import asks_difference
 from engine.reading.changes import states_change
-from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners
+from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners, with_models
 from engine.reading.line_items import line_item_triggers
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit, measure_words
@@ -44,6 +44,7 @@ from engine.reading.statement_sense import (
     unasked_summary,
 )
 from engine.reading.table_values import STATEMENT_TITLE, TOTAL_ROW, Cell
+from engine.reading.value_asks import topic_prefix
 from engine.reading.value_cover import SCOPE_WORDS, cover_of, qualifier_terms, term_weights
 from engine.reading.value_scoring import (
     MOVED,
@@ -135,6 +136,7 @@ def value_spec(
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
     drop |= period_words(question)  # "three months ended July 29": the period asked, read from the column
     drop |= condition_words(question) | frame_words(question)
+    drop |= stems(topic_prefix(question)) - stems(question[len(topic_prefix(question)) :])  # "Acme datasheet: what ..."
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []
     for keyword in keywords:
@@ -308,7 +310,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # a row labelled by the very thing named ("Dana Lund | 231,400" for Dana Lund's pay) names no metric: its
         # column, caption and section title do ("Total ($)" under "Director Compensation Table")
         titled = stems(cell.context) if cell.is_row and label and label <= proper and not label & term_words else set()
-        cover = covers(label | stems(f"{cell.column} {cell.caption}") | titled if cell.is_row else label)
+        cover = covers(label | with_models(stems(f"{cell.column} {cell.caption}")) | titled if cell.is_row else label)
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)
