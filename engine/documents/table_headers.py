@@ -215,9 +215,14 @@ def _header_like(line: Line) -> bool:
         and not any(_FIGURE.match(token) for token in _FOOTNOTE.sub("", _YEAR.sub("", cell)).split())
         and not _NO_WORD.match(cell)
         and not _SCALE.search(cell)
-        and not cell.endswith((".", ":"))
+        and not (cell.endswith(":") or (cell.endswith(".") and not _ABBREVIATED.search(cell)))
         for cell in cells
     )
+
+
+_ABBREVIATED = re.compile(r"^(?:\S+\s+){0,1}[A-Za-z]{1,5}\.(?:\s+\S+\s+[A-Za-z]{1,5}\.)*$")
+"""Header cells whose stop closes an abbreviation ("Acc.", "JD Acc.", "JD Acc. JDS Acc." run together), not a
+sentence: each a word or two, the last cut short."""
 
 
 def _pieces(line: Line) -> list[_Piece]:

@@ -311,3 +311,17 @@ def test_prose_of_the_page_s_other_column_level_with_the_header_does_not_end_it(
     rows = [row(120, "Harbour North", ("12", 260), ("3", 290)), row(130, "Harbour South", ("20", 260), ("1", 290))]
     out = with_table_headers([[piece("Coast", 236, 96), piece("Hills", 270, 96)], [prose], rows])
     assert out[-1][0].cells == ["", "Coast", "Hills"]  # the sentence beside the table is no line of its header
+
+
+def test_header_cells_closed_by_an_abbreviation_s_stop_are_a_header_not_a_sentence():
+    names = ("CP Acc.", "RT Acc.", "Avg. Acc.")
+    xs = ((236.0, 270.0), (306.0, 340.0), (376.0, 412.0))
+    joined = Line(" ".join(names), (236, 100, 412, 108), SIZE, False, 25, columnar=False,
+                  pieces=[(x0, x1, name) for name, (x0, x1) in zip(names, xs, strict=True)])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 270), ("3", 340), ("14", 412)),
+        row(130, "Harbour South", ("20", 270), ("1", 340), ("18", 412)),
+    ]
+    assert with_table_headers([[joined], rows])[-1][0].cells == ["", *names]
+    sentence = Line("The routes were flown.", (236, 100, 412, 108), SIZE, False, 22)
+    assert with_table_headers([[sentence], rows]) == [[sentence], rows]  # a sentence over the rows heads nothing

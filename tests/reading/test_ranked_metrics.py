@@ -51,3 +51,8 @@ def test_a_count_hyphened_to_a_word_heads_a_column():
     assert is_header(["Model", "2-hop", "3-hop", "Overall"])
     assert is_header(["", "5-shot", "10-shot"])
     assert not is_header(["Storage", "5GB", "10GB"])  # a figure with its unit is a value
+
+
+def test_a_header_cell_closed_by_a_capitalised_abbreviation_is_no_sentence():
+    assert is_header(["Model", "CP Acc.", "RT Acc."])
+    assert not is_header(["Model", "It was done."])  # a sentence's last word is not cut short
