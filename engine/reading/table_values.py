@@ -18,6 +18,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.layout import has_rows
 from engine.documents.text import normalize_space, stems
 from engine.reading.below_captions import BelowCaption
+from engine.reading.brackets import GROUP_LINE, in_group, is_bracket
 from engine.reading.header_rows import BOUND, is_header
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.paired_rows import paired_lines
@@ -199,7 +200,7 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
     flat = [line for lines in texts for line in lines]
     end = cell_lines_end(flat)  # the lines after the last that may be a row with a number give no cell
     measures, k = measure_headings(flat) if end else {}, 0
-    below = BelowCaption()
+    below, group = BelowCaption(), ""
     for n, (item, lines) in enumerate(zip(items, texts, strict=True)):
         if k >= end:
             break
@@ -214,9 +215,11 @@ def table_cells(items: Sequence[EvidenceItem]) -> list[Cell]:
                 before = len(cells)
                 cells += [cell for row in paired_lines(line) for cell in _read_row(item, row, state)]
                 below.rows_read(before, state)
+                cells[before:] = [replace(c, label=in_group(c.label, group)) for c in cells[before:]]
                 state.pending = ""
             else:
                 state.title_line = title if (title := title_of(line)) is not None else state.title_line
+                group = line if GROUP_LINE.fullmatch(line) else ""
                 _read_caption(line, state)
                 if (under := below.caption_under(line)) is not None:
                     _caption_rows(cells, *under)
@@ -363,8 +366,8 @@ def _cells_of_row(
     """The numeric cells of one row; ``percent``: the table's caption says its figures are percentages;
     ``period``: the year the row prints in a cell of its own, for columns that name none."""
     label, values = footnoted(re.sub(r"[\s.·…_]{3,}$", "", row[0])), row[1:]  # no dot leaders ("Total assets....")
-    if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label)):
-        return []
+    if not label or (is_amount(label) and not re.search(r"[A-Za-z]{3}", label) and not is_bracket(label)):
+        return []  # a row of figures with no label; a bracket ("65-69", "$75,000+") labels its row
     offset, repeated = value_offset(columns, values), repeated_columns(columns)
     found: list[Cell] = []
     for n, raw in enumerate(values):

@@ -38,9 +38,13 @@ def asks_for_value(question: str) -> bool:
     return bool(_VALUE_CUES.search(head) or MEASURE_HEAD.match(head) or MEASURE_AFTER_PREPOSITION.search(head))
 
 
-_TOPIC_PREFIX = re.compile(r"^[^?:]{1,80}:\s+(?=(?:what|which|how)\b)", re.I)
-"""A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?"): the question
-starts after it, where the cues that read its head look."""
+_TOPIC_PREFIX = re.compile(
+    r"^(?:[^?:]{1,80}:|(?:in|according to|per)\s+[^,?:]{0,80}\b(?:report|paper|study|survey|filing|10-[KQ]|release|"
+    r"manual|guide|datasheet|document|article|opinion|plan)s?\b[^,?:]{0,60},)\s+(?=(?:what|which|how)\b)",
+    re.I,
+)
+"""A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?", "In the Heron
+survey report on commuting, what share ..."): the question starts after it, where the cues that read its head look."""
 
 
 def topic_prefix(question: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from engine.documents.text import find_references, stems
 from engine.reading.answer_type import asks_difference
+from engine.reading.brackets import brackets_in, names_bracket
 from engine.reading.changes import states_change
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners, with_models
 from engine.reading.line_items import line_item_triggers
@@ -135,8 +136,10 @@ def value_spec(
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
     drop |= period_words(question)  # "three months ended July 29": the period asked, read from the column
-    drop |= condition_words(question) | frame_words(question)
-    drop |= stems(topic_prefix(question)) - stems(question[len(topic_prefix(question)) :])  # "Acme datasheet: what ..."
+    head = question[len(topic_prefix(question)) :]
+    drop |= condition_words(question) | frame_words(head)
+    drop |= stems(question[: len(question) - len(head)]) - stems(head)  # "Acme datasheet: what ...": where, not what
+    drop |= {w for bracket in brackets_in(question) for w in stems(bracket)}  # a bracket names a row, read whole
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []
     for keyword in keywords:
@@ -145,7 +148,7 @@ def value_spec(
         if keyword[:1].isupper() and len(keyword) >= 4 and any(keyword.lower() in name for name in joined):
             continue  # a capitalised part of such a name ("Harbour" of "North Harbour", "NORTHHARBOUR_2031_10K")
         ranked = RANKED_METRIC.search(keyword) is not None
-        kept = frozenset(s for s in stems(keyword) if s not in drop and (ranked or not re.fullmatch(r"(?:fy)?\d+", s))
+        kept = frozenset(s for s in stems(keyword) if s not in drop and (ranked or not re.fullmatch(r"(?:fy)?[\d.,-]+", s))
                          and not _dropped_parts(s, drop))  # fmt: skip
         if kept and kept not in terms:
             terms.append(kept)
@@ -299,6 +302,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     without = bool(_WITHOUT.search(spec.question))
     names = [bool(spec.named) and names_all(f"{c.label} {c.column} {c.context} {c.caption}", spec.named) for c in cells]
     naming = any(names)  # some cell names what the question qualifies its metric with
+    bracketed = any(c.is_row and names_bracket(c.label, spec.question) for c in cells)
     part_rows = {c.chunk_id for c in cells if c.is_row and spec.named and names_all(c.label, spec.named)}
     matches: list[ValueMatch] = []
     covers = cover_of(spec, weights, rarity, qualifiers)
@@ -331,6 +335,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if named else -NAMED_FIT
+        if bracketed:  # "of those earning $50,000-$74,999": that bracket's row, not the other brackets'
+            score += NAMED_FIT if cell.is_row and names_bracket(cell.label, spec.question) else -NAMED_FIT
         score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
         if cell.is_row and TOTAL_ROW.match(cell.label):  # the table's total, not one segment's, unless one is asked
             score += -PART_TOTAL if cell.chunk_id in part_rows else 0.25
