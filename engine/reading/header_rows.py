@@ -38,7 +38,9 @@ def is_header(cells: list[str]) -> bool:
 
 
 _NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
-_PROSE_CELL = re.compile(r"\w\s+(?![A-Z][a-z]{0,4}\.$)\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
+_PROSE_CELL = re.compile(
+    r"\w\s+(?![A-Z][a-z]{0,4}\.$)\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}"
+)
 """A cell written as prose: words closed by a full stop (one word with a stop is an abbreviation, "Prec.", and so is a
 capitalised short last word, "JD Acc."), a comma
 before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A
