@@ -103,11 +103,12 @@ def in_primary_statement(context: str) -> bool:
 
 PERCENT_TABLE = re.compile(
     r"\b(?:percent(?:age)?s?|%)\s+of\s+(?:net\s+|total\s+)?(?:sales|revenues?|total)\b|\bas\s+a\s+percent(?:age)?\b|"
-    r"^\(?\s*percent(?:age)?\s*\)?$|^\(?\s*in\s+percent(?:age)?s?\s*\)?$",
+    r"^\(?\s*percent(?:age)?\s*\)?$|^\(?\s*in\s+percent(?:age)?s?\s*\)?$|^%\s+of\s",
     re.I,
 )
 """A table (or column) of shares, not amounts: "(Percent of net sales)", "% of revenue", "as a percentage of
-sales". Its figures print without a % sign, so only its caption tells they are percentages."""
+sales", a survey's "% of riders who …". Its figures print without a % sign, so only its caption tells they are
+percentages."""
 
 PERCENT_COLUMN = re.compile(r"^\s*%|\bpercent(?:age)?\b|%\s*(?:change|chg)\b|\bchange\s*%", re.I)
 """A column of shares or changes ("% Change", "Percent change", "% of sales"): its figures are percentages."""

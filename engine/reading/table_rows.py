@@ -370,7 +370,8 @@ def title_of(line: str) -> str | None:
     last = split_sentences(text)[-1] if text else ""
     if text.endswith(":") and len(last.split()) <= MAX_ANNOUNCING_WORDS:
         return last
-    heading = text[:1].isupper() and not text.endswith(".") and 2 <= len(text.split()) <= 16
+    # a survey's table title opens with the share it shows ("% of riders who …")
+    heading = (text[:1].isupper() or text.startswith("% ")) and not text.endswith(".") and 2 <= len(text.split()) <= 16
     return text if heading else ""
 
 

@@ -46,3 +46,18 @@ def test_the_row_of_the_bracket_asked_is_read():
     assert topic_prefix(question).startswith("In the city's 2031 survey report")
     best = rank_cells(value_spec(question, extract_keywords(question), ()), _cells())[0].cell
     assert (best.label, best.column, best.raw) == ("Household Income $40,000-$59,999", "Own a bike", "66")
+
+
+def test_a_survey_table_s_title_line_names_what_its_rows_share():
+    item = EvidenceItem(chunk_id="c", doc_id="d", file_name="riders.pdf", page=4, score=1.0, kind="text",
+                        section_path=("Who rides",), text="% of adult riders who …\n" + TABLE)  # fmt: skip
+    cell = next(c for c in table_cells([item]) if c.label == "Age 65+" and c.column == "Own a bike")
+    assert "adult riders" in cell.caption and cell.raw == "48"
+    assert cell.unit == "%"  # the title says its figures are shares, though they print no % sign
+
+
+def test_the_year_of_a_report_named_before_the_question_is_no_period_asked():
+    question = "In the city's 2031 survey report, what share of riders aged 65+ own a bike?"
+    spec = value_spec(question, extract_keywords(question), ())
+    assert spec.periods == ()
+    assert value_spec("What share of riders aged 65+ owned a bike in 2031?", ["riders", "bike"], ()).periods != ()
