@@ -8,7 +8,7 @@ import re
 from engine.documents.text import stems
 from engine.reading.table_values import Cell
 from engine.reading.value_cover import SCOPE_WORDS
-from engine.reading.value_match import ValueSpec
+from engine.reading.value_spec import ValueSpec
 
 
 def qualifiers(phrase: str, spec: ValueSpec) -> frozenset[str]:

@@ -37,16 +37,14 @@ from engine.reading.statement_sense import (
 from engine.reading.table_values import Cell
 from engine.reading.value_match import (
     ValueMatch,
-    ValueSpec,
     broader,
     narrower_head,
     narrows,
     rank_cells,
     unnamed_doubt,
-    value_spec,
-    wanted_scale,
 )
-from engine.reading.value_scoring import agreeing, in_wanted_scale
+from engine.reading.value_scoring import agreeing, in_wanted_scale, wanted_scale
+from engine.reading.value_spec import ValueSpec, value_spec
 
 logger = logging.getLogger(__name__)
 

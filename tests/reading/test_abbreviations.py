@@ -8,7 +8,8 @@ from engine.reading.entities import named_words
 from engine.reading.line_items import line_item_names
 from engine.reading.question import extract_keywords
 from engine.reading.table_values import table_cells
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 PROSE = [
     "We operate two divisions: (1) Quahog Ferries North (QFN), our passenger routes; and (2) Southern Cargo (SoC).",

@@ -7,7 +7,8 @@ from engine.reading.brackets import brackets_in, in_group, is_bracket, names_bra
 from engine.reading.question import extract_keywords
 from engine.reading.table_values import Cell, table_cells
 from engine.reading.value_asks import topic_prefix
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 TABLE = "\n".join([
     "Ride daily | Own a bike",

@@ -95,7 +95,7 @@ def test_a_count_asked_on_average_or_per_thing_may_be_a_fraction() -> None:
 def test_a_span_of_months_is_a_period_not_a_count_of_items() -> None:
     from engine.documents.text import stems
     from engine.reading.question import expected_count
-    from engine.reading.value_match import value_spec
+    from engine.reading.value_spec import value_spec
 
     question = "What were Acme's ferry fares in the three months ended June 30, 2041?"
     assert expected_count(question) is None

@@ -12,7 +12,8 @@ from engine.reading.table_groups import measure_groups
 from engine.reading.table_values import table_cells
 from engine.reading.value_answer import answer_value
 from engine.reading.value_cover import qualifier_terms
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 
 def item(text: str, page: int = 1, n: int = 0) -> EvidenceItem:

@@ -7,7 +7,7 @@ from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period
 from engine.reading.table_values import Cell
 from engine.reading.value_answer import answer_from_cells
-from engine.reading.value_match import value_spec
+from engine.reading.value_spec import value_spec
 
 
 def _row(label: str, raw: str, value: float, scale: str, page: int, context: str) -> Cell:

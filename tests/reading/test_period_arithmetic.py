@@ -17,7 +17,8 @@ from engine.reading.line_items import line_item_names
 from engine.reading.periods import Period
 from engine.reading.sentence_values import cells_in
 from engine.reading.value_answer import answer_value
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 
 def item(text: str, n: int = 0) -> EvidenceItem:

@@ -7,7 +7,8 @@ from engine.documents.text import stems
 from engine.reading.header_rows import is_header
 from engine.reading.question import asks_for_value, extract_keywords
 from engine.reading.table_values import table_cells
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 
 def test_a_ranked_metric_is_one_keyword_and_keeps_its_rank_in_the_spec():

@@ -8,7 +8,8 @@ from engine.documents.text import stems
 from engine.reading.entities import names_all
 from engine.reading.question import extract_keywords
 from engine.reading.table_values import Cell, table_cells
-from engine.reading.value_match import rank_cells, value_spec
+from engine.reading.value_match import rank_cells
+from engine.reading.value_spec import value_spec
 
 
 def _cells() -> list[Cell]:

@@ -268,7 +268,7 @@ def test_the_verb_of_how_a_metric_moved_names_no_line_item() -> None:
     value = _value("By how much has Tarn's effective tax rate changed in 2041?", ["effective tax rate", "changed"],
                    [page])  # fmt: skip
     assert "23%" in value.statement, value
-    from engine.reading.value_match import value_spec
+    from engine.reading.value_spec import value_spec
 
     spec = value_spec("How much has the tax rate changed?", ["tax rate", "changed"], [])
     assert spec.terms == (frozenset(stems("tax rate")),), spec.terms  # "changed" asks how it moved

@@ -207,7 +207,8 @@ def test_a_notes_table_gives_way_to_the_primary_statement():
     note = [item("Amounts reclassified from hedges\n(In millions) | 2031 | 2030\nCost of sales | 9,830 | 9,512",
                  page=2, section=("Notes to Consolidated Financial Statements", "Risk Management"))]  # fmt: skip
     cells = with_document_scale(cells_in([note, INCOME_PAGE]))
-    from engine.reading.value_match import rank_cells, value_spec
+    from engine.reading.value_match import rank_cells
+    from engine.reading.value_spec import value_spec
 
     spec = value_spec("What was Zenith's cost of sales in 2031?", ["cost of sales"], line_item_names("cost of sales"))
     assert rank_cells(spec, cells)[0].cell.page == 9  # the income statement's row, though the note came first

@@ -8,7 +8,7 @@ from engine.documents.text import stems
 from engine.reading.line_items import line_item_names
 from engine.reading.question import extract_keywords
 from engine.reading.value_cover import cover_of, label_cover, qualifier_terms, term_weights
-from engine.reading.value_match import value_spec
+from engine.reading.value_spec import value_spec
 
 LABELS = ["Purchases of property, plant and equipment", "Capital expenditures", "Net sales", "Total", "Cost of sales",
           "Proceeds from sale of equipment", "Kayaks net sales", "Kayaks", "Depreciation", "2041"]  # fmt: skip

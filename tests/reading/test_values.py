@@ -14,7 +14,8 @@ from engine.reading.periods import Period, periods_in
 from engine.reading.sentence_values import cells_in
 from engine.reading.table_values import parse_number, table_scale
 from engine.reading.value_answer import answer_value
-from engine.reading.value_match import narrows, period_match, rank_cells, value_spec
+from engine.reading.value_match import narrows, period_match, rank_cells
+from engine.reading.value_spec import value_spec
 
 
 def item(text: str, page: int = 1, n: int = 0, section: tuple[str, ...] = ()) -> EvidenceItem:
