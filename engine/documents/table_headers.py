@@ -261,8 +261,9 @@ def _heads(piece: _Piece, columns: list[tuple[float, float]], centres: list[floa
     heads = _under(piece, columns, centres)
     if len(heads) > 1 and len(piece.parts) > 1:
         own = [_under(part, columns, centres) for part in piece.parts]
-        if all(len(k) == 1 for k in own) and len({k[0] for k in own}) == len(own):
-            return [(part, k[0]) for part, k in zip(piece.parts, own, strict=True)]
+        if all(own) and sum(len(k) for k in own) == len({c for k in own for c in k}):
+            # each piece over columns of its own: one each, or a group each ("train=False" over "dev | test")
+            return [(part, c) for part, k in zip(piece.parts, own, strict=True) for c in k]
     return [(piece, k) for k in heads]
 
 

@@ -155,10 +155,23 @@ def answer_from_cells(
             *doubts(best.cell, question, asked),
             *(f"the sentence states it for another thing than {name}" for name in _elsewhere(names, best.cell)),
             *unnamed_doubt(spec, best.cell),
+            *_unplaced_tie(ranked),
         ),
         kind_ok=not (asks_dimensionless(question) and is_amount(best.cell)) and not wrong_count(counted, best.cell),
         also=agreeing(best.cell, [m.cell for m in ranked]),
     )
+
+
+def _unplaced_tie(ranked: list[ValueMatch]) -> tuple[str, ...]:
+    """A doubt on the best figure when it ties with others of its row and no column names any of them ("GPT-4 |
+    78.22 | 64.80" under a header the reader could not place): the row is found, but which of its figures is asked
+    cannot be told, and the first is no likelier than the others."""
+    best = ranked[0]
+    if not best.cell.is_row or best.cell.column:
+        return ()
+    row = (best.cell.chunk_id, best.cell.quote)
+    tied = [m for m in ranked if (m.cell.chunk_id, m.cell.quote) == row and abs(m.score - best.score) < 1e-9]
+    return ("no column names it, and its row's other figures match as well",) if len(tied) > 1 else ()
 
 
 PRINTED_COVER = 0.9

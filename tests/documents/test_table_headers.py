@@ -325,3 +325,14 @@ def test_header_cells_closed_by_an_abbreviation_s_stop_are_a_header_not_a_senten
     assert with_table_headers([[joined], rows])[-1][0].cells == ["", *names]
     sentence = Line("The routes were flown.", (236, 100, 412, 108), SIZE, False, 22)
     assert with_table_headers([[sentence], rows]) == [[sentence], rows]  # a sentence over the rows heads nothing
+
+
+def test_a_joined_header_of_pieces_each_over_a_group_of_columns_heads_each_group_with_its_own_piece():
+    joined = Line("tuned=False tuned=True", (236, 92, 412, 100), SIZE, False, 22, columnar=False,
+                  pieces=[(236.0, 300.0, "tuned=False"), (320.0, 412.0, "tuned=True")])  # fmt: skip
+    rows = [
+        row(120, "Harbour North", ("12", 260), ("3", 300), ("14", 360), ("2", 412)),
+        row(130, "Harbour South", ("20", 260), ("1", 300), ("18", 360), ("5", 412)),
+    ]
+    out = with_table_headers([[joined], rows])
+    assert out[-1][0].cells == ["", "tuned=False", "tuned=False", "tuned=True", "tuned=True"]

@@ -57,3 +57,17 @@ def test_a_count_hyphened_to_a_word_heads_a_column():
 def test_a_header_cell_closed_by_a_capitalised_abbreviation_is_no_sentence():
     assert is_header(["Model", "CP Acc.", "RT Acc."])
     assert not is_header(["Model", "It was done."])  # a sentence's last word is not cut short
+
+
+def test_a_figure_whose_row_s_other_figures_tie_with_it_under_no_column_name_is_doubted():
+    from engine.reading.line_items import line_item_names
+    from engine.reading.value_answer import answer_value
+
+    table = _item("Table 4: Accuracy of the planners on the harbour set.\nTern | 78.2 | 64.8 | 77.9 | 63.2", 0, 7)
+    question = "What accuracy does Tern reach on the harbour set?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [[table]])
+    assert value is not None and any("no column names it" in d for d in value.doubts), value
+    placed = _item("Method | Coast | Hills\nTern | 78.2 | 64.8", 0, 7)
+    value = answer_value("What accuracy does Tern reach on the Coast?", ["accuracy", "Tern", "Coast"], line_item_names,
+                         [[placed]])  # fmt: skip
+    assert value is not None and not any("no column names it" in d for d in value.doubts), value
