@@ -40,7 +40,10 @@ def is_capitalised(word: str, index: int) -> bool:
 
 def starts_name(words: list[str]) -> bool:
     """A capitalised word before another that begins a proper name ("Greater China", "Northern Trust"), where a
-    comparative or generic word would otherwise be trimmed; a question word or article never does."""
+    comparative or generic word would otherwise be trimmed; a question word or article never does. A month before
+    a day ("May 31") begins a date, though "may" is a stop word."""
+    if len(words) > 1 and words[0] == "May" and words[1].isdigit():
+        return True
     return (
         len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()
         and words[0].lower() not in STOPWORDS | QUESTION_WORDS

@@ -55,3 +55,8 @@ def test_a_preposition_repeated_before_the_second_option_is_not_part_of_it() -> 
 def test_a_proper_name_that_starts_with_a_comparative_keeps_it() -> None:
 
     assert find_sides("Which region sold more boats, Greater Lakeland or Norfolk?") == ["Greater Lakeland", "Norfolk"]
+
+
+def test_a_date_in_may_keeps_its_month_as_a_side() -> None:
+    sides = find_sides("How did the fleet's crew count change between May 31, 2030 and May 31, 2032?")
+    assert sides == ["May 31 2030", "May 31 2032"]  # "may" is a stop word, but not before a day
