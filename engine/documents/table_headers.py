@@ -21,7 +21,7 @@ from math import comb
 
 from engine.documents.layout import FOOTNOTE_MARK
 from engine.documents.lines import Line
-from engine.documents.text import YEAR
+from engine.documents.text import ABBREVIATED_CELL, YEAR
 
 MIN_ROWS = 2
 """A table body is at least this many rows of figures, one above the other in one block."""
@@ -215,14 +215,9 @@ def _header_like(line: Line) -> bool:
         and not any(_FIGURE.match(token) for token in _FOOTNOTE.sub("", _YEAR.sub("", cell)).split())
         and not _NO_WORD.match(cell)
         and not _SCALE.search(cell)
-        and not (cell.endswith(":") or (cell.endswith(".") and not _ABBREVIATED.search(cell)))
+        and not (cell.endswith(":") or (cell.endswith(".") and not ABBREVIATED_CELL.fullmatch(cell)))
         for cell in cells
     )
-
-
-_ABBREVIATED = re.compile(r"^(?:\S+\s+){0,1}[A-Za-z]{1,5}\.(?:\s+\S+\s+[A-Za-z]{1,5}\.)*$")
-"""Header cells whose stop closes an abbreviation ("Acc.", "JD Acc.", "JD Acc. JDS Acc." run together), not a
-sentence: each a word or two, the last cut short."""
 
 
 def _pieces(line: Line) -> list[_Piece]:

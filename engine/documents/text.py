@@ -253,6 +253,12 @@ _ABBREVIATION_END = re.compile(
 does not start a new sentence."""
 
 
+ABBREVIATED_CELL = re.compile(r"(?:\S+\s+)?[A-Z][A-Za-z]{0,4}\.(?:\s+(?:\S+\s+)?[A-Z][A-Za-z]{0,4}\.)*")
+"""A table cell (used with ``fullmatch``) whose stops close abbreviations, not a sentence: a word or two each time,
+the last a capitalised word cut to five letters or fewer ("Acc.", "JD Acc.", "Avg. Acc.", "JD Acc. JDS Acc." run
+together). A sentence's last word is not written so ("It was done.", "Sales rose in Texas.")."""
+
+
 def overlap_ratio(terms: Iterable[str], text: str) -> float:
     """Share of ``terms`` (lower-case words or phrases) that occur in ``text``."""
     terms = [t.lower() for t in terms if t]

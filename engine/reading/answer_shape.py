@@ -17,6 +17,7 @@ import re
 from typing import Literal
 
 from engine.documents.text import stems
+from engine.reading.lexicon import DOCUMENT_KIND
 
 AskedForm = Literal["definition", "reason", "where", "contact", "kind"]
 
@@ -39,8 +40,7 @@ _NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when
 """A "term" with a preposition or a number is an attribute of something ("the wingspan of the Heron 2",
 "the margin in 2021"): a value or a fact, not a definition."""
 _WHERE_DEFINED = re.compile(
-    r"\s+(?:in|within|throughout)\s+(?:its|their|the|this|that)\b.*\b(?:release|report|filing|10-?[kq]|statements?"
-    r"|paper|manual|guide|document|prospectus|presentation)\s*$",
+    rf"\s+(?:in|within|throughout)\s+(?:its|their|the|this|that)\b.*\b(?:{DOCUMENT_KIND})\s*$",
     re.I,
 )
 """Where a company defines the term, after it ("... define comparable sales in its fourth-quarter results release"):

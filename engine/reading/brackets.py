@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-BRACKET = re.compile(r"[<>≤≥]?\s?[$€£]?\d[\d,.]*\s?(?:[-–—]\s?[$€£]?\d[\d,.]*|\+)|[<>≤≥]\s?[$€£]?\d[\d,.]*")
+_FIGURE = r"[$€£]?\d(?:[\d,.]*\d)?"  # a figure ends in a digit: "30-49," is the range 30-49 before a comma
+BRACKET = re.compile(rf"[<>≤≥]?\s?{_FIGURE}\s?(?:[-–—]\s?{_FIGURE}|\+)|[<>≤≥]\s?{_FIGURE}")
 """A range or an open-ended bracket; a figure alone is a value."""
-_IN_TEXT = re.compile(rf"(?<![\w$€£.,])(?:{BRACKET.pattern})(?![\w,]|\.\d)")
+_IN_TEXT = re.compile(rf"(?<![\w$€£.,])(?:{BRACKET.pattern})(?!\w|[,.]\d)")  # whole figures only
 
 
 def is_bracket(label: str) -> bool:

@@ -135,18 +135,18 @@ def owners(question: str) -> set[str]:
 
 def names_all(text: str, named: Sequence[str]) -> bool:
     """Whether ``text`` names every one of ``named``. A model printed with a placeholder for its variants
-    ("M320TF-XX", "K7-xx") names the model ("M320TF")."""
+    ("K90-XX", "K7-xx") names the model ("K90")."""
     held = with_models(stems(text))
     return all(stems(word) <= held for word in named)
 
 
 def with_models(words: set[str]) -> set[str]:
-    """``words`` (stems) and the model each names with a placeholder for its variants ("m320tf-xx": "m320tf")."""
+    """``words`` (stems) and the model each names with a placeholder for its variants ("k90-xx": "k90")."""
     return words | {w.rsplit("-", 1)[0] for w in words if _PLACEHOLDER.fullmatch(w)}
 
 
 _PLACEHOLDER = re.compile(r"[a-z0-9]*\d[a-z0-9]*-x+")
-"""A model designation closed by a run of x's standing for its variants' suffixes ("m320tf-xx")."""
+"""A model designation closed by a run of x's standing for its variants' suffixes ("k90-xx")."""
 
 
 _CLAUSE_BREAK = re.compile(

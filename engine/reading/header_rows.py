@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from engine.documents.text import ABBREVIATED_CELL
 from engine.reading.periods import YEAR
 
 _HEADER_CELL = re.compile(rf"^\(?(?:%\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b")
@@ -33,18 +34,18 @@ def is_header(cells: list[str]) -> bool:
         and not BOUND.match(c)
         and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
         and not _PROSE_CELL.search(c)
+        and not (_STOPPED.search(c) and not ABBREVIATED_CELL.fullmatch(c))
         for c in rest
     )
 
 
 _NOT_AVAILABLE = re.compile(r"N/?A|n/?a|—|–|-")
-_PROSE_CELL = re.compile(
-    r"\w\s+(?![A-Z][a-z]{0,4}\.$)\S*[a-z]\.$|\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}"
-)
-"""A cell written as prose: words closed by a full stop (one word with a stop is an abbreviation, "Prec.", and so is a
-capitalised short last word, "JD Acc."), a comma
-before more lower-case words ("Reliable, inexpensive storage with real-time access") or six lower-case words. A
-comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
+_STOPPED = re.compile(r"\w\s+\S*[a-z]\.$")
+"""Words closed by a full stop: prose, unless the stops close abbreviations (``ABBREVIATED_CELL``: "JD Acc."); one
+word with a stop is an abbreviation ("Prec.")."""
+_PROSE_CELL = re.compile(r"\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
+"""A cell written as prose: a comma before more lower-case words ("Reliable, inexpensive storage with real-time
+access") or six lower-case words. A comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
 Archive", "FISCAL 2031 % CHANGE" are)."""
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""

@@ -97,6 +97,13 @@ SIDE_STOP_ENTRIES: tuple[Entry, ...] = (
     ("same both either neither different similar", "frame a comparison; never part of a compared thing"),
 )
 
+DOCUMENT_KIND_ENTRIES: tuple[Entry, ...] = (
+    (r"reports?|papers?|stud(?:y|ies)|surveys?|filings?|10-?[KQ]s?|releases?|statements?|prospectus", "filings, papers, "
+     "reports: a question naming one says where to read ('in its 2031 report'), not what to read"),
+    (r"manuals?|guides?|datasheets?|documents?|articles?|opinions?|plans?|presentations?", "other kinds of document a "
+     "question names as the place to read"),
+)  # fmt: skip
+
 SECTION_KINDS = ("Section", "Item", "Appendix", "Chapter", "Schedule", "Exhibit", "Note")
 """Reference kinds that name a section (a filing's Item 7, a report's Appendix B)."""
 
@@ -180,5 +187,7 @@ CONNECTORS = words_of(CONNECTOR_ENTRIES)
 INNER_CONNECTORS = words_of(INNER_CONNECTOR_ENTRIES)
 PHRASE_BREAKERS = words_of(PHRASE_BREAKER_ENTRIES)
 SIDE_STOP_WORDS = words_of(SIDE_STOP_ENTRIES)
+DOCUMENT_KIND = alternatives(DOCUMENT_KIND_ENTRIES)
+"""The kinds of document a question may name as where to read (a regular-expression alternation)."""
 COMPARATIVE = re.compile(r"\b(" + "|".join(sorted(words_of(COMPARATIVE_ENTRIES))) + r")\b", re.I)
 INSTRUCTION = re.compile(r"^(?:please\s+|kindly\s+|also\s+)?(?:" + alternatives(INSTRUCTION_ENTRIES) + ")", re.I)

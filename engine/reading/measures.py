@@ -89,18 +89,18 @@ _NOUNS: dict[str, tuple[Dimension, ...]] = {
 is required behind the unit?" asks for a length). Words that also name amounts or counts ("size",
 "capacity", "range") are not here: their answer may be in any unit."""
 
+_QUANTITY_NOUN = rf"({'|'.join(_NOUNS)})s?\b(?!\s+(?:setting|settings|sensor|sensors|unit|units|mode|modes)\b)"
+"""A noun of ``_NOUNS`` naming the quantity asked; one naming a control or a part ("the temperature setting", "the
+speed sensor") is no quantity asked."""
+
 MEASURE_HEAD = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:[a-z\-]+\s+){0,2}?"
-    rf"({'|'.join(_NOUNS)})s?\b(?!\s+(?:setting|settings|sensor|sensors|unit|units|mode|modes)\b)",
-    re.I,
+    rf"^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:[a-z\-]+\s+){{0,2}}?{_QUANTITY_NOUN}", re.I
 )
 """A question whose head names a quantity ("What ambient temperature range is allowed?", "What is the
-minimum clearance at the sides?"): it asks for a measure, not for a passage. A noun naming a control or
-a part ("the temperature setting", "the speed sensor") is no quantity asked."""
+minimum clearance at the sides?"): it asks for a measure, not for a passage."""
 
 MEASURE_AFTER_PREPOSITION = re.compile(
-    r"\b(?:above|below|over|under|at|to|from|beyond|within)\s+(?:what|which)\s+(?:[a-z\-]+\s+){0,2}?"
-    rf"({'|'.join(_NOUNS)})s?\b(?!\s+(?:setting|settings|sensor|sensors|unit|units|mode|modes)\b)",
+    rf"\b(?:above|below|over|under|at|to|from|beyond|within)\s+(?:what|which)\s+(?:[a-z\-]+\s+){{0,2}}?{_QUANTITY_NOUN}",
     re.I,
 )
 """A quantity asked behind a preposition ("Above what pressure should the strap be loosened?", "At what

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from engine.documents.text import stems
+from engine.reading.lexicon import QUESTION_WORDS
 
 ASKING_WORDS = frozenset(
     {
@@ -97,16 +98,21 @@ def frame_words(question: str) -> set[str]:
     found = _SHARE_FRAME.match(question)
     share = stems(found.group("kind") or found.group("unit")) if found else set()
     said = {w for m in _WHERE_PRINTED.finditer(question) for w in stems(m.group("verb"))}
-    kinds = {w for m in _KIND_AFTER_NAME.finditer(question) for w in stems(m.group("kind"))}
+    kinds = {
+        w
+        for m in _KIND_AFTER_NAME.finditer(question)
+        if m.group("name").lower() not in QUESTION_WORDS
+        for w in stems(m.group("kind"))
+    }  # "What model ..." asks which model: no name is written before it
     return share | said | kinds | {w for m in _EXISTS.finditer(question) for w in stems(m.group("noun"))}
 
 
 _WHERE_PRINTED = re.compile(r"\b(?:is|are|was|were|be)\s+(?P<verb>listed|quoted|specified|printed)\b", re.I)
-"""A verb saying where or how a value is written ("What pixel pitch is listed for ..."): not a word of the metric
+"""A verb saying where or how a value is written ("What dot spacing is listed for ..."): not a word of the metric
 (a "list price" keeps its "list": only the passive verb is dropped)."""
 
 _KIND_AFTER_NAME = re.compile(
-    r"\b(?:[A-Z][\w-]*|[A-Za-z]*\d[\w-]*)\s+(?P<kind>model|version|variant|edition|series|baseline|method)\b"
+    r"\b(?P<name>[A-Z][\w-]*|[A-Za-z]*\d[\w-]*)\s+(?P<kind>model|version|variant|edition|series|baseline|method)\b"
 )
 """The kind of thing a name or designation is, written after it in lower case ("the K7 model", "the 2.0 version",
 "the Gull baseline"): the name says which; a table's row or column prints the name alone."""

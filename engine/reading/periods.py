@@ -157,6 +157,11 @@ _WEEK_SLACK = 7
 """A 52/53-week year ends within a week of its month's end: "February 3, 2024" closes a January year."""
 
 
+def starts_with_date(text: str) -> bool:
+    """Whether ``text`` opens with a date written with its month's name ("May 31, 2030", "May 31 2030")."""
+    return _DATE.match(text) is not None
+
+
 def _month_of(m: re.Match[str]) -> int:
     """The month a date closes: a date in a month's first week closes the month before (52/53-week years)."""
     month = _MONTHS.index(m.group("month")[:3].lower()) + 1

@@ -49,8 +49,7 @@ def capitalised_runs(text: str) -> list[str]:
         for i, word in enumerate(words):
             if "@" in word:  # a ranked metric ("Hits@10 of TransE") is a measure of a name, never part of one
                 _close_run(current, runs)
-                current = [word] if is_capitalised(word, i) else []
-                _close_run(current, runs)
+                runs += [word] if is_capitalised(word, i) else []
                 current = []
                 continue
             single_letter = len(word) == 1 and word.isupper() and bool(current)

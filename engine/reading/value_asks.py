@@ -6,6 +6,7 @@ import re
 
 from engine.reading.answer_shape import asked_form
 from engine.reading.answer_type import MONEY_FLOWS
+from engine.reading.lexicon import DOCUMENT_KIND
 from engine.reading.measures import MEASURE_AFTER_PREPOSITION, MEASURE_HEAD
 
 # Words that ask for a stated quantity: amounts a filing or paper states (revenue, income, sales, expenses,
@@ -39,8 +40,8 @@ def asks_for_value(question: str) -> bool:
 
 
 _TOPIC_PREFIX = re.compile(
-    r"^(?:[^?:]{1,80}:|(?:in|according to|per)\s+[^,?:]{0,80}\b(?:report|paper|study|survey|filing|10-[KQ]|release|"
-    r"manual|guide|datasheet|document|article|opinion|plan)s?\b[^,?:]{0,60},)\s+(?=(?:what|which|how)\b)",
+    rf"^(?:[^?:]{{1,80}}:|(?:in|according to|per)\s+[^,?:]{{0,80}}\b(?:{DOCUMENT_KIND})\b[^,?:]{{0,60}},)"
+    r"\s+(?=(?:what|which|how)\b)",
     re.I,
 )
 """A topic written before the question proper ("Acme datasheet, table 2: what supply voltage ...?", "In the Heron

@@ -72,17 +72,16 @@ def value_spec(
     question: str, keywords: Sequence[str], alternatives: Sequence[str], entity_words: Sequence[str] = ()
 ) -> ValueSpec:
     """The spec of ``question``: metric terms from its keywords minus periods, entity and asking words."""
-    asked = question[
-        len(topic_prefix(question)) :
-    ]  # "In the 2031 survey report, what ...": the report's year is no period asked
-    periods = periods_in(asked)
+    topic = topic_prefix(question)  # "In the 2031 survey report, what ...": where to read, not what
+    asked = question[len(topic) :]
+    periods = periods_in(asked)  # the report's year is no period asked
     named = {head for head, _ in focus_of(question).entities}  # "Heron" of "the Heron 2": who, not what
     references = {w for ref in find_references(question) for w in stems(ref)}  # "Table 3": where, not what
     drop = {str(p.year) for p in periods} | {w for e in entity_words for w in stems(e)} | ASKING_STEMS
     drop |= named | references | owners(question) | measure_words(question) | basis_restated(question)
     drop |= period_words(question)  # "three months ended July 29": the period asked, read from the column
     drop |= condition_words(question) | frame_words(asked)
-    drop |= stems(question[: len(question) - len(asked)]) - stems(asked)  # "Acme datasheet: what ...": where, not what
+    drop |= stems(topic) - stems(asked)
     drop |= {w for bracket in brackets_in(question) for w in stems(bracket)}  # a bracket names a row, read whole
     joined = {re.sub(r"\W", "", e).lower() for e in entity_words}
     terms = []

@@ -6,6 +6,7 @@ import re
 
 from engine.documents.text import STOPWORDS, find_references
 from engine.reading.lexicon import GENERIC, QUESTION_WORDS
+from engine.reading.periods import starts_with_date
 
 WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9.\-&'/$%@]*[A-Za-z0-9%]|[A-Za-z0-9]")
 """A word; "@" inside one keeps a metric cut off at a rank whole ("Recall@50", "P@10"): its rank is part of its name."""
@@ -40,9 +41,9 @@ def is_capitalised(word: str, index: int) -> bool:
 
 def starts_name(words: list[str]) -> bool:
     """A capitalised word before another that begins a proper name ("Greater China", "Northern Trust"), where a
-    comparative or generic word would otherwise be trimmed; a question word or article never does. A month before
-    a day ("May 31") begins a date, though "may" is a stop word."""
-    if len(words) > 1 and words[0] == "May" and words[1].isdigit():
+    comparative or generic word would otherwise be trimmed; a question word or article never does. A date begins
+    with its month ("May 31, 2030"), though "may" is a stop word."""
+    if starts_with_date(" ".join(words[:3])):
         return True
     return (
         len(words) > 1 and words[0][:1].isupper() and words[1][:1].isupper()

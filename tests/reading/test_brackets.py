@@ -33,6 +33,7 @@ def _cells() -> list[Cell]:
 def test_brackets_are_ranges_and_open_ends_not_figures_or_year_spans():
     assert is_bracket("65-69") and is_bracket("$75,000+") and is_bracket("<$30,000") and not is_bracket("1,204")
     assert brackets_in("riders earning $40,000 - $59,999 in 2030-31 or aged 65+?") == {"$40,000-$59,999", "65+"}
+    assert brackets_in("riders aged 30-49, or 1-4 times a week") == {"30-49", "1-4"}  # a comma after is no part of it
 
 
 def test_bracket_rows_are_read_with_the_heading_of_their_breakdown():

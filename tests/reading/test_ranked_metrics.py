@@ -57,6 +57,7 @@ def test_a_count_hyphened_to_a_word_heads_a_column():
 def test_a_header_cell_closed_by_a_capitalised_abbreviation_is_no_sentence():
     assert is_header(["Model", "CP Acc.", "RT Acc."])
     assert not is_header(["Model", "It was done."])  # a sentence's last word is not cut short
+    assert not is_header(["Model", "Sales rose in Texas."])  # nor is a sentence ending in a short name
 
 
 def test_a_figure_whose_row_s_other_figures_tie_with_it_under_no_column_name_is_doubted():

@@ -43,3 +43,10 @@ def test_the_words_of_a_topic_before_the_question_are_no_words_of_the_metric():
         not (t & stems("harbour panel spec sheet")) for t in value_spec(question, extract_keywords(question), ()).terms
     )
     assert _best(question) == ("Dot Spacing", "K70-XX", "0.21 mm")
+
+
+def test_a_kind_of_thing_asked_by_a_question_word_is_still_a_word_of_what_is_asked():
+    from engine.reading.metric_words import frame_words
+
+    assert frame_words("What model does the rover use?") == set()  # no name is written before "model"
+    assert stems("model") <= frame_words("What range does the K90 model reach?")
