@@ -38,9 +38,13 @@ def computed_statement(question: str, formula: Node, working: Working) -> str:
         amount = top in ("+", "-") or (top == "" and formula.operand is not None)
         shown = _quantity(value * 100.0 if top == "/" and percent else value, percent, amount, top, working, decimals)
         shown += _relative(top, working) if not percent else ""
-    # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent)
+    # the working reads amounts as magnitudes (an outflow printed in parentheses is the amount spent); a number
+    # read from a sentence is named by the input asked (its sentence is cited), a row by its label
     inputs = "; ".join(
-        dict.fromkeys(f"{cell.label}, {period.label()}: {_input(cell)}" for _, period, cell in working.inputs)
+        dict.fromkeys(
+            f"{cell.label if cell.is_row else operand.phrase}, {period.label()}: {_input(cell)}"
+            for operand, period, cell in working.inputs
+        )
     )
     direction = asked_direction(question)  # "Did the fleet grow between ...?": yes or no, then the change
     if direction is None:

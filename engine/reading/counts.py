@@ -31,11 +31,31 @@ def asks_mean(question: str) -> bool:
     return bool(_MEAN.search(question))
 
 
+_COUNT_NAMED = re.compile(
+    r"\b(?:number|count) of\s+(?P<after>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})"
+    r"|\b(?P<before>[a-z][\w-]*)\s+counts?\b(?!\s+(?:of|on|to|toward|towards)\b)"
+    r"|\b(?P<heads>headcounts?)\b",
+    re.I,
+)
+"""A count asked without "how many": "the number of branches", "the branch count", the "headcount" (the count of
+people employed). A count as a verb ("does it count toward") or a count of another thing ("a count of") is not."""
+HEADCOUNT_THINGS = frozenset(stems("headcount employees people persons staff"))
+"""What a headcount counts: the people employed, whatever the document calls them."""
+
+
 def counted_things(question: str) -> set[str] | None:
-    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...); None
-    when ``question`` asks for no count of things."""
+    """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...; "the
+    number of exhibits", "the exhibit count" -> exhibit); None when ``question`` asks for no count of things."""
     asked = _COUNT_ASKED.search(question)
-    return None if asked is None else stems(" ".join(question[asked.end() :].split()[:3]))
+    if asked is not None:
+        return stems(" ".join(question[asked.end() :].split()[:3]))
+    named = _COUNT_NAMED.search(question)
+    if named is None:
+        return None
+    if named.group("heads"):
+        return set(HEADCOUNT_THINGS)
+    things = stems(_up_to_verb(named.group("after")) if named.group("after") else named.group("before"))
+    return things or None
 
 
 _MAX_PHRASE = 3
@@ -47,8 +67,13 @@ def counted_phrase(question: str) -> str:
     it have" -> "employees"): searched for alone, they find the sentence that states the count ("we had 8,300
     employees"), which the question's dates and names rank under the statements' tables. "" for no count."""
     asked = _COUNT_ASKED.search(question)
+    return _up_to_verb(question[asked.end() :]) if asked else ""
+
+
+def _up_to_verb(text: str) -> str:
+    """The words opening ``text`` up to its first verb or stop word, at most ``_MAX_PHRASE``."""
     words: list[str] = []
-    for word in re.findall(r"[\w'-]+", question[asked.end() :]) if asked else []:
+    for word in re.findall(r"[\w'-]+", text):
         if word.lower() in STOPWORDS or word.lower() in _VERBS or len(words) == _MAX_PHRASE:
             break
         words.append(word)
@@ -66,7 +91,25 @@ def wrong_count(counted: set[str] | None, cell: Cell) -> bool:
         return False
     if cell.is_row and counted and not stems(f"{cell.label} {cell.column} {cell.caption}") & counted:
         return True
-    return cell.unit != "" or bool(cell.measure and not stems(cell.measure) & counted)
+    if cell.unit != "":
+        return True
+    return bool(cell.measure and not counts_asked(cell.measure, cell.label, counted))
+
+
+_PEOPLE = frozenset(stems("people persons individuals"))
+"""Nouns that count people of any kind: "employed 8,300 people" counts employees, "1,004 individuals" respondents."""
+
+
+def counts_asked(measure: str, sentence: str, counted: set[str]) -> bool:
+    """Whether a number's ``measure`` (its unit or counted noun) in ``sentence`` counts the things asked: it names
+    them, or it counts people and the sentence names the people counted by the word asked or its root ("the Company
+    employed 8,300 people" for "how many employees")."""
+    if stems(measure) & counted:
+        return True
+    if not stems(measure) & _PEOPLE:
+        return False
+    said = stems(sentence)
+    return bool(said & counted) or any(len(w) >= 5 and c.startswith(w) for w in said for c in counted)
 
 
 def counted_row(cell: Cell, counted: set[str]) -> Cell:

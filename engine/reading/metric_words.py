@@ -18,6 +18,7 @@ ASKING_WORDS = frozenset(
         "value",  # "the value of ..."
         "figure",  # "the figure reported for ..."
         "number",  # "the number reported"
+        "count",  # "the branch count": the things counted are the metric, as in "the number of branches"
         "level",  # "the level of inventory"
         "fy",  # the fiscal-year prefix left over once the year is read as a period
         "fiscal",  # "fiscal 2022": the period, read separately

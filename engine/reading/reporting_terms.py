@@ -230,6 +230,8 @@ REPORTING_TERMS: tuple[ReportingTerm, ...] = (
        reason="filings report revenue by geographic area"),
     _t(r"\bheadcount\b|\bemployees\b|\bworkforce\b|\bstaff\b", search="employees; employed people; full-time equivalents",
        reason="filings state the number of employees as people employed, often in full-time equivalents"),
+    _t(r"\bhead\s?counts?\b", names="employees; full-time equivalents; people employed",
+       reason="a headcount is the number of people employed: filings print it as employees or full-time equivalents"),
     _t(r"\blegal (?:proceedings?|actions?|matters?)\b|\blawsuits?\b|\blitigation\b",
        search="legal proceedings; litigation; contingencies", reason="filings report lawsuits under legal proceedings"),
 )  # fmt: skip

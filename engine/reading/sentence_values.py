@@ -15,6 +15,7 @@ from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
 from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, reference_spans, split_sentences, stems
 from engine.reading.measures import UNITS_AFTER_NUMBER
+from engine.reading.number_lists import listed_measure, respectively
 from engine.reading.periods import Period, periods_in
 from engine.reading.table_values import NUMBER, Cell, is_amount, parse_number, table_cells
 
@@ -57,20 +58,8 @@ def sentence_cells(item: EvidenceItem) -> list[Cell]:
     prose = "\n".join(line for line in item.text.split("\n") if ROW_SEPARATOR not in line)
     found: list[Cell] = []
     for sentence in split_sentences(prose):
-        found += _own_periods(sentence, _respectively(sentence, _stated(item, sentence)))
+        found += _own_periods(sentence, respectively(sentence, listed_measure(sentence, _stated(item, sentence))))
     return found
-
-
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-
-
-def _respectively(sentence: str, cells: list[Cell]) -> list[Cell]:
-    """ "21.6% and 24.6% for 2022 and 2021, respectively": the n-th number is of the n-th period, when the
-    sentence names as many periods as it states numbers."""
-    periods = cells[0].periods if cells else ()
-    if len(cells) < 2 or len(periods) != len(cells) or not _RESPECTIVELY.search(sentence):
-        return cells
-    return [replace(cell, periods=(period,)) for cell, period in zip(cells, periods, strict=True)]
 
 
 def _own_periods(sentence: str, cells: list[Cell]) -> list[Cell]:

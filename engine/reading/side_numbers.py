@@ -14,10 +14,10 @@ import re
 from collections.abc import Sequence
 
 from engine.documents.text import frozen_stems, stems
+from engine.reading.number_lists import RESPECTIVELY
 from engine.reading.table_values import Cell
 
 _WORD = re.compile(r"[\w][\w.&'-]*")
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 
 
 def numbers_of_other_sides(cells: Sequence[Cell], side: str, sides: Sequence[str]) -> set[tuple[str, str, int]]:
@@ -43,7 +43,7 @@ def side_of_numbers(sentence: str, positions: Sequence[int], sides: Sequence[str
     named = list(dict.fromkeys(label for _, label in mentions))
     if len(named) != len(positions):
         return {}
-    if _RESPECTIVELY.search(sentence) and all(start < positions[0] for start, _ in mentions):
+    if RESPECTIVELY.search(sentence) and all(start < positions[0] for start, _ in mentions):
         return dict(zip(positions, named, strict=True))
     for tied in (_each_after_its_side(mentions, positions), _each_before_its_side(mentions, positions, len(sentence))):
         if tied and len(set(tied.values())) == len(positions):

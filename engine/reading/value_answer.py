@@ -371,9 +371,11 @@ def _never_operand(cell: Cell, phrase: str) -> bool:
     """A row that is another quantity than the input named, whatever else the evidence holds: a per-share figure
     or a percentage for an amount (dividing a total by shares, or stating it as a share of sales, changes what it
     measures), or a label qualified into another item ("Other income (loss), net" is not net income,
-    "Comprehensive income" adds unrealized gains). Such an input is missing, not read: the search goes on."""
+    "Comprehensive income" adds unrealized gains), or a count of other things than the count named. Such an input
+    is missing, not read: the search goes on."""
     own = unasked_per_share(cell, phrase) or percent_unasked(cell, phrase) or qualified(cell, phrase)
-    return own or balance_change(cell, phrase) or stated_change(cell, phrase)  # a change is not the amount
+    counts_other = wrong_count(counted_things(phrase), cell)  # "2.1 million shares" is no count of employees
+    return own or counts_other or balance_change(cell, phrase) or stated_change(cell, phrase)  # nor a change
 
 
 def _cited(working: Working) -> tuple[Cell, ...]:

@@ -13,9 +13,8 @@ from typing import TypeVar
 
 from engine.contracts import Chunk, EvidenceItem, ParsedDocument
 from engine.documents.layout import has_rows
-from engine.documents.text import stems
 from engine.reading.abbreviations import defined_abbreviations, with_long_names
-from engine.reading.counts import counted_things
+from engine.reading.counts import counted_things, counts_asked
 from engine.reading.document_units import in_fiscal_quarters, stated_units, with_document_scale
 from engine.reading.periods import fiscal_year_end_month
 from engine.reading.sentence_values import cells_in, counted_words
@@ -184,7 +183,7 @@ def _counting_pages(state: RunState, chunks: list[Chunk], doc_id: str | None) ->
     found: dict[tuple[str, int], None] = {}
     for chunk in chunks:
         if (doc_id is None or chunk.doc_id == doc_id) and any(
-            stems(words) & counted for words in counted_words(chunk.text)
+            counts_asked(words, chunk.text, counted) for words in counted_words(chunk.text)
         ):
             found.setdefault((chunk.doc_id, chunk.page), None)
     return list(found)[:MAX_COUNTING_PAGES]

@@ -126,7 +126,10 @@ def _pairs(state: RunState) -> list[Pair]:
     """What needs a value of its own: each side (document or named) times each part (aspect); a
     computation the question asks for is one value (its periods are its inputs', not sides)."""
     if parse_formula(_content(state), standard_definition) is not None:
-        return [(side, None) for side in state.parsed.sides if side.doc_id] or [(None, None)]
+        documents = [side for side in state.parsed.sides if side.doc_id]
+        if documents and all(periods_in(side.label) for side in documents):
+            return [(None, None)]  # one figure's periods, one document each: its inputs are read across them
+        return [(side, None) for side in documents] or [(None, None)]
     sides: list[ComparisonSide | None] = list(state.parsed.sides) or [None]
     parts: list[QuestionPart | None] = list(state.parsed.parts) if state.parsed.sides and state.parsed.parts else [None]
     return [(side, part) for side in sides for part in parts]
