@@ -47,8 +47,8 @@ def counted_things(question: str) -> set[str] | None:
     """The stems of the words a count question counts ("how many exhibits were filed" -> exhibit, ...; "the
     number of exhibits", "the exhibit count" -> exhibit); None when ``question`` asks for no count of things."""
     asked = _COUNT_ASKED.search(question)
-    if asked is not None:
-        return stems(" ".join(question[asked.end() :].split()[:3]))
+    if asked is not None:  # the phrase up to its verb ("ferries" of "ferries did Gull Line run"), else three words
+        return stems(_up_to_verb(question[asked.end() :]) or " ".join(question[asked.end() :].split()[:3]))
     named = _COUNT_NAMED.search(question)
     if named is None:
         return None
@@ -104,8 +104,12 @@ def counts_asked(measure: str, sentence: str, counted: set[str]) -> bool:
     """Whether a number's ``measure`` (its unit or counted noun) in ``sentence`` counts the things asked: it names
     them, or it counts people and the sentence names the people counted by the word asked or its root ("the Company
     employed 8,300 people" for "how many employees")."""
-    if stems(measure) & counted:
-        return True
+    return bool(stems(measure) & counted) or people_counted(measure, sentence, counted)
+
+
+def people_counted(measure: str, sentence: str, counted: set[str]) -> bool:
+    """A count of people (``measure`` "people", "persons") in a sentence that names the people asked, by the word
+    asked or its root ("employed" for "employees")."""
     if not stems(measure) & _PEOPLE:
         return False
     said = stems(sentence)

@@ -8,9 +8,14 @@ from itertools import pairwise
 from engine.documents.text import ABBREVIATED_CELL
 from engine.reading.periods import YEAR
 
-_HEADER_CELL = re.compile(rf"^\(?(?:%\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b")
-"""A column header starts with a word ("Heron 3", "Fiscal 2020"), a percent sign before one ("% Change", "% of
-sales"), a count hyphened to a word ("2-hop", "5-shot": a word, not a figure), or names a year ("2019")."""
+PERIODS_COMPARED = re.compile(
+    r"^(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}$", re.I
+)
+"""A change column's header naming the two periods it compares ("2022 vs. 2021", "22 vs. 21", "FY23 vs FY22")."""
+_HEADER_CELL = re.compile(rf"^\(?(?:[%$€£¥]\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b|{PERIODS_COMPARED.pattern}", re.I)
+"""A column header starts with a word ("Heron 3", "Fiscal 2020"), a percent or currency sign before one ("% Change",
+"% of sales", "$ change"), a count hyphened to a word ("2-hop", "5-shot": a word, not a figure), names a year
+("2019") or the two periods a change compares (``PERIODS_COMPARED``)."""
 
 
 BOUND = re.compile(
@@ -57,4 +62,5 @@ _REPEATED = re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) \1\b")
 def describes(cells: list[str]) -> bool:
     """A row of words that describes each column rather than naming it: two neighbouring cells alike ("Pilot | Pilot"),
     or a phrase printed twice in a row in one cell ("Steel Hull Steel Hull"). A header names each column once."""
-    return any(a == b for a, b in pairwise(cells)) or any(_REPEATED.search(c) for c in cells)
+    alike = any(a == b and not PERIODS_COMPARED.match(a) for a, b in pairwise(cells))  # "22 vs. 21" heads $ and %
+    return alike or any(_REPEATED.search(c) for c in cells)

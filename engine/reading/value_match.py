@@ -16,7 +16,7 @@ from engine.documents.text import stems
 from engine.reading.answer_type import asks_difference
 from engine.reading.brackets import names_bracket
 from engine.reading.changes import states_change
-from engine.reading.counts import counted_things, counts_asked
+from engine.reading.counts import counted_things, people_counted
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners, with_models
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit
@@ -221,7 +221,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # a row labelled by the very thing named ("Dana Lund | 231,400" for Dana Lund's pay) names no metric: its
         # column, caption and section title do ("Total ($)" under "Director Compensation Table")
         titled = stems(cell.context) if cell.is_row and label and label <= proper and not label & term_words else set()
-        if counted and not cell.is_row and cell.measure and counts_asked(cell.measure, cell.label, counted):
+        if counted and not cell.is_row and people_counted(cell.measure, cell.label, counted):
             label = label | counted  # "employed 8,300 people" counts the employees asked
         cover = covers(label | with_models(stems(f"{cell.column} {cell.caption}")) | titled if cell.is_row else label)
         if cover < MIN_LABEL_COVER or page_number(cell):

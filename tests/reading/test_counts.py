@@ -102,3 +102,42 @@ def test_a_span_of_months_is_a_period_not_a_count_of_items() -> None:
     assert expected_count("What are the three main routes Acme sails?") == 3
     spec = value_spec(question, ["ferry fares", "three months ended", "June", "30", "2041"], [])
     assert spec.terms == (stems("ferry fares"),), spec.terms  # the span and its date name the period, not the item
+
+
+@pytest.mark.parametrize(
+    ("question", "counted"),
+    [
+        ("What was the number of berths at year-end 2041?", {"berth"}),
+        ("What was the berth count in 2041?", {"berth"}),
+        ("What was the count of ferries in service?", {"ferry"}),
+        ("What was Blue Ferry's headcount at year-end 2041?", {"headcount", "employee", "peopl"}),
+        ("Does the harbour fee count toward the annual cap?", None),
+        ("What was the harbour fee in 2041?", None),
+    ],
+)
+def test_a_count_is_asked_by_number_of_by_count_and_by_headcount(question: str, counted: set[str] | None) -> None:
+    found = counted_things(question)
+    assert found == counted if counted is None else found is not None and counted <= found, found
+
+
+def _sentence(text: str) -> list:
+    return cells_in([[item(text, 4)]])
+
+
+def test_a_count_of_people_counts_the_people_its_sentence_names() -> None:
+    from engine.reading.counts import wrong_count
+
+    employed = next(c for c in _sentence("At December 31, 2041, Gull Line employed 8,300 people worldwide.")
+                    if c.value == 8300)  # fmt: skip
+    assert not wrong_count(counted_things("How many employees did Gull Line have?"), employed)
+    assert wrong_count(counted_things("How many ferries did Gull Line operate?"), employed), "people are no ferries"
+
+
+def test_a_count_question_reads_the_sentence_counting_the_people_not_a_listed_number_of_shares() -> None:
+    cells = _sentence(
+        "Employees purchased 2.1 million, 2.4 million and 2.2 million shares during 2041, 2040 and 2039, respectively. "
+        "At December 31, 2041, Blue Ferry employed 8,300 people worldwide."
+    )
+    question = "How many employees did Blue Ferry have at year-end 2041?"
+    value = answer_from_cells(question, ["employees"], line_item_names, cells, ["Blue", "Ferry"])
+    assert value is not None and value.cells[0].value == 8300, value

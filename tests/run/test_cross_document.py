@@ -357,3 +357,15 @@ def test_two_named_things_are_never_both_read_from_one_figure(config: EngineConf
     assert [s.label for s in result.parsed_question.sides] == ["Tools", "Garden"]
     text = result.answer.text
     assert "equal" not in text and "Tools: Net sales" not in text, text
+
+
+def test_a_change_asked_across_two_documents_is_computed_from_each_documents_own_figure(two_reports) -> None:
+    config, first, second = two_reports
+    result = engine.answer(
+        "By how much did Acme's headcount change between 2033 and 2037?", [first, second], strategy="auto",
+        config=config,
+    )  # fmt: skip
+    text = result.answer.text
+    assert "1,620" in text and "71,420" in text and "69,800" in text, text
+    cited = {(c.doc_id, c.page) for c in result.answer.citations if c.role == "answer"}
+    assert (first, 2) in cited and (second, 2) in cited, cited
