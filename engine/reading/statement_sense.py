@@ -14,6 +14,7 @@ from typing import Protocol
 
 from engine.documents.text import stems
 from engine.reading.answer_type import asks_difference
+from engine.reading.entities import named_words
 from engine.reading.line_items import names_balance
 from engine.reading.periods import YEAR
 
@@ -194,6 +195,9 @@ def unasked_summary(cell: Cell, question: str) -> bool:
         asked = stems(question)
         if any(stems(segment_head(m)) & asked for m in SEGMENT.finditer(where)):
             return False
+        names = stems(" ".join(named_words(question)))
+        if names and names <= stems(cell.context):
+            return False  # or by the heading its section has under the segment results ("Harbour & Island Ferries")
     return bool(kind) and not asks_for_summary(question, kind)
 
 

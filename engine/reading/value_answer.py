@@ -128,13 +128,17 @@ def answer_from_cells(
         return None
     formula = parse_formula(question, standard_definition)
     spec = value_spec(question, keywords, alternatives(question), entity_words)
+    unread: ValueAnswer | None = None  # a share computed without its inputs, when no stated share answers
     if formula is not None and not _printed_ratio(spec, cells):
-        return _computed_answer(question, f"{question} {asked_as}", formula, cells, alternatives, entity_words)
+        unread = _computed_answer(question, f"{question} {asked_as}", formula, cells, alternatives, entity_words)
+        if unread is None or not unread.missing or formula.op != "pct_of":
+            return unread
+        cells = [c for c in cells if c.unit == "%"]  # a share whose inputs are not printed may be stated itself
     # a value of another period than the one asked is never stated as the answer
     ranked = [m for m in rank_cells(spec, cells) if m.period_match is not False]
     ranked = [m for m in ranked if not wrong_count(counted, m.cell)] or ranked  # a count before a price
     if not ranked:
-        return None
+        return unread
     for m in ranked[:3] if logger.isEnabledFor(logging.DEBUG) else []:
         logger.debug(
             "value %.2f cover=%.2f p.%d %s | %s", m.score, m.label_cover, m.cell.page, m.cell.label[:50], m.cell.column

@@ -215,6 +215,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     proper = owners(spec.question) | stems(" ".join(named_words(spec.question)))  # names written ("Dana Lund's")
     term_words = set().union(*spec.terms)
     counted = counted_things(spec.question)
+    named_stems = stems(" ".join(spec.named))
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
@@ -223,7 +224,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         titled = stems(cell.context) if cell.is_row and label and label <= proper and not label & term_words else set()
         if counted and not cell.is_row and people_counted(cell.measure, cell.label, counted):
             label = label | counted  # "employed 8,300 people" counts the employees asked
-        cover = covers(label | with_models(stems(f"{cell.column} {cell.caption}")) | titled if cell.is_row else label)
+        # a segment's table sits under the segment's heading: its rows name the metric only, the heading the part
+        part = stems(cell.context) & named_stems if cell.is_row and named else set()
+        cover = covers(label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | part if cell.is_row else label)
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)
