@@ -228,7 +228,7 @@ def select_units(units: list[Unit], parsed: ParsedQuestion, limit: int) -> tuple
     elif parsed.intent == "listing":
         subject = stems(listing_subject(parsed.original_question) or "")
         inline = _inline_list(ranked, parsed.expected_count, subject)
-        led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject)
+        led = best_lead(ranked, LEAD_SHARE * ranked[0].score, subject, stems(parsed.original_question))
         inline_lead = split_inline(inline.text) if inline is not None else None
         if inline is not None and inline_lead is not None and (led is None or subject <= stems(inline_lead[0])):
             return [("", inline)], uncovered  # a strong passage names the items itself ("two agents: A and B")

@@ -97,6 +97,11 @@ def _heads_items(unit: Unit, passages: dict[tuple[str, int, int], EvidenceItem])
     return all(a is not None and a.kind == "list_item" and a.section_path == unit.item.section_path for a in after)
 
 
+def _group_asked(unit: Unit, asked: AbstractSet[str]) -> bool:
+    words = stems(unit.text)
+    return unit.item.kind == "heading" and bool(words) and words <= asked
+
+
 def announces(text: str) -> bool:
     """A lead that names what follows ("the following", "as follows:", "include:") or counts it."""
     return is_lead(text) and (bool(_FOLLOWING.search(normalize_space(text))) or find_cardinality_cue(text) is not None)
@@ -114,7 +119,10 @@ def is_item(unit: Unit) -> bool:
 
 
 def _is_float(unit: Unit) -> bool:
-    """A table or figure set between a list's lead and its items (its caption or its rows, "cell | cell")."""
+    """A table or figure set between a list's lead and its items (its caption or its rows, "cell | cell"); not a
+    list printed in columns, each cell an item ("• Leeds | • York", a list-item passage)."""
+    if unit.item.kind == "list_item":
+        return False
     return unit.item.kind in ("caption", "table", "figure") or unit.is_row or has_rows(unit.item.text)
 
 
@@ -308,17 +316,19 @@ def counts_without_items(text: str, subject: AbstractSet[str]) -> bool:
 
 
 def best_lead(
-    units: Sequence[Unit], floor: float, subject: AbstractSet[str] = frozenset()
+    units: Sequence[Unit], floor: float, subject: AbstractSet[str] = frozenset(), asked: AbstractSet[str] = frozenset()
 ) -> tuple[Unit, list[Unit]] | None:
     """The best lead with items under it, and those items. A lead must score at least ``floor`` unless it
     names the listed ``subject`` (stems of "regularization techniques": "three types of regularization:"
     is the list asked for, whatever else scores higher); one that names what follows ("the following", a
-    count) comes before one that only ends in a colon."""
+    count) comes before one that only ends in a colon. First of all comes a heading every word of which the
+    question names (``asked``: its stems): a list grouped under headings ("Northern Region" over its depots), and
+    the question asks for one group's items."""
     leading = list_leads(units)
-    leads = [u for u in units if u.coverage > 0 and id(u) in leading]
+    leads = [u for u in units if (u.coverage > 0 or _group_asked(u, asked)) and id(u) in leading]
     names = {id(u) for u in leads if subject & stems(u.text)}
-    leads = sorted((u for u in leads if id(u) in names or u.score >= floor),
-                   key=lambda u: (id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
+    leads = sorted((u for u in leads if id(u) in names or u.score >= floor or _group_asked(u, asked)),
+                   key=lambda u: (not _group_asked(u, asked), id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
     for lead in leads:
         items = items_after(lead, units)
         if items:

@@ -192,6 +192,13 @@ _PLURAL_USE = re.compile(  # a preposition may open it: "Into which classes were
     r"(?:does|do|did|are|were|have|has|is|can|could|may|must|should|will)\b",  # "Which tools can the crew use?"
     re.I,
 )
+_WHERE_PLURAL = re.compile(
+    r"^where\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-'’]+\s+){0,3}?[a-z\-]*[^s\W]s\b(?!')"
+    r"(?!.*\b(?:shown|reported|discussed|described|presented|given|listed|defined|explained|found|mentioned)\b)",
+    re.I,
+)
+"""Where some things are ("Where are the company's distribution centers?"): the places, one per thing, a list; not
+where a document shows something ("Where are the results reported?")."""
 _MULTI_HOP = re.compile(
     r"\bthe\s+[\w\-]+\s+(?:of|for|in|by)\s+the\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose)\b|"
     r"^(?:who|what|which|where|when)\b.*\b(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose|where)\s+\w+|"
@@ -233,7 +240,7 @@ def detect_intent(question: str, keywords: list[str], references: tuple[str, ...
     # plural names an amount); "What were the parts of the fleet's running costs in 2031?" asks for a list
     plural = _WHAT_PLURAL.search(q)
     what_plural = plural and not (asks_for_value(plural.group("things")) and YEARISH.search(q))
-    if what_plural or _LISTING.search(q) or plural_use or expected_count(q):
+    if what_plural or _LISTING.search(q) or plural_use or expected_count(q) or _WHERE_PLURAL.search(q):
         return "listing"
     if _MULTI_HOP.search(q):
         return "multi_hop"

@@ -304,3 +304,18 @@ def test_a_nested_list_ends_where_the_outer_list_goes_on() -> None:
     plain = ev(2, 3, "Readings of the gauge drift in the following cases:", score=0.9)
     units = split_units([plain, *inner])
     assert [u.item for u in items_after(next(u for u in units if u.item is plain), units)] == inner
+
+
+def test_the_group_a_question_names_is_answered_with_its_items_printed_in_columns():
+    lead = ev(9, 0, "The following is a list of our depots, by the region they supply:", score=0.9,
+              section_path=("Properties",))  # fmt: skip
+    groups = []
+    for block, (region, rows) in enumerate(
+        [("Northern Region", ["• Leeds | • York | • Hull", "• Durham"]), ("Southern Region", ["• Dover | • Bath"])]
+    ):
+        section = ("Properties", region)
+        groups.append(ev(9, 10 * (block + 1), region, kind="heading", section_path=section, score=0.0))
+        groups += [ev(9, 10 * (block + 1) + n + 1, row, kind="list_item", section_path=section, score=0.2)
+                   for n, row in enumerate(rows)]  # fmt: skip
+    lines = ask("Where are the depots that supply the Northern Region?", lead, *groups).text.splitlines()
+    assert lines[0] == "Northern Region" and lines[1:] == ["1. Leeds | • York | • Hull", "2. Durham"], lines

@@ -131,3 +131,11 @@ def test_which_things_can_be_done_asks_for_a_list():
 
     assert parse_question("Which tools can the dock crew use at night?").intent == "listing"
     assert parse_question("Into which grades were the harbour's mooring faults sorted?").intent == "listing"
+
+
+def test_where_some_things_are_asks_for_a_list_of_places_not_where_a_document_shows_them():
+    from engine.reading.question import parse_question
+
+    assert parse_question("Where are the ferry line's repair yards?").intent == "listing"
+    assert parse_question("Where are the harbour's results reported?").intent != "listing"
+    assert parse_question("Where is the ferry line's head office?").intent != "listing"
