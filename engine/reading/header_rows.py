@@ -9,10 +9,13 @@ from engine.documents.text import ABBREVIATED_CELL
 from engine.reading.periods import YEAR
 
 PERIODS_COMPARED = re.compile(
-    r"^(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}$", re.I
+    r"^(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}$",
+    re.I,
 )
 """A change column's header naming the two periods it compares ("2022 vs. 2021", "22 vs. 21", "FY23 vs FY22")."""
-_HEADER_CELL = re.compile(rf"^\(?(?:[%$€£¥]\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b|{PERIODS_COMPARED.pattern}", re.I)
+_HEADER_CELL = re.compile(
+    rf"^\(?(?:[%$€£¥]\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b|{PERIODS_COMPARED.pattern}", re.I
+)
 """A column header starts with a word ("Heron 3", "Fiscal 2020"), a percent or currency sign before one ("% Change",
 "% of sales", "$ change"), a count hyphened to a word ("2-hop", "5-shot": a word, not a figure), names a year
 ("2019") or the two periods a change compares (``PERIODS_COMPARED``)."""

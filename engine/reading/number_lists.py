@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from itertools import pairwise
 
 from engine.reading.table_values import NUMBER, Cell
 
@@ -32,13 +31,15 @@ def listed_measure(sentence: str, cells: list[Cell]) -> list[Cell]:
     ordered = sorted(cells, key=lambda c: c.position)
     out = {id(c): c for c in ordered}
     run: list[Cell] = []
-    for cell, following in pairwise([*ordered, None]):
+    for n, cell in enumerate(ordered):
         run.append(cell)
-        if following is not None and _joined(sentence, cell, following):
+        if n + 1 < len(ordered) and _joined(sentence, cell, ordered[n + 1]):
             continue
         last = run[-1]
-        if len(run) > 1 and last.measure and all(
-            not c.measure and (c.unit, c.scale) == (last.unit, last.scale) for c in run[:-1]
+        if (
+            len(run) > 1
+            and last.measure
+            and all(not c.measure and (c.unit, c.scale) == (last.unit, last.scale) for c in run[:-1])
         ):
             out.update({id(c): replace(c, measure=last.measure) for c in run[:-1]})
         run = []

@@ -18,6 +18,7 @@ from engine.reading.brackets import names_bracket
 from engine.reading.changes import states_change
 from engine.reading.counts import counted_things, people_counted
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners, with_models
+from engine.reading.item_labels import item_label, owners_share
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimensions_asked, measure_fit
 from engine.reading.part_sentences import unasked_part_sentence
@@ -30,10 +31,8 @@ from engine.reading.statement_sense import (
     head_unasked,
     in_notes,
     in_primary_statement,
-    item_label,
     outside_asked_part,
     outside_asked_segment,
-    owners_share,
     percent_unasked,
     qualified,
     segment_head,
@@ -225,8 +224,12 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if counted and not cell.is_row and people_counted(cell.measure, cell.label, counted):
             label = label | counted  # "employed 8,300 people" counts the employees asked
         # a segment's table sits under the segment's heading: its rows name the metric only, the heading the part
-        part = stems(cell.context) & named_stems if cell.is_row and named else set()
-        cover = covers(label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | part if cell.is_row else label)
+        heading_names = stems(cell.context) & named_stems if cell.is_row and named else set()
+        cover = covers(
+            label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | heading_names
+            if cell.is_row
+            else label
+        )
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
         matched = period_match(spec.periods, cell)

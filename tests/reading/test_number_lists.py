@@ -12,7 +12,9 @@ def _cells(text: str) -> dict[float, str]:
 
 
 def test_each_number_of_a_list_takes_the_unit_printed_after_its_last() -> None:
-    measures = _cells("Members bought 2.1 million, 2.4 million and 2.2 million shares in 2041, 2040 and 2039, respectively.")
+    measures = _cells(
+        "Members bought 2.1 million, 2.4 million and 2.2 million shares in 2041, 2040 and 2039, respectively."
+    )
     assert measures == {2.1: "shares", 2.4: "shares", 2.2: "shares"}, measures
 
 

@@ -18,7 +18,7 @@ SEGMENT_PAGE = EvidenceItem(
     text="(in millions) | 2041 | 2040\nTicket revenue | 310 | 280\nFreight revenue | 95 | 90\nTotal net revenue | 405 | 370",
     section_path=("Business Segment Results", "Harbour & Island Ferries"),
 )  # fmt: skip
-QUESTION = "What ticket revenue did the Harbour & Island Ferries business report for 2041?"
+QUESTION = "What ticket revenue did Harbour & Island Ferries report for 2041?"
 
 
 def test_the_named_business_s_row_is_read_from_its_own_section_without_a_segment_doubt() -> None:

@@ -131,7 +131,7 @@ def test_an_expense_is_asked_as_a_value_and_read_from_a_row_that_names_it_withou
 
 
 def test_the_owners_share_of_net_income_leads_over_an_investees_net_income_in_the_notes() -> None:
-    from engine.reading.statement_sense import owners_share
+    from engine.reading.item_labels import owners_share
 
     assert owners_share("Net income attributable to Quarry Inc. common shareholders") == "Net income"
     assert owners_share("Net income attributable to noncontrolling interests").endswith("interests")
