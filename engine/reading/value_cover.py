@@ -60,6 +60,7 @@ def label_cover(
         )
     # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
     alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
+    alternative *= _modifiers_named(spec, label, weights, rarity, qualifiers)
     if alternative and any(qualifiers):
         named = [
             (w, term_share(named_part(t), label, rarity))
@@ -71,6 +72,26 @@ def label_cover(
             metric + sum(w for w, _ in named)
         )
     return max(own, alternative)
+
+
+def _modifiers_named(
+    spec: MetricTerms, label: set[str], weights: Sequence[float], rarity: dict[str, float] | None,
+    qualifiers: Sequence[bool],
+) -> float:  # fmt: skip
+    """The share of the metric a label names through a document phrase: the phrase translates the words of the
+    metric's name ("capital expenditures" -> "Purchases of property and equipment"), not the question's words that
+    narrow it ("hurricane-related capital expenditures"), which the label must name itself. Terms weighed as in
+    :func:`label_cover`; the named qualifiers are weighed there."""
+    names = {w for name in spec.named for w in stems(name)}  # a part named ("the Harbour segment"): a doubt's matter
+    rest = [
+        (w, term_share(named_part(t), label, rarity))
+        for t, w, q in zip(spec.terms, weights, qualifiers or [False] * len(spec.terms), strict=True)
+        if not q and not t & spec.triggers and not t & names
+    ]
+    metric = sum(w for t, w in zip(spec.terms, weights, strict=True) if t & spec.triggers)
+    if not metric or not rest:
+        return 1.0
+    return (metric + sum(w * share for w, share in rest)) / (metric + sum(w for w, _ in rest))
 
 
 def cover_of(

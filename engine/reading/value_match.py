@@ -184,6 +184,10 @@ STATED_DIFFERENCE = 0.4
 gains ("outran the Heron 2 by 14.5 km") over a level the sentence also states ("a range of 310.5 km")."""
 
 
+FULL_COVER = 0.99
+"""A label that names the whole metric asked (a rounding margin under 1)."""
+
+
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
@@ -195,6 +199,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     latest = max((p.year for c in cells for p in c.periods), default=None)
     page_rank = {key: n for n, key in enumerate(dict.fromkeys((c.doc_id, c.page) for c in cells))}
     exact = set(spec.terms) | set(spec.alternatives)
+    phrases = set(spec.alternatives) - set(spec.terms)  # a document phrase names the metric, not what narrows it
     entities = Focus(entities=focus_of(spec.question).entities)
     statements = spec.statements_named
     question_stems = stems(spec.question)
@@ -252,7 +257,11 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             score += NAMED_FIT if named else -NAMED_FIT
         if bracketed:  # "of those earning $50,000-$74,999": that bracket's row, not the other brackets'
             score += NAMED_FIT if cell.is_row and names_bracket(cell.label, spec.question) else -NAMED_FIT
-        score += 0.3 if cell.is_row and frozenset(label) in exact else 0.0  # the label is the metric's very name
+        # the label is the metric's very name, and names what the question narrows it to
+        label_set = frozenset(label)
+        score += (
+            0.3 if cell.is_row and label_set in exact and (cover >= FULL_COVER or label_set not in phrases) else 0.0
+        )
         if cell.is_row and TOTAL_ROW.match(cell.label):  # the table's total, not one segment's, unless one is asked
             score += -PART_TOTAL if cell.chunk_id in part_rows else 0.25
         # "Net income attributable to <the company>" over the consolidated "Net income" above it: the owners' share
