@@ -5,7 +5,9 @@ metric by still to be named. Helpers of ``value_match``; pure."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from typing import Protocol
 
 from engine.documents.text import stems
@@ -30,6 +32,9 @@ class MetricTerms(Protocol):
 
     @property
     def named(self) -> tuple[str, ...]: ...
+
+    @property
+    def question(self) -> str: ...
 
 
 def term_weights(terms: Sequence[frozenset[str]], labels: Sequence[set[str]]) -> list[float]:
@@ -86,12 +91,19 @@ def _modifiers_named(
     rest = [
         (w, term_share(named_part(t), label, rarity))
         for t, w, q in zip(spec.terms, weights, qualifiers or [False] * len(spec.terms), strict=True)
-        if not q and not t & spec.triggers and not t & names
+        if not q and not t & spec.triggers and not t & names and _narrows_metric(spec, t)
     ]
     metric = sum(w for t, w in zip(spec.terms, weights, strict=True) if t & spec.triggers)
     if not metric or not rest:
         return 1.0
     return (metric + sum(w * share for w, share in rest)) / (metric + sum(w for w, _ in rest))
+
+
+def _narrows_metric(spec: MetricTerms, term: frozenset[str]) -> bool:
+    """Whether the question writes ``term`` right before the metric's translated words, as a word narrowing it
+    ("storm-related capital expenditures"), not elsewhere (a company's former name, where to read)."""
+    words = [stems(w) for w in re.findall(r"[\w'’-]+", spec.question)]
+    return any(a and a <= term and b & spec.triggers for a, b in pairwise(words))
 
 
 def cover_of(
