@@ -32,3 +32,9 @@ def test_the_narrowed_item_is_read_from_the_sentence_that_names_it() -> None:
 def test_the_item_itself_is_still_read_from_the_statement_row() -> None:
     value = _read("How much did Gull spend on capital expenditures in 2041?")
     assert value is not None and value.cells[0].raw == "(2,711)", value
+
+
+def test_words_elsewhere_in_the_question_narrow_nothing() -> None:
+    value = _read("Per its cash flows, how much did Gull (formerly known as Tern Line) spend on capital "
+                  "expenditures in 2041?")  # fmt: skip
+    assert value is not None and value.cells[0].raw == "(2,711)", value
