@@ -120,11 +120,16 @@ class ChangeAsk:
     """For a yes/no question, the way it asks the item moved (None: the question asks how much)."""
 
 
+_ASIDE = re.compile(r"\s*\((?![^()]*\b(?:from|to|vs\.?|versus)\b)[^()]*\)")
+"""A parenthesis after the item ("gross margin (in dollars)", "Block (formerly Square)"): it says how the item is
+meant or named, never the periods compared; the subject is read without it."""
+
+
 def asked_change(question: str, asked: str) -> ChangeAsk | None:
     """The change ``question`` asks for between the first and the last period it names, else None; ``asked`` is
     the question's ask ("the change in dock fees from 2030 to 2031"), the subject is read from it."""
     periods = sorted(periods_in(question), key=lambda p: (p.year, p.quarter or 0))
-    plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", asked, flags=re.I).split())
+    plain = " ".join(re.sub(rf"\b{PERIOD}\b", " ", _ASIDE.sub(" ", asked), flags=re.I).split())
     if len({(p.year, p.quarter) for p in periods}) == 1:  # whether it moved in one year: over the year before
         moved = _whether_in_period(" ".join(question.split()), periods[-1])
         if moved is not None or expected_type(question) == "yes_no":

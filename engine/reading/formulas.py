@@ -117,7 +117,8 @@ def _drop_asides(text: str) -> str:
 
 def _clean(phrase: str) -> str:
     phrase = _NOISE.sub(" ", _drop_asides(phrase))
-    phrase = re.sub(r"^(?:[A-Z][\w&.-]*\s+)*[A-Z][\w&.-]*['’]s\s+", "", phrase.strip())  # "Costco's total assets"
+    # the owner's name ("Costco's total assets", "Analog Devices' gross margin")
+    phrase = re.sub(r"^(?:[A-Z][\w&.-]*\s+)*(?:[A-Z][\w&.-]*['’]s|[A-Z][\w&.-]*s['’])\s+", "", phrase.strip())
     return " ".join(phrase.split()).strip(" ,:-")
 
 
@@ -357,7 +358,10 @@ def _growth(text: str, asked: str, standard: Callable[[str], str | None] | None 
     subject = _clean(change.subject) if change else ""
     if change is None or not subject:
         return None
-    tree = _subject_tree(subject, standard)
+    in_currency = re.search(rf"{re.escape(change.subject)}\s*\(\s*in\s+(?:us\s+)?(?:dollars|\$|usd)\b", text, re.I)
+    if in_currency:  # "gross margin (in dollars)": the amount as printed, not the margin's textbook percentage
+        subject = f"{subject} in dollars"
+    tree = None if in_currency else _subject_tree(subject, standard)
     if tree is not None:
         later, earlier = (
             Node(op="at", left=tree, periods=(change.last,)),

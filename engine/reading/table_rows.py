@@ -11,13 +11,14 @@ from engine.documents.layout import FOOTNOTE_MARK, ROW_SEPARATOR, is_figure
 from engine.documents.text import STOPWORDS, split_sentences
 from engine.reading.periods import YEAR, Period, periods_in
 
-_AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
+AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
 _UNSPLIT = re.compile(
-    rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])(?:\s?[.·…_]{{3,}})?\s+(?P<amounts>{_AMOUNT}(?:\s+{_AMOUNT})+)\s*$"
+    rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])(?:\s?[.·…_]{{3,}})?\s+(?P<amounts>{AMOUNT}(?:\s+{AMOUNT})+)\s*$"
 )
 """A label (words, ending in a letter, a parenthesis or a colon; dot leaders may follow it) then two or more
 amounts, nothing else."""
-_ONE = re.compile(_AMOUNT)
+"""A printed amount: a sign, a currency, parentheses and a percent sign may stand around its digits."""
+_ONE = re.compile(AMOUNT)
 _DIGIT = re.compile(r"\d")
 
 

@@ -20,6 +20,7 @@ from engine.documents.text import normalize_space, stems
 from engine.reading.below_captions import BelowCaption
 from engine.reading.brackets import GROUP_LINE, in_group, is_bracket
 from engine.reading.header_rows import BOUND, is_header
+from engine.reading.leader_rows import leader_figure
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
@@ -305,6 +306,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
     columns_known = value_columns(state)  # the header's columns, else the years the lines above name
     row = peeled(row, columns_known) if state.names or columns_known else row
     row, row_period = spanned_row(row, state)  # "2040 | 398,000" under "Dana Okafor | 2041 | 412,000"
+    row = leader_figure(row)  # "Gross margin. . . . 1,118 | 1,577": the first figure glued to its label's leaders
     values = row[1:]
     amounts = sum(1 for v in values if is_amount(v))
     if state.pending and (not row[0] or row[0][0].islower()):
