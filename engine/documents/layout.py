@@ -255,13 +255,19 @@ def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
 
 
 def _continues(prev: Unit, unit: Unit) -> bool:
-    """A wrapped line the PDF put in a block of its own: lower-case start after an unfinished sentence."""
+    """A wrapped line the PDF put in a block of its own: lower-case start after an unfinished sentence, or a number
+    and a lower-case word ("30 minutes before ...") after a block cut right after a word ("... wait")."""
+    unfinished = not prev.text.rstrip().endswith((".", ":", ";", "!", "?"))
+    cut_after_word = prev.text.rstrip()[-1:].islower() and bool(_NUMBER_THEN_WORD.match(unit.text))
     return (
         unit.kind == "text"
         and prev.kind in ("text", "list_item")
-        and unit.text[:1].islower()
-        and not prev.text.rstrip().endswith((".", ":", ";", "!", "?"))
+        and unfinished
+        and (unit.text[:1].islower() or cut_after_word)
     )
+
+
+_NUMBER_THEN_WORD = re.compile(r"\d[\d,.]*\s+[a-z]")
 
 
 def _starts_run_in(unit: Unit) -> bool:

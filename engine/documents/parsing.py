@@ -46,7 +46,7 @@ from engine.errors import DocumentTooLargeError, EncryptedPdfError, NotAPdfError
 logger = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)
 
-PARSER_VERSION = 17
+PARSER_VERSION = 18
 """Bump when chunking or headings change: library entries parsed by an older version are re-parsed."""
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP

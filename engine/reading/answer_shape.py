@@ -39,6 +39,8 @@ handled by the checks below."""
 _NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when|if)\b|\d", re.I)
 """A "term" with a preposition or a number is an attribute of something ("the wingspan of the Heron 2",
 "the margin in 2021"): a value or a fact, not a definition."""
+_PER_UNIT = re.compile(r"\bper\b", re.I)
+"""A ratio's name ("net loss per share", "revenue per seat mile"): a term that the verb "define" asks about."""
 _WHERE_DEFINED = re.compile(
     rf"\s+(?:in|within|throughout)\s+(?:its|their|the|this|that)\b.*\b(?:{DOCUMENT_KIND})\s*$",
     re.I,
@@ -213,7 +215,9 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return None, ""
     term = next(g for g in match.group("term", "meant", "defined", "by_whom") if g is not None).strip()
     term = _WHERE_DEFINED.sub("", term) if match.group("by_whom") else term
-    if _NOT_A_TERM.search(term) or len(term.split()) > MAX_TERM_WORDS or not stems(term):
+    explicit = match.group("defined") is not None or match.group("by_whom") is not None
+    named = _PER_UNIT.sub(" ", term) if explicit else term  # "define net loss per share": "per" names a measure
+    if _NOT_A_TERM.search(named) or len(term.split()) > MAX_TERM_WORDS or not stems(term):
         return None, ""
     return "definition", term
 

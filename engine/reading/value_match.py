@@ -20,7 +20,7 @@ from engine.reading.counts import counted_things, people_counted
 from engine.reading.entities import Focus, focus_of, focus_score, named_words, names_all, owners, with_models
 from engine.reading.item_labels import item_label, owners_share
 from engine.reading.located_rows import booked_in_row
-from engine.reading.measures import dimensions_asked, measure_fit
+from engine.reading.measures import dimension_of, dimensions_asked, measure_fit
 from engine.reading.part_sentences import unasked_part_sentence
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
@@ -230,10 +230,13 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
             label = label | counted  # "employed 8,300 people" counts the employees asked
         # a segment's table sits under the segment's heading: its rows name the metric only, the heading the part
         heading_names = stems(cell.context) & named_stems if cell.is_row and named else set()
+        # a sentence giving a measure of the kind asked ("wait 30 minutes" for "how long") under a section heading
+        # that names what is measured ("Skin temperature"): the heading says what the sentence is about
+        topic = stems(cell.context) & term_words if dimensions and dimension_of(cell.measure) in dimensions else set()
         cover = covers(
             label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | heading_names
             if cell.is_row
-            else label
+            else label | topic
         )
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue

@@ -28,6 +28,8 @@ from engine.reading.question import parse_question
         ("What are sparse adapters?", "sparse adapters"),
         ("What does RTO stand for?", "RTO"),
         ("Define churn.", "churn"),
+        ("Define revenue per available seat mile.", "revenue per available seat mile"),  # "define": any term
+        ("How does Gull Line define adjusted loss per share in its 2041 annual report?", "adjusted loss per share"),
     ],
 )
 def test_a_question_asking_what_a_thing_is_asks_for_a_definition(question: str, term: str) -> None:
