@@ -9,10 +9,11 @@ from engine.documents.text import ABBREVIATED_CELL
 from engine.reading.periods import YEAR
 
 PERIODS_COMPARED = re.compile(
-    r"^(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?'?\d{2,4}$",
+    r"^(?:FY\s?|Q[1-4]\s?)?['’]?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?['’]?\d{2,4}$",
     re.I,
 )
-"""A change column's header naming the two periods it compares ("2022 vs. 2021", "22 vs. 21", "FY23 vs FY22")."""
+"""A change column's header naming the two periods it compares ("2022 vs. 2021", "22 vs. 21", "’22 vs. ’21", "FY23 vs
+FY22")."""
 _HEADER_CELL = re.compile(
     rf"^\(?(?:[%$€£¥]\s?)?[A-Za-z]|^\d{{1,3}}-[A-Za-z]|.*\b{YEAR}\b|{PERIODS_COMPARED.pattern}", re.I
 )

@@ -24,6 +24,7 @@ TABLE = (
         ["", "2041", "2040", "2041 vs. 2040"],
         ["", "FY41 vs FY40", "% change"],
         ["", "2041", "2040", "$ change", "% change"],
+        ["", "2041", "2040", "’41 vs. ’40", "’40 vs. ’39"],
     ],
 )
 def test_change_columns_headed_by_compared_periods_or_a_currency_are_header_cells(row: list[str]) -> None:
