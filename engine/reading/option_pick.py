@@ -13,9 +13,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.documents.text import stem
+from engine.documents.text import stem, stems
 from engine.reading.document_units import in_table_currency
 from engine.reading.extremes import ExtremeAsk, named_count, question_terms
+from engine.reading.lexicon import GENERIC
+from engine.reading.metric_words import ASKING_STEMS
 from engine.reading.periods import periods_in
 from engine.reading.table_values import Cell
 
@@ -68,11 +70,14 @@ def pick_option(ask: ExtremeAsk, question: str, tables: Sequence[Sequence[Cell]]
         return None
     terms = question_terms(question)
     asked = {p.year for p in periods_in(question)}
+    measure = measure_words(question, options, terms)
     for table in tables:
         read = [_option_cell(words, table, terms, asked) for words in _option_words(options)]
         cells = [c for c in read if c is not None]
         if len(cells) != len(options) or len({(c.label, c.column) for c in cells}) != len(cells):
             continue
+        if measure and not any(named_count(f"{c.label} {c.column} {c.caption} {c.context}", measure) for c in cells):
+            continue  # the options' rows in a table of another measure ("net sales" for "more concentrated")
         pick_max = ask.direction in ("max", "best")
         option, cell = (max if pick_max else min)(zip(options, cells, strict=True), key=lambda oc: oc[1].value)
         return OptionPick(option, cell, tuple(zip(options, cells, strict=True)))
@@ -91,7 +96,21 @@ def _option_cell(words: tuple[str, ...], table: Sequence[Cell], terms: Sequence[
     row = rows[label]
     if not asked:  # the column the question's words name most ("Rivers Dev"), else the first printed
         return max(row, key=lambda c: (named_count(c.column, terms), -row.index(c)))
-    return next((c for c in row if any(p.year in asked for p in c.periods)), None)
+    dated = [c for c in row if any(p.year in asked for p in c.periods)]  # of the asked year's, the one named most
+    return max(dated, key=lambda c: (named_count(c.column, terms), -dated.index(c))) if dated else None
+
+
+_KIND = re.compile(r"\b(?i:which|what)\s+(?:(?:[A-Z][\w&.'-]*|the)\s+)*(?P<kind>[a-z][\w-]*)")
+"""The kind of thing the options are ("Which Kestrel route ...": route): their common noun, no measure."""
+
+
+def measure_words(question: str, options: Sequence[str], terms: Sequence[str]) -> list[str]:
+    """The question's lower-case content words outside its options and the options' kind ("concentrated", "customers"
+    of "Which segment is more concentrated in a few customers: A or B?"): what the options are compared by."""
+    kind = _KIND.search(question)
+    skip = {w.lower() for o in options for w in o.split()} | ({kind.group("kind").lower()} if kind else set())
+    skip |= GENERIC  # comparatives and superlatives say how to compare, not by what
+    return [t for t in terms if t[:1].islower() and t.lower() not in skip and not stems(t) <= ASKING_STEMS]
 
 
 _SHARED_STEM = 5

@@ -160,12 +160,17 @@ def segment_head(m: re.Match[str]) -> str:
     return m.group(1).split()[-1]
 
 
+_ASKS_WHICH = re.compile(r"(?:which|what)\b", re.I)
+
+
 def outside_asked_segment(cell: Cell, question: str) -> str:
     """The segment a question names ("the Business segment's revenues") when the cell is read outside it (its
     label, column and section never name it), else "": the company's total, or another segment's figure, is not
     the segment's."""
     for m in SEGMENT.finditer(question):
         name = stems(m.group(1))
+        if _ASKS_WHICH.match(m.group(1)):
+            continue  # "Which Acme segment ...?" names no segment: it asks which one
         if name and not name <= stems(f"{cell.label} {cell.column} {cell.context}"):
             return m.group(1)
     return ""

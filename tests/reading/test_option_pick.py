@@ -7,6 +7,7 @@ import pytest
 from engine.contracts import EvidenceItem
 from engine.reading.extremes import extreme_ask
 from engine.reading.option_pick import listed_options, option_statement, pick_option
+from engine.reading.periods import Period
 from engine.reading.table_values import Cell, table_cells
 
 
@@ -79,3 +80,32 @@ def test_two_listed_options_are_each_read_from_their_own_row_in_the_column_asked
     pick = pick_option(ask, question, [table])
     assert pick is not None and pick.option == "Osprey" and pick.cell.value == 68.8, pick
     assert {c.label for _, c in pick.among} == {"Kestrel (N=5)", "Osprey (Lin et al., 2031)"}
+
+
+DIVISIONS = [
+    item("(in millions) | 2041 | 2040\nDredging Works | 2,002 | 1,900\nPilotage Works | 1,584 | 1,500", 3),
+    item("Customers | Dredging Works | Pilotage Works\nMain customers | 2 | 3\nShare of division sales | 49% | 74%", 4),
+]
+
+
+def test_options_are_compared_in_a_table_of_the_measure_asked_not_any_table_naming_them() -> None:
+    question = "Which division relies more on a few main customers: Dredging Works or Pilotage Works?"
+    ask = extreme_ask(question)
+    assert ask is not None
+    pick = pick_option(ask, question, [table_cells([DIVISIONS[0]]), table_cells([DIVISIONS[1]])])
+    assert pick is None or "customers" in f"{pick.cell.label} {pick.cell.column}".lower(), pick
+
+
+def test_of_the_asked_year_s_columns_the_one_the_question_names_is_read() -> None:
+    def cell(label: str, column: str, value: float) -> Cell:
+        return Cell(chunk_id="d:p7:b1", doc_id="d", page=7, label=label, column=column, raw=str(value), value=value,
+                    scale="million", unit="$", periods=(Period(2041),), quote=label, is_row=True,
+                    caption="Revenues by ferry")  # fmt: skip
+
+    table = [cell("Kestrel", "2041 Worldwide", 5970.0), cell("Kestrel", "2041 Inland", 3160.0),
+             cell("Osprey", "2041 Worldwide", 5437.0), cell("Osprey", "2041 Inland", 3418.0)]  # fmt: skip
+    question = "In 2041, which ferry brought more Inland revenue: Kestrel or Osprey?"
+    ask = extreme_ask(question)
+    assert ask is not None
+    pick = pick_option(ask, question, [table])
+    assert pick is not None and pick.option == "Osprey" and pick.cell.value == 3418.0, pick

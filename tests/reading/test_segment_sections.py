@@ -32,3 +32,13 @@ def test_without_the_business_named_the_consolidated_row_is_read() -> None:
     value = answer_value(question, extract_keywords(question), line_item_names, [[CONSOLIDATED], [SEGMENT_PAGE]],
                          ["Gull", "Line"])  # fmt: skip
     assert value is not None and value.cells[0].raw == "1,200", value
+
+
+def test_which_segment_asked_names_no_segment() -> None:
+    from engine.reading.statement_sense import outside_asked_segment
+    from engine.reading.table_values import Cell
+
+    row = Cell(chunk_id="d:p28:b1", doc_id="d", page=28, label="Harbour Ferries", column="2041", raw="661", value=661.0,
+               scale="million", unit="$", periods=(), quote="Harbour Ferries | 661", is_row=True)  # fmt: skip
+    assert outside_asked_segment(row, "Which Gull segment earned more: Harbour Ferries or Island Freight?") == ""
+    assert outside_asked_segment(row, "What did the Island Freight segment earn in 2041?") == "Island Freight"
