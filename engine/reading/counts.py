@@ -37,8 +37,8 @@ _COUNT_NAMED = re.compile(
     r"|\b(?P<heads>headcounts?)\b",
     re.I,
 )
-"""A count asked without "how many": "the number of branches", "the branch count", the "headcount" (the count of
-people employed). A count as a verb ("does it count toward") or a count of another thing ("a count of") is not."""
+"""A count asked without "how many": "the number of branches", "the count of branches", "the branch count", the
+"headcount" (the count of people employed). A count as a verb ("does it count toward") is not."""
 HEADCOUNT_THINGS = frozenset(stems("headcount employees people persons staff"))
 """What a headcount counts: the people employed, whatever the document calls them."""
 

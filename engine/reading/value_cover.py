@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
@@ -65,7 +66,8 @@ def label_cover(
         )
     # a document phrase counts whole; half of one is weak evidence ("total" of "total revenues")
     alternative = max(((len(a & label) / len(a)) ** 2 for a in spec.alternatives), default=0.0)
-    alternative *= _modifiers_named(spec, label, weights, rarity, qualifiers)
+    if alternative:
+        alternative *= _modifiers_named(spec, label, weights, rarity, qualifiers)
     if alternative and any(qualifiers):
         named = [
             (w, term_share(named_part(t), label, rarity))
@@ -102,8 +104,13 @@ def _modifiers_named(
 def _narrows_metric(spec: MetricTerms, term: frozenset[str]) -> bool:
     """Whether the question writes ``term`` right before the metric's translated words, as a word narrowing it
     ("storm-related capital expenditures"), not elsewhere (a company's former name, where to read)."""
-    words = [stems(w) for w in re.findall(r"[\w'’-]+", spec.question)]
-    return any(a and a <= term and b & spec.triggers for a, b in pairwise(words))
+    return any(a and a <= term and b & spec.triggers for a, b in pairwise(_word_stems(spec.question)))
+
+
+@lru_cache(maxsize=256)
+def _word_stems(question: str) -> tuple[frozenset[str], ...]:
+    """Each word's stems, in order: read once per question, though every label of the evidence asks."""
+    return tuple(frozenset(stems(w)) for w in re.findall(r"[\w'’-]+", question))
 
 
 def cover_of(
