@@ -46,6 +46,13 @@ def _line_item(cell: Cell, side: ComparisonSide | None = None) -> frozenset[str]
     return frozenset(stems(cell.column if label_year(cell.label) or own_name else cell.label))
 
 
+def _alike_items(values: list[tuple[Pair, ValueAnswer]]) -> bool:
+    """Whether rows read for the sides name one item in words they share ("Revenues" and "Total revenue"): a
+    company's "Revenue" and a region's "APAC" row are two items, whatever each was read for."""
+    items = [_line_item(v.cells[0], p[0]) for p, v in values if v.cells]
+    return len(items) < 2 or bool(frozenset.intersection(*items))
+
+
 MIXED_SCALE_DECIMALS = 3
 """Decimals of a gap between figures printed in two scales, stated in the larger: "116.174 million" keeps the
 thousands the smaller one printed."""
@@ -90,7 +97,7 @@ def difference(found: list[tuple[Pair, ValueAnswer]], relative: bool = False) ->
     which is higher, and by how much; when the question asks for a percentage (``relative``), also the first
     side's difference as a share of the second's value ("A is 4.07% above B": the side named last is the base
     it is compared to)."""
-    exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found)
+    exact_rows = all(exact(v) and len(v.cells) == 1 and v.cells[0].is_row for _, v in found) and _alike_items(found)
     if len(found) != 2 or not (same_line_item(found) or exact_rows or parallel_sentences(found) or one_sentence(found)):
         return []  # each side's own row for the item asked ("Revenues", "Total revenue"), read exactly, compares
     (first, a), (second, b) = found

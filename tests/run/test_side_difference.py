@@ -183,3 +183,11 @@ def test_rows_each_labelled_by_their_side_s_name_are_one_line_item_their_column(
 
     found = [own_row("Dana Lund", "$ 231,400", 231_400), own_row("Eli Park", "$ 216,400", 216_400)]
     assert _difference(found) == ["Dana Lund is higher by $15,000 ($231,400 against $216,400)"]
+
+
+def test_rows_of_two_items_sharing_no_word_do_not_compare() -> None:
+    found = [
+        _side("fiscal 2031", "$ 4,795", 4_795, "Revenue"),
+        _side("fiscal 2038", "$ 2,762", 2_762, "Harbour Region"),
+    ]
+    assert _difference(found) == [], "a company's revenue and one region's are two items"
