@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 
 from engine.documents.text import STOPWORDS, stems
+from engine.reading.line_items import line_item_names
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_rows import CURRENCY_SIGN
 from engine.reading.table_values import Cell
@@ -39,8 +40,8 @@ _COUNT_NAMED = re.compile(
 )
 """A count asked without "how many": "the number of branches", "the count of branches", "the branch count", the
 "headcount" (the count of people employed). A count as a verb ("does it count toward") is not."""
-HEADCOUNT_THINGS = frozenset(stems("headcount employees people persons staff"))
-"""What a headcount counts: the people employed, whatever the document calls them."""
+HEADCOUNT_THINGS = frozenset(stems(" ".join(("headcount", *line_item_names("headcount")))))
+"""What a headcount counts: the people employed, by the names filings print for them (``reporting_terms``)."""
 
 
 def counted_things(question: str) -> set[str] | None:

@@ -20,6 +20,7 @@ from engine.reading.answer_type import asks_quotient
 from engine.reading.changes import PERIOD as _PERIOD
 from engine.reading.changes import asked_change
 from engine.reading.periods import Period, periods_in
+from engine.reading.statement_sense import IN_CURRENCY
 
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
@@ -226,9 +227,8 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     ``standard`` gives the textbook definition of a metric the question names without defining it
     ("EBITDA", "free cash flow"); a definition the question states always wins."""
     text = _RANGE.sub(r"\1 to \2", " ".join(question.split()))
-    text = _SPENT_SHARE.sub(r"what is \g<part> as a share of \g<whole>", text, count=1)
-    text = _SOURCE_SHARE.sub(r"what is \g<part> as a share of \g<whole>", text, count=1)
-    text = _PART_SHARE.sub(r"what is \g<part> as a share of \g<whole>", text, count=1)
+    for share in (_SPENT_SHARE, _SOURCE_SHARE, _PART_SHARE):  # a part of a whole, asked the other way round
+        text = share.sub(r"what is \g<part> as a share of \g<whole>", text, count=1)
     definitions = _definitions(text)
     asked = _ASKED.search(text) or _TERSE.match(text)
     quotient = asks_quotient(text)
@@ -358,10 +358,10 @@ def _growth(text: str, asked: str, standard: Callable[[str], str | None] | None 
     subject = _clean(change.subject) if change else ""
     if change is None or not subject:
         return None
-    in_currency = re.search(rf"{re.escape(change.subject)}\s*\(\s*in\s+(?:us\s+)?(?:dollars|\$|usd)\b", text, re.I)
-    if in_currency:  # "gross margin (in dollars)": the amount as printed, not the margin's textbook percentage
-        subject = f"{subject} in dollars"
-    tree = None if in_currency else _subject_tree(subject, standard)
+    aside = re.search(rf"{re.escape(change.subject)}\s*\(([^()]*)\)", text)
+    in_currency = bool(aside and IN_CURRENCY.search(aside.group(1)))  # "gross margin (in dollars)": the amount printed,
+    subject = f"{subject} in dollars" if in_currency else subject
+    tree = None if in_currency else _subject_tree(subject, standard)  # not the margin's textbook percentage
     if tree is not None:
         later, earlier = (
             Node(op="at", left=tree, periods=(change.last,)),

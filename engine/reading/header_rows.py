@@ -54,8 +54,8 @@ _STOPPED = re.compile(r"\w\s+\S*[a-z]\.$")
 word with a stop is an abbreviation ("Prec.")."""
 _PROSE_CELL = re.compile(r"\w\s?,\s+[a-z]+\s+[a-z\-]+\s+[a-z]|(?:\b[a-z][a-z\-]*\b.*){6}")
 """A cell written as prose: a comma before more lower-case words ("Reliable, inexpensive storage with real-time
-access") or six lower-case words. A comparison table's rows of descriptions are data, never the column headers the numbers below are read by ("Standard |
-Archive", "FISCAL 2031 % CHANGE" are)."""
+access") or six lower-case words. A comparison table's rows of descriptions are data, never the column headers the
+numbers below are read by ("Standard | Archive", "FISCAL 2031 % CHANGE" are)."""
 _NUMERIC_START = re.compile(r"^[(\-−–$€£¥]?\s?\d[\d,.]*\s?%?\)?$")
 """A cell that is a number (an amount, not a header): "1,577", "(370)", "$ 5,363", "23.5%"."""
 

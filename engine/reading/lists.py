@@ -98,6 +98,7 @@ def _heads_items(unit: Unit, passages: dict[tuple[str, int, int], EvidenceItem])
 
 
 def _group_asked(unit: Unit, asked: AbstractSet[str]) -> bool:
+    """A heading every word of which the question names (``asked``: its stems)."""
     words = stems(unit.text)
     return unit.item.kind == "heading" and bool(words) and words <= asked
 
@@ -325,10 +326,11 @@ def best_lead(
     question names (``asked``: its stems): a list grouped under headings ("Northern Region" over its depots), and
     the question asks for one group's items."""
     leading = list_leads(units)
-    leads = [u for u in units if (u.coverage > 0 or _group_asked(u, asked)) and id(u) in leading]
+    groups = {id(u) for u in units if id(u) in leading and _group_asked(u, asked)}
+    leads = [u for u in units if (u.coverage > 0 or id(u) in groups) and id(u) in leading]
     names = {id(u) for u in leads if subject & stems(u.text)}
-    leads = sorted((u for u in leads if id(u) in names or u.score >= floor or _group_asked(u, asked)),
-                   key=lambda u: (not _group_asked(u, asked), id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
+    leads = sorted((u for u in leads if id(u) in names or u.score >= floor or id(u) in groups),
+                   key=lambda u: (id(u) not in groups, id(u) not in names, not announces(u.text), -u.score))  # fmt: skip
     for lead in leads:
         items = items_after(lead, units)
         if items:

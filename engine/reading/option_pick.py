@@ -70,7 +70,7 @@ def pick_option(ask: ExtremeAsk, question: str, tables: Sequence[Sequence[Cell]]
         return None
     terms = question_terms(question)
     asked = {p.year for p in periods_in(question)}
-    measure = measure_words(question, options, terms)
+    measure = compared_by(question, options, terms)
     for table in tables:
         read = [_option_cell(words, table, terms, asked) for words in _option_words(options)]
         cells = [c for c in read if c is not None]
@@ -104,7 +104,7 @@ _KIND = re.compile(r"\b(?i:which|what)\s+(?:(?:[A-Z][\w&.'-]*|the)\s+)*(?P<kind>
 """The kind of thing the options are ("Which Kestrel route ...": route): their common noun, no measure."""
 
 
-def measure_words(question: str, options: Sequence[str], terms: Sequence[str]) -> list[str]:
+def compared_by(question: str, options: Sequence[str], terms: Sequence[str]) -> list[str]:
     """The question's lower-case content words outside its options and the options' kind ("concentrated", "customers"
     of "Which segment is more concentrated in a few customers: A or B?"): what the options are compared by."""
     kind = _KIND.search(question)

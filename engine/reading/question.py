@@ -16,7 +16,7 @@ from engine.documents.text import (
     normalize_space,
     split_reference,
 )
-from engine.reading.answer_shape import searched_topic, where_topic
+from engine.reading.answer_shape import WHERE_QUESTION, searched_topic, where_topic
 from engine.reading.changes import asks_difference, without_difference_ask
 from engine.reading.focus import enrich, focus
 from engine.reading.lexicon import (
@@ -193,12 +193,10 @@ _PLURAL_USE = re.compile(  # a preposition may open it: "Into which classes were
     re.I,
 )
 _WHERE_PLURAL = re.compile(
-    r"^where\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-'’]+\s+){0,3}?[a-z\-]*[^s\W]s\b(?!')"
-    r"(?!.*\b(?:shown|reported|discussed|described|presented|given|listed|defined|explained|found|mentioned)\b)",
-    re.I,
+    r"^where\s+(?:are|were)\s+(?:the\s+|all\s+)?(?:[\w\-'’]+\s+){0,3}?[a-z\-]*[^s\W]s\b(?!')", re.I
 )
 """Where some things are ("Where are the company's distribution centers?"): the places, one per thing, a list; not
-where a document shows something ("Where are the results reported?")."""
+where a document shows something ("Where are the results reported?", ``WHERE_QUESTION``)."""
 _MULTI_HOP = re.compile(
     r"\bthe\s+[\w\-]+\s+(?:of|for|in|by)\s+the\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose)\b|"
     r"^(?:who|what|which|where|when)\b.*\b(?:the|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:that|which|who|whose|where)\s+\w+|"
@@ -240,7 +238,8 @@ def detect_intent(question: str, keywords: list[str], references: tuple[str, ...
     # plural names an amount); "What were the parts of the fleet's running costs in 2031?" asks for a list
     plural = _WHAT_PLURAL.search(q)
     what_plural = plural and not (asks_for_value(plural.group("things")) and YEARISH.search(q))
-    if what_plural or _LISTING.search(q) or plural_use or expected_count(q) or _WHERE_PLURAL.search(q):
+    places = _WHERE_PLURAL.search(q) and not WHERE_QUESTION.match(q)
+    if what_plural or _LISTING.search(q) or plural_use or expected_count(q) or places:
         return "listing"
     if _MULTI_HOP.search(q):
         return "multi_hop"

@@ -242,10 +242,10 @@ def percent_unasked(cell: Cell, question: str) -> bool:
     """A percentage read for a question that asks for no share, rate or change, or for an amount in a currency
     ("the gross margin in dollars")."""
     unasked = not _SHARE_ASKED.search(question) and not _RATIO_MEASURE.search(question)
-    return cell.unit == "%" and (unasked or bool(_IN_CURRENCY.search(question)))
+    return cell.unit == "%" and (unasked or bool(IN_CURRENCY.search(question)))
 
 
-_IN_CURRENCY = re.compile(r"\bin (?:us )?(?:dollars|usd)\b|\bdollar (?:amount|terms)\b", re.I)
+IN_CURRENCY = re.compile(r"\bin (?:us )?(?:dollars|usd|\$)(?!\w)|\bdollar (?:amount|terms)\b", re.I)
 """An amount asked in a currency ("the gross margin in dollars"): a percentage is not it, whatever the item's name."""
 
 

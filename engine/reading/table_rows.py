@@ -12,12 +12,12 @@ from engine.documents.text import STOPWORDS, split_sentences
 from engine.reading.periods import YEAR, Period, periods_in
 
 AMOUNT = r"\$?\s?\(?\s?[-−–]?\d[\d,]*(?:\.\d+)?\s?\)?\s?%?"
+"""A printed amount: a sign, a currency, parentheses and a percent sign may stand around its digits."""
 _UNSPLIT = re.compile(
     rf"^(?P<label>[A-Za-z][^|]{{1,80}}?[A-Za-z)\]:,])(?:\s?[.·…_]{{3,}})?\s+(?P<amounts>{AMOUNT}(?:\s+{AMOUNT})+)\s*$"
 )
 """A label (words, ending in a letter, a parenthesis or a colon; dot leaders may follow it) then two or more
 amounts, nothing else."""
-"""A printed amount: a sign, a currency, parentheses and a percent sign may stand around its digits."""
 _ONE = re.compile(AMOUNT)
 _DIGIT = re.compile(r"\d")
 
