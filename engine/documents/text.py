@@ -300,6 +300,8 @@ def stem(word: str) -> str:
                 if suffix in ("ing", "ed") and DOUBLED_CONSONANT.search(w) and len(w) >= 4:
                     w = w[:-1]  # "tripping", "planned": the consonant doubled before the ending ("trip", "plan")
                 break
+    if len(w) == 4 and w.endswith("ed") and w[0] in "aeiou":
+        w = w[:-1]  # a short verb whose -ed follows its own e ("aged", "used", "owed"): one stem with "age", "use"
     # a verb's silent e goes with -ing and -ed ("descaling", "descaled"): without it on the base form too
     # ("descale"), all three are one stem
     return w[:-1] if len(w) >= 4 and w.endswith("e") and not w.endswith(("ee", "ie", "ye")) else w

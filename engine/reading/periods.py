@@ -122,6 +122,7 @@ def periods_in(text: str) -> tuple[Period, ...]:
     a year after "three (six, nine) months ended" is that part of the year. Kept per text (the result is
     immutable): a table's column headers are read again for every row, and its rows for every question."""
     found: dict[Period, None] = {}
+    orphans: list[int] = []
     for m in _PERIODS.finditer(text):
         if m.group("fy"):
             period = Period(_year(m.group("fy")) or 0, int(m.group("fyq")) if m.group("fyq") else None)
@@ -130,6 +131,7 @@ def periods_in(text: str) -> tuple[Period, ...]:
         elif m.group("qword"):
             year = _year(m.group("qwy"))
             if year is None:
+                orphans.append(_QUARTER_WORD[m.group("qword").lower()])
                 continue  # "the second quarter" with no year names no period of its own
             period = Period(year, _QUARTER_WORD[m.group("qword").lower()])
         else:
@@ -137,7 +139,22 @@ def periods_in(text: str) -> tuple[Period, ...]:
             months = None if quarter else _months_before(text, m.start())
             period = Period(_year(m.group("y")) or 0, quarter, months)
         found.setdefault(period, None)
-    return tuple(found)
+    return _quarter_of_the_year(tuple(found), orphans, text)
+
+
+HEADER_WORDS = 12
+"""A column header is a short phrase; a longer text is a sentence whose quarter and year may be two periods."""
+
+
+def _quarter_of_the_year(found: tuple[Period, ...], orphans: list[int], text: str) -> tuple[Period, ...]:
+    """A header that names one fiscal year and, apart from it, one quarter ("Fiscal 2031 Stores at End of Second
+    Quarter") names that quarter of that year: its figures are the quarter's, not the year's."""
+    if len(orphans) != 1 or len(found) != 1 or len(text.split()) > HEADER_WORDS:
+        return found
+    (year,) = found
+    if year.quarter or year.months:
+        return found
+    return (Period(year.year, orphans[0]),)
 
 
 def with_spans(columns: list[str], spans: list[str] | None) -> list[str]:

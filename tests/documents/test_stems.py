@@ -21,6 +21,8 @@ from engine.documents.text import stem, stems
         ("trip", "tripping", "tripped"),  # a consonant doubled before the ending
         ("staff", "staffed"),  # a base that ends in a double consonant keeps it
         ("fall", "falling"),
+        ("age", "ages", "aged"),  # a short verb whose -ed follows its own e
+        ("owe", "owes", "owed"),
     ],
 )
 def test_a_words_inflections_share_one_stem(forms: tuple[str, ...]) -> None:

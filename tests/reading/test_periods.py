@@ -132,3 +132,13 @@ def test_periods_are_kept_per_text_and_stay_the_same():
     first = periods_in(header)
     assert first == (Period(2024, None, 3), Period(2023)) and periods_in(header) is first
     assert periods_in.cache_info().maxsize, "the kept texts are bounded"
+
+
+def test_a_short_header_naming_a_year_and_apart_from_it_a_quarter_names_that_quarter() -> None:
+    assert periods_in("Fiscal 2031 Kiosks at End of Third Quarter") == (Period(2031, 3),)
+    assert periods_in("Fiscal 2031 Kiosks Opened") == (Period(2031),)
+
+
+def test_a_sentence_naming_a_year_and_a_quarter_apart_keeps_the_year() -> None:
+    text = "During fiscal 2031 the company opened kiosks in the first quarter and closed several others later on"
+    assert periods_in(text) == (Period(2031),)
