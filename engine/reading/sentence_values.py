@@ -14,6 +14,7 @@ from itertools import pairwise
 from engine.contracts import EvidenceItem
 from engine.documents.layout import ROW_SEPARATOR
 from engine.documents.text import SPELLED_NUMBER, SPELLED_NUMBERS, reference_spans, split_sentences, stems
+from engine.reading.list_counts import item_counts
 from engine.reading.measures import UNITS_AFTER_NUMBER
 from engine.reading.number_lists import listed_measure, respectively
 from engine.reading.periods import Period, periods_in
@@ -250,21 +251,31 @@ def cells_in(pages: Sequence[Sequence[EvidenceItem]]) -> list[Cell]:
     for items in pages:
         cells += table_cells(items)
         lead: tuple[Period, ...] = ()
+        lead_text = ""
         for item in items:
             found = sentence_cells(item)
+            if item.kind == "list_item" and not found:
+                found = item_counts(item, lead_text)
             if item.kind == "list_item":
                 found = [c if c.periods or not lead else replace(c, periods=lead) for c in found]
+                found = [replace(c, lead=lead_text) for c in found]
             else:
-                lead = _lead_period(item.text)
+                lead_text = _lead_sentence(item.text)
+                lead = _lead_period(lead_text)
             cells += found
     return cells
 
 
-def _lead_period(text: str) -> tuple[Period, ...]:
-    """The one period a passage ending in a list's lead names, else ()."""
+def _lead_sentence(text: str) -> str:
+    """The last sentence of a passage when it leads a list (it ends in a colon), else ""."""
     sentences = split_sentences(text)
     last = sentences[-1].rstrip() if sentences else ""
-    periods = periods_in(last) if last.endswith(":") else ()
+    return last if last.endswith(":") else ""
+
+
+def _lead_period(lead: str) -> tuple[Period, ...]:
+    """The one period a list's lead names, else ()."""
+    periods = periods_in(lead) if lead else ()
     return periods if len(periods) == 1 else ()
 
 

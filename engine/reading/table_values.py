@@ -114,6 +114,9 @@ class Cell:
     """The numbered caption of the row's table ("Table 4: Stops per hundred hours"): what its values measure."""
     bare: bool = False
     """A bare number in prose followed by what it counts ("64 survey flights"): only a count question reads it."""
+    lead: str = ""
+    """For a number in a list's item, the sentence that leads the list ("we had 412 staff, including:" over "• 96
+    in the labs"): it names what the item's number counts."""
 
     @property
     def scaled(self) -> float:

@@ -236,7 +236,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         cover = covers(
             label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | heading_names
             if cell.is_row
-            else label | topic
+            else label | topic | stems(cell.lead)
         )
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
