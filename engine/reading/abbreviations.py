@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from engine.documents.text import stem
 from engine.reading.table_values import Cell
 
 _DEFINED = re.compile(
@@ -66,3 +67,23 @@ def with_long_names(cells: list[Cell], abbreviations: dict[str, str]) -> list[Ce
         else cell
         for cell in cells
     ]
+
+
+_CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+\b")
+"""A name written in camel case with two capitals or more ("KestrelQA", "HeronBench")."""
+
+
+def capital_forms(question: str) -> dict[str, str]:
+    """Short form -> stem of the name, for each camel-case name of ``question`` spelled by its capitals: a results
+    table heads a column "KQA Hard" for the "KestrelQA" a question names."""
+    found: dict[str, str] = {}
+    for m in _CAMEL.finditer(question):
+        short = "".join(ch for ch in m.group(0) if ch.isupper())
+        if len(short) >= MIN_CAPITALS + 1:
+            found[short.lower()] = stem(m.group(0))
+    return found
+
+
+def with_capital_forms(header_stems: set[str], forms: dict[str, str]) -> set[str]:
+    """``header_stems`` with each short form among them read as its name (see ``capital_forms``)."""
+    return {forms.get(s, s) for s in header_stems}

@@ -17,6 +17,7 @@ from functools import lru_cache
 from engine.contracts import ComparisonSide, EvidenceItem, ParsedQuestion
 from engine.documents.layout import ROW_SEPARATOR, header_row
 from engine.documents.text import DOT_LEADERS, SPELLED_NUMBERS, frozen_stems, normalize_space, split_sentences, stems
+from engine.reading.abbreviations import capital_forms, with_capital_forms
 from engine.reading.answer_shape import WHERE_TITLE_BONUS, asked_form, shape_bonus
 from engine.reading.entities import Focus, focus_of, focus_score
 from engine.reading.periods import periods_in
@@ -333,9 +334,11 @@ def _named_cell(unit: Unit, question: str) -> str | None:
     row = [c.strip() for c in unit.text.split(" | ")]
     if len(header) != len(row) or len(row) < 3:
         return None
-    low = question.lower()
-    named = [i for i, name in enumerate(header) if i > 0 and len(name) > 1 and re.search(
-        rf"(?<![\w]){re.escape(name.lower())}(?![\w])", low)]  # fmt: skip
-    if len(named) != 1 or not row[named[0]]:
+    asked, forms = stems(question), capital_forms(question)
+    words = {i: with_capital_forms(stems(name), forms) for i, name in enumerate(header) if i > 0 and len(name) > 1}
+    named = {i: len(w) for i, w in words.items() if w and w <= asked}  # every word of the header is asked
+    most = max(named.values(), default=0)
+    best = [i for i, n in named.items() if n == most]  # "TQA Hard" over "TimeQA" for the hard part of TimeQA
+    if len(best) != 1 or not row[best[0]]:
         return None
-    return f"{row[0]}, {header[named[0]]}: {row[named[0]]}"
+    return f"{row[0]}, {header[best[0]]}: {row[best[0]]}"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.documents.text import stems
+from engine.reading.abbreviations import capital_forms, with_capital_forms
 from engine.reading.answer_type import asks_difference
 from engine.reading.brackets import names_bracket
 from engine.reading.changes import states_change
@@ -220,6 +221,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     term_words = set().union(*spec.terms)
     counted = counted_things(spec.question)
     named_stems = stems(" ".join(spec.named))
+    forms = capital_forms(spec.question)  # "TQA" heads the column of the "TimeQA" asked
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
@@ -234,7 +236,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # that names what is measured ("Skin temperature"): the heading says what the sentence is about
         topic = stems(cell.context) & term_words if dimensions and dimension_of(cell.measure) in dimensions else set()
         cover = covers(
-            label | with_models(stems(f"{cell.column} {cell.caption}")) | titled | heading_names
+            label
+            | with_capital_forms(with_models(stems(f"{cell.column} {cell.caption}")), forms)
+            | titled
+            | heading_names
             if cell.is_row
             else label | topic | stems(cell.lead)
         )

@@ -126,3 +126,13 @@ def test_a_cell_s_amount_is_read_alike_when_read_again() -> None:
     cells = ["2041", "(1,577)", "Fiscal 2040", "$ 5,363", "Net sales", "(1,577)"]
     assert [is_amount(c) for c in cells] == [False, True, False, True, False, True]
     assert [is_amount.__wrapped__(c) for c in cells] == [False, True, False, True, False, True]
+
+
+def test_a_row_is_read_in_the_column_whose_every_word_is_asked_a_short_form_read_as_its_camel_case_name() -> None:
+    rows = "Heron-7B + Search | 51.2% | 60.4% | 38.9%\nOwl-3B + Search | 41.2% | 50.4% | 28.9%"
+    table = _item(4, f"Method | KestrelQA | KQA Easy | KQA Hard\n{rows}")
+    row = next(u for u in split_units([table]) if u.text.startswith("Heron"))
+    hard = with_caption(row, "What did Heron-7B with search score on the hard part of KestrelQA?")
+    assert hard.startswith("Heron-7B + Search, KQA Hard: 38.9%")
+    whole = with_caption(row, "What did Heron-7B with search score on KestrelQA?")
+    assert whole.startswith("Heron-7B + Search, KestrelQA: 51.2%")
