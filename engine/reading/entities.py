@@ -111,7 +111,16 @@ def named_words(question: str, ignore: Sequence[str] = ()) -> tuple[str, ...]:
         and not any(m.group(1).lower() in issuer for issuer in issuers)
     ]  # fmt: skip
     found += [m.group(1).lower() for m in _PART_ACRONYM.finditer(text) if not stems(m.group(1)) & skip]
+    found += [  # "AWS's margin" in the issuer's filing: an acronym owner that is not the issuer is one of its parts
+        m.group(1).lower() for m in _OWNER.finditer(question)
+        if _ACRONYM.fullmatch(m.group(1)) and not stems(m.group(1)) & skip
+        and not any(m.group(1).lower() in issuer for issuer in issuers)
+    ]  # fmt: skip
     return tuple(dict.fromkeys(found))
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+"""A name in capitals only ("AWS", "EMEA")."""
 
 
 _PART_ACRONYM = re.compile(r"\b([A-Z][A-Z&]{1,6})\s+(?:segment|division|business|unit|region|brand|group)s?\b")

@@ -1,0 +1,45 @@
+"""A margin asked of one part of a company (a segment, a unit) reads each input from the part's own figures; an input
+only the company's totals give is doubted (made-up filing pages)."""
+
+from __future__ import annotations
+
+from engine.contracts import EvidenceItem
+from engine.reading.entities import named_words
+from engine.reading.line_items import line_item_names
+from engine.reading.question import extract_keywords
+from engine.reading.value_answer import answer_value
+
+CONSOLIDATED = EvidenceItem(
+    chunk_id="d:p40:b0", doc_id="d", file_name="GULL_2041_10K.pdf", page=40,
+    text="(in millions) | 2041 | 2040\nNet sales | 2,000 | 1,860\nOperating income | 300 | 280",
+    section_path=("Consolidated Statements of Income",),
+)  # fmt: skip
+SEGMENT = EvidenceItem(
+    chunk_id="d:p23:b1", doc_id="d", file_name="GULL_2041_10K.pdf", page=23,
+    text="(in millions) | 2041 | 2040\nNet sales | 400 | 370\nOperating income | 100 | 90",
+    section_path=("Business Segment Results", "GCS segment"),
+)  # fmt: skip
+SALES_ONLY = EvidenceItem(
+    chunk_id="d:p24:b1", doc_id="d", file_name="GULL_2041_10K.pdf", page=24,
+    text="(in millions) | 2041 | 2040\nNet sales | 400 | 370",
+    section_path=("Business Segment Results", "GCS segment"),
+)  # fmt: skip
+ISSUER = ["Gull", "GULL"]
+
+
+def test_an_acronym_owner_other_than_the_issuer_is_a_part_named() -> None:
+    assert named_words("What was GCS's operating margin in 2041?", ISSUER) == ("gcs",)
+    assert named_words("What was GULL's operating margin in 2041?", ISSUER) == ()
+
+
+def test_a_part_s_margin_reads_the_part_s_rows() -> None:
+    question = "What was GCS's operating margin in 2041?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [[CONSOLIDATED], [SEGMENT]], ISSUER)
+    assert value is not None and value.statement.startswith("25.0%"), value
+    assert not value.narrower
+
+
+def test_a_part_s_margin_with_only_the_company_s_income_printed_is_doubted() -> None:
+    question = "What was GCS's operating margin in 2041?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [[CONSOLIDATED], [SALES_ONLY]], ISSUER)
+    assert value is not None and value.narrower, value
