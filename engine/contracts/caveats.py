@@ -56,6 +56,8 @@ class CaveatKind(StrEnum):
     """The evidence does not hold the inputs named in ``subject``."""
     PERIOD_NOT_COVERED = "period_not_covered"
     """The question asks a year (``subject``) that no selected document names anywhere."""
+    ANSWER_OTHER_PERIOD = "answer_other_period"
+    """The question asks a year; the passage the answer reads names only other years (``subject``)."""
     NAME_NOT_COVERED = "name_not_covered"
     """The question names something (``subject``: "Model-X7", "mAh") that no selected document prints anywhere."""
     ONE_OF_TWO_VALUES = "one_of_two_values"

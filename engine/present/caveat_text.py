@@ -30,6 +30,7 @@ _WITH_SUBJECT = {
     CaveatKind.VALUE_NARROWER: "the row read ({}) may not name exactly the item asked (narrower or broader)",
     CaveatKind.VALUES_MISSING: "the evidence does not hold: {}",
     CaveatKind.PERIOD_NOT_COVERED: "no selected document mentions {}: they report nothing for that period",
+    CaveatKind.ANSWER_OTHER_PERIOD: "the passage read speaks of {} only, not of the period asked",
     CaveatKind.NAME_NOT_COVERED: "no selected document mentions {}: they say nothing of it",
     CaveatKind.UNSUPPORTED_STATEMENT: "not supported by the passages, left out: {}",
     CaveatKind.NOT_IN_PASSAGES: "not found in the passages: {}",

@@ -18,10 +18,11 @@ from engine.documents.text import stems
 from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
 from engine.reading.counts import asks_mean, counted_row, counted_things, wrong_count
-from engine.reading.entities import identifier_names, named_in_another_clause, named_words, names_all
+from engine.reading.entities import identifier_names, named_in_another_clause
 from engine.reading.formula_values import Working, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition, variant_definitions
+from engine.reading.part_asked import asked_part, names_part
 from engine.reading.periods import Period
 from engine.reading.qualifiers import broader_row, names_qualifier, qualifiers
 from engine.reading.sentence_values import cells_in
@@ -295,8 +296,7 @@ def _computed(
     unsure: list[str] = []
     quotient = asks_quotient(question)
     asked = question_period(question)
-    part = named_words(question, entity_words)  # "the Harbour segment's margin": each input is the segment's
-    part = part if any(_names_part(c, part) for c in cells) else ()  # a name no figure is printed under is no part
+    part = asked_part(question, entity_words, cells)  # "the Harbour segment's margin": each input is the segment's
 
     def lookup(phrase: str, period: Period | None) -> Cell | None:
         spec = value_spec(f"{phrase} {period.label() if period else ''}", [phrase], alternatives(phrase), entity_words)
@@ -323,7 +323,7 @@ def _computed(
         # before one read from a partial table or a note; a row naming the input plainly before one naming a
         # narrower item ("Operating cash flows from operating leases"): the first of each kind down the ranking
         def order(m: ValueMatch) -> tuple[bool, bool, bool, bool]:
-            other = bool(part) and not _names_part(m.cell, part)  # the part asked before the company's total
+            other = bool(part) and not names_part(m.cell, part)  # the part asked before the company's total
             return not m.cell.is_row, other, bool(doubts(m.cell, phrase, words)), narrower_head(spec, m.cell)
 
         for match in sorted(usable, key=order):
@@ -331,7 +331,7 @@ def _computed(
                 unsure.append(match.cell.label)
             elif company_defined(phrase) and not company_defined(match.cell.label):
                 unsure.append(match.cell.label)  # "adjusted EBIT" read from the reported operating income
-            elif part and not _names_part(match.cell, part):
+            elif part and not names_part(match.cell, part):
                 unsure.append(match.cell.label)  # the company's operating income for the segment's margin
             elif doubts(match.cell, phrase, words) and not part:  # the part's own table is no doubt when asked
                 unsure.append(match.cell.label)  # an input read from a segment's table, another head noun, ...
@@ -357,11 +357,6 @@ def _computed(
         narrower=bool(unsure),
         unsure=unsure[0] if unsure else "",
     )
-
-
-def _names_part(cell: Cell, part: Sequence[str]) -> bool:
-    """Whether a cell's label, column, caption or section names the part (segment, product) a question asks of."""
-    return names_all(f"{cell.label} {cell.column} {cell.context} {cell.caption}", part)
 
 
 def _one_number_for_two_periods(working: Working) -> bool:

@@ -59,6 +59,29 @@ def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     return _declined(answer, caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing)))
 
 
+_DATED_YEAR = re.compile(r"\b[A-Z][a-z]{2,8}\.? \d{1,2}, ((?:19|20)\d\d)\b")
+"""A year printed in a full date ("January 28, 2041"): a fiscal year may end early in the calendar year after it."""
+
+
+def _years_meant(quote: str) -> set[int]:
+    """The years a passage may speak of: those it names, and the one before each closing date it prints."""
+    return years_named([quote]) | {int(m.group(1)) - 1 for m in _DATED_YEAR.finditer(quote)}
+
+
+def other_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
+    """``answer``, declined with a caveat when the question asks a year and every passage the answer reads names
+    years, none of them asked: "We ended 2040 with 6.2 million members" answers nothing of 2041."""
+    asked = {p.year for p in periods_in(state.parsed.original_question)}
+    quotes = [c.quote for c in answer.citations if c.role == "answer"]
+    if not asked or not quotes or not answer.answer_found:
+        return answer
+    meant = [_years_meant(quote) for quote in quotes]
+    if not all(meant) or set().union(*meant) & asked:
+        return answer
+    named = ", ".join(str(y) for y in sorted(years_named(quotes)))
+    return _declined(answer, caveat(K.ANSWER_OTHER_PERIOD, named))
+
+
 def _declined(answer: AnswerWithEvidence, note: Caveat) -> AnswerWithEvidence:
     """``answer`` not complete, under any claim line, with ``note`` saying what no document covers."""
     update = {"complete_answer_found": False, "confidence": min(answer.confidence, UNCOVERED_CONFIDENCE),

@@ -36,7 +36,7 @@ from engine.reading.understanding import check_parse, question_request
 from engine.run.best_effort import best_effort
 from engine.run.calls import LlmCalls
 from engine.run.census_answer import census_answer
-from engine.run.coverage import uncovered_name, uncovered_period
+from engine.run.coverage import other_period, uncovered_name, uncovered_period
 from engine.run.evidence import RunState
 from engine.run.refiners import refined
 from engine.run.stops import STOP_TEXT
@@ -228,7 +228,7 @@ def below_the_line(answer: AnswerWithEvidence, min_confidence: float) -> AnswerW
 
 DECLINING = frozenset({
     K.NO_EVIDENCE, K.VALUE_NOT_COUNT, K.VALUE_NOT_RATIO, K.VALUES_MISSING, K.ONE_OF_TWO_VALUES,
-    K.ONE_OF_TWO_TERMS, K.PERIOD_NOT_COVERED, K.NAME_NOT_COVERED,
+    K.ONE_OF_TWO_TERMS, K.PERIOD_NOT_COVERED, K.NAME_NOT_COVERED, K.ANSWER_OTHER_PERIOD,
 })  # fmt: skip
 """The caveats that leave an answer under the claim line with nothing to state: no evidence was retrieved,
 the value read is not of the kind asked (an amount for a count or a ratio, one operand of two), or the year
@@ -255,6 +255,6 @@ def finished_answer(outcome: Outcome, state: RunState) -> AnswerWithEvidence:
     """The answer a run returns: the best-supported reading when the loop's last answer matched too few of
     the question's terms (``best_effort``), supporting passages added, an early stop flagged, and an answer
     under the claim line not claimed; a table's bare header row is never a supporting passage."""
-    answer = uncovered_name(uncovered_period(best_effort(outcome.answer, state), state), state)
+    answer = other_period(uncovered_name(uncovered_period(best_effort(outcome.answer, state), state), state), state)
     final = finish_caveats(with_support(answer, state), outcome.stop_reason, outcome.exhausted)
     return without_bare_headers(below_the_line(final, state.config.generation.min_claim_confidence))
