@@ -143,16 +143,27 @@ def measure_words(question: str) -> set[str]:
     return stems(" ".join(asked | (set(_DURATION_VERBS) if "long" in asked else set())))
 
 
-def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool) -> float:
+ROW_MISFIT = 0.3
+"""A table row whose label, column header and caption print no unit at all, for a question asking a measure: its
+figure is a score or a count ("BLEU 28.4" for how long a step took), though a row's unit may be unprinted."""
+
+
+def measure_fit(asked: tuple[Dimension, ...], measure: str, is_row: bool, header: str = "") -> float:
     """A score adjustment for a number read for a question asking ``asked``: a bonus when its unit is of
     an asked dimension, a penalty for a sentence's number in no unit or another one. A table row's unit
-    is often in its header, not after the number, so a row is only rewarded, never penalised."""
+    is often in its header (``header``: its label, column and caption), not after the number: a row is rewarded
+    for a unit of the dimension asked there, and only slightly penalised when its header prints no unit at all."""
     if not asked:
         return 0.0
     dimension = dimension_of(measure)
     if dimension in asked:
         return FIT_BONUS
-    return 0.0 if is_row else -MISFIT_PENALTY
+    if not is_row:
+        return -MISFIT_PENALTY
+    printed = {dimension_of(word) for word in re.findall(r"[A-Za-z]+", header)} - {None}
+    if printed & set(asked):
+        return FIT_BONUS
+    return -ROW_MISFIT if not printed else 0.0
 
 
 __all__ = [

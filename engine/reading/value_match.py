@@ -260,7 +260,10 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if near == OTHER_CLAUSE:
             continue  # "Half rate it safe, while 24% rate it crowded": 24% is not the share rating it safe
         score += near
-        score += measure_fit(dimensions, cell.measure, cell.is_row)  # "3.5 days" for "how long", not "300,000 steps"
+        header = f"{cell.label} {cell.column} {cell.caption}" if cell.is_row else ""
+        score += measure_fit(
+            dimensions, cell.measure, cell.is_row, header
+        )  # "3.5 days" for "how long", not "300,000 steps"
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if named else -NAMED_FIT
         if bracketed:  # "of those earning $50,000-$74,999": that bracket's row, not the other brackets'

@@ -102,6 +102,6 @@ def value_spec(
         periods=periods,
         wanted_scale=wanted_scale(question),
         question=question,
-        named=named_words(question, entity_words),
+        named=named_words(asked, entity_words),  # "In the Kestrel paper, ...": where to read, no name asked
         triggers=frozenset(w for trigger in line_item_triggers(question) for w in stems(trigger)),
     )

@@ -39,7 +39,9 @@ def test_a_question_headed_by_a_quantity_asks_its_dimension():
 def test_a_number_of_the_dimension_asked_is_preferred_and_a_bare_count_is_not():
     asked = dimensions_asked("How long did the calibration run take?")
     assert measure_fit(asked, "hours", is_row=False) > 0 > measure_fit(asked, "", is_row=False)
-    assert measure_fit(asked, "", is_row=True) == 0.0  # a row's unit may sit in its header
+    assert measure_fit(asked, "", is_row=True, header="Calibration run | Duration (hours)") > 0  # the header's unit
+    assert measure_fit(asked, "", is_row=True, header="Calibration run | Memory (GB)") == 0.0  # another unit, unasked
+    assert measure_fit(asked, "", is_row=True, header="Calibration run | Score") < 0  # no unit printed at all
     assert measure_fit((), "", is_row=False) == 0.0
 
 
@@ -81,3 +83,23 @@ def test_the_sentence_with_a_figure_of_the_pressure_asked_answers_it():
     )
     value = answer_value(question, ["cuff", "strap", "pressure"], line_item_names, pages)
     assert value is not None and "280 mmHg" in value.statement, value
+
+
+def test_a_name_in_the_opening_that_says_where_to_read_is_no_name_asked():
+    from engine.reading.value_spec import value_spec
+
+    spec = value_spec("In the Kestrel paper, how long did one step take for the large models?", [], [])
+    assert spec.named == ()
+    assert value_spec("How long did one Kestrel step take?", [], []).named == ("kestrel",)
+
+
+def test_a_sentence_stating_the_time_asked_beats_a_table_score_of_the_paper_s_model():
+    pages = [
+        [item("For our large models, each single training step took 1.2 seconds.")],
+        [item("Model | EN-DE | EN-FR\nKestrel (large) | 27.1 | 40.2\nKestrel (base) | 25.3 | 38.0")],
+    ]
+    question = "In the Kestrel paper, how long did a single training step take for the large models?"
+    from engine.reading.question import extract_keywords
+
+    value = answer_value(question, extract_keywords(question), line_item_names, pages)
+    assert value is not None and value.statement.startswith("1.2 seconds"), value
