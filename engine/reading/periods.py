@@ -65,11 +65,16 @@ def _year(text: str | None) -> int | None:
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
 
 
+_WHOLE_YEAR = re.compile(r"\b(?:full|whole|entire|calendar)[-\s]year\b", re.I)
+"""A year named whole ("the full year 2041", "full-year sales"): the period asked, as "fiscal year" is."""
+
+
 def period_words(text: str) -> set[str]:
-    """The stems of the span phrases and dates ``text`` names ("three months ended July 29"): the period asked,
-    read from a column's header, never the line item."""
+    """The stems of the span phrases and dates ``text`` names ("three months ended July 29", "the full year"): the
+    period asked, read from a column's header, never the line item."""
     dates = list(_DATE.finditer(text))  # "July 29, 2041": its month and day, the year is dropped as a period
     words = {word for m in _SPAN.finditer(text) for word in stems(m.group(0))}
+    words |= {word for m in _WHOLE_YEAR.finditer(text) for word in stems(m.group(0))}
     return words | {word for m in dates for word in stems(m.group("month"))} | {m.group("day") for m in dates}
 
 

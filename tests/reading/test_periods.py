@@ -142,3 +142,27 @@ def test_a_short_header_naming_a_year_and_apart_from_it_a_quarter_names_that_qua
 def test_a_sentence_naming_a_year_and_a_quarter_apart_keeps_the_year() -> None:
     text = "During fiscal 2031 the company opened kiosks in the first quarter and closed several others later on"
     assert periods_in(text) == (Period(2031),)
+
+
+def test_a_year_named_whole_is_the_period_asked_not_a_word_of_the_item() -> None:
+    from engine.reading.periods import period_words
+
+    assert {"full"} <= period_words("What were fare sales for the full year 2041?")
+    assert "full-year" in period_words("What were full-year 2041 fare sales?")
+
+
+def test_a_row_is_read_for_the_full_year_asked() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.line_items import line_item_names
+    from engine.reading.question import extract_keywords
+    from engine.reading.value_answer import answer_value
+
+    text = (
+        "(In thousands) | Three Months Ended | Twelve Months Ended\n2041 | 2040 | 2041 | 2040\n"
+        "Fares | 120,400 | 110,300 | 480,100 | 430,900\nCargo | 60,200 | 58,000 | 240,500 | 230,100\n"
+        "Net revenues | 180,600 | 168,300 | 720,600 | 661,000"
+    )
+    page = [EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="gull_q4_release.pdf", page=9, text=text)]
+    question = "What did Gull Line report as fares revenue for the full year 2041?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [page], ["Gull", "Line"])
+    assert value is not None and value.cells[0].raw == "480,100", value
