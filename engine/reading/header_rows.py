@@ -7,6 +7,7 @@ from itertools import pairwise
 
 from engine.documents.text import ABBREVIATED_CELL
 from engine.reading.periods import YEAR
+from engine.reading.symbol_columns import symbol_cell
 
 PERIODS_COMPARED = re.compile(
     r"^(?:FY\s?|Q[1-4]\s?)?['’]?\d{2,4}\s*(?:vs\.?|versus|over|compared (?:to|with))\s*(?:FY\s?|Q[1-4]\s?)?['’]?\d{2,4}$",
@@ -38,12 +39,15 @@ def is_header(cells: list[str]) -> bool:
     if not rest or describes(rest):
         return False  # a row of words describing each column ("Crew | Pilot | Pilot") is data
     return all(
-        _HEADER_CELL.match(c)
-        and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
-        and not BOUND.match(c)
-        and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
-        and not _PROSE_CELL.search(c)
-        and not (_STOPPED.search(c) and not ABBREVIATED_CELL.fullmatch(c))
+        symbol_cell(c)
+        or (
+            _HEADER_CELL.match(c)
+            and not _NOT_AVAILABLE.fullmatch(c)  # "1940 | NA": a figure missing, not a header
+            and not BOUND.match(c)
+            and (not _NUMERIC_START.match(c) or re.fullmatch(YEAR, c))
+            and not _PROSE_CELL.search(c)
+            and not (_STOPPED.search(c) and not ABBREVIATED_CELL.fullmatch(c))
+        )
         for c in rest
     )
 
@@ -66,5 +70,7 @@ _REPEATED = re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) \1\b")
 def describes(cells: list[str]) -> bool:
     """A row of words that describes each column rather than naming it: two neighbouring cells alike ("Pilot | Pilot"),
     or a phrase printed twice in a row in one cell ("Steel Hull Steel Hull"). A header names each column once."""
-    alike = any(a == b and not PERIODS_COMPARED.match(a) for a, b in pairwise(cells))  # "22 vs. 21" heads $ and %
+    alike = any(  # "22 vs. 21" heads $ and %, and "$ %" each change's two columns
+        a == b and not PERIODS_COMPARED.match(a) and not symbol_cell(a) for a, b in pairwise(cells)
+    )
     return alike or any(_REPEATED.search(c) for c in cells)

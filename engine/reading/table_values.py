@@ -26,6 +26,7 @@ from engine.reading.paired_rows import paired_lines
 from engine.reading.periods import YEAR, Period, periods_in, span_headers, with_spans
 from engine.reading.spanned_rows import spanned_row
 from engine.reading.statement_sense import percent_caption, percent_column, summary_kind
+from engine.reading.symbol_columns import split_symbols
 from engine.reading.table_groups import grouped_names, measure_groups, named_groups, period_groups
 from engine.reading.table_rows import INTRODUCES as _INTRODUCES
 from engine.reading.table_rows import (
@@ -115,8 +116,7 @@ class Cell:
     bare: bool = False
     """A bare number in prose followed by what it counts ("64 survey flights"): only a count question reads it."""
     lead: str = ""
-    """For a number in a list's item, the sentence that leads the list ("we had 412 staff, including:" over "• 96
-    in the labs"): it names what the item's number counts."""
+    """The sentence leading the list whose item states the number ("we had 412 staff, including:" over "• 96 …")."""
 
     @property
     def scaled(self) -> float:
@@ -296,7 +296,7 @@ def _read_row(item: EvidenceItem, line: str, state: TableState) -> list[Cell]:
             state.groups = row
         elif state.in_rows or not state.groups or measured:
             state.groups = None  # a new table's header, not the sub-columns under a row of period groups
-        header = split_run_together(measured or row)
+        header = split_symbols(split_run_together(measured or row))  # "$ %" heads a change's two columns
         if state.above is None or state.title_line:  # a header's own later line keeps the title over its first
             state.header_title, state.title_line = state.title_line, ""
         new_table = state.served and header != state.header  # a continuation repeats its table's header
