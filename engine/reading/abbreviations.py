@@ -19,6 +19,8 @@ _DEFINED = re.compile(
     r"((?:(?:[A-Z][\w&’'.-]*|and|of|the|for|&)\s+){0,6}[A-Z][\w&’'.-]*)\s+\(\s*[“\"]?([A-Z][A-Za-z&]{1,7})[”\"]?\s*\)"
 )
 """A capitalised name (connectives allowed inside) followed by a short form in parentheses."""
+_LOWER_DEFINED = re.compile(r"((?:[a-z][\w-]*\s+){1,5}[a-z][\w-]*)\s+\(\s*[“\"]?([A-Z]{2,7})(s?)[”\"]?\s*\)")
+"""A name in lower case followed by its initials in capitals, perhaps plural: "monthly active users (“MAUs”)"."""
 MIN_CAPITALS = 2
 """A short form has two capitals or more ("QFN", "SoC"); "(Note)" or "(Other)" defines nothing."""
 
@@ -36,6 +38,10 @@ def defined_abbreviations(texts: Iterable[str]) -> dict[str, str]:
             name = _spelled(m.group(1).split(), short)
             if name is not None:
                 found[short] = name
+        for m in _LOWER_DEFINED.finditer(text):
+            words = m.group(1).split()[-len(m.group(2)) :]
+            if "".join(w[0] for w in words).upper() == m.group(2) and len(words) == len(m.group(2)):
+                found.setdefault(m.group(2) + m.group(3), " ".join(words))  # its initials, letter for letter
     return found
 
 
@@ -58,12 +64,15 @@ def _spelled(words: Sequence[str], short: str) -> str | None:
 
 
 def with_long_names(cells: list[Cell], abbreviations: dict[str, str]) -> list[Cell]:
-    """``cells`` with each table row labelled exactly by a defined short form labelled with its name as well."""
+    """``cells`` with each table row labelled exactly by a defined short form labelled with its name as well, and
+    each row whose caption prints a defined short form ("our average MAUs by segment") captioned with its name."""
     if not abbreviations:
         return cells
     return [
-        replace(cell, label=f"{cell.label} ({abbreviations[cell.label.strip()]})")
+        _captioned(replace(cell, label=f"{cell.label} ({abbreviations[cell.label.strip()]})"), abbreviations)
         if cell.is_row and cell.label.strip() in abbreviations
+        else _captioned(cell, abbreviations)
+        if cell.is_row and cell.caption
         else cell
         for cell in cells
     ]
@@ -87,3 +96,9 @@ def capital_forms(question: str) -> dict[str, str]:
 def with_capital_forms(header_stems: set[str], forms: dict[str, str]) -> set[str]:
     """``header_stems`` with each short form among them read as its name (see ``capital_forms``)."""
     return {forms.get(s, s) for s in header_stems}
+
+
+def _captioned(cell: Cell, abbreviations: dict[str, str]) -> Cell:
+    """``cell`` with the names of the short forms its caption prints added to the caption."""
+    names = [abbreviations[w] for w in dict.fromkeys(re.findall(r"[A-Za-z&]+", cell.caption)) if w in abbreviations]
+    return replace(cell, caption=f"{cell.caption} ({'; '.join(names)})") if names else cell

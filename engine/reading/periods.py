@@ -179,6 +179,15 @@ _WEEK_SLACK = 7
 """A 52/53-week year ends within a week of its month's end: "February 3, 2024" closes a January year."""
 
 
+@lru_cache(maxsize=32_768)
+def dates_named(text: str) -> frozenset[tuple[int, int, int]]:
+    """The full dates ``text`` prints, as (year, month, day): "March 31, 2041" -> (2041, 3, 31)."""
+    return frozenset(
+        (int(m.group("year")), _MONTHS.index(m.group("month")[:3].lower()) + 1, int(m.group("day")))
+        for m in _DATE.finditer(text)
+    )
+
+
 def starts_with_date(text: str) -> bool:
     """Whether ``text`` opens with a date written with its month's name ("May 31, 2030", "May 31 2030")."""
     return _DATE.match(text) is not None

@@ -23,6 +23,7 @@ from engine.reading.item_labels import item_label, owners_share
 from engine.reading.located_rows import booked_in_row
 from engine.reading.measures import dimension_of, dimensions_asked, measure_fit
 from engine.reading.part_sentences import unasked_part_sentence
+from engine.reading.periods import dates_named
 from engine.reading.sentence_values import OTHER_CLAUSE, nearness
 from engine.reading.statement_sense import (
     OBJECT,
@@ -222,6 +223,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     counted = counted_things(spec.question)
     named_stems = stems(" ".join(spec.named))
     forms = capital_forms(spec.question)  # "TQA" heads the column of the "TimeQA" asked
+    dates = dates_named(spec.question)
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
@@ -245,7 +247,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         )
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
-        matched = period_match(spec.periods, cell)
+        # a column dated the very day the question names ("the quarter ended March 31, 2041") is the period asked
+        matched = True if cell.is_row and dates & dates_named(cell.column) else period_match(spec.periods, cell)
         core = _core(cell.label, spec) if cell.is_row else label
         score = 2.0 * cover + (0.6 * _precision(spec, core) if cell.is_row else 0.0)
         if matched is True:

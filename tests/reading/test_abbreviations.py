@@ -46,3 +46,24 @@ def test_a_row_labelled_with_a_short_form_answers_for_the_full_name():
 def test_an_acronym_before_a_part_noun_is_a_name_a_metric_acronym_is_not():
     assert named_words("What were the net sales of the QFN segment in 2041?", ["Oarsmen"]) == ("qfn",)
     assert named_words("What was the EBITDA margin in 2041?", ["Oarsmen"]) == ()
+
+
+def test_a_lower_case_name_is_defined_by_its_initials_plural_or_not() -> None:
+    found = defined_abbreviations(["We track weekly paying riders (“WPRs”) and the mean trip length (MTL) closely."])
+    assert found == {"WPRs": "weekly paying riders", "MTL": "mean trip length"}
+    assert defined_abbreviations(["the harbour fee schedule (HFX)"]) == {}  # its initials are not the short form
+
+
+def test_a_caption_printing_a_defined_short_form_names_the_long_name_and_the_dated_column_is_read() -> None:
+    text = (
+        "The following table details our average WPRs by route (in thousands):\n"
+        "December 31, 2041 | September 30, 2041 | June 30, 2041 | March 31, 2041\n"
+        "Harbour | 128 | 136 | 137 | 141\nIsland | 32 | 33 | 34 | 35"
+    )
+    page = [EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="GULL_2041_10K.pdf", page=9, text=text)]
+    cells = with_long_names(table_cells(page), {"WPRs": "weekly paying riders"})
+    assert all("weekly paying riders" in c.caption for c in cells)
+    question = "What were Island's average weekly paying riders in the quarter ended June 30, 2041?"
+    spec = value_spec(question, extract_keywords(question), [], ["GULL"])
+    best = rank_cells(spec, cells)[0]
+    assert (best.cell.label, best.cell.raw) == ("Island", "34") and best.period_match is True, best

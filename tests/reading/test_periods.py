@@ -166,3 +166,10 @@ def test_a_row_is_read_for_the_full_year_asked() -> None:
     question = "What did Gull Line report as fares revenue for the full year 2041?"
     value = answer_value(question, extract_keywords(question), line_item_names, [page], ["Gull", "Line"])
     assert value is not None and value.cells[0].raw == "480,100", value
+
+
+def test_full_dates_are_read_as_year_month_and_day() -> None:
+    from engine.reading.periods import dates_named
+
+    assert dates_named("the quarter ended June 30, 2041, and Dec. 31, 2040") == {(2041, 6, 30), (2040, 12, 31)}
+    assert dates_named("fiscal 2041") == frozenset()
