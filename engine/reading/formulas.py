@@ -1,12 +1,11 @@
 """Arithmetic a value question asks for, read from its own words, and computed from cited values.
 
-A question may define its metric ("Let the quick ratio be cash plus receivables divided by
-current liabilities", "take owner earnings as: (net income + depreciation - capex)"), ask for an
-expression of line items ("operating income less interest", "capex as a % of revenue"), or for a change
-between two periods ("the growth in net sales from FY2016 to FY2017"). ``parse_formula`` turns that
-into an expression tree whose leaves are metric phrases (a phrase the question defines is replaced by
-its definition); ``formula_values.evaluate`` computes it with a lookup the caller provides (the value brick
-over the evidence), keeping every input for the working. Pure: no I/O.
+A question may define its metric ("Let the quick ratio be cash plus receivables divided by current liabilities",
+"take owner earnings as: (net income + depreciation - capex)"), ask for an expression of line items ("operating
+income less interest", "capex as a % of revenue"), or for a change between two periods ("the growth in net sales
+from FY2016 to FY2017"). ``parse_formula`` turns that into an expression tree whose leaves are metric phrases (a
+phrase the question defines is replaced by its definition); ``formula_values.evaluate`` computes it with a lookup
+the caller provides (the value brick over the evidence), keeping every input for the working. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from engine.reading.answer_type import asks_quotient
 from engine.reading.changes import PERIOD as _PERIOD
 from engine.reading.changes import asked_change
 from engine.reading.periods import Period, periods_in
-from engine.reading.statement_sense import IN_CURRENCY
+from engine.reading.statement_sense import IN_CURRENCY, without_currency
 
 _RANGE = re.compile(rf"({_PERIOD})\s*[-–—]\s*({_PERIOD})", re.I)
 _DEFINE = re.compile(
@@ -249,7 +248,8 @@ def parse_formula(question: str, standard: Callable[[str], str | None] | None = 
     computed = [tree for tree in definitions.values() if tree.op]
     if len(computed) == 1:  # one definition and an ask that names it otherwise ("DPO" for "days payable")
         return computed[0]
-    growth = _growth(text, asked.group("rest") if asked else text, standard)
+    rest = without_currency(asked.group("rest") if asked else text)  # "rose in dollars": how to state it, not what
+    growth = _growth(without_currency(text), rest, standard)
     basis = (_BASED_ON.search(text) or _HAS_METRIC.search(text)) if asked is None else None
     metric = asked.group("rest") if asked else basis.group("metric") if basis else None
     if growth is not None or standard is None or quotient or metric is None:

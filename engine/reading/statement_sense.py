@@ -249,6 +249,12 @@ IN_CURRENCY = re.compile(r"\bin (?:us )?(?:dollars|usd|\$)(?!\w)|\bdollar (?:amo
 """An amount asked in a currency ("the gross margin in dollars"): a percentage is not it, whatever the item's name."""
 
 
+def without_currency(text: str) -> str:
+    """``text`` without an unbracketed "in dollars" ("rose in dollars from 2040": how to state the change, not what
+    changed); a bracketed one ("gross margin (in dollars)") stays: it says which figure of a margin is asked."""
+    return re.sub(rf"(?<!\()(?:{IN_CURRENCY.pattern})(?!\))", " ", text, flags=re.I)
+
+
 _PER_SHARE = r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b"
 _PER_SHARE_ASKED = re.compile(rf"{_PER_SHARE}|\bdividends? per\b", re.I)
 _PER_SHARE_ROW = re.compile(rf"{_PER_SHARE}|\bper (?:basic|diluted)\b", re.I)

@@ -322,9 +322,10 @@ def _computed(
         # a statement's row before a sentence that mentions the metric; a row no statement-sense rule doubts
         # before one read from a partial table or a note; a row naming the input plainly before one naming a
         # narrower item ("Operating cash flows from operating leases"): the first of each kind down the ranking
-        def order(m: ValueMatch) -> tuple[bool, bool, bool, bool]:
+        def order(m: ValueMatch) -> tuple[bool, bool, bool, bool, bool]:
             other = bool(part) and not names_part(m.cell, part)  # the part asked before the company's total
-            return not m.cell.is_row, other, bool(doubts(m.cell, phrase, words)), narrower_head(spec, m.cell)
+            blurred = len({p.year for p in m.cell.periods}) > 1  # a column naming two years is either's only maybe
+            return not m.cell.is_row, other, blurred, bool(doubts(m.cell, phrase, words)), narrower_head(spec, m.cell)
 
         for match in sorted(usable, key=order):
             if quotient and (not match.cell.is_row or narrows(spec, match.cell)):

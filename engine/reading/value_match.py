@@ -190,6 +190,18 @@ FULL_COVER = 0.99
 """A label that names the whole metric asked (a rounding margin under 1)."""
 
 
+_OF_HEAD = re.compile(r"\b([A-Za-z]+) of ([A-Za-z]+)")
+
+
+def measures_another(column: str, asked: set[str]) -> bool:
+    """Whether a column's header measures another thing of the item asked: "Cost of revenue" heads the cost of each
+    revenue row below it, never the revenue a question asks for (its head word is not asked, its object is)."""
+    return any(
+        not stems(m.group(1)) & asked and stems(m.group(1)) and stems(m.group(2)) & asked
+        for m in _OF_HEAD.finditer(column)
+    )
+
+
 def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     """Cells that name the metric, best first (label, then period, then rows over prose)."""
     if spec.is_empty or not cells:
@@ -237,11 +249,9 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # a sentence giving a measure of the kind asked ("wait 30 minutes" for "how long") under a section heading
         # that names what is measured ("Skin temperature"): the heading says what the sentence is about
         topic = stems(cell.context) & term_words if dimensions and dimension_of(cell.measure) in dimensions else set()
+        column = "" if cell.is_row and measures_another(cell.column, asked) else cell.column  # names no item asked
         cover = covers(
-            label
-            | with_capital_forms(with_models(stems(f"{cell.column} {cell.caption}")), forms)
-            | titled
-            | heading_names
+            label | with_capital_forms(with_models(stems(f"{column} {cell.caption}")), forms) | titled | heading_names
             if cell.is_row
             else label | topic | stems(cell.lead)
         )
@@ -298,6 +308,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
+        score -= 1.0 if cell.is_row and measures_another(cell.column, asked) else 0.0  # "Cost of revenue" columns
         score -= 1.5 if booked_in_row(cell, spec.question) else 0.0  # a hedge's gain booked in net sales
         score -= 1.5 if amount_for_share(cell, spec.question) else 0.0  # R&D in dollars for its share of sales
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense

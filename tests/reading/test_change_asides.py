@@ -25,3 +25,41 @@ def test_a_margin_asked_in_dollars_is_the_amount_printed_not_the_percentage() ->
     assert parse_formula(question, standard_definition) is not None
     value = answer_value(question, extract_keywords(question), line_item_names, [[TABLE]], ["Gull"])
     assert value is not None and value.statement.startswith("-29.1%"), value
+
+
+def test_a_change_asked_in_dollars_outside_brackets_is_a_change_of_the_item_named() -> None:
+    from engine.reading.formulas import operands
+
+    question = "How much did Gull's fare revenue increase in dollars from fiscal 2039 to fiscal 2041?"
+    assert operands(parse_formula(question, standard_definition)) == ["fare revenue"]
+
+
+STATEMENT = EvidenceItem(
+    chunk_id="d:p50:b1", doc_id="d", file_name="gull.pdf", page=50, section_path=("Consolidated Statements of Income",),
+    text="(in millions) | Revenue Years Ended 2041 | 2040 | 2039 | Cost of revenue Years Ended 2041 | 2040 | 2039\n"
+    "Fares | $ 1,640 | $ 1,500 | $ 1,160 | 164 | 150 | 110",
+)  # fmt: skip
+DISCUSSION = EvidenceItem(
+    chunk_id="d:p40:b1", doc_id="d", file_name="gull.pdf", page=40, section_path=("Results of Operations",),
+    text="(in millions) | 2041 | 2040 | 2039\nFares | $ 1,640 | $ 1,500 | $ 1,160\nCharters | 220 | 210 | 190",
+)  # fmt: skip
+
+
+def test_a_column_measuring_another_thing_of_the_item_is_not_read_for_the_item() -> None:
+    from engine.reading.value_match import measures_another
+
+    assert measures_another("Cost of revenue Years Ended 2041", {"fare", "revenu"})
+    assert not measures_another("Cost of revenue Years Ended 2041", {"cost", "revenu"})
+    question = "How much did Gull's fare revenue increase in dollars from fiscal 2039 to fiscal 2041?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [[STATEMENT], [DISCUSSION]], ["Gull"])
+    assert value is not None and value.statement.startswith("$480 million"), value
+
+
+def test_an_input_is_read_from_a_column_naming_its_year_alone_before_one_naming_two_years() -> None:
+    blurred = EvidenceItem(
+        chunk_id="d:p51:b1", doc_id="d", file_name="gull.pdf", page=51, section_path=("Consolidated Statements",),
+        text="(in millions) | 2039 Revenue Years Ended 2041\nFares | $ 1,640",
+    )  # fmt: skip
+    question = "How much did Gull's fare revenue increase in dollars from fiscal 2039 to fiscal 2041?"
+    value = answer_value(question, extract_keywords(question), line_item_names, [[blurred], [DISCUSSION]], ["Gull"])
+    assert value is not None and value.statement.startswith("$480 million"), value
