@@ -47,6 +47,15 @@ _WHERE_DEFINED = re.compile(
 )
 """Where a company defines the term, after it ("... define comparable sales in its fourth-quarter results release"):
 the document, not part of the term."""
+_PLACE_ASIDE = re.compile(
+    rf"\s+(?:in|within|according\s+to)\s+(?:(?:its|their|the|this|that)\s+[^?]*?\b(?:{DOCUMENT_KIND})"
+    r"|[A-Z][\w.-]*\s+v?\d[\d.]*)(?=\s*[?.]?\s*$)"
+)
+"""Where to read, closing a question ("... in the Kestrel paper?", "... in OpenAPI 3.2.1?"): not part of the term."""
+_QUOTED = re.compile(r"[‘'“\"]([^‘’'“”\"?]{2,60})[’'”\"]")
+_QUOTES = re.compile(r"[‘’'“”\"]")
+_MEAN_BY_THAT = re.compile(r"\bmean\s+by\s+(?:that|this|it)\b", re.I)
+"""A question quoting its term and asking what the document means by it."""
 _REASON_ASK = re.compile(
     r"^\s*(?:why\b|how\s+come\b|what\s+(?:is|are|was|were)\s+the\s+(?:main\s+)?(?:reasons?|causes?|motivations?)\b)",
     re.I,
@@ -185,6 +194,10 @@ def where_topic(question: str) -> str | None:
 DEFINITION_BONUS = 0.25
 """A sentence that defines the asked term leads over one that uses it: about one well-weighted term's worth
 of score (a unit's weighted coverage runs 0..1), enough to reorder near ties, not to lift an unrelated one."""
+NAMED_DEFINITION_BONUS = 0.5
+"""A sentence defining a term of two words or more ("An expert by experience is ...") is that much surer to be the
+definition asked than one defining a single word, which a sentence may define in passing: it leads over sentences
+that only share more of the question's other words."""
 REASON_BONUS = 0.25
 WHERE_TITLE_BONUS = 0.5
 """A where-question asks where the document treats a topic: a passage in a section titled with the topic
@@ -210,10 +223,14 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
     kind = asked_kind(question)
     if kind:
         return "kind", kind
-    match = _DEFINITION_ASK.match(question)
+    quoted = _QUOTED.search(question)
+    if quoted and _MEAN_BY_THAT.search(question):  # "... an 'expert by experience' - what does it mean by that?"
+        return "definition", quoted.group(1).strip()
+    match = _DEFINITION_ASK.match(_PLACE_ASIDE.sub("", question))
     if match is None:
         return None, ""
     term = next(g for g in match.group("term", "meant", "defined", "by_whom") if g is not None).strip()
+    term = _QUOTES.sub("", term).strip()
     term = _WHERE_DEFINED.sub("", term) if match.group("by_whom") else term
     explicit = match.group("defined") is not None or match.group("by_whom") is not None
     named = _PER_UNIT.sub(" ", term) if explicit else term  # "define net loss per share": "per" names a measure
@@ -235,7 +252,12 @@ def shape_bonus(text: str, form: AskedForm | None, term: str = "", title: str = 
     if form == "kind":
         return KIND_BONUS if stems(term) <= stems(text) else 0.0
     if form == "definition" and term:
-        return DEFINITION_BONUS if defines(text, term) or expands(text, term) else 0.0
+        named = len(_QUOTES.sub("", _PARENTHESIS.sub(" ", term)).split()) >= 2  # a phrase defined whole is the answer
+        return (
+            (NAMED_DEFINITION_BONUS if named else DEFINITION_BONUS)
+            if defines(text, term) or expands(text, term)
+            else 0.0
+        )
     return 0.0
 
 
@@ -255,6 +277,12 @@ def expands(text: str, acronym: str) -> bool:
 
 
 def defines(text: str, term: str) -> bool:
+    """``text`` states what ``term`` is, or what its short form is ("Gross Tonnage (GT)": either names it)."""
+    named = re.fullmatch(r"(.+?)\s*\(\s*([A-Za-z][\w-]*)\s*\)", term)
+    return any(_defines(text, t) for t in (named.groups() if named else (term,)))
+
+
+def _defines(text: str, term: str) -> bool:
     """``text`` states what ``term`` is: the term's words stand just before a defining verb, or the term is
     followed by an appositive that says what it is ("We introduce Gauge, a tool for ...")."""
     if re.search(rf"(?<!\w){re.escape(term)}(?:\s*\([^)]*\))?,\s+(?:a|an)\s+\w", text, re.I):

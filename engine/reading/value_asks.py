@@ -26,8 +26,9 @@ _VALUE_CUES = re.compile(
 )
 
 
-_DEFINE = re.compile(r"\bdefine\b", re.I)
-"""The verb of an explicit definition ask ("Define X", "How does Acme define X?"); "What is X?" may ask a value."""
+_DEFINE = re.compile(r"\bdefine\b|\bmean\s+by\b|\bwhat\s+(?:does|do)\b[^?]*\bmean\b(?:\s+in\b[^?]*)?\s*\?", re.I)
+"""The verb of an explicit definition ask ("Define X", "How does Acme define X?", "What does X mean?", "what do they
+mean by that?"): the verb "mean", not the average; "What is X?" may ask a value."""
 
 
 def asks_for_value(question: str) -> bool:

@@ -8,6 +8,7 @@ from engine.reading.answer_shape import (
     CONTACT_BONUS,
     DEFINITION_BONUS,
     KIND_BONUS,
+    NAMED_DEFINITION_BONUS,
     REASON_BONUS,
     WHERE_TITLE_BONUS,
     asked_form,
@@ -70,7 +71,8 @@ def test_an_appositive_after_the_term_defines_it() -> None:
 
 
 def test_the_bonus_goes_to_the_sentence_with_the_asked_shape_only() -> None:
-    assert shape_bonus("Gated pooling is a layer.", "definition", "gated pooling") == DEFINITION_BONUS
+    assert shape_bonus("Pooling is a layer.", "definition", "pooling") == DEFINITION_BONUS
+    assert shape_bonus("Gated pooling is a layer.", "definition", "gated pooling") == NAMED_DEFINITION_BONUS
     assert shape_bonus("We use gated pooling.", "definition", "gated pooling") == 0.0
     assert shape_bonus("The pump stalls because the inlet clogs.", "reason") == REASON_BONUS
     assert shape_bonus("The pump stalls after an hour.", "reason") == 0.0
@@ -220,3 +222,36 @@ def test_the_document_a_company_defines_a_term_in_is_not_part_of_the_term() -> N
     question = "How does Harbour Lines define comparable fares in its fourth-quarter 2041 results release?"
     assert asked_form(question) == ("definition", "comparable fares")
     assert asked_form("How does Acme define churn for enterprise customers?") == (None, "")  # a qualified term
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("What are gated adapters in Kestrel 2.1?", "gated adapters"),  # a versioned name says where to read
+        ("What is a tidal window in the Gull harbour manual?", "tidal window"),
+        ("What does 'berth hold' (BH) mean in the harbour report?", "berth hold (BH)"),
+        ("The survey team included a 'lay assessor' - what does the report mean by that?", "lay assessor"),
+    ],
+)
+def test_a_definition_ask_reads_past_where_to_read_and_quotes(question: str, term: str) -> None:
+    assert asked_form(question) == ("definition", term)
+
+
+def test_an_attribute_in_a_place_or_year_is_no_definition_ask() -> None:
+    assert asked_form("What are the risks in Europe?")[0] is None
+    assert asked_form("What was the margin in 2041?")[0] is None
+
+
+def test_a_term_with_its_short_form_is_defined_by_either() -> None:
+    from engine.reading.answer_shape import defines
+
+    assert defines("We define BH as the hours a ship waits at anchor.", "berth hold (BH)")
+    assert defines("Berth hold is the time a ship waits at anchor.", "berth hold (BH)")
+
+
+def test_what_a_document_means_by_a_term_is_no_value_ask() -> None:
+    from engine.reading.value_asks import asks_for_value
+
+    assert not asks_for_value("The survey team included a 'lay assessor' - what does the report mean by that?")
+    assert not asks_for_value("What does 'berth hold' mean in the harbour report?")
+    assert asks_for_value("What was the mean berth hold in 2041?")
