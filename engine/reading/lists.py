@@ -238,6 +238,10 @@ def split_inline(text: str) -> tuple[str, list[str]] | None:
         found = (f"{head}:", items) if len(items) >= 2 else _counted_enumeration(head, rest)
         if found is not None:
             return found
+    for dash in re.finditer(r"\s[–—-]\s", text):  # "there are four committees – A, B, C and D": counted, as a colon
+        found = _counted_enumeration(text[: dash.start()], text[dash.end() :])
+        if found is not None:
+            return found
     for verb in _COPULA_LIST.finditer(text):  # "... five segments. The segments are Retail, Cargo and Energy."
         found = _counted_enumeration(text[: verb.end()].rstrip(), text[verb.end() :], names=True)
         if found is not None:

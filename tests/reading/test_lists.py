@@ -319,3 +319,13 @@ def test_the_group_a_question_names_is_answered_with_its_items_printed_in_column
                    for n, row in enumerate(rows)]  # fmt: skip
     lines = ask("Where are the depots that supply the Northern Region?", lead, *groups).text.splitlines()
     assert lines[0] == "Northern Region" and lines[1:] == ["1. Leeds | • York | • Hull", "2. Durham"], lines
+
+
+def test_a_counted_enumeration_after_a_dash_is_a_list() -> None:
+    text = "Today there are three harbour boards – the Pilotage Board, the Dredging Board and the Berths Board."
+    assert split_inline(text) == (
+        "Today there are three harbour boards:",
+        ["the Pilotage Board", "the Dredging Board", "the Berths Board"],
+    )
+    assert split_inline("The plan - adopted in 2041 - has merit and value.") is None  # a dash around an aside
+    assert split_inline("There are three boards – the Pilotage Board and the Berths Board.") is None  # count unmet
