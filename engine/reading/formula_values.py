@@ -10,8 +10,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.documents.text import stems
 from engine.reading.formulas import Node, Operand
-from engine.reading.periods import Period
+from engine.reading.periods import Period, without_periods
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_values import Cell
 
@@ -103,3 +104,12 @@ def signed_input(cell: Cell, value: float) -> float:
         loss_only = _LOSS_ONLY.search(label) and not _GAIN_WORDS.search(label)
         return -abs(value) if loss_only else value
     return value if re.match(r"\s*net cash\b", label, re.I) else abs(value)
+
+
+def columns_of_other_measures(working: Working) -> bool:
+    """Whether an item's two periods were read from one row under columns that, their periods aside, head other
+    measures ("Stores at End of Quarter 2041" and "Stores Opened 2040"): their difference is no change of one thing."""
+    cells = [cell for _, _, cell in working.inputs]
+    if len(cells) != 2 or not all(c.is_row for c in cells) or cells[0].label != cells[1].label:
+        return False
+    return stems(without_periods(cells[0].column)) != stems(without_periods(cells[1].column))

@@ -19,7 +19,7 @@ from engine.reading.answer_type import asks_quotient
 from engine.reading.computed_text import computed_statement
 from engine.reading.counts import asks_mean, counted_row, counted_things, wrong_count
 from engine.reading.entities import identifier_names, named_in_another_clause
-from engine.reading.formula_values import Working, evaluate
+from engine.reading.formula_values import Working, columns_of_other_measures, evaluate
 from engine.reading.formulas import Node, parse_formula, question_period
 from engine.reading.line_items import company_defined, other_definitions, standard_definition, variant_definitions
 from engine.reading.part_asked import asked_part, names_part
@@ -347,6 +347,8 @@ def _computed(
         unsure.clear()
         again = evaluate(formula, lookup, mixed)
         working, asked = (again, mixed) if again.value is not None else (working, asked)
+    if columns_of_other_measures(working):
+        unsure.append(working.inputs[-1][2].label)  # the row's figures under two measures' columns
     if working.value is None or _one_number_for_two_periods(working):
         return ValueAnswer(statement="", cells=_cited(working), label_cover=0.0, period_ok=False,
                            missing=tuple(working.missing))  # fmt: skip

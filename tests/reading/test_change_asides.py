@@ -63,3 +63,21 @@ def test_an_input_is_read_from_a_column_naming_its_year_alone_before_one_naming_
     question = "How much did Gull's fare revenue increase in dollars from fiscal 2039 to fiscal 2041?"
     value = answer_value(question, extract_keywords(question), line_item_names, [[blurred], [DISCUSSION]], ["Gull"])
     assert value is not None and value.statement.startswith("$480 million"), value
+
+
+def test_a_change_read_from_one_row_under_two_measures_columns_is_doubted() -> None:
+    from engine.reading.formula_values import Working, columns_of_other_measures
+    from engine.reading.formulas import Operand
+    from engine.reading.periods import Period
+    from engine.reading.table_values import Cell
+
+    def cell(column: str, year: int) -> Cell:
+        return Cell(chunk_id="d:p17:b6", doc_id="d", page=17, label="Harbour", column=column, raw="1", value=1.0,
+                    scale="", unit="", periods=(Period(year),), quote="", is_row=True)  # fmt: skip
+
+    kiosks = Operand(phrase="kiosks", periods=(), mode="value")
+    other = Working(1.0, [(kiosks, Period(2041), cell("Fiscal 2041 Kiosks at End of Quarter", 2041)),
+                          (kiosks, Period(2040), cell("Fiscal 2040 Kiosks Opened", 2040))])  # fmt: skip
+    same = Working(1.0, [(kiosks, Period(2041), cell("Fiscal 2041 Kiosks at End of Quarter", 2041)),
+                         (kiosks, Period(2040), cell("Fiscal 2040 Kiosks at End of Quarter", 2040))])  # fmt: skip
+    assert columns_of_other_measures(other) and not columns_of_other_measures(same)
