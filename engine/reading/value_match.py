@@ -236,6 +236,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
     named_stems = stems(" ".join(spec.named))
     forms = capital_forms(spec.question)  # "TQA" heads the column of the "TimeQA" asked
     dates = dates_named(spec.question)
+    dated_rows = {(c.chunk_id, c.quote) for c in cells if c.is_row and c.periods} if spec.periods else set()
     for cell, label, named in zip(cells, labels, names, strict=True):
         # the column may name part of the metric too ("Mean turbidity" under "Heron 3 flights"), and so may the
         # table's numbered caption ("Table 4: Stops per hundred hours")
@@ -257,6 +258,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         )
         if cover < MIN_LABEL_COVER or page_number(cell):
             continue
+        if cell.is_row and not cell.periods and (cell.chunk_id, cell.quote) in dated_rows:
+            continue  # a period asked: a row's undated column beside its period columns is a change, not a period's
         # a column dated the very day the question names ("the quarter ended March 31, 2041") is the period asked
         matched = True if cell.is_row and dates & dates_named(cell.column) else period_match(spec.periods, cell)
         core = _core(cell.label, spec) if cell.is_row else label

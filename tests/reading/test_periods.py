@@ -173,3 +173,17 @@ def test_full_dates_are_read_as_year_month_and_day() -> None:
 
     assert dates_named("the quarter ended June 30, 2041, and Dec. 31, 2040") == {(2041, 6, 30), (2040, 12, 31)}
     assert dates_named("fiscal 2041") == frozenset()
+
+
+def test_a_row_s_undated_change_column_never_answers_for_a_period_asked() -> None:
+    from engine.contracts import EvidenceItem
+    from engine.reading.question import extract_keywords
+    from engine.reading.table_values import table_cells
+    from engine.reading.value_match import rank_cells
+    from engine.reading.value_spec import value_spec
+
+    text = "(in units) | 2041 | 2040 | Change\nNumber of harbour pilots | 2,462 | 2,418 | 2\nTugs | 31 | 30 | 3"
+    page = [EvidenceItem(chunk_id="d:p31:b1", doc_id="d", file_name="gull_q1.pdf", page=31, text=text)]
+    question = "How many harbour pilots did Gull have in the first quarter of 2041?"
+    ranked = rank_cells(value_spec(question, extract_keywords(question), [], ["Gull"]), table_cells(page))
+    assert all(m.cell.column != "Change" for m in ranked), [(m.cell.column, m.cell.raw) for m in ranked]
