@@ -57,7 +57,7 @@ def test_the_keyword_builder_starts_before_the_parse_is_encoded(config, library_
     from engine.library import pdf_worker
 
     order = tmp_path / "order.txt"
-    real_fork, real_encode = pdf_worker._fork_keyword_builder, pdf_worker.encode
+    real_fork, real_encode = pdf_worker._fork_builder, pdf_worker.encode
 
     def noting_fork(*args, **kwargs):
         with order.open("a") as out:
@@ -72,7 +72,7 @@ def test_the_keyword_builder_starts_before_the_parse_is_encoded(config, library_
 
     built_here: list[str] = []
     real_rebuild = entry_indexes._rebuild_keyword
-    monkeypatch.setattr(pdf_worker, "_fork_keyword_builder", noting_fork)
+    monkeypatch.setattr(pdf_worker, "_fork_builder", noting_fork)
     monkeypatch.setattr(pdf_worker, "encode", slow_encode)
     monkeypatch.setattr(entry_indexes, "_rebuild_keyword", lambda *a: built_here.append("parent") or real_rebuild(*a))
     config = config.model_copy(update={"library": config.library.model_copy(update={"max_parse_seconds": 30.0})})
@@ -157,3 +157,49 @@ def test_the_worker_builds_the_lsa_after_the_keyword_index(config, library_dir, 
         assert (noted.index("lsa start") > noted.index("keyword end")) is after
         assert (folder / entry.doc_id / "dense.npz").is_file()
         assert (folder / entry.doc_id / "index" / "loupe-index.json").is_file()
+
+
+def test_the_clis_ingest_forks_the_lsa_before_the_parse_is_encoded(config, library_dir, tmp_path, monkeypatch):
+    """With ``dense_after_keyword`` off (the CLI's ingest) the LSA, the longer build, is the forked one: it starts
+    as soon as the parse is read, not once the parse is encoded and sent; the keyword index is built beside it."""
+    from engine.library import pdf_worker
+
+    order = _noting_builds(tmp_path / "builds", monkeypatch)
+    real_encode = pdf_worker.encode
+
+    def slow_encode(doc):
+        time.sleep(0.5)  # the forked LSA of this 4-page document starts long before
+        with order.open("a") as out:
+            out.write("encoded\n")
+        return real_encode(doc)
+
+    monkeypatch.setattr(pdf_worker, "encode", slow_encode)
+    library_config = config.library.model_copy(update={"dense_after_keyword": False, "max_parse_seconds": 30.0})
+    library = Library(config.model_copy(update={"library": library_config}))
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    noted = order.read_text().splitlines()
+    assert noted.index("lsa start") < noted.index("encoded") < noted.index("keyword start")
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    assert (library_dir / entry.doc_id / "index" / "loupe-index.json").is_file()
+
+
+def test_without_load_after_ingest_the_indexes_are_only_moved_into_the_entry(config, library_dir, monkeypatch):
+    """The CLI's ingest asks nothing: its background build moves the worker's indexes into the entry without
+    decoding the parse or opening the keyword index, and a later process opens them as usual."""
+    from engine.library.isolation import ReadResult
+
+    decoded: list[str] = []
+    opened: list[str] = []
+    real_document, real_open = ReadResult.document, KeywordIndex.open
+    monkeypatch.setattr(ReadResult, "document", lambda self: decoded.append("doc") or real_document(self))
+    monkeypatch.setattr(KeywordIndex, "open", classmethod(lambda cls, *a: opened.append("ix") or real_open(*a)))
+    library_config = config.library.model_copy(update={"dense_after_keyword": False, "load_after_ingest": False})
+    library = Library(config.model_copy(update={"library": library_config}))
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    monkeypatch.undo()
+    assert decoded == [] and opened == []
+    assert Library(config).get(entry.doc_id).building == ()
+    index = Library(config).load(entry.doc_id)
+    assert index.keyword.search("dropout attention", 5).hits and index.dense.search("dropout training", 3).hits

@@ -12,6 +12,7 @@ import logging
 import os
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -137,13 +138,32 @@ def open_dense(
     return lsa
 
 
-def place_dense(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, staged: Handoff | None) -> None:
+def place_keyword(library: LibraryFolder, entry: LibraryEntry, staged: Handoff | None) -> bool:
+    """Move the keyword index the PDF worker built into the entry without opening it (the CLI's ingest: nothing
+    is asked in this process; whoever loads the document opens and checks it then, and rebuilds a damaged one);
+    False when the worker built none."""
+    if staged is None or staged.keyword_path is None:
+        return False
+    if not staged.wait(library.config.library.max_parse_seconds, "keyword"):
+        return False
+    with library.entry_lock(entry.doc_id):
+        if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
+            shutil.rmtree(staged.keyword_path, ignore_errors=True)  # deleted meanwhile: the index goes with it
+            raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
+        _place(staged.keyword_path, library.entry_dir(entry.doc_id) / INDEX_DIR)
+    return True
+
+
+def place_dense(
+    library: LibraryFolder, entry: LibraryEntry, document: Callable[[], ParsedDocument], staged: Handoff | None
+) -> None:
     """Move the LSA the PDF worker built into the entry, without reading it: the first question that needs it
     loads it and checks it then (a damaged one is rebuilt there, as any saved one), so the background build
-    does not read the file a second time while that question runs. Without the worker's file, it is built here.
+    does not read the file a second time while that question runs. Without the worker's file, it is built here
+    (from ``document()``).
     """
     if staged is None or not staged.wait(library.config.library.max_parse_seconds):
-        open_dense(library, entry, doc, waiting=False)
+        open_dense(library, entry, document(), waiting=False)
         return
     with library.entry_lock(entry.doc_id):
         if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():

@@ -36,7 +36,14 @@ from engine.contracts import LibraryEntry, ParsedDocument
 from engine.documents.parsed_codec import decode
 from engine.documents.parsing import PARSER_VERSION, doc_id_of
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
-from engine.library.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open_keyword, place_dense
+from engine.library.entry_indexes import (
+    DENSE_NAME,
+    INDEX_DIR,
+    open_dense,
+    open_keyword,
+    place_dense,
+    place_keyword,
+)
 from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 from engine.retrieval.cache import invalidate_shared
@@ -240,20 +247,23 @@ class Library:
         BUILDS.submit((str(self.root.resolve()), entry.doc_id), Build(run=run))
 
     def _build_indexes(self, entry: LibraryEntry, result: ReadResult, build: Build) -> None:
-        """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
+        """Keyword index first (the next question needs it), then the LSA; failures leave them to load(). Without
+        ``load_after_ingest`` the worker's indexes are only moved into the entry: the parse is decoded only to
+        build one the worker did not."""
         try:
             try:
-                build.doc = result.document()
+                if self.config.library.load_after_ingest or result.dense is None:
+                    build.doc = result.document()
             finally:
                 build.doc_ready.set()
-            build.keyword = open_keyword(self, entry, build.doc, waiting=False, staged=result.dense)
+            if build.doc is not None or not place_keyword(self, entry, result.dense):
+                build.keyword = open_keyword(self, entry, result.document(), waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
             build.keyword_ready.set()
         try:
-            if build.doc is not None:
-                place_dense(self, entry, build.doc, staged=result.dense)
+            place_dense(self, entry, result.document, staged=result.dense)
         except Exception:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:

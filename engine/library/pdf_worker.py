@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -130,9 +131,9 @@ def run_worker(
     keyword_to: Path | None = None,
 ) -> None:  # fmt: skip
     """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there, and
-    with ``keyword_to`` too, a process it forks as soon as the parse is read saves the keyword index in that
-    folder, the LSA waiting for it when ``LibraryConfig.dense_after_keyword`` (else built meanwhile). ``parent`` is the starting process's id, taken before the fork (a parent killed before
-    this line ran is then noticed too)."""
+    with ``keyword_to`` too, the keyword index in that folder, one of them built by a process it forks as soon as
+    the parse is read (:func:`_builds`). ``parent`` is the starting process's id, taken before the fork (a parent
+    killed before this line ran is then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
     parent = parent or os.getppid()
@@ -144,13 +145,15 @@ def run_worker(
 
     message: tuple[Any, ...]
     doc: ParsedDocument | None = None
+    builds: tuple[Build, Build] | None = None
     builder: _Builder | None = None
     try:
         profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(_two_readers, conn))
         profile, doc = with_ocr_pages(profile, doc)
         if dense_to is not None and keyword_to is not None:  # starts while the parse is encoded and sent
-            builder = _fork_keyword_builder(conn, doc, config, keyword_to)
+            builds = _builds(doc, config, dense_to, keyword_to, parent)
+            builder = _fork_builder(conn, *builds[0])
         message = ("done", profile, encode(doc))
     except BaseException as exc:  # every failure is reported, never a silent death
         message = _outcome(exc)
@@ -160,10 +163,36 @@ def run_worker(
         if config.library.dense_after_keyword:
             builder.wait()  # the keyword index first: the builder keeps a core, the asking process the other
     if done and doc is not None and dense_to is not None:
-        _send(conn, ("dense", _save_lsa(doc, config, dense_to, parent)))
+        kind, build = builds[1] if builds is not None and builder is not None else _lsa(doc, config, dense_to, parent)
+        _send(conn, (kind, build()))
     if builder is not None:
         builder.wait()
     conn.close()
+
+
+Build = tuple[str, Callable[[], bool]]
+"""An index the worker's processes build: its kind (``"keyword"`` or ``"dense"``, the word announcing it) and the
+build, True once its files are saved."""
+
+
+def _lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> Build:
+    return "dense", lambda: _save_lsa(doc, config, path, parent)
+
+
+def _builds(
+    doc: ParsedDocument, config: EngineConfig, dense_to: Path, keyword_to: Path, parent: int
+) -> tuple[Build, Build]:
+    """The forked build and the one the worker runs once the parse is sent (the LSA alone when no process could
+    be forked).
+
+    With ``LibraryConfig.dense_after_keyword`` the keyword index is forked (the first question waits for it) and
+    the worker's LSA waits for it. Otherwise (the CLI's ingest, which waits for both) the LSA, the longer build,
+    is forked: it starts as soon as the parse is read, and the keyword index is built beside it once the parse is
+    encoded and sent, rather than the LSA waiting for that encoding."""
+    keyword: Build = ("keyword", lambda: _save_keyword(doc, config, keyword_to))
+    if config.library.dense_after_keyword:
+        return keyword, _lsa(doc, config, dense_to, parent)
+    return _lsa(doc, config, dense_to, os.getpid()), keyword  # the forked builder's parent is this worker
 
 
 def _send(conn: Connection, message: tuple[Any, ...]) -> bool:
@@ -196,18 +225,18 @@ class _Builder:
             os.waitpid(self.pid, 0)
 
 
-def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineConfig, folder: Path) -> _Builder | None:
-    """Fork a process that builds the keyword index into ``folder`` and, once released, says ``("keyword", ok)``.
+def _fork_builder(conn: Connection, kind: str, build: Callable[[], bool]) -> _Builder | None:
+    """Fork a process that runs ``build`` (an index) and, once released, says ``(kind, ok)``.
 
     The keyword index is what the first question waits for: built here, beside the encoding of the parse and
     then the LSA on the other core, it neither waits for them nor takes the interpreter of the process that
-    asks (whose threads share one lock). The process dies with this worker (the kernel's parent-death signal,
-    and this process group)."""
+    asks (whose threads share one lock); the CLI's ingest forks the LSA instead (:func:`_builds`). The process
+    dies with this worker (the kernel's parent-death signal, and this process group)."""
     go_read, go_write = os.pipe()
     try:
         child = os.fork()
     except OSError:
-        logger.warning("could not fork the keyword index builder", exc_info=True)
+        logger.warning("could not fork the %s index builder", kind, exc_info=True)
         os.close(go_read)
         os.close(go_write)
         return None
@@ -218,9 +247,9 @@ def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineC
     try:
         os.close(go_write)
         _die_with_parent()
-        ok = _save_keyword(doc, config, folder)
+        ok = build()
         if os.read(go_read, 1) == b"1":  # the worker's parse message is sent: the pipe is free
-            conn.send(("keyword", ok))
+            conn.send((kind, ok))
     except BaseException:
         code = 1
     os._exit(code)
@@ -230,7 +259,7 @@ def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bo
     """Build the keyword index into ``folder`` for the ingesting process (a folder left by a killed ingest is
     named like its staging folder, and removed alike)."""
     try:
-        KeywordIndex.build(doc, folder, config.retrieval).close()
+        KeywordIndex.write(doc, folder, config.retrieval)
         return True
     except Exception:
         logger.warning("the worker could not build the keyword index", exc_info=True)
