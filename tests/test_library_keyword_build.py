@@ -203,3 +203,34 @@ def test_without_load_after_ingest_the_indexes_are_only_moved_into_the_entry(con
     assert Library(config).get(entry.doc_id).building == ()
     index = Library(config).load(entry.doc_id)
     assert index.keyword.search("dropout attention", 5).hits and index.dense.search("dropout training", 3).hits
+
+
+def test_the_pdf_worker_reads_without_the_cyclic_collector(config, library_dir, tmp_path, monkeypatch):
+    """The worker, its reading helper and its builders run with the cyclic garbage collector off (it found
+    nothing to free in a parse, yet its passes over the thousands of new objects of each page took a tenth of
+    the parse); the ingesting process keeps its collector."""
+    import gc
+
+    from engine.library import pdf_worker
+    from tests.reliability import pdfs as long_pdfs
+
+    seen = tmp_path / "gc.txt"
+    real_read, real_save = pdf_worker.read_pages, pdf_worker._save_keyword
+
+    def noting_read(*args, **kwargs):
+        with seen.open("a") as out:
+            out.write(f"read {gc.isenabled()}\n")
+        return real_read(*args, **kwargs)
+
+    def noting_save(*args):
+        with seen.open("a") as out:
+            out.write(f"keyword {gc.isenabled()}\n")
+        return real_save(*args)
+
+    monkeypatch.setattr(pdf_worker, "read_pages", noting_read)
+    monkeypatch.setattr(pdf_worker, "_save_keyword", noting_save)
+    library = Library(config)
+    library.ingest(long_pdfs.distinct_pages_pdf(pdf_worker.SPLIT_MIN_PAGES), "long.pdf")
+    library.wait_for_background()
+    assert sorted(seen.read_text().splitlines()) == ["keyword False", "read False", "read False"]
+    assert gc.isenabled()
