@@ -211,11 +211,11 @@ def test_the_pdf_worker_reads_without_the_cyclic_collector(config, library_dir, 
     the parse); the ingesting process keeps its collector."""
     import gc
 
-    from engine.library import pdf_worker
+    from engine.library import page_readers, pdf_worker
     from tests.reliability import pdfs as long_pdfs
 
     seen = tmp_path / "gc.txt"
-    real_read, real_save = pdf_worker.read_pages, pdf_worker._save_keyword
+    real_read, real_save = page_readers.read_pages, pdf_worker._save_keyword
 
     def noting_read(*args, **kwargs):
         with seen.open("a") as out:
@@ -227,10 +227,10 @@ def test_the_pdf_worker_reads_without_the_cyclic_collector(config, library_dir, 
             out.write(f"keyword {gc.isenabled()}\n")
         return real_save(*args)
 
-    monkeypatch.setattr(pdf_worker, "read_pages", noting_read)
+    monkeypatch.setattr(page_readers, "read_pages", noting_read)
     monkeypatch.setattr(pdf_worker, "_save_keyword", noting_save)
     library = Library(config)
-    library.ingest(long_pdfs.distinct_pages_pdf(pdf_worker.SPLIT_MIN_PAGES), "long.pdf")
+    library.ingest(long_pdfs.distinct_pages_pdf(page_readers.SPLIT_MIN_PAGES), "long.pdf")
     library.wait_for_background()
     assert sorted(seen.read_text().splitlines()) == ["keyword False", "read False", "read False"]
     assert gc.isenabled()

@@ -264,6 +264,7 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
             _report(progress, watch.pages_started, page, total, ocr)
         elif kind == "reader-done":
             watch.readers.pop(message[1], None)
+            watch.readers.pop(PROBE, None)  # the worker probes before it reads: a reader done has probed
             watch.last_message = time.monotonic()
             if not watch.finishing and not set(watch.readers) - {PROBE}:
                 watch.finishing = True
