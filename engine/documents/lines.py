@@ -210,12 +210,12 @@ def text_edges(blocks: list[list[Line]]) -> tuple[float, float] | None:
 def band_key(line: Line, height: float, edges: tuple[float, float] | None = None) -> str | None:
     """The normalised form (digits masked) of a line in the top/bottom band, or on the page's first or last line
     (``edges``: a footer printed under the text wherever the text ends, not at the foot of the page); else None."""
-    text = " ".join(line.text.lower().split())
-    if line.bbox[3] <= height * BAND or line.bbox[1] >= height * (1 - BAND):
-        return _DIGITS.sub("#", text)
-    if edges is not None and (line.bbox[1] <= edges[0] + EDGE_SLACK or line.bbox[3] >= edges[1] - EDGE_SLACK):
+    top, bottom = line.bbox[1], line.bbox[3]  # the text is normalised only for a line in a band (few are)
+    if bottom <= height * BAND or top >= height * (1 - BAND):
+        return _DIGITS.sub("#", " ".join(line.text.lower().split()))
+    if edges is not None and (top <= edges[0] + EDGE_SLACK or bottom >= edges[1] - EDGE_SLACK):
         # off the band only a page number may change: "Acme Inc. 2041 Form 10-K 3" repeats, "Chapter 3" does not
-        return _PAGE_NUMBER.sub("#", text)
+        return _PAGE_NUMBER.sub("#", " ".join(line.text.lower().split()))
     return None
 
 
