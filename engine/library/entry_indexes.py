@@ -14,7 +14,7 @@ import secrets
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from filelock import FileLock
 
@@ -24,7 +24,9 @@ from engine.errors import DocumentNotFoundError, LibraryCorruptError
 from engine.library.isolation import Handoff
 from engine.library.loaded import Build
 from engine.retrieval.dense import LsaRetriever
-from engine.retrieval.keyword import KeywordIndex
+
+if TYPE_CHECKING:
+    from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +53,8 @@ def open_keyword(
 ) -> KeywordIndex:
     """The saved keyword index (or the one the PDF worker built), rebuilt (under the entry's lock) when
     missing, stale or damaged."""
+    from engine.retrieval.keyword import KeywordIndex  # whoosh, loaded by the first index opened: not by ingest
+
     directory = library.entry_dir(entry.doc_id) / INDEX_DIR
     settings = library.config.retrieval
     try:
@@ -85,6 +89,8 @@ def open_keyword(
 
 
 def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> KeywordIndex:
+    from engine.retrieval.keyword import KeywordIndex
+
     folder = library.entry_dir(entry.doc_id)
     for leftover in folder.glob(".index-*"):  # from a build that was killed
         shutil.rmtree(leftover, ignore_errors=True)

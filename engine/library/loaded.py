@@ -18,12 +18,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.config import EngineConfig, RetrievalConfig
 from engine.contracts import DocumentProfile, ParsedDocument
 from engine.retrieval.cache import shared_cache
 from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo
-from engine.retrieval.keyword import KeywordIndex
+
+if TYPE_CHECKING:
+    from engine.retrieval.keyword import KeywordIndex  # whoosh: loaded once an index is opened
 
 logger = logging.getLogger(__name__)
 

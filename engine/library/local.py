@@ -48,7 +48,7 @@ from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
 from engine.retrieval.cache import invalidate_shared
 from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo, start_warming
-from engine.retrieval.keyword import META_NAME
+from engine.retrieval.protocols import KEYWORD_META_NAME
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,10 @@ class Library:
             return None
         building = tuple(
             part
-            for part, path in (("keyword index", folder / INDEX_DIR / META_NAME), ("dense index", folder / DENSE_NAME))
+            for part, path in (
+                ("keyword index", folder / INDEX_DIR / KEYWORD_META_NAME),
+                ("dense index", folder / DENSE_NAME),
+            )
             if not path.exists()
         )
         return entry.model_copy(update={"building": building}) if building else entry

@@ -37,7 +37,6 @@ from engine.documents.parsing import parse_pdf
 from engine.documents.profile import probe_pdf
 from engine.library.page_readers import die_with_parent, outcome, two_readers
 from engine.retrieval.dense import LsaRetriever
-from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +124,8 @@ def run_worker(
 
         def probe() -> None:  # run by the reader once the helper reads (a long document's)
             probed.append(probe_pdf(data, name, config, lambda page: conn.send(("probe", page))))
+            if dense_to is not None:
+                import engine.retrieval.keyword  # noqa: F401  (whoosh, for the builders: see _save_keyword)
 
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(two_readers, conn, probe))
         profile, doc = with_ocr_pages(probed[0], doc)
@@ -234,7 +235,11 @@ def _fork_builder(conn: Connection, kind: str, build: Callable[[], bool]) -> _Bu
 
 def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bool:
     """Build the keyword index into ``folder`` for the ingesting process (a folder left by a killed ingest is
-    named like its staging folder, and removed alike)."""
+    named like its staging folder, and removed alike). Whoosh is imported by the worker while its helper reads
+    (the probe's step), not by the ingesting process before the worker starts: that process, waiting, has the
+    machine's other core idle only once the pages are read."""
+    from engine.retrieval.keyword import KeywordIndex
+
     try:
         KeywordIndex.write(doc, folder, config.retrieval)
         return True

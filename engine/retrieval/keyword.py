@@ -39,13 +39,14 @@ from engine.contracts import Chunk, ParsedDocument, RankedList
 from engine.documents.text import DOUBLED_CONSONANT, content_words, tokenize
 from engine.errors import LibraryCorruptError
 from engine.retrieval.hit_map import ChunkMap
+from engine.retrieval.protocols import KEYWORD_META_NAME
 from engine.retrieval.segment_terms import add_terms
 
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = 3
 """Bump when the schema or the term computation changes: older indexes read as stale and are rebuilt."""
-META_NAME = "loupe-index.json"
+META_NAME = KEYWORD_META_NAME
 _WHOOSH_SUFFIXES = (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp")
 
 _SYNTAX = re.compile(r"[^\w.]+")

@@ -18,6 +18,10 @@ import numpy as np
 
 from engine.contracts import ParsedDocument, RankedList
 
+KEYWORD_META_NAME = "loupe-index.json"
+"""The file a keyword index folder writes last (its format and the chunks it holds): the folder is a whole index
+once it is there. Named here, where the library can read it without loading whoosh."""
+
 
 @runtime_checkable
 class KeywordRetriever(Protocol):
