@@ -14,8 +14,6 @@ import hashlib
 import json
 from typing import Any, get_args
 
-import numpy as np
-
 from engine.contracts import Chunk, ChunkKind, PageText, ParsedDocument, TocEntry
 
 PARSED_FORMAT = 3
@@ -62,7 +60,10 @@ def encode(doc: ParsedDocument) -> bytes:
 
 
 def _rounded_boxes(doc: ParsedDocument) -> list[list[float]]:
-    """Every chunk's boxes as one flat list of values rounded to 0.01 pt (numpy does the rounding)."""
+    """Every chunk's boxes as one flat list of values rounded to 0.01 pt (numpy does the rounding; imported here:
+    decoding, in the process that ingests, needs none)."""
+    import numpy as np
+
     flat = [v for chunk in doc.chunks for box in chunk.bboxes for v in box]
     values = np.round(np.asarray(flat, dtype=np.float64), 2).tolist()
     out, start = [], 0

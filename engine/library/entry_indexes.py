@@ -12,40 +12,19 @@ import logging
 import os
 import secrets
 import shutil
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from filelock import FileLock
-
-from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
 from engine.errors import DocumentNotFoundError, LibraryCorruptError
+from engine.library.entry_files import DENSE_NAME, INDEX_DIR, MANIFEST_NAME
 from engine.library.isolation import Handoff
-from engine.library.loaded import Build
+from engine.library.placing import LibraryFolder, place_index
 from engine.retrieval.dense import LsaRetriever
 
 if TYPE_CHECKING:
     from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
-
-INDEX_DIR = "index"
-DENSE_NAME = "dense.npz"
-MANIFEST_NAME = "manifest.json"
-
-
-class LibraryFolder(Protocol):
-    """What opening an entry's indexes needs of the library folder (``engine.library.local.Library``)."""
-
-    config: EngineConfig
-    read_only: bool
-
-    def entry_dir(self, doc_id: str) -> Path: ...
-
-    def entry_lock(self, doc_id: str) -> FileLock: ...
-
-    def build_in_progress(self, doc_id: str) -> Build | None: ...
 
 
 def open_keyword(
@@ -76,7 +55,7 @@ def open_keyword(
                 shutil.rmtree(staged.keyword_path, ignore_errors=True)  # the entry is gone, and its index with it
             raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
         if ready and staged is not None and staged.keyword_path is not None:
-            _place(staged.keyword_path, directory)
+            place_index(staged.keyword_path, directory)
             try:  # checked like any saved index: the same chunks, format and boost
                 return KeywordIndex.open(directory, doc, settings)
             except LibraryCorruptError as exc:
@@ -97,20 +76,11 @@ def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDoc
     fresh = folder / f".index-{secrets.token_hex(4)}"
     try:
         built = KeywordIndex.build(doc, fresh, library.config.retrieval)
-        _place(fresh, folder / INDEX_DIR)
+        place_index(fresh, folder / INDEX_DIR)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
     return built
-
-
-def _place(fresh: Path, directory: Path) -> None:
-    """Rename the index folder ``fresh`` into place at ``directory`` (an older one goes to the trash first)."""
-    trash = directory.with_name(f".index-old-{secrets.token_hex(4)}")
-    if directory.exists():
-        os.replace(directory, trash)
-    os.replace(fresh, directory)
-    shutil.rmtree(trash, ignore_errors=True)
 
 
 def open_dense(
@@ -142,37 +112,3 @@ def open_dense(
         if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             lsa.save(path, dims)
     return lsa
-
-
-def place_keyword(library: LibraryFolder, entry: LibraryEntry, staged: Handoff | None) -> bool:
-    """Move the keyword index the PDF worker built into the entry without opening it (the CLI's ingest: nothing
-    is asked in this process; whoever loads the document opens and checks it then, and rebuilds a damaged one);
-    False when the worker built none."""
-    if staged is None or staged.keyword_path is None:
-        return False
-    if not staged.wait(library.config.library.max_parse_seconds, "keyword"):
-        return False
-    with library.entry_lock(entry.doc_id):
-        if not (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
-            shutil.rmtree(staged.keyword_path, ignore_errors=True)  # deleted meanwhile: the index goes with it
-            raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
-        _place(staged.keyword_path, library.entry_dir(entry.doc_id) / INDEX_DIR)
-    return True
-
-
-def place_dense(
-    library: LibraryFolder, entry: LibraryEntry, document: Callable[[], ParsedDocument], staged: Handoff | None
-) -> None:
-    """Move the LSA the PDF worker built into the entry, without reading it: the first question that needs it
-    loads it and checks it then (a damaged one is rebuilt there, as any saved one), so the background build
-    does not read the file a second time while that question runs. Without the worker's file, it is built here
-    (from ``document()``).
-    """
-    if staged is None or not staged.wait(library.config.library.max_parse_seconds):
-        open_dense(library, entry, document(), waiting=False)
-        return
-    with library.entry_lock(entry.doc_id):
-        if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
-            os.replace(staged.path, library.entry_dir(entry.doc_id) / DENSE_NAME)
-        else:  # deleted while the worker built it: the file goes with the entry
-            staged.path.unlink(missing_ok=True)

@@ -27,6 +27,7 @@ import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock
 from pydantic import ValidationError
@@ -36,26 +37,19 @@ from engine.contracts import LibraryEntry, ParsedDocument
 from engine.documents.parsed_codec import decode
 from engine.documents.parsing import PARSER_VERSION, doc_id_of
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
-from engine.library.entry_indexes import (
-    DENSE_NAME,
-    INDEX_DIR,
-    open_dense,
-    open_keyword,
-    place_dense,
-    place_keyword,
-)
+from engine.library.entry_files import DENSE_NAME, INDEX_DIR, MANIFEST_NAME, PARSED_NAME, PDF_NAME
 from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
+from engine.library.placing import place_dense, place_keyword
 from engine.retrieval.cache import invalidate_shared
-from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo, start_warming
 from engine.retrieval.protocols import KEYWORD_META_NAME
+
+if TYPE_CHECKING:
+    from engine.retrieval.index import DocumentIndex
 
 logger = logging.getLogger(__name__)
 
 
-PDF_NAME = "original.pdf"
-PARSED_NAME = "parsed.json"
-MANIFEST_NAME = "manifest.json"
 STAGING_PREFIX = ".staging-"
 STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
@@ -260,13 +254,18 @@ class Library:
             finally:
                 build.doc_ready.set()
             if build.doc is not None or not place_keyword(self, entry, result.dense):
+                from engine.library.entry_indexes import open_keyword  # whoosh, numpy: once an index is opened
+
                 build.keyword = open_keyword(self, entry, result.document(), waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
             build.keyword_ready.set()
         try:
-            place_dense(self, entry, result.document, staged=result.dense)
+            if not place_dense(self, entry, result.dense):  # the worker built none: built here
+                from engine.library.entry_indexes import open_dense
+
+                open_dense(self, entry, result.document(), waiting=False)
         except Exception:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
@@ -344,6 +343,9 @@ class Library:
 
     def load(self, doc_id: str) -> DocumentIndex:
         """The parsed document with its indexes, cached in-process (a bounded LRU); a damaged index is rebuilt."""
+        from engine.library.entry_indexes import open_dense, open_keyword
+        from engine.retrieval.index import DenseSlot, DocumentMemo, start_warming
+
         entry = self.get(doc_id)
         key = cache_key(self.root, entry.doc_id, self.config)
         loaded = DOCUMENTS.get(key)

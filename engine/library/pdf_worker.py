@@ -36,7 +36,6 @@ from engine.documents.parsed_codec import encode
 from engine.documents.parsing import parse_pdf
 from engine.documents.profile import probe_pdf
 from engine.library.page_readers import die_with_parent, outcome, two_readers
-from engine.retrieval.dense import LsaRetriever
 
 logger = logging.getLogger(__name__)
 
@@ -124,8 +123,7 @@ def run_worker(
 
         def probe() -> None:  # run by the reader once the helper reads (a long document's)
             probed.append(probe_pdf(data, name, config, lambda page: conn.send(("probe", page))))
-            if dense_to is not None:
-                import engine.retrieval.keyword  # noqa: F401  (whoosh, for the builders: see _save_keyword)
+            _import_builders(dense_to is not None)
 
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(two_readers, conn, probe))
         profile, doc = with_ocr_pages(probed[0], doc)
@@ -235,9 +233,7 @@ def _fork_builder(conn: Connection, kind: str, build: Callable[[], bool]) -> _Bu
 
 def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bool:
     """Build the keyword index into ``folder`` for the ingesting process (a folder left by a killed ingest is
-    named like its staging folder, and removed alike). Whoosh is imported by the worker while its helper reads
-    (the probe's step), not by the ingesting process before the worker starts: that process, waiting, has the
-    machine's other core idle only once the pages are read."""
+    named like its staging folder, and removed alike). Whoosh is imported already (``_import_builders``)."""
     from engine.retrieval.keyword import KeywordIndex
 
     try:
@@ -248,9 +244,23 @@ def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bo
         return False
 
 
+def _import_builders(indexes: bool) -> None:
+    """Import numpy (the encoding of the parse rounds with it) and, when the indexes are built here, the LSA and
+    whoosh: the worker does it while its helper reads (the probe's step), not the ingesting process before the
+    worker starts, a core idle then. The ingesting process imports them when it opens an index; the CLI's
+    ingest, which only moves the indexes into the entry, never does."""
+    import numpy  # noqa: F401
+
+    if indexes:
+        import engine.retrieval.dense
+        import engine.retrieval.keyword  # noqa: F401
+
+
 def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> bool:
     """Build the LSA and save it at ``path`` for the parent; nothing is written once the parent is gone
     (a killed ingest leaves no file behind that a later cleanup could miss)."""
+    from engine.retrieval.dense import LsaRetriever
+
     try:
         lsa = LsaRetriever.build(doc, config.retrieval)
         if os.getppid() != parent:
