@@ -261,3 +261,32 @@ def test_whoosh_and_numpy_are_loaded_by_the_worker_not_by_the_process_that_inges
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[0] == "[] [] ()"
+
+
+def test_a_process_with_other_threads_imports_them_before_the_worker_starts(tmp_path):
+    """A module another thread was importing when the worker was forked stays locked in the worker for ever (an
+    eval's second ingest, its first document's indexes loading in the builder thread, hung so): a process with
+    other threads imports numpy, the LSA and whoosh itself before it forks the worker."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(pdfs.pdf_with_outline())
+    script = (
+        "import sys, threading\n"
+        "from pathlib import Path\n"
+        "from engine.config import EngineConfig\n"
+        "from engine.library.isolation import read_pdf\n"
+        "stop = threading.Event()\n"
+        "threading.Thread(target=stop.wait, daemon=True).start()\n"
+        f"folder = Path({str(tmp_path)!r})\n"
+        f"result = read_pdf(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', EngineConfig(), lambda f, m: None,\n"
+        "                  folder / 'dense.npz', folder / 'index')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'numpy'}), 'engine.retrieval.dense' in sys.modules)\n"
+        "result.close()\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[0] == "['numpy', 'whoosh'] True"

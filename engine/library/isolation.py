@@ -36,7 +36,7 @@ from engine.documents.parsed_codec import decode, encode
 from engine.documents.parsing import parse_pdf
 from engine.documents.profile import probe_pdf
 from engine.errors import DocumentError, DocumentTooLargeError
-from engine.library.pdf_worker import run_worker, with_ocr_pages
+from engine.library.pdf_worker import import_builders, run_worker, with_ocr_pages
 
 logger = logging.getLogger(__name__)
 
@@ -204,6 +204,8 @@ class _Watch:
 def _read_in_worker(
     data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None, keyword_to: Path | None
 ) -> ReadResult:
+    if threading.active_count() > 1:  # another thread may be importing them now: see pdf_worker.import_builders
+        import_builders(dense_to is not None)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     for stream in (sys.stdout, sys.stderr):  # a forked child would flush the parent's buffered output again

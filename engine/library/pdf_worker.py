@@ -123,7 +123,7 @@ def run_worker(
 
         def probe() -> None:  # run by the reader once the helper reads (a long document's)
             probed.append(probe_pdf(data, name, config, lambda page: conn.send(("probe", page))))
-            _import_builders(dense_to is not None)
+            import_builders(dense_to is not None)
 
         doc = parse_pdf(data, name, config, on_page, reader=functools.partial(two_readers, conn, probe))
         profile, doc = with_ocr_pages(probed[0], doc)
@@ -244,11 +244,13 @@ def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bo
         return False
 
 
-def _import_builders(indexes: bool) -> None:
+def import_builders(indexes: bool) -> None:
     """Import numpy (the encoding of the parse rounds with it) and, when the indexes are built here, the LSA and
     whoosh: the worker does it while its helper reads (the probe's step), not the ingesting process before the
     worker starts, a core idle then. The ingesting process imports them when it opens an index; the CLI's
-    ingest, which only moves the indexes into the entry, never does."""
+    ingest, which only moves the indexes into the entry, never does. A process with other threads imports them
+    before it forks the worker (``isolation``): a module another thread was importing at the fork stays locked
+    in the worker, whose import of it would wait for ever."""
     import numpy  # noqa: F401
 
     if indexes:
