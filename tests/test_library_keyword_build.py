@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 import time
 
+import pytest
+
 from engine.library import entry_indexes
 from engine.library.local import Library
 from engine.retrieval.keyword import KeywordIndex
@@ -263,10 +265,15 @@ def test_whoosh_and_numpy_are_loaded_by_the_worker_not_by_the_process_that_inges
     assert out.stdout.split("\n")[0] == "[] [] ()"
 
 
-def test_a_process_with_other_threads_imports_them_before_the_worker_starts(tmp_path):
+@pytest.mark.parametrize("thread, load_after", [(True, False), (False, True)])
+def test_a_process_with_other_threads_or_opening_the_indexes_imports_them_before_the_worker_starts(
+    tmp_path, thread, load_after
+):
     """A module another thread was importing when the worker was forked stays locked in the worker for ever (an
     eval's second ingest, its first document's indexes loading in the builder thread, hung so): a process with
-    other threads imports numpy, the LSA and whoosh itself before it forks the worker."""
+    other threads imports numpy, the LSA and whoosh itself before it forks the worker; so does one that opens
+    the indexes next (``load_after_ingest``, the default: the worker inherits them instead of importing them a
+    second time)."""
     import subprocess
     import sys
     from pathlib import Path
@@ -276,12 +283,14 @@ def test_a_process_with_other_threads_imports_them_before_the_worker_starts(tmp_
     script = (
         "import sys, threading\n"
         "from pathlib import Path\n"
-        "from engine.config import EngineConfig\n"
+        "from engine.config import EngineConfig, LibraryConfig\n"
         "from engine.library.isolation import read_pdf\n"
         "stop = threading.Event()\n"
-        "threading.Thread(target=stop.wait, daemon=True).start()\n"
+        f"if {thread}:\n"
+        "    threading.Thread(target=stop.wait, daemon=True).start()\n"
+        f"config = EngineConfig(library=LibraryConfig(load_after_ingest={load_after}))\n"
         f"folder = Path({str(tmp_path)!r})\n"
-        f"result = read_pdf(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', EngineConfig(), lambda f, m: None,\n"
+        f"result = read_pdf(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config, lambda f, m: None,\n"
         "                  folder / 'dense.npz', folder / 'index')\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'numpy'}), 'engine.retrieval.dense' in sys.modules)\n"
         "result.close()\n"

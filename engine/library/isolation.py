@@ -204,7 +204,7 @@ class _Watch:
 def _read_in_worker(
     data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None, keyword_to: Path | None
 ) -> ReadResult:
-    if threading.active_count() > 1:  # another thread may be importing them now: see pdf_worker.import_builders
+    if config.library.load_after_ingest or threading.active_count() > 1:  # see pdf_worker.import_builders
         import_builders(dense_to is not None)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)

@@ -246,11 +246,12 @@ def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bo
 
 def import_builders(indexes: bool) -> None:
     """Import numpy (the encoding of the parse rounds with it) and, when the indexes are built here, the LSA and
-    whoosh: the worker does it while its helper reads (the probe's step), not the ingesting process before the
-    worker starts, a core idle then. The ingesting process imports them when it opens an index; the CLI's
-    ingest, which only moves the indexes into the entry, never does. A process with other threads imports them
-    before it forks the worker (``isolation``): a module another thread was importing at the fork stays locked
-    in the worker, whose import of it would wait for ever."""
+    whoosh. The CLI's ingest, which only moves the indexes into the entry, never needs them itself: its worker
+    imports them while its helper reads (the probe's step), not the ingesting process before the worker starts,
+    a core idle then. A process that opens the indexes next (``LibraryConfig.load_after_ingest``) imports them
+    before it forks the worker, which inherits them (imported twice, they cost more than they save), and so
+    does a process with other threads: a module another thread was importing at the fork stays locked in the
+    worker, whose import of it would wait for ever."""
     import numpy  # noqa: F401
 
     if indexes:
