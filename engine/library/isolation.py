@@ -6,7 +6,7 @@ runs longer than ``max_page_seconds`` (``max_ocr_page_seconds`` while it is OCR'
 longer than ``max_parse_seconds`` is stopped by killing the worker. The structural guards of
 :mod:`engine.documents.pdf_guard` refuse the common bombs in milliseconds before that. Forking costs
 a few milliseconds (no interpreter start, nothing re-imported), a long document is read by two
-processes at once (:mod:`engine.library.pdf_worker`), and the result comes back in the compact
+processes at once (:mod:`engine.library.page_readers`), and the result comes back in the compact
 ``parsed.json`` layout, which the library writes as it is. Where fork does not exist, or
 ``isolate_parsing`` is off, the same reading runs in-process, bounded by the guards and the total
 parse time only.
