@@ -75,6 +75,12 @@ class LibraryConfig(_Section):
         description="The PDF worker builds the LSA once the keyword index is built (the first question waits "
         "for that index only, and its process needs a core); off, both at once (the CLI's ingest waits for both).",
     )
+    load_after_ingest: bool = Field(
+        True,
+        description="After an ingest, the background build decodes the parse and opens its keyword index for the "
+        "next question of this process; off (the CLI's ingest, which asks nothing), it only moves the indexes the "
+        "PDF worker built into the entry (a missing or damaged one is still built).",
+    )
     max_parse_memory_mb: int = Field(
         2048, ge=256, description="Memory the PDF worker may use beyond what it inherits, in megabytes."
     )

@@ -155,7 +155,7 @@ def test_failed_background_index_build_leaves_an_entry_that_loads(library, libra
     def boom(*args, **kwargs):
         raise RuntimeError("simulated crash while indexing")
 
-    monkeypatch.setattr(KeywordIndex, "build", boom)
+    monkeypatch.setattr(KeywordIndex, "write", boom)
     monkeypatch.setattr(LsaRetriever, "build", boom)
     entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
     library.wait_for_background()

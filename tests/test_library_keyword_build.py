@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 import time
 
+import pytest
+
 from engine.library import entry_indexes
 from engine.library.local import Library
 from engine.retrieval.keyword import KeywordIndex
@@ -57,7 +59,7 @@ def test_the_keyword_builder_starts_before_the_parse_is_encoded(config, library_
     from engine.library import pdf_worker
 
     order = tmp_path / "order.txt"
-    real_fork, real_encode = pdf_worker._fork_keyword_builder, pdf_worker.encode
+    real_fork, real_encode = pdf_worker._fork_builder, pdf_worker.encode
 
     def noting_fork(*args, **kwargs):
         with order.open("a") as out:
@@ -72,7 +74,7 @@ def test_the_keyword_builder_starts_before_the_parse_is_encoded(config, library_
 
     built_here: list[str] = []
     real_rebuild = entry_indexes._rebuild_keyword
-    monkeypatch.setattr(pdf_worker, "_fork_keyword_builder", noting_fork)
+    monkeypatch.setattr(pdf_worker, "_fork_builder", noting_fork)
     monkeypatch.setattr(pdf_worker, "encode", slow_encode)
     monkeypatch.setattr(entry_indexes, "_rebuild_keyword", lambda *a: built_here.append("parent") or real_rebuild(*a))
     config = config.model_copy(update={"library": config.library.model_copy(update={"max_parse_seconds": 30.0})})
@@ -157,3 +159,143 @@ def test_the_worker_builds_the_lsa_after_the_keyword_index(config, library_dir, 
         assert (noted.index("lsa start") > noted.index("keyword end")) is after
         assert (folder / entry.doc_id / "dense.npz").is_file()
         assert (folder / entry.doc_id / "index" / "loupe-index.json").is_file()
+
+
+def test_the_clis_ingest_forks_the_lsa_before_the_parse_is_encoded(config, library_dir, tmp_path, monkeypatch):
+    """With ``dense_after_keyword`` off (the CLI's ingest) the LSA, the longer build, is the forked one: it starts
+    as soon as the parse is read, not once the parse is encoded and sent; the keyword index is built beside it."""
+    from engine.library import pdf_worker
+
+    order = _noting_builds(tmp_path / "builds", monkeypatch)
+    real_encode = pdf_worker.encode
+
+    def slow_encode(doc):
+        time.sleep(0.5)  # the forked LSA of this 4-page document starts long before
+        with order.open("a") as out:
+            out.write("encoded\n")
+        return real_encode(doc)
+
+    monkeypatch.setattr(pdf_worker, "encode", slow_encode)
+    library_config = config.library.model_copy(update={"dense_after_keyword": False, "max_parse_seconds": 30.0})
+    library = Library(config.model_copy(update={"library": library_config}))
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    noted = order.read_text().splitlines()
+    assert noted.index("lsa start") < noted.index("encoded") < noted.index("keyword start")
+    assert (library_dir / entry.doc_id / "dense.npz").is_file()
+    assert (library_dir / entry.doc_id / "index" / "loupe-index.json").is_file()
+
+
+def test_without_load_after_ingest_the_indexes_are_only_moved_into_the_entry(config, library_dir, monkeypatch):
+    """The CLI's ingest asks nothing: its background build moves the worker's indexes into the entry without
+    decoding the parse or opening the keyword index, and a later process opens them as usual."""
+    from engine.library.isolation import ReadResult
+
+    decoded: list[str] = []
+    opened: list[str] = []
+    real_document, real_open = ReadResult.document, KeywordIndex.open
+    monkeypatch.setattr(ReadResult, "document", lambda self: decoded.append("doc") or real_document(self))
+    monkeypatch.setattr(KeywordIndex, "open", classmethod(lambda cls, *a: opened.append("ix") or real_open(*a)))
+    library_config = config.library.model_copy(update={"dense_after_keyword": False, "load_after_ingest": False})
+    library = Library(config.model_copy(update={"library": library_config}))
+    entry = library.ingest(pdfs.pdf_with_outline(), "a.pdf")
+    library.wait_for_background()
+    monkeypatch.undo()
+    assert decoded == [] and opened == []
+    assert Library(config).get(entry.doc_id).building == ()
+    index = Library(config).load(entry.doc_id)
+    assert index.keyword.search("dropout attention", 5).hits and index.dense.search("dropout training", 3).hits
+
+
+def test_the_pdf_worker_reads_without_the_cyclic_collector(config, library_dir, tmp_path, monkeypatch):
+    """The worker, its reading helper and its builders run with the cyclic garbage collector off (it found
+    nothing to free in a parse, yet its passes over the thousands of new objects of each page took a tenth of
+    the parse); the ingesting process keeps its collector."""
+    import gc
+
+    from engine.library import page_readers, pdf_worker
+    from tests.reliability import pdfs as long_pdfs
+
+    seen = tmp_path / "gc.txt"
+    real_read, real_save = page_readers.read_pages, pdf_worker._save_keyword
+
+    def noting_read(*args, **kwargs):
+        with seen.open("a") as out:
+            out.write(f"read {gc.isenabled()}\n")
+        return real_read(*args, **kwargs)
+
+    def noting_save(*args):
+        with seen.open("a") as out:
+            out.write(f"keyword {gc.isenabled()}\n")
+        return real_save(*args)
+
+    monkeypatch.setattr(page_readers, "read_pages", noting_read)
+    monkeypatch.setattr(pdf_worker, "_save_keyword", noting_save)
+    library = Library(config)
+    library.ingest(long_pdfs.distinct_pages_pdf(page_readers.SPLIT_MIN_PAGES), "long.pdf")
+    library.wait_for_background()
+    assert sorted(seen.read_text().splitlines()) == ["keyword False", "read False", "read False"]
+    assert gc.isenabled()
+
+
+def test_whoosh_and_numpy_are_loaded_by_the_worker_not_by_the_process_that_ingests(tmp_path):
+    """Before the worker starts, the ingesting process imports neither whoosh nor numpy (the worker imports them
+    while its helper reads); the CLI's ingest, which only moves the indexes into the entry, never loads them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(pdfs.pdf_with_outline())
+    script = (
+        "import sys\n"
+        "heavy = lambda: sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'numpy'})\n"
+        "from engine.config import EngineConfig, LibraryConfig\n"
+        "from engine.library import open_library\n"
+        f"settings = LibraryConfig(path={str(tmp_path / 'lib')!r}, dense_after_keyword=False, load_after_ingest=False)\n"
+        "library = open_library(EngineConfig(library=settings))\n"
+        "before = heavy()\n"
+        f"entry = library.ingest(open({str(pdf)!r}, 'rb').read(), 'notes.pdf')\n"
+        "library.wait_for_background()\n"
+        "print(before, heavy(), library.get(entry.doc_id).building)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[0] == "[] [] ()"
+
+
+@pytest.mark.parametrize("thread, load_after", [(True, False), (False, True)])
+def test_a_process_with_other_threads_or_opening_the_indexes_imports_them_before_the_worker_starts(
+    tmp_path, thread, load_after
+):
+    """A module another thread was importing when the worker was forked stays locked in the worker for ever (an
+    eval's second ingest, its first document's indexes loading in the builder thread, hung so): a process with
+    other threads imports numpy, the LSA and whoosh itself before it forks the worker; so does one that opens
+    the indexes next (``load_after_ingest``, the default: the worker inherits them instead of importing them a
+    second time)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pdf = tmp_path / "notes.pdf"
+    pdf.write_bytes(pdfs.pdf_with_outline())
+    script = (
+        "import sys, threading\n"
+        "from pathlib import Path\n"
+        "from engine.config import EngineConfig, LibraryConfig\n"
+        "from engine.library.isolation import read_pdf\n"
+        "stop = threading.Event()\n"
+        f"if {thread}:\n"
+        "    threading.Thread(target=stop.wait, daemon=True).start()\n"
+        f"config = EngineConfig(library=LibraryConfig(load_after_ingest={load_after}))\n"
+        f"folder = Path({str(tmp_path)!r})\n"
+        f"result = read_pdf(open({str(pdf)!r}, 'rb').read(), 'notes.pdf', config, lambda f, m: None,\n"
+        "                  folder / 'dense.npz', folder / 'index')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'whoosh', 'numpy'}), 'engine.retrieval.dense' in sys.modules)\n"
+        "result.close()\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[0] == "['numpy', 'whoosh'] True"

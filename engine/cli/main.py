@@ -151,10 +151,10 @@ def _cmd_ingest(args: argparse.Namespace, config: EngineConfig) -> None:
     from engine.library import open_library
 
     data, name = _read_pdf(args.file, config)
-    # nothing is asked before both indexes are built: the worker builds them at once, on both cores
-    library = open_library(
-        config.model_copy(update={"library": config.library.model_copy(update={"dense_after_keyword": False})})
-    )
+    # nothing is asked before both indexes are built: the worker builds them at once, on both cores, and this
+    # process only moves them into the entry
+    quick = {"dense_after_keyword": False, "load_after_ingest": False}
+    library = open_library(config.model_copy(update={"library": config.library.model_copy(update=quick)}))
     watch = _WriteFailures()
     logging.getLogger("engine.library").addHandler(watch)
     try:

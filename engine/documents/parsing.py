@@ -126,7 +126,7 @@ PageReader = Callable[[pymupdf.Document, "EngineConfig", "PageCallback | None"],
 
 
 def read_pages(
-    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: range | None = None
+    pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: Iterable[int] | None = None
 ) -> tuple[list[RawPage], list[int]]:
     """Lines of the pages ``numbers`` (0-based; all by default), OCR'd where a page has no text layer but
     an image, and the 1-based numbers of the OCR'd pages."""

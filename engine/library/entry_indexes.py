@@ -12,37 +12,19 @@ import logging
 import os
 import secrets
 import shutil
-from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-from filelock import FileLock
-
-from engine.config import EngineConfig
 from engine.contracts import LibraryEntry, ParsedDocument
 from engine.errors import DocumentNotFoundError, LibraryCorruptError
+from engine.library.entry_files import DENSE_NAME, INDEX_DIR, MANIFEST_NAME
 from engine.library.isolation import Handoff
-from engine.library.loaded import Build
+from engine.library.placing import LibraryFolder, place_index
 from engine.retrieval.dense import LsaRetriever
-from engine.retrieval.keyword import KeywordIndex
+
+if TYPE_CHECKING:
+    from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
-
-INDEX_DIR = "index"
-DENSE_NAME = "dense.npz"
-MANIFEST_NAME = "manifest.json"
-
-
-class LibraryFolder(Protocol):
-    """What opening an entry's indexes needs of the library folder (``engine.library.local.Library``)."""
-
-    config: EngineConfig
-    read_only: bool
-
-    def entry_dir(self, doc_id: str) -> Path: ...
-
-    def entry_lock(self, doc_id: str) -> FileLock: ...
-
-    def build_in_progress(self, doc_id: str) -> Build | None: ...
 
 
 def open_keyword(
@@ -50,6 +32,8 @@ def open_keyword(
 ) -> KeywordIndex:
     """The saved keyword index (or the one the PDF worker built), rebuilt (under the entry's lock) when
     missing, stale or damaged."""
+    from engine.retrieval.keyword import KeywordIndex  # whoosh, loaded by the first index opened: not by ingest
+
     directory = library.entry_dir(entry.doc_id) / INDEX_DIR
     settings = library.config.retrieval
     try:
@@ -71,7 +55,7 @@ def open_keyword(
                 shutil.rmtree(staged.keyword_path, ignore_errors=True)  # the entry is gone, and its index with it
             raise DocumentNotFoundError(f"{entry.file_name} was deleted from the library")
         if ready and staged is not None and staged.keyword_path is not None:
-            _place(staged.keyword_path, directory)
+            place_index(staged.keyword_path, directory)
             try:  # checked like any saved index: the same chunks, format and boost
                 return KeywordIndex.open(directory, doc, settings)
             except LibraryCorruptError as exc:
@@ -84,26 +68,19 @@ def open_keyword(
 
 
 def _rebuild_keyword(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument) -> KeywordIndex:
+    from engine.retrieval.keyword import KeywordIndex
+
     folder = library.entry_dir(entry.doc_id)
     for leftover in folder.glob(".index-*"):  # from a build that was killed
         shutil.rmtree(leftover, ignore_errors=True)
     fresh = folder / f".index-{secrets.token_hex(4)}"
     try:
         built = KeywordIndex.build(doc, fresh, library.config.retrieval)
-        _place(fresh, folder / INDEX_DIR)
+        place_index(fresh, folder / INDEX_DIR)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
     return built
-
-
-def _place(fresh: Path, directory: Path) -> None:
-    """Rename the index folder ``fresh`` into place at ``directory`` (an older one goes to the trash first)."""
-    trash = directory.with_name(f".index-old-{secrets.token_hex(4)}")
-    if directory.exists():
-        os.replace(directory, trash)
-    os.replace(fresh, directory)
-    shutil.rmtree(trash, ignore_errors=True)
 
 
 def open_dense(
@@ -135,18 +112,3 @@ def open_dense(
         if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
             lsa.save(path, dims)
     return lsa
-
-
-def place_dense(library: LibraryFolder, entry: LibraryEntry, doc: ParsedDocument, staged: Handoff | None) -> None:
-    """Move the LSA the PDF worker built into the entry, without reading it: the first question that needs it
-    loads it and checks it then (a damaged one is rebuilt there, as any saved one), so the background build
-    does not read the file a second time while that question runs. Without the worker's file, it is built here.
-    """
-    if staged is None or not staged.wait(library.config.library.max_parse_seconds):
-        open_dense(library, entry, doc, waiting=False)
-        return
-    with library.entry_lock(entry.doc_id):
-        if (library.entry_dir(entry.doc_id) / MANIFEST_NAME).exists():
-            os.replace(staged.path, library.entry_dir(entry.doc_id) / DENSE_NAME)
-        else:  # deleted while the worker built it: the file goes with the entry
-            staged.path.unlink(missing_ok=True)

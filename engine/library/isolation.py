@@ -6,7 +6,7 @@ runs longer than ``max_page_seconds`` (``max_ocr_page_seconds`` while it is OCR'
 longer than ``max_parse_seconds`` is stopped by killing the worker. The structural guards of
 :mod:`engine.documents.pdf_guard` refuse the common bombs in milliseconds before that. Forking costs
 a few milliseconds (no interpreter start, nothing re-imported), a long document is read by two
-processes at once (:mod:`engine.library.pdf_worker`), and the result comes back in the compact
+processes at once (:mod:`engine.library.page_readers`), and the result comes back in the compact
 ``parsed.json`` layout, which the library writes as it is. Where fork does not exist, or
 ``isolate_parsing`` is off, the same reading runs in-process, bounded by the guards and the total
 parse time only.
@@ -36,7 +36,7 @@ from engine.documents.parsed_codec import decode, encode
 from engine.documents.parsing import parse_pdf
 from engine.documents.profile import probe_pdf
 from engine.errors import DocumentError, DocumentTooLargeError
-from engine.library.pdf_worker import run_worker, with_ocr_pages
+from engine.library.pdf_worker import import_builders, run_worker, with_ocr_pages
 
 logger = logging.getLogger(__name__)
 
@@ -204,6 +204,8 @@ class _Watch:
 def _read_in_worker(
     data: bytes, name: str, config: EngineConfig, progress: Progress, dense_to: Path | None, keyword_to: Path | None
 ) -> ReadResult:
+    if config.library.load_after_ingest or threading.active_count() > 1:  # see pdf_worker.import_builders
+        import_builders(dense_to is not None)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     for stream in (sys.stdout, sys.stderr):  # a forked child would flush the parent's buffered output again
@@ -264,6 +266,7 @@ def _supervise(worker: Any, receive: Connection, watch: _Watch, progress: Progre
             _report(progress, watch.pages_started, page, total, ocr)
         elif kind == "reader-done":
             watch.readers.pop(message[1], None)
+            watch.readers.pop(PROBE, None)  # the worker probes before it reads: a reader done has probed
             watch.last_message = time.monotonic()
             if not watch.finishing and not set(watch.readers) - {PROBE}:
                 watch.finishing = True

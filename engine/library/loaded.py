@@ -18,12 +18,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.config import EngineConfig, RetrievalConfig
 from engine.contracts import DocumentProfile, ParsedDocument
 from engine.retrieval.cache import shared_cache
-from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo
-from engine.retrieval.keyword import KeywordIndex
+
+if TYPE_CHECKING:  # loaded once a document is (numpy, whoosh): not by an ingest
+    from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo
+    from engine.retrieval.keyword import KeywordIndex
 
 logger = logging.getLogger(__name__)
 
@@ -47,12 +50,14 @@ class Loaded:
     profile: DocumentProfile
     keyword: KeywordIndex
     dense: DenseSlot
+    memo: DocumentMemo
+    """Derived data of the document (table cells, fiscal calendar) every view shares; dropped with it."""
     views: OrderedDict[RetrievalConfig, DocumentIndex] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    memo: DocumentMemo = field(default_factory=DocumentMemo)
-    """Derived data of the document (table cells, fiscal calendar) every view shares; dropped with it."""
 
     def view(self, config: RetrievalConfig) -> DocumentIndex:
+        from engine.retrieval.index import DocumentIndex
+
         with self.lock:
             index = self.views.get(config)
             if index is None:

@@ -27,6 +27,7 @@ import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock
 from pydantic import ValidationError
@@ -36,19 +37,19 @@ from engine.contracts import LibraryEntry, ParsedDocument
 from engine.documents.parsed_codec import decode
 from engine.documents.parsing import PARSER_VERSION, doc_id_of
 from engine.errors import DocumentNotFoundError, LibraryCorruptError, LibraryReadOnlyError
-from engine.library.entry_indexes import DENSE_NAME, INDEX_DIR, open_dense, open_keyword, place_dense
+from engine.library.entry_files import DENSE_NAME, INDEX_DIR, MANIFEST_NAME, PARSED_NAME, PDF_NAME
 from engine.library.isolation import Progress, ReadResult, read_pdf
 from engine.library.loaded import BUILDS, DOCUMENTS, Build, Loaded, cache_key
+from engine.library.placing import place_dense, place_keyword
 from engine.retrieval.cache import invalidate_shared
-from engine.retrieval.index import DenseSlot, DocumentIndex, DocumentMemo, start_warming
-from engine.retrieval.keyword import META_NAME
+from engine.retrieval.protocols import KEYWORD_META_NAME
+
+if TYPE_CHECKING:
+    from engine.retrieval.index import DocumentIndex
 
 logger = logging.getLogger(__name__)
 
 
-PDF_NAME = "original.pdf"
-PARSED_NAME = "parsed.json"
-MANIFEST_NAME = "manifest.json"
 STAGING_PREFIX = ".staging-"
 STALE_STAGING_SECONDS = 3600.0
 MAX_NAME_CHARS = 200
@@ -143,7 +144,10 @@ class Library:
             return None
         building = tuple(
             part
-            for part, path in (("keyword index", folder / INDEX_DIR / META_NAME), ("dense index", folder / DENSE_NAME))
+            for part, path in (
+                ("keyword index", folder / INDEX_DIR / KEYWORD_META_NAME),
+                ("dense index", folder / DENSE_NAME),
+            )
             if not path.exists()
         )
         return entry.model_copy(update={"building": building}) if building else entry
@@ -240,20 +244,28 @@ class Library:
         BUILDS.submit((str(self.root.resolve()), entry.doc_id), Build(run=run))
 
     def _build_indexes(self, entry: LibraryEntry, result: ReadResult, build: Build) -> None:
-        """Keyword index first (the next question needs it), then the LSA; failures leave them to load()."""
+        """Keyword index first (the next question needs it), then the LSA; failures leave them to load(). Without
+        ``load_after_ingest`` the worker's indexes are only moved into the entry: the parse is decoded only to
+        build one the worker did not."""
         try:
             try:
-                build.doc = result.document()
+                if self.config.library.load_after_ingest or result.dense is None:
+                    build.doc = result.document()
             finally:
                 build.doc_ready.set()
-            build.keyword = open_keyword(self, entry, build.doc, waiting=False, staged=result.dense)
+            if build.doc is not None or not place_keyword(self, entry, result.dense):
+                from engine.library.entry_indexes import open_keyword  # whoosh, numpy: once an index is opened
+
+                build.keyword = open_keyword(self, entry, result.document(), waiting=False, staged=result.dense)
         except Exception:
             logger.warning("background keyword index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
             build.keyword_ready.set()
         try:
-            if build.doc is not None:
-                place_dense(self, entry, build.doc, staged=result.dense)
+            if not place_dense(self, entry, result.dense):  # the worker built none: built here
+                from engine.library.entry_indexes import open_dense
+
+                open_dense(self, entry, result.document(), waiting=False)
         except Exception:
             logger.warning("background dense index of %s failed", entry.doc_id[:16], exc_info=True)
         finally:
@@ -331,6 +343,9 @@ class Library:
 
     def load(self, doc_id: str) -> DocumentIndex:
         """The parsed document with its indexes, cached in-process (a bounded LRU); a damaged index is rebuilt."""
+        from engine.library.entry_indexes import open_dense, open_keyword
+        from engine.retrieval.index import DenseSlot, DocumentMemo, start_warming
+
         entry = self.get(doc_id)
         key = cache_key(self.root, entry.doc_id, self.config)
         loaded = DOCUMENTS.get(key)

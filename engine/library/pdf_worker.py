@@ -2,13 +2,12 @@
 
 It limits its own address space and CPU time, probes and parses the PDF, and reports over a pipe:
 ``("probe", page)`` and ``("page", page, total, ocr, reader)`` before each page, then one of
-``("done", profile, parsed_bytes)``, ``("error", LoupeError)``, ``("memory",)`` or ``("crash", text)``.
+``("done", profile, parsed_bytes)``, ``("error", LoupeError)``, ``("memory",)`` or ``("crash", text)``; with
+index paths, then ``("keyword", ok)`` and ``("dense", ok)`` once each index is saved.
 
-Documents of ``SPLIT_MIN_PAGES`` pages or more are read by two processes: the worker forks a helper
-(safe: the worker has a single thread) that reads the second half of the pages and hands its lines
-back through a pipe, while the worker reads the first half. Both report their pages to the parent
-themselves (a message is one small atomic write), so the per-page deadline watches both. The worker
-leads a process group, so stopping it stops the helper too.
+Documents of ``page_readers.SPLIT_MIN_PAGES`` pages or more are read by the worker and a helper it forks
+(:mod:`engine.library.page_readers`); the worker probes the document while the helper starts reading. The
+worker leads a process group, so stopping it stops the helper too.
 
 Neither outlives the process that started it: the worker watches its parent from a thread and ends its
 group when the parent is gone (a killed ingest, a crashed app replica), and the helper asks the kernel
@@ -18,62 +17,37 @@ group when the parent is gone (a killed ingest, a crashed app replica), and the 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import functools
+import gc
 import logging
 import os
-import pickle
 import resource
 import signal
-import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import pymupdf
-
 from engine.config import EngineConfig, LibraryConfig
 from engine.contracts import DocumentProfile, ParsedDocument
 from engine.documents.parsed_codec import encode
-from engine.documents.parsing import PageCallback, RawPage, is_memory_error, parse_pdf, read_pages
+from engine.documents.parsing import parse_pdf
 from engine.documents.profile import probe_pdf
-from engine.errors import DocumentError, LoupeError
-from engine.retrieval.dense import LsaRetriever
-from engine.retrieval.keyword import KeywordIndex
+from engine.library.page_readers import die_with_parent, outcome, two_readers
 
 logger = logging.getLogger(__name__)
 
-SPLIT_MIN_PAGES = 40
-"""Documents this long are read by two processes (below, forking a helper costs more than it saves)."""
 PARENT_CHECK_SECONDS = 0.25
 """How often the worker looks for its parent: a worker of a killed process is gone within this (a 75 MB
 worker left sleeping for an hour is what this prevents; the check is one system call)."""
-_PR_SET_PDEATHSIG = 1
-"""prctl option: the signal the kernel sends this process when the thread that forked it ends."""
-
-
-def _die_with_parent() -> None:
-    """Ask the kernel to kill this process when its parent goes (Linux; elsewhere nothing happens).
-
-    Only for the helper: the kernel sends the signal when the *thread* that forked the process ends, and the
-    helper is forked by the worker's only thread, which lives as long as the worker. The worker itself is
-    forked by whatever thread ingests (a Streamlit script thread ends while the worker still builds the
-    dense index), so it watches its parent instead (``_watch_parent``).
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _watch_parent(parent: int) -> None:
     """Start a thread that ends this worker and its helper as soon as ``parent`` is gone (this process is then
     adopted: its parent id changes). Started before the helper is forked; the helper has no threads (fork copies
-    only the calling one) and is covered by ``_die_with_parent``."""
+    only the calling one) and is covered by ``die_with_parent``."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -119,51 +93,82 @@ def _limit_resources(limits: LibraryConfig) -> None:
             logger.warning("could not limit the PDF worker (%s): %s", kind, exc)
 
 
-def _outcome(exc: BaseException) -> tuple[Any, ...]:
-    if isinstance(exc, LoupeError):
-        return ("error", exc)
-    return ("memory",) if is_memory_error(exc) else ("crash", f"{type(exc).__name__}: {exc}")
-
-
 def run_worker(
     conn: Connection, data: bytes, name: str, config: EngineConfig, dense_to: Path | None, parent: int | None = None,
     keyword_to: Path | None = None,
 ) -> None:  # fmt: skip
     """The worker's body (the target of the forked process); with ``dense_to``, it then saves the LSA there, and
-    with ``keyword_to`` too, a process it forks as soon as the parse is read saves the keyword index in that
-    folder, the LSA waiting for it when ``LibraryConfig.dense_after_keyword`` (else built meanwhile). ``parent`` is the starting process's id, taken before the fork (a parent killed before
-    this line ran is then noticed too)."""
+    with ``keyword_to`` too, the keyword index in that folder, one of them built by a process it forks as soon as
+    the parse is read (:func:`_builds`). ``parent`` is the starting process's id, taken before the fork (a parent
+    killed before this line ran is then noticed too)."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # the helper joins this group: the parent stops both at once
     parent = parent or os.getppid()
     _watch_parent(parent)
     _limit_resources(config.library)
+    # No cyclic garbage collector in the worker (nor in the processes it forks): reading a page makes thousands of
+    # objects (its text dict, the lines), which set off collections that find nothing to free (a parse of a
+    # 468-page manual leaves 14 objects in cycles) yet took a tenth of the parse. The memory limit still holds.
+    gc.disable()
 
     def on_page(page: int, total: int, ocr: bool) -> None:
         conn.send(("page", page, total, ocr, os.getpid()))
 
     message: tuple[Any, ...]
     doc: ParsedDocument | None = None
+    builds: tuple[Build, Build] | None = None
     builder: _Builder | None = None
     try:
-        profile = probe_pdf(data, name, config, lambda page: conn.send(("probe", page)))
-        doc = parse_pdf(data, name, config, on_page, reader=functools.partial(_two_readers, conn))
-        profile, doc = with_ocr_pages(profile, doc)
+        probed: list[DocumentProfile] = []
+
+        def probe() -> None:  # run by the reader once the helper reads (a long document's)
+            probed.append(probe_pdf(data, name, config, lambda page: conn.send(("probe", page))))
+            import_builders(dense_to is not None)
+
+        doc = parse_pdf(data, name, config, on_page, reader=functools.partial(two_readers, conn, probe))
+        profile, doc = with_ocr_pages(probed[0], doc)
         if dense_to is not None and keyword_to is not None:  # starts while the parse is encoded and sent
-            builder = _fork_keyword_builder(conn, doc, config, keyword_to)
+            builds = _builds(doc, config, dense_to, keyword_to, parent)
+            builder = _fork_builder(conn, *builds[0])
         message = ("done", profile, encode(doc))
     except BaseException as exc:  # every failure is reported, never a silent death
-        message = _outcome(exc)
+        message = outcome(exc)
     done = _send(conn, message) and message[0] == "done"
     if builder is not None:
         builder.release(done)
         if config.library.dense_after_keyword:
             builder.wait()  # the keyword index first: the builder keeps a core, the asking process the other
     if done and doc is not None and dense_to is not None:
-        _send(conn, ("dense", _save_lsa(doc, config, dense_to, parent)))
+        kind, build = builds[1] if builds is not None and builder is not None else _lsa(doc, config, dense_to, parent)
+        _send(conn, (kind, build()))
     if builder is not None:
         builder.wait()
     conn.close()
+
+
+Build = tuple[str, Callable[[], bool]]
+"""An index the worker's processes build: its kind (``"keyword"`` or ``"dense"``, the word announcing it) and the
+build, True once its files are saved."""
+
+
+def _lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> Build:
+    return "dense", lambda: _save_lsa(doc, config, path, parent)
+
+
+def _builds(
+    doc: ParsedDocument, config: EngineConfig, dense_to: Path, keyword_to: Path, parent: int
+) -> tuple[Build, Build]:
+    """The forked build and the one the worker runs once the parse is sent (the LSA alone when no process could
+    be forked).
+
+    With ``LibraryConfig.dense_after_keyword`` the keyword index is forked (the first question waits for it) and
+    the worker's LSA waits for it. Otherwise (the CLI's ingest, which waits for both) the LSA, the longer build,
+    is forked: it starts as soon as the parse is read, and the keyword index is built beside it once the parse is
+    encoded and sent, rather than the LSA waiting for that encoding."""
+    keyword: Build = ("keyword", lambda: _save_keyword(doc, config, keyword_to))
+    if config.library.dense_after_keyword:
+        return keyword, _lsa(doc, config, dense_to, parent)
+    return _lsa(doc, config, dense_to, os.getpid()), keyword  # the forked builder's parent is this worker
 
 
 def _send(conn: Connection, message: tuple[Any, ...]) -> bool:
@@ -196,18 +201,18 @@ class _Builder:
             os.waitpid(self.pid, 0)
 
 
-def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineConfig, folder: Path) -> _Builder | None:
-    """Fork a process that builds the keyword index into ``folder`` and, once released, says ``("keyword", ok)``.
+def _fork_builder(conn: Connection, kind: str, build: Callable[[], bool]) -> _Builder | None:
+    """Fork a process that runs ``build`` (an index) and, once released, says ``(kind, ok)``.
 
     The keyword index is what the first question waits for: built here, beside the encoding of the parse and
     then the LSA on the other core, it neither waits for them nor takes the interpreter of the process that
-    asks (whose threads share one lock). The process dies with this worker (the kernel's parent-death signal,
-    and this process group)."""
+    asks (whose threads share one lock); the CLI's ingest forks the LSA instead (:func:`_builds`). The process
+    dies with this worker (the kernel's parent-death signal, and this process group)."""
     go_read, go_write = os.pipe()
     try:
         child = os.fork()
     except OSError:
-        logger.warning("could not fork the keyword index builder", exc_info=True)
+        logger.warning("could not fork the %s index builder", kind, exc_info=True)
         os.close(go_read)
         os.close(go_write)
         return None
@@ -217,10 +222,10 @@ def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineC
     code = 0
     try:
         os.close(go_write)
-        _die_with_parent()
-        ok = _save_keyword(doc, config, folder)
+        die_with_parent()
+        ok = build()
         if os.read(go_read, 1) == b"1":  # the worker's parse message is sent: the pipe is free
-            conn.send(("keyword", ok))
+            conn.send((kind, ok))
     except BaseException:
         code = 1
     os._exit(code)
@@ -228,18 +233,37 @@ def _fork_keyword_builder(conn: Connection, doc: ParsedDocument, config: EngineC
 
 def _save_keyword(doc: ParsedDocument, config: EngineConfig, folder: Path) -> bool:
     """Build the keyword index into ``folder`` for the ingesting process (a folder left by a killed ingest is
-    named like its staging folder, and removed alike)."""
+    named like its staging folder, and removed alike). Whoosh is imported already (``_import_builders``)."""
+    from engine.retrieval.keyword import KeywordIndex
+
     try:
-        KeywordIndex.build(doc, folder, config.retrieval).close()
+        KeywordIndex.write(doc, folder, config.retrieval)
         return True
     except Exception:
         logger.warning("the worker could not build the keyword index", exc_info=True)
         return False
 
 
+def import_builders(indexes: bool) -> None:
+    """Import numpy (the encoding of the parse rounds with it) and, when the indexes are built here, the LSA and
+    whoosh. The CLI's ingest, which only moves the indexes into the entry, never needs them itself: its worker
+    imports them while its helper reads (the probe's step), not the ingesting process before the worker starts,
+    a core idle then. A process that opens the indexes next (``LibraryConfig.load_after_ingest``) imports them
+    before it forks the worker, which inherits them (imported twice, they cost more than they save), and so
+    does a process with other threads: a module another thread was importing at the fork stays locked in the
+    worker, whose import of it would wait for ever."""
+    import numpy  # noqa: F401
+
+    if indexes:
+        import engine.retrieval.dense
+        import engine.retrieval.keyword  # noqa: F401
+
+
 def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int) -> bool:
     """Build the LSA and save it at ``path`` for the parent; nothing is written once the parent is gone
     (a killed ingest leaves no file behind that a later cleanup could miss)."""
+    from engine.retrieval.dense import LsaRetriever
+
     try:
         lsa = LsaRetriever.build(doc, config.retrieval)
         if os.getppid() != parent:
@@ -249,73 +273,3 @@ def _save_lsa(doc: ParsedDocument, config: EngineConfig, path: Path, parent: int
     except Exception:
         logger.warning("the worker could not build the dense index", exc_info=True)
         return False
-
-
-def _finished(conn: Connection) -> None:
-    """Tell the parent this process read its last page (its per-page deadline no longer applies)."""
-    conn.send(("reader-done", os.getpid()))
-
-
-def _two_readers(
-    conn: Connection, pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None
-) -> tuple[list[RawPage], list[int]]:
-    """Read the pages in this process and a forked helper, half each; lines come back in page order."""
-    total = pdf.page_count
-    if total < SPLIT_MIN_PAGES:
-        pages = read_pages(pdf, config, on_page)
-        _finished(conn)
-        return pages
-    half = (total + 1) // 2
-    receive_fd, send_fd = os.pipe()
-    helper = os.fork()
-    if helper == 0:
-        os.close(receive_fd)
-        _die_with_parent()
-        _helper(conn, pdf, config, on_page, range(half, total), send_fd)
-    os.close(send_fd)
-    try:
-        first, first_ocr = read_pages(pdf, config, on_page, range(half))
-        _finished(conn)
-        second, second_ocr = _collect(receive_fd, helper, half + 1, total)
-    finally:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(helper, os.WNOHANG)
-    return first + second, first_ocr + second_ocr
-
-
-def _helper(
-    conn: Connection, pdf: pymupdf.Document, config: EngineConfig, on_page: PageCallback | None, numbers: range,
-    fd: int,
-) -> None:  # fmt: skip
-    """The helper's body: read ``numbers``, send the result through ``fd``, exit without cleanup."""
-    code = 0
-    try:
-        result: tuple[Any, ...] = ("ok", read_pages(pdf, config, on_page, numbers))
-        _finished(conn)
-    except BaseException as exc:
-        result = _outcome(exc)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
-    except BaseException:
-        code = 1
-    os._exit(code)
-
-
-def _collect(fd: int, helper: int, first_page: int, total: int) -> tuple[list[RawPage], list[int]]:
-    with os.fdopen(fd, "rb") as source:
-        payload = source.read()
-    _, status = os.waitpid(helper, 0)
-    if not payload:
-        raise DocumentError(
-            f"reading pages {first_page}-{total} of this PDF crashed the reader (status {status}); the file is "
-            "damaged or hostile: export it again and retry"
-        )
-    result = pickle.loads(payload)
-    if result[0] == "ok":
-        return result[1]
-    if result[0] == "error":
-        raise result[1]
-    if result[0] == "memory":
-        raise MemoryError(f"pages {first_page}-{total}")
-    raise DocumentError(f"this PDF could not be read (pages {first_page}-{total} failed: {result[1]}); export it again")

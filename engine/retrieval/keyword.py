@@ -39,13 +39,14 @@ from engine.contracts import Chunk, ParsedDocument, RankedList
 from engine.documents.text import DOUBLED_CONSONANT, content_words, tokenize
 from engine.errors import LibraryCorruptError
 from engine.retrieval.hit_map import ChunkMap
+from engine.retrieval.protocols import KEYWORD_META_NAME
 from engine.retrieval.segment_terms import add_terms
 
 log = logging.getLogger(__name__)
 
 INDEX_FORMAT = 3
 """Bump when the schema or the term computation changes: older indexes read as stale and are rebuilt."""
-META_NAME = "loupe-index.json"
+META_NAME = KEYWORD_META_NAME
 _WHOOSH_SUFFIXES = (".toc", ".seg", ".pst", ".trm", ".fln", ".lck", ".ctmp")
 
 _SYNTAX = re.compile(r"[^\w.]+")
@@ -258,15 +259,11 @@ class KeywordIndex:
 
     # ---- construction -----------------------------------------------------------------------
 
-    @classmethod
-    def build(cls, doc: ParsedDocument, directory: Path, config: RetrievalConfig) -> KeywordIndex:
-        """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
-
-        The index is built in memory (whoosh's file storage stats a file per field per document)
-        and its files are then written to ``directory`` in one go, the metadata file last. The
-        returned index searches the in-memory copy (the same bytes), so the directory may be renamed
-        into place while it is in use; ``memory_backed`` is False when the build fell back to the disk.
-        """
+    @staticmethod
+    def write(doc: ParsedDocument, directory: Path, config: RetrievalConfig) -> RamStorage | None:
+        """Write the keyword index of ``doc`` into ``directory`` (created; previous index files replaced), the
+        metadata file last; the in-memory storage it was built in (None when the build fell back to the disk).
+        Only the files: a process that builds the index for another (the PDF worker's) opens no searcher."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         for old in directory.iterdir():
@@ -286,8 +283,20 @@ class KeywordIndex:
             "heading_boost": config.heading_boost,
         }  # fmt: skip
         (directory / META_NAME).write_text(json.dumps(meta), encoding="utf-8")
+        log.debug("keyword index written: %d chunks in %s", len(doc.chunks), directory)
+        return storage
+
+    @classmethod
+    def build(cls, doc: ParsedDocument, directory: Path, config: RetrievalConfig) -> KeywordIndex:
+        """Index every chunk of ``doc`` into ``directory`` (created; previous index files replaced).
+
+        The index is built in memory (whoosh's file storage stats a file per field per document)
+        and its files are then written to ``directory`` in one go, the metadata file last. The
+        returned index searches the in-memory copy (the same bytes), so the directory may be renamed
+        into place while it is in use; ``memory_backed`` is False when the build fell back to the disk.
+        """
+        storage = cls.write(doc, directory, config)
         ix = storage.open_index() if storage is not None else whoosh_index.open_dir(str(directory))
-        log.debug("keyword index built: %d chunks in %s", len(doc.chunks), directory)
         built = cls(ix, doc, config)
         built.memory_backed = storage is not None
         return built

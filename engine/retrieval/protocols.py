@@ -12,11 +12,16 @@ Dense retrieval has two engines too: ``LsaRetriever`` (offline, the default) and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from engine.contracts import ParsedDocument, RankedList
+
+if TYPE_CHECKING:
+    import numpy as np
+
+KEYWORD_META_NAME = "loupe-index.json"
+"""The file a keyword index folder writes last (its format and the chunks it holds): the folder is a whole index
+once it is there. Named here, where the library can read it without loading whoosh."""
 
 
 @runtime_checkable

@@ -57,3 +57,25 @@ def test_older_or_damaged_files_are_refused(doc, damage):
         data = b""
     with pytest.raises(ValueError):
         decode(data)
+
+
+def test_orjson_writes_the_text_the_standard_library_writes(doc, monkeypatch):
+    """Where orjson is installed it writes the file (a fifth of the time): the same bytes as ``json.dumps``, for
+    text with quotes, backslashes, control characters and other scripts too."""
+    from engine.documents import parsed_codec
+
+    pytest.importorskip("orjson")
+    chunk = doc.chunks[0].model_copy(update={"text": 'a "quoted" \\ back\tslash\x01 — Ünïcode 日本 \U0001f600'})
+    tricky = doc.model_copy(update={"chunks": (chunk, *doc.chunks[1:]), "repeated_lines": ("x\ny", "z\x7f")})
+    fast = encode(tricky)
+    monkeypatch.setattr(parsed_codec, "_orjson", None)
+    assert fast == encode(tricky)
+    assert decode(fast) == decode(encode(tricky))
+
+
+def test_a_box_that_is_not_a_number_is_written_as_the_standard_library_writes_it(doc):
+    """orjson would write ``null`` for NaN: such a body is written by ``json`` (``NaN``) and read back alike."""
+    chunk = doc.chunks[0].model_copy(update={"bboxes": ((float("nan"), 1.0, 2.0, 3.0),)})
+    back = decode(encode(doc.model_copy(update={"chunks": (chunk, *doc.chunks[1:])})))
+    box = back.chunks[0].bboxes[0]
+    assert box[0] != box[0] and box[1:] == (1.0, 2.0, 3.0)

@@ -173,7 +173,7 @@ def test_failed_background_index_build_leaves_a_whole_entry(
     def broken_build(*args: object, **kwargs: object) -> None:
         raise OSError("disk full (injected)")
 
-    monkeypatch.setattr(keyword.KeywordIndex, "build", classmethod(lambda cls, *a, **k: broken_build()))
+    monkeypatch.setattr(keyword.KeywordIndex, "write", staticmethod(lambda *a, **k: broken_build()))
     library = Library(config)
     entry = library.ingest(pdfs.text_pdf(), "report.pdf")
     library.wait_for_background()

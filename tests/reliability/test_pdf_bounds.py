@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,40 @@ def test_the_work_while_the_worker_finishes_starts_once_every_page_is_read(
     assert started.wait(10)
     assert seen == [(pages, False)]
     assert result.profile.total_pages == pages
+
+
+@pytest.mark.timeout(180)
+def test_the_reader_free_takes_the_next_pages_while_the_worker_probes(
+    library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker probes the document once its helper reads, and the two take the pages block by block from one
+    queue: the helper, reading while the (here slowed) probe runs, reads more than half (here all); each page is
+    read once."""
+    import time
+
+    from engine.library import page_readers
+
+    noted = tmp_path / "pages.txt"
+    real_probe, real_read = pdf_worker.probe_pdf, page_readers.read_pages
+
+    def slow_probe(*args: object, **kwargs: object) -> object:
+        time.sleep(1.5)
+        return real_probe(*args, **kwargs)  # type: ignore[arg-type]
+
+    def noting_read(pdf: object, config: object, on_page: object, numbers: object = None) -> object:
+        def noting(pages: object) -> object:
+            for number in pages:  # type: ignore[attr-defined]
+                with noted.open("a") as out:
+                    out.write(f"{os.getpid()} {number}\n")
+                yield number
+
+        return real_read(pdf, config, on_page, noting(numbers))  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdf_worker, "probe_pdf", slow_probe)
+    monkeypatch.setattr(page_readers, "read_pages", noting_read)
+    entry = Library(_bounded(library_dir)).ingest(pdfs.distinct_pages_pdf(60), "long.pdf")
+    rows = [line.split() for line in noted.read_text().splitlines()]
+    assert sorted(int(number) for _, number in rows) == list(range(60))
+    by_reader = Counter(pid for pid, _ in rows)
+    assert max(by_reader.values()) > 30  # the helper's (static halves gave each reader 30)
+    assert entry.total_pages == entry.profile.total_pages == 60
