@@ -14,7 +14,7 @@ from engine.documents.text import STOPWORDS, stems
 from engine.reading.line_items import line_item_names
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_rows import CURRENCY_SIGN
-from engine.reading.table_values import Cell
+from engine.reading.table_values import SCALE_FACTOR, Cell
 
 _COUNT_ASKED = re.compile(
     r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
@@ -98,6 +98,8 @@ def wrong_count(counted: set[str] | None, cell: Cell) -> bool:
 
 
 _PEOPLE = frozenset(stems("people persons individuals"))
+_PEOPLE_COUNTED = frozenset(stems("employees headcount staff workers members users customers advisors"))
+"""Counted things that are people: a headcount, a staff, members, users, customers."""
 """Nouns that count people of any kind: "employed 8,300 people" counts employees, "1,004 individuals" respondents."""
 
 
@@ -117,10 +119,26 @@ def people_counted(measure: str, sentence: str, counted: set[str]) -> bool:
     return bool(said & counted) or any(len(w) >= 5 and c.startswith(w) for w in said for c in counted)
 
 
+MAX_PEOPLE = 1e10
+"""More people than live on Earth: a count of people scaled past it was never in its table's scale."""
+
+
 def counted_row(cell: Cell, counted: set[str]) -> Cell:
     """A table row whose head noun is what a count question counts (``counted``, stems: "Active ferry passes"
     for "how many ferry passes"), and that prints no currency of its own, is a count: the currency its document
-    prints on other rows was given to it by default (``document_units.in_units``), and it is taken back."""
-    if not cell.is_row or cell.unit in ("", "%") or CURRENCY_SIGN.search(cell.raw):
+    prints on other rows was given to it by default (``document_units.in_units``), and it is taken back. A count
+    of people ("Headcount | 259,350" in a table "in millions, except where noted") takes no scale that would make
+    it more people than there are."""
+    if (
+        not cell.is_row
+        or cell.unit == "%"
+        or CURRENCY_SIGN.search(cell.raw)
+        or not stems(head_noun(cell.label)) & counted
+    ):
         return cell
-    return replace(cell, unit="") if stems(head_noun(cell.label)) & counted else cell
+    people = bool(counted & (_PEOPLE | _PEOPLE_COUNTED))
+    return replace(
+        cell,
+        unit="",
+        scale="" if people and cell.value * SCALE_FACTOR.get(cell.scale, 1.0) > MAX_PEOPLE else cell.scale,
+    )

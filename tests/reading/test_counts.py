@@ -141,3 +141,19 @@ def test_a_count_question_reads_the_sentence_counting_the_people_not_a_listed_nu
     question = "How many employees did Blue Ferry have at year-end 2041?"
     value = answer_from_cells(question, ["employees"], line_item_names, cells, ["Blue", "Ferry"])
     assert value is not None and value.cells[0].value == 8300, value
+
+
+def test_a_count_of_people_takes_no_table_scale_that_makes_it_more_people_than_there_are() -> None:
+    page = [EvidenceItem(chunk_id="d:p9:b0", doc_id="d", file_name="gull_q1.pdf", page=9,
+                         text="(in millions, except where otherwise noted) | 2041 | 2040\nHeadcount | 259,350 | 255,998\n"
+                         "Net revenue | 32,266 | 29,025")]  # fmt: skip
+    counted = counted_things("What was Gull's headcount in 2041?")
+    assert counted is not None
+    headcount = next(counted_row(c, counted) for c in cells_in([page]) if c.label == "Headcount")
+    assert headcount.scale == "" and headcount.unit == "", headcount
+    ferries = [EvidenceItem(chunk_id="d:p9:b1", doc_id="d", file_name="gull_q1.pdf", page=9,
+                            text="(in millions) | 2041 | 2040\nFerry passengers | 412 | 398")]  # fmt: skip
+    passengers = next(c for c in cells_in([ferries]) if c.label == "Ferry passengers")
+    assert (
+        counted_row(passengers, counted_things("How many ferry passengers did Gull carry?") or set()).scale == "million"
+    )
