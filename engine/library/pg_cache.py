@@ -22,12 +22,12 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.contracts import ParsedDocument
+from engine.library.entry_files import PDF_NAME
 from engine.library.local import write_atomic
 
 logger = logging.getLogger(__name__)
 
 CACHE_DIR = ".pgcache"
-PDF_NAME = "original.pdf"
 FORMAT_VERSION = 1
 """How a row stores the parsed document: zlib-compressed JSON of ``ParsedDocument`` (bump on change)."""
 

@@ -83,8 +83,9 @@ _CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+\b")
 
 
 def capital_forms(question: str) -> dict[str, str]:
-    """Short form -> stem of the name, for each camel-case name of ``question`` spelled by its capitals: a results
-    table heads a column "KQA Hard" for the "KestrelQA" a question names."""
+    """Short form -> stem of the name, for each camel-case name of ``question`` spelled by three capitals or more: a
+    results table heads a column "KQA Hard" for the "KestrelQA" a question names ("HB" for "HeronBench" is too short
+    to tell from other headers)."""
     found: dict[str, str] = {}
     for m in _CAMEL.finditer(question):
         short = "".join(ch for ch in m.group(0) if ch.isupper())
@@ -95,7 +96,7 @@ def capital_forms(question: str) -> dict[str, str]:
 
 def with_capital_forms(header_stems: set[str], forms: dict[str, str]) -> set[str]:
     """``header_stems`` with each short form among them read as its name (see ``capital_forms``)."""
-    return {forms.get(s, s) for s in header_stems}
+    return {forms.get(s, s) for s in header_stems} if forms else header_stems
 
 
 def _captioned(cell: Cell, abbreviations: dict[str, str]) -> Cell:

@@ -41,17 +41,13 @@ _NOT_A_TERM = re.compile(r"\b(?:of|for|in|on|at|by|between|per|from|to|with|when
 "the margin in 2021"): a value or a fact, not a definition."""
 _PER_UNIT = re.compile(r"\bper\b", re.I)
 """A ratio's name ("net loss per share", "revenue per seat mile"): a term that the verb "define" asks about."""
-_WHERE_DEFINED = re.compile(
-    rf"\s+(?:in|within|throughout)\s+(?:its|their|the|this|that)\b.*\b(?:{DOCUMENT_KIND})\s*$",
-    re.I,
-)
-"""Where a company defines the term, after it ("... define comparable sales in its fourth-quarter results release"):
-the document, not part of the term."""
 _PLACE_ASIDE = re.compile(
-    rf"\s+(?:in|within|according\s+to)\s+(?:(?:its|their|the|this|that)\s+[^?]*?\b(?:{DOCUMENT_KIND})"
+    rf"\s+(?i:in|within|throughout|according\s+to)\s+(?:(?i:(?:its|their|the|this|that)\s+[^?]*?\b(?:{DOCUMENT_KIND}))"
     r"|[A-Z][\w.-]*\s+v?\d[\d.]*)(?=\s*[?.]?\s*$)"
 )
-"""Where to read, closing a question ("... in the Kestrel paper?", "... in OpenAPI 3.2.1?"): not part of the term."""
+"""Where to read, closing a question ("... in the Kestrel paper?", "... define comparable sales in its fourth-quarter
+results release?", "... in OpenAPI 3.2.1?"): the document, not part of the term. A lower-case word before a number
+("in fiscal 2041") is a period, not a versioned name, so that branch is case-sensitive."""
 _QUOTED = re.compile(r"[‘'“\"]([^‘’'“”\"?]{2,60})[’'”\"]")
 _QUOTES = re.compile(r"[‘’'“”\"]")
 _MEAN_BY_THAT = re.compile(r"\bmean\s+by\s+(?:that|this|it)\b", re.I)
@@ -231,7 +227,6 @@ def asked_form(question: str) -> tuple[AskedForm | None, str]:
         return None, ""
     term = next(g for g in match.group("term", "meant", "defined", "by_whom") if g is not None).strip()
     term = _QUOTES.sub("", term).strip()
-    term = _WHERE_DEFINED.sub("", term) if match.group("by_whom") else term
     explicit = match.group("defined") is not None or match.group("by_whom") is not None
     named = _PER_UNIT.sub(" ", term) if explicit else term  # "define net loss per share": "per" names a measure
     if _NOT_A_TERM.search(named) or len(term.split()) > MAX_TERM_WORDS or not stems(term):

@@ -14,7 +14,7 @@ from engine.documents.text import STOPWORDS, stems
 from engine.reading.line_items import line_item_names
 from engine.reading.statement_sense import head_noun
 from engine.reading.table_rows import CURRENCY_SIGN
-from engine.reading.table_values import SCALE_FACTOR, Cell
+from engine.reading.table_values import Cell
 
 _COUNT_ASKED = re.compile(
     r"\bhow many\b(?!\s+(?:[\w-]+\s+)?(?:dollars?|euros?|pounds?|yen|cents?|usd|eur|gbp)\b)", re.I
@@ -140,5 +140,5 @@ def counted_row(cell: Cell, counted: set[str]) -> Cell:
     return replace(
         cell,
         unit="",
-        scale="" if people and cell.value * SCALE_FACTOR.get(cell.scale, 1.0) > MAX_PEOPLE else cell.scale,
+        scale="" if people and cell.scaled > MAX_PEOPLE else cell.scale,
     )

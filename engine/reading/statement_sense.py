@@ -252,7 +252,10 @@ IN_CURRENCY = re.compile(r"\bin (?:us )?(?:dollars|usd|\$)(?!\w)|\bdollar (?:amo
 def without_currency(text: str) -> str:
     """``text`` without an unbracketed "in dollars" ("rose in dollars from 2040": how to state the change, not what
     changed); a bracketed one ("gross margin (in dollars)") stays: it says which figure of a margin is asked."""
-    return re.sub(rf"(?<!\()(?:{IN_CURRENCY.pattern})(?!\))", " ", text, flags=re.I)
+    return _UNBRACKETED_CURRENCY.sub(" ", text)
+
+
+_UNBRACKETED_CURRENCY = re.compile(rf"(?<!\()(?:{IN_CURRENCY.pattern})(?!\))", re.I)
 
 
 _PER_SHARE = r"\bper (?:common |ordinary |diluted |basic )?(?:share|unit)\b|\beps\b"

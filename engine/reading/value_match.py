@@ -250,7 +250,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         # a sentence giving a measure of the kind asked ("wait 30 minutes" for "how long") under a section heading
         # that names what is measured ("Skin temperature"): the heading says what the sentence is about
         topic = stems(cell.context) & term_words if dimensions and dimension_of(cell.measure) in dimensions else set()
-        column = "" if cell.is_row and measures_another(cell.column, asked) else cell.column  # names no item asked
+        another = cell.is_row and measures_another(cell.column, asked)  # "Cost of revenue" over a revenue row
+        column = "" if another else cell.column  # a column measuring another thing names no item asked
         cover = covers(
             label | with_capital_forms(with_models(stems(f"{column} {cell.caption}")), forms) | titled | heading_names
             if cell.is_row
@@ -276,10 +277,8 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         if near == OTHER_CLAUSE:
             continue  # "Half rate it safe, while 24% rate it crowded": 24% is not the share rating it safe
         score += near
-        header = f"{cell.label} {cell.column} {cell.caption}" if cell.is_row else ""
-        score += measure_fit(
-            dimensions, cell.measure, cell.is_row, header
-        )  # "3.5 days" for "how long", not "300,000 steps"
+        # "3.5 days" for "how long", not "300,000 steps"; a row's unit may be printed in its header
+        score += measure_fit(dimensions, cell.measure, cell.is_row, f"{cell.label} {cell.column} {cell.caption}")
         if naming:  # "Zorbex revenue": the row naming Zorbex, not the company's revenues
             score += NAMED_FIT if named else -NAMED_FIT
         if bracketed:  # "of those earning $50,000-$74,999": that bracket's row, not the other brackets'
@@ -311,7 +310,7 @@ def rank_cells(spec: ValueSpec, cells: Sequence[Cell]) -> list[ValueMatch]:
         score -= 1.0 if stated_change(cell, spec.question) else 0.0  # "EPS increased by $0.18"
         score += STATED_DIFFERENCE if differs and not cell.is_row and states_change(cell.label, cell.position) else 0
         score -= 1.5 if percent_unasked(cell, spec.question) else 0.0  # % of sales for R&D
-        score -= 1.0 if cell.is_row and measures_another(cell.column, asked) else 0.0  # "Cost of revenue" columns
+        score -= 1.0 if another else 0.0  # the cost of a revenue row is never the revenue asked
         score -= 1.5 if booked_in_row(cell, spec.question) else 0.0  # a hedge's gain booked in net sales
         score -= 1.5 if amount_for_share(cell, spec.question) else 0.0  # R&D in dollars for its share of sales
         score -= 0.6 if head_unasked(cell, asked) else 0.0  # "Income tax benefits" for the income tax expense

@@ -13,7 +13,7 @@ from engine.contracts import AnswerWithEvidence, ParsedDocument
 from engine.contracts import CaveatKind as K
 from engine.contracts.caveats import Caveat, caveat, merged
 from engine.reading.entities import identifier_names
-from engine.reading.periods import periods_in
+from engine.reading.periods import dates_named, periods_in
 from engine.run.evidence import RunState
 
 UNCOVERED_CONFIDENCE = 0.05
@@ -59,13 +59,10 @@ def uncovered_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithE
     return _declined(answer, caveat(K.PERIOD_NOT_COVERED, ", ".join(str(y) for y in missing)))
 
 
-_DATED_YEAR = re.compile(r"\b[A-Z][a-z]{2,8}\.? \d{1,2}, ((?:19|20)\d\d)\b")
-"""A year printed in a full date ("January 28, 2041"): a fiscal year may end early in the calendar year after it."""
-
-
 def _years_meant(quote: str) -> set[int]:
-    """The years a passage may speak of: those it names, and the one before each closing date it prints."""
-    return years_named([quote]) | {int(m.group(1)) - 1 for m in _DATED_YEAR.finditer(quote)}
+    """The years a passage may speak of: those it names, and the one before each full date it prints (a fiscal year
+    may end early in the calendar year after it: "January 28, 2041" closes fiscal 2040)."""
+    return years_named([quote]) | {year - 1 for year, _, _ in dates_named(quote)}
 
 
 def other_period(answer: AnswerWithEvidence, state: RunState) -> AnswerWithEvidence:
